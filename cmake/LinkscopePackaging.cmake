@@ -1,0 +1,18 @@
+# Install rules and CPack (Debian package and tarball).
+include(GNUInstallDirs)
+install(TARGETS linkscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET linkscope)
+  install(TARGETS linkscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES packaging/org.linkscope.Linkscope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  install(FILES packaging/org.linkscope.Linkscope.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+endif()
+install(DIRECTORY models/ DESTINATION ${CMAKE_INSTALL_DATADIR}/linkscope/models)
+install(DIRECTORY resources/demo/ DESTINATION ${CMAKE_INSTALL_DATADIR}/linkscope/demo)
+
+set(CPACK_PACKAGE_NAME linkscope)
+set(CPACK_PACKAGE_VENDOR "Linkscope developers")
+set(CPACK_PACKAGE_CONTACT "linkscope@example.org")
+set(CPACK_GENERATOR "TGZ;DEB")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+include(CPack)

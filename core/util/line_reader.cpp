@@ -1,0 +1,98 @@
+#include "util/line_reader.h"
+
+#include <zlib.h>
+
+#include "util/error.h"
+#include "util/utf8.h"
+
+namespace linkscope {
+
+// zlib's gz* functions read plain files transparently, so one code path serves both.
+struct LineReader::Stream {
+    gzFile file = nullptr;
+    ~Stream() {
+        if (file) gzclose(file);
+    }
+};
+
+LineReader::LineReader(const std::filesystem::path& path, LineReaderOptions options)
+    : stream_(std::make_unique<Stream>()), fileName_(path.string()), options_(options) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ParseError(fileName_, 0, "is a directory, expected a file");
+    if (!std::filesystem::exists(path, ec)) throw ParseError(fileName_, 0, "no such file");
+    stream_->file = gzopen(fileName_.c_str(), "rb");
+    if (!stream_->file) throw ParseError(fileName_, 0, "cannot open for reading");
+    gzbuffer(stream_->file, 1 << 17);
+}
+
+LineReader::~LineReader() = default;
+
+bool LineReader::compressed() const noexcept { return gzdirect(stream_->file) == 0; }
+
+void LineReader::fail(const std::string& message) const { throw ParseError(fileName_, lineNumber_, message); }
+
+bool LineReader::fill() {
+    if (eof_) return false;
+    if (position_ > 0) {
+        buffer_.erase(0, position_);
+        position_ = 0;
+    }
+    constexpr std::size_t chunk = 1 << 16;
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + chunk);
+    const int got = gzread(stream_->file, buffer_.data() + old, static_cast<unsigned>(chunk));
+    if (got < 0) {
+        int code = 0;
+        const char* message = gzerror(stream_->file, &code);
+        buffer_.resize(old);
+        throw ParseError(fileName_, lineNumber_ + 1,
+                         std::string("damaged compressed data: ") + (message ? message : "unknown zlib error"));
+    }
+    buffer_.resize(old + static_cast<std::size_t>(got));
+    if (got == 0) {
+        // gzread reports a truncated gzip stream as a plain end of file; ask zlib explicitly.
+        int code = 0;
+        gzerror(stream_->file, &code);
+        if (code != Z_OK && code != Z_STREAM_END)
+            throw ParseError(fileName_, lineNumber_ + 1, "damaged or truncated compressed data");
+        eof_ = true;
+        return false;
+    }
+    return true;
+}
+
+bool LineReader::next(std::string& line) {
+    std::size_t searchFrom = position_;
+    for (;;) {
+        const std::size_t newline = buffer_.find('\n', searchFrom);
+        if (newline != std::string::npos) {
+            line.assign(buffer_, position_, newline - position_);
+            position_ = newline + 1;
+            break;
+        }
+        if (buffer_.size() - position_ > options_.maxLineBytes) {
+            ++lineNumber_;
+            fail("line longer than " + std::to_string(options_.maxLineBytes) + " bytes");
+        }
+        const std::size_t scanned = buffer_.size() - position_;
+        if (!fill()) {
+            if (position_ >= buffer_.size()) return false;
+            line.assign(buffer_, position_, std::string::npos);  // last line without newline
+            position_ = buffer_.size();
+            break;
+        }
+        searchFrom = position_ + scanned;  // fill() moved the unread rest to the front
+    }
+    ++lineNumber_;
+    if (line.size() > options_.maxLineBytes)
+        fail("line longer than " + std::to_string(options_.maxLineBytes) + " bytes");
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (options_.requireUtf8) {
+        if (const auto bad = utf8::firstInvalidByte(line))
+            fail("invalid UTF-8 at byte " + std::to_string(*bad + 1) + " of the line");
+    }
+    return true;
+}
+
+}  // namespace linkscope

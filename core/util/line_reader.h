@@ -1,0 +1,54 @@
+#pragma once
+// Line-by-line reading of text files, plain or gzip-compressed (detected from the content, not
+// the name), with the line number kept for error messages. All readers of the engine use it.
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace linkscope {
+
+struct LineReaderOptions {
+    /// A line longer than this is an error rather than a reason to exhaust memory.
+    std::size_t maxLineBytes = std::size_t{256} << 20;
+    /// Refuse lines that are not well-formed UTF-8 (the error names the byte column).
+    bool requireUtf8 = true;
+};
+
+class LineReader {
+public:
+    /// Opens the file; throws ParseError (line 0) when it cannot be opened.
+    explicit LineReader(const std::filesystem::path& path, LineReaderOptions options = {});
+    ~LineReader();
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+
+    /// Reads the next line without its "\n" or "\r\n". Returns false at the end of the file.
+    /// Throws ParseError for a line that is too long, not UTF-8, or a damaged gzip stream.
+    bool next(std::string& line);
+
+    /// 1-based number of the line last returned by next() (0 before the first).
+    std::size_t lineNumber() const noexcept { return lineNumber_; }
+    /// The file as given by the caller, for messages.
+    const std::string& fileName() const noexcept { return fileName_; }
+    /// True when the file was gzip-compressed.
+    bool compressed() const noexcept;
+
+    /// Throws ParseError at the current line.
+    [[noreturn]] void fail(const std::string& message) const;
+
+private:
+    bool fill();
+
+    struct Stream;
+    std::unique_ptr<Stream> stream_;
+    std::string fileName_;
+    LineReaderOptions options_;
+    std::string buffer_;
+    std::size_t position_ = 0;
+    std::size_t lineNumber_ = 0;
+    bool eof_ = false;
+};
+
+}  // namespace linkscope
