@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages Linkscope needs to build, test and run. Idempotent: when
+# every package is present it changes nothing and does not touch the network.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config
+  # GUI
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
+  libxkbcommon-dev fonts-dejavu-core
+  # engine
+  libtorch-dev libfaiss-dev nlohmann-json3-dev libicu-dev zlib1g-dev libpugixml-dev
+  libsqlitecpp-dev libcli11-dev
+  # headless GUI runs and tests
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
