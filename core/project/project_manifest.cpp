@@ -1,0 +1,112 @@
+#include "project/project_manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "util/error.h"
+
+namespace linkscope {
+namespace {
+
+using Json = nlohmann::json;
+
+std::size_t lineOfByte(const std::string& text, std::size_t byte) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size()));
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
+}
+
+const Json& member(const Json& object, const char* key, Json::value_t type, const std::string& file,
+                   const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end()) throw ParseError(file, 0, where + ": missing \"" + key + "\"");
+    if (it->type() != type) throw ParseError(file, 0, where + ": \"" + key + "\" has the wrong type");
+    return *it;
+}
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative,
+                              const std::string& file, const std::string& where) {
+    if (relative.empty()) throw ParseError(file, 0, where + ": empty path");
+    std::filesystem::path path(relative);
+    if (path.is_relative()) path = base / path;
+    path = path.lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw ParseError(file, 0, where + ": " + path.string() + " does not exist");
+    return path;
+}
+
+}  // namespace
+
+KbFormat kbFormatFromName(const std::string& name) {
+    if (name == "medic" || name == "biosyn") return KbFormat::Medic;
+    if (name == "ctd") return KbFormat::Ctd;
+    if (name == "umls") return KbFormat::Umls;
+    throw Error("unknown knowledge-base format \"" + name + "\" (expected medic, ctd or umls)");
+}
+
+const char* kbFormatName(KbFormat format) noexcept {
+    switch (format) {
+    case KbFormat::Medic: return "medic";
+    case KbFormat::Ctd: return "ctd";
+    case KbFormat::Umls: return "umls";
+    }
+    return "?";
+}
+
+ProjectManifest readProjectManifest(const std::filesystem::path& file) {
+    const std::string name = file.string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw ParseError(name, 0, "cannot open project manifest");
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw ParseError(name, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
+    }
+    if (!root.is_object()) throw ParseError(name, 0, "a project manifest must be a JSON object");
+    if (root.value("format", std::string{}) != "linkscope-project-manifest")
+        throw ParseError(name, 0, "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");
+    if (root.value("version", 0) != 1)
+        throw ParseError(name, 0, "unsupported manifest version (this Linkscope reads version 1)");
+
+    ProjectManifest manifest;
+    manifest.file = std::filesystem::absolute(file).lexically_normal();
+    const auto base = manifest.file.parent_path();
+    manifest.name = root.value("name", manifest.file.stem().string());
+    manifest.description = root.value("description", std::string{});
+
+    const Json& kb = member(root, "knowledgeBase", Json::value_t::object, name, "manifest");
+    manifest.knowledgeBase.path =
+        resolve(base, member(kb, "path", Json::value_t::string, name, "knowledgeBase").get<std::string>(), name, "knowledgeBase");
+    try {
+        manifest.knowledgeBase.format = kbFormatFromName(kb.value("format", std::string("medic")));
+    } catch (const Error& e) {
+        throw ParseError(name, 0, std::string("knowledgeBase: ") + e.what());
+    }
+    if (kb.contains("semanticTypes"))
+        manifest.knowledgeBase.semanticTypes =
+            resolve(base, member(kb, "semanticTypes", Json::value_t::string, name, "knowledgeBase").get<std::string>(),
+                    name, "knowledgeBase.semanticTypes");
+
+    const Json& corpora = member(root, "corpora", Json::value_t::array, name, "manifest");
+    if (corpora.empty()) throw ParseError(name, 0, "manifest: \"corpora\" is empty");
+    for (std::size_t i = 0; i < corpora.size(); ++i) {
+        const std::string where = "corpora[" + std::to_string(i) + "]";
+        const Json& entry = corpora[i];
+        if (!entry.is_object()) throw ParseError(name, 0, where + ": expected an object");
+        CorpusReference ref;
+        ref.split = entry.value("split", std::string("corpus"));
+        ref.path = resolve(base, member(entry, "path", Json::value_t::string, name, where).get<std::string>(), name, where);
+        if (const auto format = entry.value("format", std::string("pubtator")); format != "pubtator")
+            throw ParseError(name, 0, where + ": unknown corpus format \"" + format + "\" (expected pubtator)");
+        manifest.corpora.push_back(std::move(ref));
+    }
+    return manifest;
+}
+
+}  // namespace linkscope
