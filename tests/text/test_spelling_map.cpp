@@ -1,0 +1,101 @@
+// Loading `misspelling||correction` files: good files, and every malformed one gives a
+// ParseError naming the file and the line.
+#include "test_data.h"
+#include "text/spelling_map.h"
+#include "util/error.h"
+
+using namespace linkscope;
+using namespace linkscope::text;
+
+class TestSpellingMap : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::filesystem::path file(const char* name) const {
+        return std::filesystem::path(dir_.path().toStdString()) / name;
+    }
+
+    // Loads content and expects a ParseError at `line` whose text mentions `fragment`.
+    void expectError(const char* name, std::string_view content, std::size_t line, const std::string& fragment) {
+        test::writeFile(file(name), content);
+        try {
+            SpellingMap::load(file(name));
+            QFAIL(qPrintable(QStringLiteral("expected a ParseError for %1").arg(QString::fromUtf8(name))));
+        } catch (const ParseError& e) {
+            const std::string what = e.what();
+            QCOMPARE(e.line(), line);
+            QVERIFY2(e.file().ends_with(name), what.c_str());
+            const std::string location =
+                line == 0 ? std::string(name) + ": " : std::string(name) + ":" + std::to_string(line) + ":";
+            QVERIFY2(what.find(location) != std::string::npos, what.c_str());
+            QVERIFY2(what.find(fragment) != std::string::npos, what.c_str());
+        }
+    }
+
+private Q_SLOTS:
+    void loadsPairs() {
+        test::writeFile(file("ok.txt"),
+                        "hemmorhage||haemorrhage\r\n\n  tumours || tumors \natrialfibrillation||atrial fibrillation");
+        const auto map = SpellingMap::load(file("ok.txt"));
+        QCOMPARE(map.size(), std::size_t{3});
+        QVERIFY(map.find("hemmorhage"));
+        QCOMPARE(*map.find("hemmorhage"), std::string("haemorrhage"));
+        QCOMPARE(*map.find("tumours"), std::string("tumors"));  // fields are trimmed
+        QCOMPARE(*map.find("atrialfibrillation"), std::string("atrial fibrillation"));
+        QVERIFY(!map.find("tumors"));
+        QVERIFY(!map.find(""));
+    }
+
+    void repeatedIdenticalEntryIsADiagnostic() {
+        test::writeFile(file("dup.txt"), "abcess||abscess\nsytem||system\nabcess||abscess\n");
+        std::vector<Diagnostic> diagnostics;
+        const auto map = SpellingMap::load(file("dup.txt"), &diagnostics);
+        QCOMPARE(map.size(), std::size_t{2});
+        QCOMPARE(diagnostics.size(), std::size_t{1});
+        QCOMPARE(diagnostics[0].line, std::size_t{3});
+        QVERIFY(diagnostics[0].message.find("line 1") != std::string::npos);
+        // Without a sink the file still loads.
+        QCOMPARE(SpellingMap::load(file("dup.txt")).size(), std::size_t{2});
+    }
+
+    void conflictingDuplicateIsAnError() {
+        expectError("conflict.txt", "le||leg\nfist||first\nle||the\n", 3, "at line 1");
+    }
+    void truncatedLineWithoutSeparator() { expectError("truncated.txt", "fist||first\nhemmorh", 2, "no '||'"); }
+    void singleBarIsNotASeparator() { expectError("single-bar.txt", "fist|first\n", 1, "no '||'"); }
+    void emptyCorrection() { expectError("empty-correction.txt", "a||b\n\nfist||   \n", 3, "empty correction"); }
+    void emptyMisspelling() { expectError("empty-misspelling.txt", "||first\n", 1, "empty misspelling"); }
+    void extraField() { expectError("extra.txt", "a||b||c\n", 1, "more than one"); }
+    void whitespaceInMisspelling() {
+        expectError("space.txt", "ok||fine\natrial fibrilation||atrial fibrillation\n", 2, "whitespace");
+    }
+    void emptyFile() { expectError("empty.txt", "", 0, "no 'misspelling||correction' entries"); }
+    void blankLinesOnly() { expectError("blank.txt", "\n  \n\t\n", 0, "no 'misspelling||correction' entries"); }
+    void nonUtf8() { expectError("latin1.txt", "fist||first\ncaf\xe9||cafe\n", 2, "UTF-8"); }
+    void hugeLineIsAnError() {
+        // No correction is anywhere near 64 KiB long: such a line is a damaged or wrong file.
+        const std::string huge(SpellingMap::kMaxLineBytes + 10, 'x');
+        expectError("huge.txt", "fist||first\n" + huge + "||y\n", 2, "line longer than");
+    }
+    void missingFile() {
+        try {
+            SpellingMap::load(file("absent.txt"));
+            QFAIL("expected ParseError");
+        } catch (const ParseError& e) {
+            QVERIFY(std::string(e.what()).find("absent.txt: no such file") != std::string::npos);
+        }
+    }
+
+    void addValidates() {
+        SpellingMap map;
+        QVERIFY(map.add("sytem", "system"));
+        QVERIFY(!map.add("sytem", "system"));
+        QVERIFY_THROWS_EXCEPTION(Error, map.add("sytem", "systems"));
+        QVERIFY_THROWS_EXCEPTION(Error, map.add("", "x"));
+        QVERIFY_THROWS_EXCEPTION(Error, map.add("x", ""));
+        QVERIFY_THROWS_EXCEPTION(Error, map.add("two\u00a0words", "x"));  // Unicode white space too
+        QCOMPARE(map.size(), std::size_t{1});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSpellingMap)
+#include "test_spelling_map.moc"
