@@ -1,0 +1,58 @@
+#pragma once
+// Interned strings for knowledge bases of UMLS size (millions of names): every distinct string
+// is stored once, back to back in one arena, and named by a dense 32-bit id. Looking a string
+// up goes through an open-addressing table of ids, so there is no heap object per string and
+// no std::unordered_map<std::string, ...> whose nodes would cost ~60 bytes per name.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace linkscope::kb {
+
+class StringPool {
+public:
+    using Id = std::uint32_t;
+
+    StringPool() = default;
+
+    /// Id of `text`, adding it when it is new. Ids are dense and given in order of first
+    /// appearance (0, 1, 2, ...). Throws Error when the pool would exceed 4 GiB of text or
+    /// 2^32 - 1 strings (32-bit offsets and ids keep the tables half the size of 64-bit ones).
+    Id intern(std::string_view text);
+
+    /// Id of `text` when it has been interned.
+    std::optional<Id> find(std::string_view text) const noexcept;
+
+    /// The string with this id. The view stays valid until the next intern() (the arena may
+    /// move when it grows); a pool that is no longer added to never invalidates it.
+    std::string_view view(Id id) const noexcept {
+        return {arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]};
+    }
+    std::size_t length(Id id) const noexcept { return offsets_[id + 1] - offsets_[id]; }
+
+    std::size_t size() const noexcept { return offsets_.size() - 1; }
+    bool empty() const noexcept { return size() == 0; }
+    /// Bytes of string text stored (without any separators).
+    std::size_t textBytes() const noexcept { return arena_.size(); }
+    /// Bytes held by the pool's containers (capacity, not size).
+    std::size_t memoryBytes() const noexcept;
+
+    /// Prepares room for about this many strings and bytes of text, to avoid regrowth.
+    void reserve(std::size_t strings, std::size_t bytes);
+    /// Gives back unused capacity once nothing more will be added.
+    void shrinkToFit();
+
+private:
+    std::size_t slotOf(std::string_view text, std::size_t hash) const noexcept;
+    void growTable();
+
+    static constexpr Id kEmptySlot = ~Id{0};
+
+    std::vector<char> arena_;
+    std::vector<std::uint32_t> offsets_{0};  // string i is arena_[offsets_[i], offsets_[i+1])
+    std::vector<Id> slots_;                  // power-of-two sized; kEmptySlot marks a free slot
+};
+
+}  // namespace linkscope::kb
