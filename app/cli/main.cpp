@@ -1,2 +1,28 @@
+// linkscope-cli: the Linkscope engine without a GUI. Each subcommand lives in its own file.
+#include <CLI/CLI.hpp>
+
 #include <iostream>
-int main() { std::cout << "linkscope-cli\n"; return 0; }
+
+#include "commands.h"
+#include "util/error.h"
+#include "util/progress.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"linkscope-cli: biomedical entity linking, headless"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string(LINKSCOPE_VERSION));
+    linkscope::cli::addStatsCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const linkscope::Cancelled&) {
+        std::cerr << "linkscope-cli: cancelled\n";
+        return 130;
+    } catch (const std::exception& e) {
+        // One clear message; commands print nothing to stdout before their work is complete.
+        std::cerr << "linkscope-cli: error: " << e.what() << '\n';
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,12 @@
+#pragma once
+// Registration of the linkscope-cli subcommands. A command's callback throws on failure; main()
+// turns that into one message on stderr and a non-zero exit status.
+namespace CLI {
+class App;
+}
+
+namespace linkscope::cli {
+
+void addStatsCommand(CLI::App& app);
+
+}  // namespace linkscope::cli

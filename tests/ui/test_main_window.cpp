@@ -1,0 +1,128 @@
+// The main window opened on the demo project, offscreen: what a user sees after the first
+// README command (documents listed, mentions highlighted, keyboard navigation, KB summary).
+#include <QApplication>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableView>
+
+#include "corpus/corpus.h"
+#include "document_list_model.h"
+#include "document_view.h"
+#include "knowledge_base_summary.h"
+#include "main_window.h"
+#include "project/loaded_project.h"
+#include "test_data.h"
+
+using namespace linkscope;
+using namespace linkscope::ui;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    static QString demoManifest() {
+        return QString::fromUtf8(LINKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/demo/demo-project.json");
+    }
+    static void waitLoaded(MainWindow& window) {
+        QSignalSpy loaded(&window, &MainWindow::projectLoaded);
+        QSignalSpy failed(&window, &MainWindow::projectFailed);
+        window.openProject(demoManifest());
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
+        qputenv("XDG_CONFIG_HOME", dir_.path().toUtf8());  // keep QSettings out of the user's home
+    }
+
+    void opensTheDemoProject() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        QVERIFY(window.project());
+        QCOMPARE(window.documentModel()->rowCount(), 8);
+        QCOMPARE(window.project()->splits.size(), std::size_t{2});
+        QCOMPARE(window.project()->kb->entityCount(), std::size_t{35});
+        QVERIFY(window.windowTitle().contains(QStringLiteral("Linkscope demo")));
+    }
+
+    void firstDocumentIsShownWithItsMentions() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        DocumentView* view = window.documentView();
+        const Document* first = window.documentModel()->documentAt(0);
+        QVERIFY(first);
+        QCOMPARE(view->mentionCount(), static_cast<int>(first->mentions.size()));
+        // Every highlighted span shows exactly the mention's text: offsets survived the trip
+        // from PubTator character offsets to the widget's UTF-16 positions.
+        for (int i = 0; i < view->mentionCount(); ++i)
+            QCOMPARE(view->mentionText(i), QString::fromStdString(first->mentions[static_cast<std::size_t>(i)].text));
+        QVERIFY(view->plainDocumentText().startsWith(QString::fromStdString(first->title)));
+    }
+
+    void keyboardMovesBetweenMentions() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        DocumentView* view = window.documentView();
+        QCOMPARE(view->currentMention(), 0);
+        QTest::keyClick(view, Qt::Key_N);
+        QCOMPARE(view->currentMention(), 1);
+        QTest::keyClick(view, Qt::Key_End);
+        QCOMPARE(view->currentMention(), view->mentionCount() - 1);
+        QTest::keyClick(view, Qt::Key_N);  // stays on the last one
+        QCOMPARE(view->currentMention(), view->mentionCount() - 1);
+        QTest::keyClick(view, Qt::Key_P);
+        QCOMPARE(view->currentMention(), view->mentionCount() - 2);
+        QTest::keyClick(view, Qt::Key_Home);
+        QCOMPARE(view->currentMention(), 0);
+    }
+
+    void selectingAnotherDocumentShowsIt() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        auto* table = window.findChild<QTableView*>();
+        QVERIFY(table);
+        table->selectRow(3);
+        const QModelIndex proxy = table->model()->index(3, DocumentListModel::PmidColumn);
+        const QString pmid = proxy.data().toString();
+        QVERIFY(window.documentView()->plainDocumentText().size() > 0);
+        const Document* shown = nullptr;
+        for (const auto& split : window.project()->splits)
+            if (const Document* d = split.corpus.find(pmid.toStdString())) shown = d;
+        QVERIFY(shown);
+        QVERIFY(window.documentView()->plainDocumentText().startsWith(QString::fromStdString(shown->title)));
+        QCOMPARE(window.documentView()->mentionCount(), static_cast<int>(shown->mentions.size()));
+    }
+
+    void knowledgeBaseSummaryShowsHomonyms() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        auto* summary = window.findChild<KnowledgeBaseSummary*>();
+        QVERIFY(summary);
+        // HD and MS are shared by two concepts each in the demo vocabulary.
+        const QStringList homonyms = summary->homonymNames();
+        QVERIFY2(homonyms.contains(QStringLiteral("HD")), qPrintable(homonyms.join(QLatin1Char(','))));
+        QVERIFY(homonyms.contains(QStringLiteral("MS")));
+    }
+
+    void brokenManifestIsReportedNotCrashing() {
+        const QString path = dir_.filePath(QStringLiteral("broken.json"));
+        test::writeFile(path.toStdString(), "{ \"format\": \"linkscope-project-manifest\", ");
+        MainWindow window;
+        QSignalSpy failed(&window, &MainWindow::projectFailed);
+        window.openProject(path);
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("broken.json")));
+        QVERIFY(window.findChild<QPlainTextEdit*>(QStringLiteral("diagnostics"))->toPlainText().contains(QStringLiteral("broken.json")));
+        QVERIFY(!window.project());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,18 @@
+#pragma once
+// What the document view needs to know about one mention: where it is and how to show it.
+// Offsets count Unicode code points of "title + ' ' + abstract", as PubTator (and core) do.
+#include <QString>
+
+namespace linkscope::ui {
+
+enum class MentionState { Unreviewed, Predicted, Accepted, Corrected, Rejected };
+
+struct MentionSpan {
+    int start = 0;  ///< code points
+    int end = 0;    ///< code points, exclusive
+    MentionState state = MentionState::Unreviewed;
+    bool composite = false;
+    QString tooltip;  ///< rich text
+};
+
+}  // namespace linkscope::ui

@@ -1,0 +1,48 @@
+#pragma once
+// Loads a project (manifest, knowledge base, corpora) on a worker thread with progress and
+// cancellation, and hands the result to the GUI thread through signals.
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace linkscope {
+struct LoadedProject;
+}
+
+namespace linkscope::ui {
+
+using ProjectPtr = std::shared_ptr<const LoadedProject>;
+
+class ProjectLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectLoader(QObject* parent = nullptr);
+    ~ProjectLoader() override;
+
+    /// Starts loading; a load already running is cancelled first.
+    void load(const QString& manifestPath);
+    void cancel();
+    bool isRunning() const;
+
+Q_SIGNALS:
+    void progress(const QString& stage, int percent);
+    void loaded(linkscope::ui::ProjectPtr project);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    /// What the worker hands back: exactly one of project / error is set, or neither when the
+    /// load was cancelled. Errors are caught on the worker so no exception crosses threads.
+    struct Outcome {
+        ProjectPtr project;
+        QString error;
+    };
+    void onFinished();
+
+    QFutureWatcher<Outcome> watcher_;
+    QString path_;
+};
+
+}  // namespace linkscope::ui
