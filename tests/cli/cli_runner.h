@@ -1,0 +1,31 @@
+#pragma once
+// Runs linkscope-cli as a user would and captures what it printed.
+#include <QProcess>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+namespace linkscope::test {
+
+struct CliResult {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    nlohmann::json json() const { return nlohmann::json::parse(out.constData()); }
+};
+
+inline CliResult runCli(const QStringList& arguments) {
+    QProcess process;
+    process.start(QStringLiteral(LINKSCOPE_CLI_PATH), arguments);
+    CliResult result;
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+}  // namespace linkscope::test
