@@ -75,6 +75,8 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
                                       qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
         }
     }
+    homonyms_->expandAll();
+    homonyms_->resizeColumnToContents(1);
     homonyms_->setUpdatesEnabled(true);
 }
 

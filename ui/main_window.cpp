@@ -125,7 +125,12 @@ void MainWindow::createDocks() {
     documentTable_->setSortingEnabled(true);
     documentTable_->sortByColumn(-1, Qt::AscendingOrder);
     documentTable_->verticalHeader()->hide();
-    documentTable_->horizontalHeader()->setSectionResizeMode(DocumentListModel::TitleColumn, QHeaderView::Stretch);
+    documentTable_->setWordWrap(false);
+    documentTable_->setTextElideMode(Qt::ElideRight);
+    QHeaderView* header = documentTable_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(DocumentListModel::TitleColumn, QHeaderView::Stretch);
+    documentTable_->verticalHeader()->setDefaultSectionSize(documentTable_->fontMetrics().height() + 6);
     layout->addWidget(documentSearch_);
     layout->addWidget(documentTable_, 1);
     documentsDock->setWidget(panel);
@@ -147,6 +152,9 @@ void MainWindow::createDocks() {
     diagnostics_->setObjectName(QStringLiteral("diagnostics"));
     diagnosticsDock->setWidget(diagnostics_);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
+    // First-start proportions; a saved layout (restoreLayout) replaces them.
+    resizeDocks({documentsDock, kbDock}, {420, 360}, Qt::Horizontal);
+    resizeDocks({diagnosticsDock}, {110}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {

@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QTimer>
 
 #include "main_window.h"
 
@@ -17,10 +18,27 @@ int main(int argc, char* argv[]) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project manifest (.json) to open"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save a PNG of the window once the project is open, then quit "
+                                                       "(for documentation; works with QT_QPA_PLATFORM=offscreen)"),
+                                        QStringLiteral("file"));
+    parser.addOption(screenshot);
     parser.process(app);
 
     linkscope::ui::MainWindow window;
     window.show();
+    if (parser.isSet(screenshot)) {
+        const QString target = parser.value(screenshot);
+        auto saveAndQuit = [&window, target](int status) {
+            // Let layouts and the first paint settle before grabbing.
+            QTimer::singleShot(300, &window, [&window, target, status] {
+                const bool saved = window.grab().save(target);
+                QCoreApplication::exit(saved ? status : 2);
+            });
+        };
+        QObject::connect(&window, &linkscope::ui::MainWindow::projectLoaded, &window, [saveAndQuit] { saveAndQuit(0); });
+        QObject::connect(&window, &linkscope::ui::MainWindow::projectFailed, &window, [saveAndQuit] { saveAndQuit(1); });
+    }
     if (const QStringList args = parser.positionalArguments(); !args.isEmpty())
         window.openProject(QFileInfo(args.first()).absoluteFilePath());
     return QApplication::exec();
