@@ -201,6 +201,12 @@ private Q_SLOTS:
         QCOMPARE(exact.statistics().failedPairs, std::size_t{0});
         QCOMPARE(normalized.statistics().homonymPairs, std::size_t{2138});
         QCOMPARE(normalized.statistics().failedPairs, std::size_t{76});
+
+        // Algorithm 1's longest other name leaves more duplicates on normalized MEDIC (python3: 91).
+        options.choice = DisambiguatorChoice::Longest;
+        const auto longest = expandHomonyms(result.kb, options);
+        QCOMPARE(longest.statistics().homonymPairs, std::size_t{2138});
+        QCOMPARE(longest.statistics().failedPairs, std::size_t{91});
     }
 
     void ctdDiseases() {
@@ -219,7 +225,14 @@ private Q_SLOTS:
         QCOMPARE(kb.semanticTypes(dcm).front().name, std::string_view("Cardiovascular disease"));
         QCOMPARE(kb.primaryId(kb.findEntity("OMIM:302045").value()), std::string_view("OMIM:302045"));
         QCOMPARE(kb.statistics().semanticTypes, std::size_t{36});  // distinct SlimMappings values
-        printTable("CTD diseases (2017) exact", expandHomonyms(kb).statistics());
+        const auto homonyms = expandHomonyms(kb);
+        printTable("CTD diseases (2017) exact", homonyms.statistics());
+        // An independent python3 count over the rows (DiseaseName + Synonyms) gives the same.
+        QCOMPARE(homonyms.statistics().pairs, std::size_t{77994});
+        QCOMPARE(homonyms.statistics().homonymNames, std::size_t{145});
+        QCOMPARE(homonyms.statistics().homonymPairs, std::size_t{322});
+        QCOMPARE(homonyms.statistics().otherNamePairs, std::size_t{320});
+        QCOMPARE(homonyms.statistics().failedPairs, std::size_t{0});
     }
 
     void biosynDictionaryMergesLinesById() {
