@@ -1,8 +1,6 @@
 // The real corpora under ../shared/data, read in place in STRICT mode: document, mention and
 // relation counts (SOURCE.md figures; the composite/CUI-less figures were counted independently
 // with a script over the raw files), MedMentions split lists, and write-back round trips.
-#include <zlib.h>
-
 #include <algorithm>
 
 #include "corpus/corpus_split.h"
@@ -11,6 +9,7 @@
 #include "corpus/pubtator_reader.h"
 #include "corpus/pubtator_writer.h"
 #include "corpus_fixtures.h"
+#include "gzip_fixture.h"
 
 using namespace linkscope;
 
@@ -53,13 +52,6 @@ std::string withoutLines(const std::string& text, std::size_t first, std::size_t
         ++line;
     }
     return out;
-}
-
-void writeGzip(const std::filesystem::path& path, const std::string& content) {
-    gzFile f = gzopen(path.string().c_str(), "wb");
-    QVERIFY(f);
-    QCOMPARE(gzwrite(f, content.data(), static_cast<unsigned>(content.size())), static_cast<int>(content.size()));
-    QCOMPARE(gzclose(f), Z_OK);
 }
 
 }  // namespace
@@ -229,7 +221,7 @@ private Q_SLOTS:
     void gzipCopyReadsTheSame() {
         LINKSCOPE_REQUIRE_DATA(path, "bc5cdr-sample/CDR_sample.txt");
         const auto packed = dir_.path("CDR_sample.txt.gz");  // a temporary copy, never in the repo
-        writeGzip(packed, test::readFile(path));
+        test::writeGzip(packed, test::readFile(path));
         const Corpus plain = readPubTator(path);
         const Corpus unpacked = readPubTator(packed);
         QCOMPARE(unpacked.size(), plain.size());

@@ -39,23 +39,27 @@ private Q_SLOTS:
         QCOMPARE(list.lines, (std::vector<std::size_t>{1, 2, 4}));
         QCOMPARE(readPmidList(path, "trng").name, std::string("trng"));
     }
+    void malformedPmidLists_data() {
+        QTest::addColumn<QByteArray>("content");  // written to <row name>.txt
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("letters") << QByteArray("123\n45a6\n") << 2 << "not a PMID: \"45a6\"";
+        QTest::newRow("two") << QByteArray("123\n456 789\n") << 2 << "not a PMID";
+        QTest::newRow("pubtator") << QByteArray("123|t|A title\n") << 1 << "one numeric PMID per line";
+        QTest::newRow("repeated") << QByteArray("123\n456\n123\n") << 3 << "PMID 123 listed twice (first at line 1)";
+        QTest::newRow("empty") << QByteArray("") << 0 << "no PMIDs";
+        QTest::newRow("blank") << QByteArray("\n  \n") << 0 << "no PMIDs";
+        QTest::newRow("binary") << QByteArray("123\n4\xff" "5\n") << 2 << "UTF-8";
+        QTest::newRow("huge") << QByteArray::fromStdString("123\n" + std::string(100000, '7') + "\n") << 2
+                              << "line longer than";
+    }
     void malformedPmidLists() {
-        const auto letters = dir_.write("letters.txt", "123\n45a6\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(letters), "letters.txt", 2, "not a PMID: \"45a6\"");
-        const auto two = dir_.write("two.txt", "123\n456 789\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(two), "two.txt", 2, "not a PMID");
-        const auto pubtator = dir_.write("pubtator.txt", "123|t|A title\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(pubtator), "pubtator.txt", 1, "one numeric PMID per line");
-        const auto repeated = dir_.write("repeated.txt", "123\n456\n123\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(repeated), "repeated.txt", 3, "PMID 123 listed twice (first at line 1)");
-        const auto empty = dir_.write("empty.txt", "");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(empty), "empty.txt", 0, "no PMIDs");
-        const auto blank = dir_.write("blank.txt", "\n  \n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(blank), "blank.txt", 0, "no PMIDs");
-        const auto binary = dir_.write("binary.txt", "123\n4\xff" "5\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(binary), "binary.txt", 2, "UTF-8");
-        const auto huge = dir_.write("huge.txt", "123\n" + std::string(100000, '7') + "\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(huge), "huge.txt", 2, "line longer than");
+        QFETCH(QByteArray, content);
+        QFETCH(int, line);
+        QFETCH(QString, fragment);
+        const auto path = dir_.write(std::string(QTest::currentDataTag()) + ".txt",
+                                     std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(readPmidList(path), path, static_cast<std::size_t>(line), fragment.toStdString());
     }
 
     void partitionsByLists() {

@@ -1,9 +1,8 @@
 // Malformed PubTator input: every problem is a ParseError naming the file and the line (or,
 // for offset problems in lenient mode, a Diagnostic), never a crash and never a silent loss.
-#include <zlib.h>
-
 #include "corpus/pubtator_reader.h"
 #include "corpus_fixtures.h"
+#include "gzip_fixture.h"
 
 using namespace linkscope;
 using test::FixtureDir;
@@ -24,8 +23,8 @@ class TestPubTatorMalformed : public QObject {
     // Writes kGood + `line` as bad.txt and expects an error at line 4.
     void expectLine4(std::string_view line, std::string_view fragment, const PubTatorOptions& options = {}) {
         const auto path = dir_.write("bad.txt", std::string(kGood) + std::string(line) + "\n");
-        QVERIFY2(!test::expectParseError([&] { readPubTator(path, options); }, "bad.txt", 4, fragment).empty(),
-                 std::string(line).c_str());
+        const auto check = test::checkParseError([&] { readPubTator(path, options); }, "bad.txt", 4, fragment);
+        QVERIFY2(check.ok(), (std::string(line) + ": " + check.problem).c_str());
     }
 
 private Q_SLOTS:
@@ -116,9 +115,9 @@ private Q_SLOTS:
         // a huge line within the limit is read, and its mismatch message stays short
         const auto path = dir_.write("long.txt", std::string(kGood) + "1\t13\t26\t" + std::string(100000, 'x') +
                                                      "\tDisease\tD001943\n");
-        const auto message = test::expectParseError([&] { readPubTator(path); }, "long.txt", 4, "(100000 bytes)");
-        QVERIFY(!message.empty());
-        QVERIFY(message.size() < 400);
+        const auto check = test::checkParseError([&] { readPubTator(path); }, "long.txt", 4, "(100000 bytes)");
+        QVERIFY2(check.ok(), check.problem.c_str());
+        QVERIFY(check.message.size() < 400);
     }
 
     void mentionForAnotherPmid() {
@@ -195,10 +194,7 @@ private Q_SLOTS:
             content += pmid + "|t|Lung cancer.\n" + pmid + "|a|Breast cancer.\n\n";
         }
         const auto path = dir_.path("cut.txt.gz");
-        gzFile f = gzopen(path.string().c_str(), "wb");
-        QVERIFY(f);
-        gzwrite(f, content.data(), static_cast<unsigned>(content.size()));
-        gzclose(f);
+        test::writeGzip(path, content);
         auto bytes = test::readFile(path);
         bytes.resize(bytes.size() / 2);
         test::writeFile(path, bytes);

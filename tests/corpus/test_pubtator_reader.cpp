@@ -1,43 +1,19 @@
 // Reading PubTator files: the data model, the three corpus dialects (NCBI Disease, BC5CDR,
 // MedMentions), character offsets in Unicode text, gzip, duplicates and lenient mode.
-#include <zlib.h>
-
 #include "corpus/corpus.h"
 #include "corpus/document_text.h"
 #include "corpus/pubtator_reader.h"
 #include "corpus_fixtures.h"
+#include "gzip_fixture.h"
 
 using namespace linkscope;
 using test::FixtureDir;
+using test::kNcbiStyle;
 
 namespace {
 
-// NCBI Disease style: leading empty line, stray spaces in id columns, '|' and '+' composites.
-constexpr std::string_view kNcbiStyle =
-    "\n"
-    "100|t|BRCA1 mutations cause breast cancer.\n"
-    "100|a|Ovarian cancer and breast cancer share risk factors.\n"
-    "100\t22\t35\tbreast cancer\tSpecificDisease\tD001943\n"
-    "100\t37\t51\tOvarian cancer\tSpecificDisease\t D010051\n"
-    "100\t37\t69\tOvarian cancer and breast cancer\tCompositeMention\tD010051|D001943\n"
-    "\n"
-    "101|t|Pelizaeus-Merzbacher disease is an X-linked dysmyelinating disorder.\n"
-    "101|a|PMD is rare.\n"
-    "101\t0\t28\tPelizaeus-Merzbacher disease\tSpecificDisease\tOMIM:312080 \n"
-    "101\t35\t67\tX-linked dysmyelinating disorder\tDiseaseClass\tD020279+D035583\n"
-    "101\t69\t72\tPMD\tSpecificDisease\tOMIM:312080\n";
-
-// BC5CDR style: trailing TAB, a 7th column of individual mentions, CUI-less ids, a CID line,
-// and a blank line after the last document.
-constexpr std::string_view kBc5cdrStyle =
-    "200|t|Naloxone reverses the antihypertensive effect of clonidine.\n"
-    "200|a|In rats, ocular and auditory toxicity followed nalozone.\n"
-    "200\t0\t8\tNaloxone\tChemical\tD009270\t\n"
-    "200\t22\t38\tantihypertensive\tDisease\tD002544|-1\t\n"
-    "200\t69\t97\tocular and auditory toxicity\tDisease\tD014786|D006311\tocular toxicity|auditory toxicity\n"
-    "200\t107\t115\tnalozone\tChemical\t-1\n"
-    "200\tCID\tD009270\tD006973\n"
-    "\n";
+// BC5CDR style, with a blank line after the last document.
+const std::string kBc5cdrStyle = std::string(test::kBc5cdrDocument) + "\n";
 
 constexpr std::string_view kMedMentionsStyle =
     "25763772|t|DCTN4 as a modifier of chronic Pseudomonas aeruginosa infection in cystic fibrosis\n"
@@ -56,13 +32,6 @@ constexpr std::string_view kUnicode =
     "300\t37\t54\tParkinson disease\tDisease\tD010300\n"
     "300\t66\t77\t\xf0\x9d\x9b\xbc-synuclein\tChemical\tD051844\n"
     "300\t86\t103\tParkinson disease\tDisease\tD010300\n";
-
-void writeGzip(const std::filesystem::path& path, std::string_view content) {
-    gzFile f = gzopen(path.string().c_str(), "wb");
-    QVERIFY(f);
-    QCOMPARE(gzwrite(f, content.data(), static_cast<unsigned>(content.size())), static_cast<int>(content.size()));
-    QCOMPARE(gzclose(f), Z_OK);
-}
 
 bool anyDiagnostic(const Corpus& corpus, std::size_t line, std::string_view fragment) {
     for (const auto& d : corpus.diagnostics)
@@ -238,7 +207,7 @@ private Q_SLOTS:
 
     void readsGzipTransparently() {
         const auto plain = readPubTator(dir_.write("plain.txt", kBc5cdrStyle));
-        writeGzip(dir_.path("packed.txt.gz"), kBc5cdrStyle);
+        test::writeGzip(dir_.path("packed.txt.gz"), kBc5cdrStyle);
         const auto packed = readPubTator(dir_.path("packed.txt.gz"));
         QCOMPARE(packed.name, std::string("packed"));
         QCOMPARE(packed.size(), plain.size());
@@ -308,10 +277,7 @@ private Q_SLOTS:
     }
 
     void paddedMentionTextIsAcceptedWithADiagnostic() {
-        // NCBI Disease train line 3249 writes the mention with two spaces the text lacks.
-        const auto path = dir_.write("padded.txt",
-                                     "9|t|Febrile seizures \" plus \" here.\n9|a|x\n"
-                                     "9\t0\t25\tFebrile seizures \" plus \"  \tSpecificDisease\tD003294\n");
+        const auto path = dir_.write("padded.txt", test::kPaddedMention);
         const Corpus corpus = readPubTator(path);
         const Mention& mention = corpus.documents()[0].mentions[0];
         QVERIFY(mention.offsetsValid);

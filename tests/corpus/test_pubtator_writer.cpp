@@ -6,35 +6,16 @@
 
 using namespace linkscope;
 using test::FixtureDir;
+using test::kNcbiStyle;
 
 namespace {
 
-constexpr std::string_view kNcbiStyle =
-    "\n"
-    "100|t|BRCA1 mutations cause breast cancer.\n"
-    "100|a|Ovarian cancer and breast cancer share risk factors.\n"
-    "100\t22\t35\tbreast cancer\tSpecificDisease\tD001943\n"
-    "100\t37\t51\tOvarian cancer\tSpecificDisease\t D010051\n"
-    "100\t37\t69\tOvarian cancer and breast cancer\tCompositeMention\tD010051|D001943\n"
-    "\n"
-    "101|t|Pelizaeus-Merzbacher disease is an X-linked dysmyelinating disorder.\n"
-    "101|a|PMD is rare.\n"
-    "101\t0\t28\tPelizaeus-Merzbacher disease\tSpecificDisease\tOMIM:312080 \n"
-    "101\t35\t67\tX-linked dysmyelinating disorder\tDiseaseClass\tD020279+D035583\n"
-    "101\t69\t72\tPMD\tSpecificDisease\tOMIM:312080\n";
-
-constexpr std::string_view kBc5cdrStyle =
-    "200|t|Naloxone reverses the antihypertensive effect of clonidine.\n"
-    "200|a|In rats, ocular and auditory toxicity followed nalozone.\n"
-    "200\t0\t8\tNaloxone\tChemical\tD009270\t\n"
-    "200\t22\t38\tantihypertensive\tDisease\tD002544|-1\t\n"
-    "200\t69\t97\tocular and auditory toxicity\tDisease\tD014786|D006311\tocular toxicity|auditory toxicity\n"
-    "200\t107\t115\tnalozone\tChemical\t-1\n"
-    "200\tCID\tD009270\tD006973\n"
-    "200\tCID\tMESH:D009270\t-1\n"
-    "\n"
-    "201|t|Title only, no abstract line.\n"
-    "\n";
+// Document 200 with a second CID line, then a title-only document and a closing blank line.
+const std::string kBc5cdrStyle = std::string(test::kBc5cdrDocument) +
+                                 "200\tCID\tMESH:D009270\t-1\n"
+                                 "\n"
+                                 "201|t|Title only, no abstract line.\n"
+                                 "\n";
 
 constexpr std::string_view kMedMentionsUnicode =
     "25763772|t|DCTN4 as a modifier of chronic Pseudomonas aeruginosa infection in cystic fibrosis\n"
@@ -48,10 +29,6 @@ constexpr std::string_view kMedMentionsUnicode =
     "300\t24\t33\t\xce\xb2-amyloid\tChemical\tD016229\n"
     "300\t66\t77\t\xf0\x9d\x9b\xbc-synuclein\tChemical\tD051844\n"
     "300\t37\t54\tParkinson disease\tDisease\tD010300\n";
-
-constexpr std::string_view kPadded =
-    "9|t|Febrile seizures \" plus \" here.\n9|a|x\n"
-    "9\t0\t25\tFebrile seizures \" plus \"  \tSpecificDisease\tD003294\n";
 
 }  // namespace
 
@@ -76,7 +53,7 @@ private Q_SLOTS:
     void ncbiStyleRoundTrip() { roundTripIsByteIdentical("ncbi", kNcbiStyle); }
     void bc5cdrStyleRoundTrip() { roundTripIsByteIdentical("cdr", kBc5cdrStyle); }
     void medMentionsAndUnicodeRoundTrip() { roundTripIsByteIdentical("mm", kMedMentionsUnicode); }
-    void paddedMentionTextRoundTrip() { roundTripIsByteIdentical("padded", kPadded); }
+    void paddedMentionTextRoundTrip() { roundTripIsByteIdentical("padded", test::kPaddedMention); }
 
     void formatsOneDocument() {
         const Corpus corpus = readPubTator(dir_.write("one.txt", kNcbiStyle));

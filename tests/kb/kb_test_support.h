@@ -1,43 +1,20 @@
 #pragma once
-// Helpers shared by the KB suites: checking that a loader fails with a ParseError at the right
-// place, writing gzip fixtures, and a small normalizer standing in for the text layer's.
-#include <zlib.h>
-
-#include <algorithm>
+// Helpers shared by the KB suites: a KB's string ranges as vectors for QCOMPARE, and a small
+// normalizer standing in for the text layer's. (Fixture folders, gzip fixtures and the
+// ParseError check are in tests/common: fixtures.h, gzip_fixture.h.)
 #include <cctype>
-#include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "test_data.h"
-#include "util/error.h"
+#include "kb/knowledge_base.h"
 
 namespace linkscope::test {
 
-/// Runs `load` and checks that it throws a ParseError whose what() starts with "FILE:LINE:"
-/// and contains `fragment`.
-template <class Load>
-void expectParseError(Load&& load, const std::filesystem::path& file, std::size_t line, std::string_view fragment) {
-    try {
-        load();
-    } catch (const ParseError& e) {
-        const std::string what = e.what();
-        const std::string where = file.string() + ":" + std::to_string(line) + ":";
-        QVERIFY2(what.starts_with(where), qPrintable(QString::fromStdString("expected \"" + where + "\" in: " + what)));
-        QCOMPARE(e.line(), line);
-        QVERIFY2(what.find(fragment) != std::string::npos,
-                 qPrintable(QString::fromStdString("expected \"" + std::string(fragment) + "\" in: " + what)));
-        return;
-    }
-    QFAIL("expected a ParseError");
-}
+using Strings = std::vector<std::string>;
 
-inline void writeGzip(const std::filesystem::path& path, std::string_view content) {
-    gzFile file = gzopen(path.string().c_str(), "wb");
-    QVERIFY(file);
-    QCOMPARE(gzwrite(file, content.data(), static_cast<unsigned>(content.size())), static_cast<int>(content.size()));
-    gzclose(file);
-}
+/// The strings of a KB range (names, synonyms, alternative ids), in order.
+inline Strings toStrings(const kb::StringRange& range) { return {range.begin(), range.end()}; }
 
 /// ASCII lower-casing, ASCII punctuation to spaces, runs of spaces collapsed, ends trimmed:
 /// a stand-in for BioSyn's normalization (the real one lives in the text layer).

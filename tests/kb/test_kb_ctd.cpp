@@ -2,15 +2,17 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
+#include "gzip_fixture.h"
 #include "kb/ctd_loader.h"
 #include "kb_test_support.h"
 
 using namespace linkscope;
 using namespace linkscope::kb;
+using test::Strings;
+using test::toStrings;
 
 namespace {
-using Strings = std::vector<std::string>;
-std::vector<std::string> toStrings(const StringRange& range) { return {range.begin(), range.end()}; }
 
 const std::string kPreamble =
     "# The Comparative Toxicogenomics Database (CTD) - http://ctdbase.org/\n"
@@ -39,17 +41,11 @@ const std::string kChemicalRows =
 
 class TestKbCtd : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
-    std::filesystem::path write(const char* name, std::string_view content) const {
-        const auto path = file(name);
-        test::writeFile(path, content);
-        return path;
-    }
+    test::FixtureDir dir_;
 
 private Q_SLOTS:
     void readsDiseases() {
-        const auto result = loadCtd(write("CTD_diseases.tsv", kPreamble + kDiseaseHeader + kDiseaseRows));
+        const auto result = loadCtd(dir_.write("CTD_diseases.tsv", kPreamble + kDiseaseHeader + kDiseaseRows));
         QVERIFY(result.diagnostics.empty());
         QVERIFY(result.kind == CtdKind::Diseases);
         QCOMPARE(result.linesRead, std::size_t{3});
@@ -73,8 +69,8 @@ private Q_SLOTS:
     }
 
     void readsChemicals() {
-        test::writeGzip(file("CTD_chemicals.tsv.gz"), kPreamble + kChemicalHeader + kChemicalRows);
-        const auto result = loadCtd(file("CTD_chemicals.tsv.gz"));
+        test::writeGzip(dir_.path("CTD_chemicals.tsv.gz"), kPreamble + kChemicalHeader + kChemicalRows);
+        const auto result = loadCtd(dir_.path("CTD_chemicals.tsv.gz"));
         QVERIFY(result.diagnostics.empty());
         QVERIFY(result.kind == CtdKind::Chemicals);
         const KnowledgeBase& kb = result.kb;
@@ -92,14 +88,14 @@ private Q_SLOTS:
         const std::string content =
             "# Fields:\n# DiseaseID\tDiseaseName\tSynonyms\n#\n"
             "MESH:D000001\tFirst\tOne|Uno\n";
-        const auto result = loadCtd(write("reordered.tsv", content));
+        const auto result = loadCtd(dir_.write("reordered.tsv", content));
         QCOMPARE(result.kb.primaryId(0), std::string_view("MESH:D000001"));
         QCOMPARE(toStrings(result.kb.names(0)), (Strings{"First", "One", "Uno"}));
     }
 
     void headerlessFileIsRefusedUnlessTheKindIsGiven() {
-        const auto path = write("headerless.tsv", kDiseaseRows);
-        test::expectParseError([&] { loadCtd(path); }, path, 1, "no \"# Fields:\" header");
+        const auto path = dir_.write("headerless.tsv", kDiseaseRows);
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path), path, 1, "no \"# Fields:\" header");
         CtdOptions options;
         options.kind = CtdKind::Diseases;
         const auto result = loadCtd(path, options);
@@ -109,14 +105,14 @@ private Q_SLOTS:
         QVERIFY(result.diagnostics[0].message.find("standard diseases columns") != std::string::npos);
         // The standard chemical columns are 8: a disease row does not fit them.
         options.kind = CtdKind::Chemicals;
-        test::expectParseError([&] { loadCtd(path, options); }, path, 1, "expected 8 tab-separated columns, found 9");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path, options), path, 1, "expected 8 tab-separated columns, found 9");
     }
 
     void givenKindMustMatchTheHeader() {
-        const auto path = write("diseases.tsv", kDiseaseHeader + kDiseaseRows);
+        const auto path = dir_.write("diseases.tsv", kDiseaseHeader + kDiseaseRows);
         CtdOptions options;
         options.kind = CtdKind::Chemicals;
-        test::expectParseError([&] { loadCtd(path, options); }, path, 2, "expected a CTD chemicals file");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path, options), path, 2, "expected a CTD chemicals file");
     }
 
     void malformedInputNamesFileAndLine_data() {
@@ -138,12 +134,12 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = write("bad.tsv", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
-        test::expectParseError([&] { loadCtd(path); }, path, static_cast<std::size_t>(line), fragment.toStdString());
+        const auto path = dir_.write("bad.tsv", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path), path, static_cast<std::size_t>(line), fragment.toStdString());
     }
 
     void lenientModeSkipsBadRows() {
-        const auto path = write("mixed.tsv", kDiseaseHeader + "Short\tMESH:D000009\n" + kDiseaseRows);
+        const auto path = dir_.write("mixed.tsv", kDiseaseHeader + "Short\tMESH:D000009\n" + kDiseaseRows);
         CtdOptions options;
         options.lenient = true;
         const auto result = loadCtd(path, options);
@@ -154,9 +150,9 @@ private Q_SLOTS:
     }
 
     void strayBarsAndRepeatedIdsAreReported() {
-        const auto path = write("quirks.tsv", kDiseaseHeader +
-                                                  "First\tMESH:D000001\t\t\t\t\t\tOne||Two|\t\n"
-                                                  "Again\tMESH:D000001\t\t\t\t\t\tThree\t\n");
+        const auto path = dir_.write("quirks.tsv", kDiseaseHeader +
+                                                       "First\tMESH:D000001\t\t\t\t\t\tOne||Two|\t\n"
+                                                       "Again\tMESH:D000001\t\t\t\t\t\tThree\t\n");
         const auto result = loadCtd(path);
         QCOMPARE(result.kb.entityCount(), std::size_t{1});
         QCOMPARE(toStrings(result.kb.names(0)), (Strings{"First", "One", "Two", "Again", "Three"}));
@@ -169,7 +165,7 @@ private Q_SLOTS:
 
     void emptyAndCommentOnlyFilesLoadNothing() {
         for (const auto& [name, content] : {std::pair{"empty.tsv", std::string()}, std::pair{"comments.tsv", kPreamble}}) {
-            const auto result = loadCtd(write(name, content));
+            const auto result = loadCtd(dir_.write(name, content));
             QCOMPARE(result.kb.entityCount(), std::size_t{0});
             QCOMPARE(result.diagnostics.size(), std::size_t{1});
             QVERIFY(result.diagnostics[0].message.find("no CTD rows") != std::string::npos);
@@ -177,10 +173,10 @@ private Q_SLOTS:
     }
 
     void hugeLineIsAnError() {
-        const auto path = write("huge.tsv", kDiseaseHeader + "N\tMESH:D000001\t" + std::string(5000, 'x') + "\n");
+        const auto path = dir_.write("huge.tsv", kDiseaseHeader + "N\tMESH:D000001\t" + std::string(5000, 'x') + "\n");
         CtdOptions options;
         options.maxLineBytes = 1024;
-        test::expectParseError([&] { loadCtd(path, options); }, path, 4, "longer than 1024 bytes");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path, options), path, 4, "longer than 1024 bytes");
     }
 };
 

@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "homonym_figures.h"
 #include "kb/ctd_loader.h"
 #include "kb/dictionary_loader.h"
 #include "kb/homonyms.h"
 #include "kb_test_support.h"
+#include "test_data.h"
 
 using namespace linkscope;
 using namespace linkscope::kb;
@@ -102,19 +104,6 @@ HomonymStatistics naiveCount(const std::vector<RawEntry>& entries, const Key& ke
     return s;
 }
 
-void compareWithNaive(const HomonymStatistics& got, const HomonymStatistics& want) {
-    QCOMPARE(got.entities, want.entities);
-    QCOMPARE(got.pairs, want.pairs);
-    QCOMPARE(got.distinctNames, want.distinctNames);
-    QCOMPARE(got.homonymNames, want.homonymNames);
-    QCOMPARE(got.homonymPairs, want.homonymPairs);
-    QCOMPARE(got.preferredNamePairs, want.preferredNamePairs);
-    QCOMPARE(got.otherNamePairs, want.otherNamePairs);
-    QCOMPARE(got.unexpandablePairs, want.unexpandablePairs);
-    QCOMPARE(got.failedPairs, want.failedPairs);
-    QCOMPARE(got.remainingDuplicateNames, want.remainingDuplicateNames);
-}
-
 void printTable(const char* title, const HomonymStatistics& s) {
     qInfo("%s: entities %zu, names (pairs) %zu, distinct names %zu, homonym names %zu, homonym pairs %zu "
           "(pref. name %zu of which unexpandable %zu, other %zu, cross-species %zu), failed pairs %zu, "
@@ -183,14 +172,14 @@ private Q_SLOTS:
 
         const auto exact = expandHomonyms(result.kb);
         const auto exactNaive = naiveCount(raw, [](std::string_view s) { return std::string(s); });
-        compareWithNaive(exact.statistics(), exactNaive);
+        test::compareNameHomonymFigures(exact.statistics(), exactNaive);
         QCOMPARE(result.kb.statistics().namesOfSeveralEntities, exact.statistics().homonymNames);
         printTable("MEDIC exact", exact.statistics());
 
         HomonymOptions options;
         options.normalizer = test::simpleNormalize;
         const auto normalized = expandHomonyms(result.kb, options);
-        compareWithNaive(normalized.statistics(), naiveCount(raw, test::simpleNormalize));
+        test::compareNameHomonymFigures(normalized.statistics(), naiveCount(raw, test::simpleNormalize));
         printTable("MEDIC normalized", normalized.statistics());
 
         // The same figures from an independent python3 count over the file (see docs/benchmarks.md).

@@ -2,15 +2,17 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
+#include "gzip_fixture.h"
 #include "kb/dictionary_loader.h"
 #include "kb_test_support.h"
 
 using namespace linkscope;
 using namespace linkscope::kb;
+using test::Strings;
+using test::toStrings;
 
 namespace {
-using Strings = std::vector<std::string>;
-std::vector<std::string> toStrings(const StringRange& range) { return {range.begin(), range.end()}; }
 
 // Lines as in medic_06Jul2012.txt, including its quirks: OMIM before MeSH, an OMIM-only
 // concept whose number is also another concept's alternative id, two MeSH ids on one line.
@@ -38,17 +40,11 @@ constexpr std::string_view kBiosyn =
 
 class TestKbDictionary : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
-    std::filesystem::path write(const char* name, std::string_view content) const {
-        const auto path = file(name);
-        test::writeFile(path, content);
-        return path;
-    }
+    test::FixtureDir dir_;
 
 private Q_SLOTS:
     void readsMedicLines() {
-        const auto result = loadDictionary(write("medic.txt", kMedic));
+        const auto result = loadDictionary(dir_.write("medic.txt", kMedic));
         const KnowledgeBase& kb = result.kb;
         QVERIFY(result.diagnostics.empty());
         QCOMPARE(result.linesRead, std::size_t{6});
@@ -85,7 +81,7 @@ private Q_SLOTS:
     }
 
     void mergesBiosynLinesOfTheSameIds() {
-        const auto result = loadDictionary(write("biosyn.txt", kBiosyn));
+        const auto result = loadDictionary(dir_.write("biosyn.txt", kBiosyn));
         const KnowledgeBase& kb = result.kb;
         QVERIFY(result.diagnostics.empty());
         QCOMPARE(result.linesRead, std::size_t{9});
@@ -111,19 +107,19 @@ private Q_SLOTS:
     }
 
     void readsGzipTransparently() {
-        test::writeGzip(file("medic.txt.gz"), kMedic);
-        const auto result = loadDictionary(file("medic.txt.gz"));
+        test::writeGzip(dir_.path("medic.txt.gz"), kMedic);
+        const auto result = loadDictionary(dir_.path("medic.txt.gz"));
         QCOMPARE(result.kb.entityCount(), std::size_t{6});
     }
 
     void emptyFileGivesEmptyKb() {
-        const auto result = loadDictionary(write("empty.txt", ""));
+        const auto result = loadDictionary(dir_.write("empty.txt", ""));
         QCOMPARE(result.kb.entityCount(), std::size_t{0});
         QCOMPARE(result.linesRead, std::size_t{0});
     }
 
     void blankLinesAreSkipped() {
-        const auto result = loadDictionary(write("blank.txt", "\nD000001||a\n   \r\nD000002||b\n"));
+        const auto result = loadDictionary(dir_.write("blank.txt", "\nD000001||a\n   \r\nD000002||b\n"));
         QCOMPARE(result.kb.entityCount(), std::size_t{2});
         QCOMPARE(result.linesRead, std::size_t{2});
     }
@@ -146,26 +142,26 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = write("bad.txt", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
-        test::expectParseError([&] { loadDictionary(path); }, path, static_cast<std::size_t>(line), fragment.toStdString());
+        const auto path = dir_.write("bad.txt", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadDictionary(path), path, static_cast<std::size_t>(line), fragment.toStdString());
     }
 
     void hugeLineIsAnErrorNotACrash() {
-        const auto path = write("huge.txt", "D000001||a\nD000002||" + std::string(3000, 'x') + "\n");
+        const auto path = dir_.write("huge.txt", "D000001||a\nD000002||" + std::string(3000, 'x') + "\n");
         DictionaryOptions options;
         options.maxLineBytes = 1000;
-        test::expectParseError([&] { loadDictionary(path, options); }, path, 2, "longer than 1000 bytes");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadDictionary(path, options), path, 2, "longer than 1000 bytes");
         options.lenient = true;  // too long is fatal even when lenient: the file is broken
         QVERIFY_THROWS_EXCEPTION(ParseError, loadDictionary(path, options));
     }
 
     void lenientModeSkipsBadLinesWithDiagnostics() {
-        const auto path = write("mixed.txt",
-                                "D000001||a\n"
-                                "no separator here\n"
-                                "D000002||caf\xe9\n"
-                                "-1||cuiless\n"
-                                "D000003||b\n");
+        const auto path = dir_.write("mixed.txt",
+                                     "D000001||a\n"
+                                     "no separator here\n"
+                                     "D000002||caf\xe9\n"
+                                     "-1||cuiless\n"
+                                     "D000003||b\n");
         DictionaryOptions options;
         options.lenient = true;
         const auto result = loadDictionary(path, options);
@@ -180,7 +176,7 @@ private Q_SLOTS:
     }
 
     void emptyNamesAreReportedNotSilentlyDropped() {
-        const auto path = write("gaps.txt", "D000001||a||b|\n");
+        const auto path = dir_.write("gaps.txt", "D000001||a||b|\n");
         const auto result = loadDictionary(path);  // strict mode: a note, not an error
         QCOMPARE(toStrings(result.kb.names(0)), (Strings{"a", "b"}));
         QCOMPARE(result.diagnostics.size(), std::size_t{1});
@@ -189,7 +185,7 @@ private Q_SLOTS:
     }
 
     void missingFileIsAParseError() {
-        QVERIFY_THROWS_EXCEPTION(ParseError, loadDictionary(file("absent.txt")));
+        QVERIFY_THROWS_EXCEPTION(ParseError, loadDictionary(dir_.path("absent.txt")));
     }
 };
 

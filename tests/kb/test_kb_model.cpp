@@ -7,24 +7,22 @@
 #include "kb/kb_builder.h"
 #include "kb/knowledge_base.h"
 #include "kb/string_pool.h"
+#include "kb_test_support.h"
 #include "test_data.h"
 #include "util/error.h"
 
 using namespace linkscope;
 using namespace linkscope::kb;
+using test::Strings;
+using test::toStrings;
 
 namespace {
-
-std::vector<std::string> toStrings(const StringRange& range) { return {range.begin(), range.end()}; }
 
 std::vector<std::string> primaryIdsOf(const KnowledgeBase& kb, std::span<const EntityIndex> entities) {
     std::vector<std::string> ids;
     for (const EntityIndex e : entities) ids.emplace_back(kb.primaryId(e));
     return ids;
 }
-
-using Strings = std::vector<std::string>;
-
 }  // namespace
 
 class TestKbModel : public QObject {

@@ -2,15 +2,17 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
+#include "gzip_fixture.h"
 #include "kb/umls_loader.h"
 #include "kb_test_support.h"
 
 using namespace linkscope;
 using namespace linkscope::kb;
+using test::Strings;
+using test::toStrings;
 
 namespace {
-using Strings = std::vector<std::string>;
-std::vector<std::string> toStrings(const StringRange& range) { return {range.begin(), range.end()}; }
 
 struct Row {
     explicit Row(std::string cui_) : cui(std::move(cui_)) {}
@@ -70,17 +72,11 @@ std::string mrsty() {
 
 class TestKbUmls : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
-    std::filesystem::path write(const char* name, std::string_view content) const {
-        const auto path = file(name);
-        test::writeFile(path, content);
-        return path;
-    }
+    test::FixtureDir dir_;
 
 private Q_SLOTS:
     void readsConceptsWithDefaultFilters() {
-        const auto result = loadUmls(write("MRCONSO.RRF", fixture()), write("MRSTY.RRF", mrsty()));
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), dir_.write("MRSTY.RRF", mrsty()));
         const KnowledgeBase& kb = result.kb;
         QCOMPARE(kb.entityCount(), std::size_t{3});  // C0000005 has French names only
         QCOMPARE(result.linesRead, std::size_t{16});
@@ -115,7 +111,7 @@ private Q_SLOTS:
         options.keepEditorSuppressible = true;
         options.languages = {"ENG", "FRE"};
         options.sources = {"MSH"};
-        const auto result = loadUmls(write("MRCONSO.RRF", fixture()), std::nullopt, options);
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), std::nullopt, options);
         const KnowledgeBase& kb = result.kb;
         const auto fluid = kb.findEntity("C0600083").value();
         QCOMPARE(toStrings(kb.names(fluid)), (Strings{"Body Fluid Discharge", "Discharge", "Obsolete discharge", "Editor suppressed"}));
@@ -129,7 +125,7 @@ private Q_SLOTS:
 
     void preferredNameFollowsTheLanguageOrder() {
         const auto content = mrconso(preferred("C0000001", "Sortie", "FRE")) + mrconso(preferred("C0000001", "Exit"));
-        const auto path = write("MRCONSO.RRF", content);
+        const auto path = dir_.write("MRCONSO.RRF", content);
         UmlsOptions options;
         options.languages = {"ENG", "FRE"};
         QCOMPARE(loadUmls(path, std::nullopt, options).kb.preferredName(0), std::string_view("Exit"));
@@ -160,14 +156,14 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = write("MRCONSO.RRF", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
-        test::expectParseError([&] { loadUmls(path, std::nullopt); }, path, static_cast<std::size_t>(line), fragment.toStdString());
+        const auto path = dir_.write("MRCONSO.RRF", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt), path, static_cast<std::size_t>(line), fragment.toStdString());
     }
 
     void malformedSemanticTypeRows() {
-        const auto conso = write("MRCONSO.RRF", mrconso(preferred("C0000001", "Good")));
-        const auto sty = write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nC0000001|T047|B2\n");
-        test::expectParseError([&] { loadUmls(conso, sty); }, sty, 2, "expected 6 '|'-terminated fields");
+        const auto conso = dir_.write("MRCONSO.RRF", mrconso(preferred("C0000001", "Good")));
+        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nC0000001|T047|B2\n");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(conso, sty), sty, 2, "expected 6 '|'-terminated fields");
     }
 
     void lenientModeSkipsBadRows() {
@@ -175,7 +171,7 @@ private Q_SLOTS:
                              mrconso(other("C0000003", "Also good"));
         UmlsOptions options;
         options.lenient = true;
-        const auto result = loadUmls(write("MRCONSO.RRF", content), std::nullopt, options);
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", content), std::nullopt, options);
         QCOMPARE(result.kb.entityCount(), std::size_t{2});
         QCOMPARE(result.diagnostics.size(), std::size_t{2});
         QCOMPARE(result.diagnostics[0].line, std::size_t{2});
@@ -183,23 +179,23 @@ private Q_SLOTS:
     }
 
     void emptyFileAndEmptyNames() {
-        QCOMPARE(loadUmls(write("empty.RRF", ""), std::nullopt).kb.entityCount(), std::size_t{0});
-        const auto result = loadUmls(write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);
+        QCOMPARE(loadUmls(dir_.write("empty.RRF", ""), std::nullopt).kb.entityCount(), std::size_t{0});
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);
         QCOMPARE(result.kb.entityCount(), std::size_t{1});
         QCOMPARE(result.diagnostics.size(), std::size_t{1});
         QVERIFY(result.diagnostics[0].message.find("1 row(s) with an empty STR") != std::string::npos);
     }
 
     void hugeLineIsAnError() {
-        const auto path = write("MRCONSO.RRF", mrconso(other("C0000001", std::string(4096, 'y'))));
+        const auto path = dir_.write("MRCONSO.RRF", mrconso(other("C0000001", std::string(4096, 'y'))));
         UmlsOptions options;
         options.maxLineBytes = 1000;
-        test::expectParseError([&] { loadUmls(path, std::nullopt, options); }, path, 1, "longer than 1000 bytes");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt, options), path, 1, "longer than 1000 bytes");
     }
 
     void gzipInput() {
-        test::writeGzip(file("MRCONSO.RRF.gz"), fixture());
-        QCOMPARE(loadUmls(file("MRCONSO.RRF.gz"), std::nullopt).kb.entityCount(), std::size_t{3});
+        test::writeGzip(dir_.path("MRCONSO.RRF.gz"), fixture());
+        QCOMPARE(loadUmls(dir_.path("MRCONSO.RRF.gz"), std::nullopt).kb.entityCount(), std::size_t{3});
     }
 };
 

@@ -1,31 +1,22 @@
 // Project manifests: the demo project's must read, and broken ones must say what and where.
+#include "fixtures.h"
 #include "project/project_manifest.h"
-#include "test_data.h"
-#include "util/error.h"
 
 using namespace linkscope;
 
 class TestProjectManifest : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path path(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
+    test::FixtureDir dir_;
 
     // Writes a manifest next to two small data files and returns its path.
     std::filesystem::path manifest(const std::string& json) {
-        test::writeFile(path("kb.txt"), "D1||Name\n");
-        test::writeFile(path("c.txt"), "1|t|T\n1|a|A\n");
-        test::writeFile(path("m.json"), json);
-        return path("m.json");
+        dir_.write("kb.txt", "D1||Name\n");
+        dir_.write("c.txt", "1|t|T\n1|a|A\n");
+        return dir_.write("m.json", json);
     }
     void expectError(const std::string& json, const std::string& fragment, std::size_t line = 0) {
-        try {
-            readProjectManifest(manifest(json));
-            QFAIL(("expected ParseError containing: " + fragment).c_str());
-        } catch (const ParseError& e) {
-            QVERIFY2(std::string(e.what()).find(fragment) != std::string::npos, e.what());
-            QVERIFY2(std::string(e.what()).find("m.json") != std::string::npos, e.what());
-            QCOMPARE(e.line(), line);
-        }
+        const auto path = manifest(json);
+        LINKSCOPE_EXPECT_PARSE_ERROR(readProjectManifest(path), "m.json", line, fragment);
     }
 
 private Q_SLOTS:
@@ -45,7 +36,7 @@ private Q_SLOTS:
         const auto m = readProjectManifest(manifest(
             R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt","format":"ctd"},
                 "corpora":[{"split":"dev","path":"c.txt"}]})"));
-        QCOMPARE(m.knowledgeBase.path, path("kb.txt").lexically_normal());
+        QCOMPARE(m.knowledgeBase.path, dir_.path("kb.txt").lexically_normal());
         QCOMPARE(m.knowledgeBase.format, KbFormat::Ctd);
         QCOMPARE(m.name, std::string("m"));  // defaults to the file name
     }

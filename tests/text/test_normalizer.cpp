@@ -5,6 +5,7 @@
 #include <random>
 #include <thread>
 
+#include "random_text.h"
 #include "test_data.h"
 #include "text/normalizer.h"
 #include "text/spelling_map.h"
@@ -12,26 +13,6 @@
 
 using namespace linkscope;
 using namespace linkscope::text;
-
-namespace {
-// Deterministic random text built from the pieces the algorithms react to.
-std::string randomText(std::mt19937& random, std::size_t pieces) {
-    static const std::vector<std::string> vocabulary = {
-        "heat", "shock",   "Factor", "(",      ")",       " (",           "HSF",    "A-T",          ",",
-        ", ",   ". ",      ";",      "/",      "and",     "or",           "and/or", "of",           "the",
-        "both", "1",       "II",     "C6",     "\u00e9",  "\u0391\u0392", "\u2013", "\u00a0",       "\n",
-        "  ",   "-",       "cancer", "breast", "ovarian", "syndrome",     "(SS)",   "Sj\u00f6gren", "x",
-        "Y",    "(n = 2)", "\u3000", "'s",     "\u00b0"};
-    std::uniform_int_distribution<std::size_t> pick(0, vocabulary.size() - 1);
-    std::uniform_int_distribution<int> space(0, 2);
-    std::string text;
-    for (std::size_t i = 0; i < pieces; ++i) {
-        text += vocabulary[pick(random)];
-        if (space(random) == 0) text += ' ';
-    }
-    return text;
-}
-}  // namespace
 
 namespace {
 std::shared_ptr<const SpellingMap> smallSpellingMap() {
@@ -216,7 +197,7 @@ private Q_SLOTS:
         std::mt19937 random(20240521);
         const Normalizer normalizer;
         for (int round = 0; round < 2000; ++round) {
-            const std::string text = randomText(random, static_cast<std::size_t>(round % 40));
+            const std::string text = test::randomText(random, static_cast<std::size_t>(round % 40));
             const std::string once = normalizer.normalize(text);
             QCOMPARE(normalizer.normalize(once), once);
             QVERIFY(once.find("  ") == std::string::npos);

@@ -1,41 +1,26 @@
 // Loading `misspelling||correction` files: good files, and every malformed one gives a
 // ParseError naming the file and the line.
-#include "test_data.h"
+#include "fixtures.h"
 #include "text/spelling_map.h"
-#include "util/error.h"
 
 using namespace linkscope;
 using namespace linkscope::text;
 
 class TestSpellingMap : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path file(const char* name) const {
-        return std::filesystem::path(dir_.path().toStdString()) / name;
-    }
+    test::FixtureDir dir_;
 
     // Loads content and expects a ParseError at `line` whose text mentions `fragment`.
     void expectError(const char* name, std::string_view content, std::size_t line, const std::string& fragment) {
-        test::writeFile(file(name), content);
-        try {
-            SpellingMap::load(file(name));
-            QFAIL(qPrintable(QStringLiteral("expected a ParseError for %1").arg(QString::fromUtf8(name))));
-        } catch (const ParseError& e) {
-            const std::string what = e.what();
-            QCOMPARE(e.line(), line);
-            QVERIFY2(e.file().ends_with(name), what.c_str());
-            const std::string location =
-                line == 0 ? std::string(name) + ": " : std::string(name) + ":" + std::to_string(line) + ":";
-            QVERIFY2(what.find(location) != std::string::npos, what.c_str());
-            QVERIFY2(what.find(fragment) != std::string::npos, what.c_str());
-        }
+        const auto path = dir_.write(name, content);
+        LINKSCOPE_EXPECT_PARSE_ERROR(SpellingMap::load(path), name, line, fragment);
     }
 
 private Q_SLOTS:
     void loadsPairs() {
-        test::writeFile(file("ok.txt"),
-                        "hemmorhage||haemorrhage\r\n\n  tumours || tumors \natrialfibrillation||atrial fibrillation");
-        const auto map = SpellingMap::load(file("ok.txt"));
+        const auto path =
+            dir_.write("ok.txt", "hemmorhage||haemorrhage\r\n\n  tumours || tumors \natrialfibrillation||atrial fibrillation");
+        const auto map = SpellingMap::load(path);
         QCOMPARE(map.size(), std::size_t{3});
         QVERIFY(map.find("hemmorhage"));
         QCOMPARE(*map.find("hemmorhage"), std::string("haemorrhage"));
@@ -46,15 +31,15 @@ private Q_SLOTS:
     }
 
     void repeatedIdenticalEntryIsADiagnostic() {
-        test::writeFile(file("dup.txt"), "abcess||abscess\nsytem||system\nabcess||abscess\n");
+        const auto path = dir_.write("dup.txt", "abcess||abscess\nsytem||system\nabcess||abscess\n");
         std::vector<Diagnostic> diagnostics;
-        const auto map = SpellingMap::load(file("dup.txt"), &diagnostics);
+        const auto map = SpellingMap::load(path, &diagnostics);
         QCOMPARE(map.size(), std::size_t{2});
         QCOMPARE(diagnostics.size(), std::size_t{1});
         QCOMPARE(diagnostics[0].line, std::size_t{3});
         QVERIFY(diagnostics[0].message.find("line 1") != std::string::npos);
         // Without a sink the file still loads.
-        QCOMPARE(SpellingMap::load(file("dup.txt")).size(), std::size_t{2});
+        QCOMPARE(SpellingMap::load(path).size(), std::size_t{2});
     }
 
     void conflictingDuplicateIsAnError() {
@@ -77,12 +62,8 @@ private Q_SLOTS:
         expectError("huge.txt", "fist||first\n" + huge + "||y\n", 2, "line longer than");
     }
     void missingFile() {
-        try {
-            SpellingMap::load(file("absent.txt"));
-            QFAIL("expected ParseError");
-        } catch (const ParseError& e) {
-            QVERIFY(std::string(e.what()).find("absent.txt: no such file") != std::string::npos);
-        }
+        LINKSCOPE_EXPECT_PARSE_ERROR(SpellingMap::load(dir_.path("absent.txt")), "absent.txt", 0,
+                                     "absent.txt: no such file");
     }
 
     void addValidates() {

@@ -3,11 +3,10 @@
 // splitting compared with BioSyn's split composite mentions. The figures are printed (qInfo) and
 // asserted against lower bounds measured when the suite was written, loose enough for honest
 // improvements and tight enough to catch a broken detector or splitter.
-#include <zlib.h>
-
 #include <map>
 #include <set>
 
+#include "raw_data.h"
 #include "test_data.h"
 #include "text/abbreviations.h"
 #include "text/composite.h"
@@ -18,6 +17,8 @@
 
 using namespace linkscope;
 using namespace linkscope::text;
+using test::gunzip;
+using test::splitOn;
 
 namespace {
 
@@ -35,17 +36,6 @@ struct PubTatorDocument {
     std::string abstract;
     std::vector<PubTatorMention> mentions;
 };
-
-std::vector<std::string> splitOn(std::string_view s, std::string_view separator) {
-    std::vector<std::string> fields;
-    std::size_t start = 0;
-    for (;;) {
-        const auto at = s.find(separator, start);
-        fields.emplace_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-        if (at == std::string_view::npos) return fields;
-        start = at + separator.size();
-    }
-}
 
 std::vector<PubTatorDocument> readPubTator(const std::filesystem::path& path) {
     std::vector<PubTatorDocument> documents;
@@ -82,37 +72,18 @@ std::vector<PubTatorDocument> readPubTator(const std::filesystem::path& path) {
 // (pmid, "start|end") -> processed mention text
 using BioSynMentions = std::map<std::pair<std::string, std::string>, std::string>;
 
-std::string gunzip(const std::filesystem::path& path) {
-    std::string content;
-    gzFile file = gzopen(path.string().c_str(), "rb");
-    if (!file) return content;
-    char buffer[1 << 16];
-    int got = 0;
-    while ((got = gzread(file, buffer, sizeof buffer)) > 0) content.append(buffer, static_cast<std::size_t>(got));
-    gzclose(file);
-    return content;
-}
-
-// A minimal ustar reader: 512-byte headers, octal sizes, data padded to 512 bytes.
+// The processed mentions of one split, from the archive's processed_<split>/*.concept members.
 BioSynMentions readBioSynSplit(const std::string& tar, const std::string& split) {
     BioSynMentions mentions;
     const std::string folder = "processed_" + split + "/";
-    std::size_t at = 0;
-    while (at + 512 <= tar.size()) {
-        const std::string_view header(tar.data() + at, 512);
-        if (header[0] == '\0') break;
-        const std::string name(header.substr(0, header.find('\0') < 100 ? header.find('\0') : 100));
-        const std::size_t size = std::stoul(std::string(header.substr(124, 12)), nullptr, 8);
-        const std::string_view data(tar.data() + at + 512, size);
-        if (name.find(folder) != std::string::npos && name.ends_with(".concept")) {
-            for (const auto& row : splitOn(data, "\n")) {
-                if (row.empty()) continue;
-                const auto fields = splitOn(row, "||");
-                if (fields.size() == 5) mentions[{fields[0], fields[1]}] = fields[3];
-            }
+    test::forEachTarMember(tar, [&](const std::string& name, std::string_view data) {
+        if (name.find(folder) == std::string::npos || !name.ends_with(".concept")) return;
+        for (const auto& row : splitOn(data, "\n")) {
+            if (row.empty()) continue;
+            const auto fields = splitOn(row, "||");
+            if (fields.size() == 5) mentions[{fields[0], fields[1]}] = fields[3];
         }
-        at += 512 + (size + 511) / 512 * 512;
-    }
+    });
     return mentions;
 }
 

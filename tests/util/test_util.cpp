@@ -1,7 +1,6 @@
 // The shared reading layer: line splitting, gzip transparency, UTF-8 checks, atomic writes.
-#include <zlib.h>
-
-#include "test_data.h"
+#include "fixtures.h"
+#include "gzip_fixture.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
@@ -17,44 +16,36 @@ std::vector<std::string> readAll(const std::filesystem::path& path, LineReaderOp
     while (reader.next(line)) lines.push_back(line);
     return lines;
 }
-
-void writeGzip(const std::filesystem::path& path, std::string_view content) {
-    gzFile f = gzopen(path.string().c_str(), "wb");
-    QVERIFY(f);
-    QCOMPARE(gzwrite(f, content.data(), static_cast<unsigned>(content.size())), static_cast<int>(content.size()));
-    gzclose(f);
-}
 }  // namespace
 
 class TestUtil : public QObject {
     Q_OBJECT
-    QTemporaryDir dir_;
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
+    test::FixtureDir dir_;
 
 private Q_SLOTS:
     void splitsLinesAndStripsCarriageReturns() {
-        test::writeFile(file("a.txt"), "one\r\ntwo\n\nlast-without-newline");
-        const auto lines = readAll(file("a.txt"));
+        const auto path = dir_.write("a.txt", "one\r\ntwo\n\nlast-without-newline");
+        const auto lines = readAll(path);
         QCOMPARE(lines.size(), std::size_t{4});
         QCOMPARE(lines[0], std::string("one"));
         QCOMPARE(lines[2], std::string(""));
         QCOMPARE(lines[3], std::string("last-without-newline"));
     }
     void emptyFileHasNoLines() {
-        test::writeFile(file("empty.txt"), "");
-        QVERIFY(readAll(file("empty.txt")).empty());
+        const auto path = dir_.write("empty.txt", "");
+        QVERIFY(readAll(path).empty());
     }
     void linesAcrossChunkBoundaries() {
         std::string content;
         for (int i = 0; i < 20000; ++i) content += std::string(static_cast<std::size_t>(i % 37), 'x') + std::to_string(i) + "\n";
-        test::writeFile(file("big.txt"), content);
-        const auto lines = readAll(file("big.txt"));
+        const auto path = dir_.write("big.txt", content);
+        const auto lines = readAll(path);
         QCOMPARE(lines.size(), std::size_t{20000});
         QCOMPARE(lines[19999], std::string(static_cast<std::size_t>(19999 % 37), 'x') + "19999");
     }
     void readsGzipTransparently() {
-        writeGzip(file("c.txt.gz"), "alpha\nbeta\n");
-        LineReader reader(file("c.txt.gz"));
+        test::writeGzip(dir_.path("c.txt.gz"), "alpha\nbeta\n");
+        LineReader reader(dir_.path("c.txt.gz"));
         QVERIFY(reader.compressed());
         std::string line;
         QVERIFY(reader.next(line));
@@ -66,41 +57,25 @@ private Q_SLOTS:
     void truncatedGzipIsAnError() {
         std::string content;
         for (int i = 0; i < 5000; ++i) content += "line number " + std::to_string(i) + "\n";
-        writeGzip(file("t.gz"), content);
-        auto bytes = test::readFile(file("t.gz"));
+        test::writeGzip(dir_.path("t.gz"), content);
+        auto bytes = test::readFile(dir_.path("t.gz"));
         bytes.resize(bytes.size() / 2);
-        test::writeFile(file("t.gz"), bytes);
-        QVERIFY_THROWS_EXCEPTION(ParseError, readAll(file("t.gz")));
+        test::writeFile(dir_.path("t.gz"), bytes);
+        QVERIFY_THROWS_EXCEPTION(ParseError, readAll(dir_.path("t.gz")));
     }
     void invalidUtf8NamesFileAndLine() {
-        test::writeFile(file("bad.txt"), "fine\nbad \xff byte\n");
-        try {
-            readAll(file("bad.txt"));
-            QFAIL("expected ParseError");
-        } catch (const ParseError& e) {
-            QCOMPARE(e.line(), std::size_t{2});
-            QVERIFY(std::string(e.what()).find("bad.txt:2:") != std::string::npos);
-            QVERIFY(std::string(e.what()).find("UTF-8") != std::string::npos);
-        }
+        const auto path = dir_.write("bad.txt", "fine\nbad \xff byte\n");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readAll(path), "bad.txt", 2, "UTF-8");
     }
     void hugeLineIsAnErrorNotACrash() {
-        test::writeFile(file("huge.txt"), "short\n" + std::string(5000, 'y') + "\n");
+        const auto path = dir_.write("huge.txt", "short\n" + std::string(5000, 'y') + "\n");
         LineReaderOptions options;
         options.maxLineBytes = 1000;
-        try {
-            readAll(file("huge.txt"), options);
-            QFAIL("expected ParseError");
-        } catch (const ParseError& e) {
-            QCOMPARE(e.line(), std::size_t{2});
-        }
+        LINKSCOPE_EXPECT_PARSE_ERROR(readAll(path, options), "huge.txt", 2, "line longer than 1000 bytes");
     }
     void missingFileIsAClearError() {
-        try {
-            LineReader reader(file("does-not-exist.txt"));
-            QFAIL("expected ParseError");
-        } catch (const ParseError& e) {
-            QVERIFY(std::string(e.what()).find("does-not-exist.txt: no such file") != std::string::npos);
-        }
+        LINKSCOPE_EXPECT_PARSE_ERROR(LineReader reader(dir_.path("does-not-exist.txt")), "does-not-exist.txt", 0,
+                                     "does-not-exist.txt: no such file");
     }
     void utf8Validation_data() {
         QTest::addColumn<QByteArray>("bytes");
@@ -125,7 +100,7 @@ private Q_SLOTS:
         QCOMPARE(offsets, (std::vector<std::size_t>{0, 2, 4, 5, 6}));
     }
     void atomicWriterReplacesOnlyOnCommit() {
-        const auto target = file("out.txt");
+        const auto target = dir_.path("out.txt");
         test::writeFile(target, "old");
         {
             AtomicFileWriter writer(target);
@@ -139,7 +114,7 @@ private Q_SLOTS:
             writer.commit();
         }
         QCOMPARE(test::readFile(target), std::string("new content"));
-        for (const auto& entry : std::filesystem::directory_iterator(dir_.path().toStdString()))
+        for (const auto& entry : std::filesystem::directory_iterator(dir_.root()))
             QVERIFY2(entry.path().filename().string().find(".tmp-") == std::string::npos, "temporary left behind");
     }
 };
