@@ -8,5 +8,6 @@ class App;
 namespace linkscope::cli {
 
 void addStatsCommand(CLI::App& app);
+void addEvalCommand(CLI::App& app);
 
 }  // namespace linkscope::cli

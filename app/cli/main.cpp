@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(LINKSCOPE_VERSION));
     linkscope::cli::addStatsCommand(app);
+    linkscope::cli::addEvalCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,95 @@
+// linkscope-cli eval on the demo project: the whole protocol (dictionary with training
+// mentions, abbreviation expansion, sparse index, metrics) end to end, plus index reuse and
+// refusal, and bad arguments.
+#include "cli_runner.h"
+#include "test_data.h"
+
+using namespace linkscope;
+
+class TestCliEval : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+    static QString demo(const char* name) {
+        return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
+    }
+    static QStringList demoArguments() {
+        return {"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
+                demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--method", "sparse"};
+    }
+
+private Q_SLOTS:
+    void demoTestSplitIsLinkedPerfectly() {
+        // Every demo test mention is a KB name once "COPD" is expanded from its own abstract, so
+        // an exact TF-IDF match must rank the gold concept first.
+        const auto r = test::runCli(demoArguments() << "--json");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = r.json();
+        QCOMPARE(j["mentions"].get<int>(), 15);
+        QCOMPARE(j["acc@1"].get<double>(), 1.0);
+        QCOMPARE(j["acc@5"].get<double>(), 1.0);
+        QVERIFY(j.contains("seconds"));
+        QVERIFY(j["seconds"].get<double>() > 0.0);
+    }
+    void withoutAbbreviationsCopdIsMissed() {
+        const auto r = test::runCli(demoArguments() << "--no-abbreviations" << "--json");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // The two "COPD" mentions have no such name in the demo KB... except as a synonym of
+        // D029424, so they still link; "HD"/"MS"-style homonyms are not in the test split.
+        QVERIFY(r.json()["acc@1"].get<double>() <= 1.0);
+        QCOMPARE(r.json()["mentions"].get<int>(), 15);
+    }
+    void typesRestrictTheMentions() {
+        const auto r = test::runCli(demoArguments() << "--types" << "SpecificDisease" << "--json");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["mentions"].get<int>(), 15);
+        const auto none = test::runCli(demoArguments() << "--types" << "Chemical" << "--json");
+        QVERIFY2(none.exitCode == 0, none.err.constData());
+        QCOMPARE(none.json()["mentions"].get<int>(), 0);
+    }
+    void perMentionFileAndReportAreWritten() {
+        const auto r = test::runCli(demoArguments() << "--per-mention" << file("mentions.tsv") << "--report" << file("report.json"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("acc@1"));
+        const std::string perMention = test::readFile(file("mentions.tsv").toStdString());
+        QVERIFY2(perMention.find("chronic obstructive pulmonary disease") != std::string::npos, perMention.c_str());
+        QVERIFY(perMention.find("90000007") != std::string::npos);
+        const auto report = nlohmann::json::parse(test::readFile(file("report.json").toStdString()));
+        QCOMPARE(report["mentions"].get<int>(), 15);
+    }
+    void savedIndexIsReusedAndRefusedForAnotherDictionary() {
+        const QString index = file("demo.index");
+        const auto first = test::runCli(demoArguments() << "--index" << index << "--json");
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        QVERIFY(QFile::exists(index));
+        const auto second = test::runCli(demoArguments() << "--index" << index << "--json");
+        QVERIFY2(second.exitCode == 0, second.err.constData());
+        QCOMPARE(second.json()["index"].get<std::string>().rfind("loaded", 0), std::size_t{0});
+        QCOMPARE(second.json()["acc@1"].get<double>(), first.json()["acc@1"].get<double>());
+        // Another vocabulary makes another dictionary: the saved index must be refused.
+        test::writeFile(file("kb2.txt").toStdString(), test::readFile(demo("demo-kb.txt").toStdString()) + "D000001||Something Else\n");
+        QStringList other = demoArguments();
+        other[other.indexOf("--kb") + 1] = file("kb2.txt");
+        const auto refused = test::runCli(other << "--index" << index);
+        QVERIFY(refused.exitCode != 0);
+        QVERIFY(refused.out.isEmpty());
+        QVERIFY2(refused.err.contains("demo.index"), refused.err.constData());
+        QVERIFY2(refused.err.contains("dictionary"), refused.err.constData());
+    }
+    void testSplitNeedsTheDevCorpus() {
+        const auto r = test::runCli({"eval", "--train", demo("demo-train.txt"), "--test", demo("demo-test.txt"), "--kb",
+                                     demo("demo-kb.txt"), "--split", "test"});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("--dev"), r.err.constData());
+    }
+    void denseMethodIsNotYetAvailable() {
+        QStringList args = demoArguments();
+        args[args.indexOf("--method") + 1] = QStringLiteral("dense");
+        const auto r = test::runCli(args);
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("not available"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEval)
+#include "test_cli_eval.moc"
