@@ -25,6 +25,7 @@
 #include "eval/report.h"
 #include "kb/knowledge_base.h"
 #include "project/loaded_project.h"
+#include "retrieval/candidate_merge.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
@@ -45,6 +46,7 @@ struct EvalArguments {
     std::filesystem::path spelling;
     std::string split = "test";
     std::string method = "sparse";
+    std::string sparse = "biosyn";
     std::vector<std::string> types;
     std::size_t k = 64;
     bool homonymExpansion = false;
@@ -104,6 +106,36 @@ Run runOnce(const EvalArguments& args, const Setup& setup, bool preprocess) {
     if (args.split == "test") builder.addMentions(eval::buildQueries(setup.dev, *setup.kb, options).queries);
     Run run;
     run.dictionary = builder.build().entries;
+    run.queries = eval::buildQueries(setup.evaluated, *setup.kb, options);
+    eval::markHomonymAffected(run.queries.queries, *setup.kb);
+
+    eval::EvalOptions evalOptions;
+    evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
+    evalOptions.trainingIds = eval::goldIdSet(trainQueries.queries);
+    const unsigned threads = args.threads;
+
+    if (args.sparse == "le-nguyen") {
+        // Le & Nguyen's candidate generation: character 2-5 grams and, separately, word unigrams
+        // without stop words, the two lists merged without duplicates (interleaved, since the
+        // scores of the two models are not comparable).
+        const auto indexStart = Clock::now();
+        const auto chars = retrieval::SparseIndex::build(run.dictionary, retrieval::TfidfSettings::leNguyenChars());
+        const auto words = retrieval::SparseIndex::build(run.dictionary, retrieval::TfidfSettings::leNguyenWords());
+        run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
+        const eval::RankFn rank = [&chars, &words, threads](std::span<const std::string> queries, std::size_t k) {
+            const auto byChars = chars.search(queries, k, threads);
+            const auto byWords = words.search(queries, k, threads);
+            std::vector<std::vector<retrieval::Candidate>> merged(queries.size());
+            for (std::size_t i = 0; i < queries.size(); ++i) {
+                const std::vector<retrieval::Candidate> lists[] = {byChars[i], byWords[i]};
+                merged[i] = retrieval::mergeCandidates(lists, k);
+            }
+            return merged;
+        };
+        run.result = eval::evaluate(run.queries, run.dictionary, rank, evalOptions);
+        return run;
+    }
+
     const auto settings = retrieval::TfidfSettings::bioSyn();
     const auto indexStart = Clock::now();
     retrieval::SparseIndex index;
@@ -115,14 +147,6 @@ Run runOnce(const EvalArguments& args, const Setup& setup, bool preprocess) {
         if (!args.index.empty()) retrieval::saveSparseIndex(index, args.index);
     }
     run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
-
-    run.queries = eval::buildQueries(setup.evaluated, *setup.kb, options);
-    eval::markHomonymAffected(run.queries.queries, *setup.kb);
-
-    eval::EvalOptions evalOptions;
-    evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
-    evalOptions.trainingIds = eval::goldIdSet(trainQueries.queries);
-    const unsigned threads = args.threads;
     const eval::RankFn rank = [&index, threads](std::span<const std::string> queries, std::size_t k) {
         return index.search(queries, k, threads);
     };
@@ -132,6 +156,8 @@ Run runOnce(const EvalArguments& args, const Setup& setup, bool preprocess) {
 
 void runEval(const EvalArguments& args) {
     const auto start = Clock::now();
+    if (args.sparse == "le-nguyen" && !args.index.empty())
+        throw Error("--index saves the BioSyn index only; leave it out with --sparse le-nguyen");
     if (args.method != "sparse")
         throw Error("--method " + args.method + " is not available yet: the dense and hybrid methods come with the encoders");
     if (args.split == "test" && args.test.empty()) throw Error("--split test needs --test FILE");
@@ -154,8 +180,12 @@ void runEval(const EvalArguments& args) {
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     eval::ReportOptions reportOptions;
+    const std::string ranker = args.sparse == "le-nguyen"
+                                   ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
+                                         retrieval::TfidfSettings::leNguyenWords().describe() + ", merged"
+                                   : retrieval::TfidfSettings::bioSyn().describe();
     reportOptions.extra = {{"method", "sparse"},
-                           {"ranker", retrieval::TfidfSettings::bioSyn().describe()},
+                           {"ranker", ranker},
                            {"split", args.split},
                            {"knowledge_base", args.kb.string()},
                            {"dictionary_entries", std::to_string(run.dictionary.size())},
@@ -206,6 +236,9 @@ void addEvalCommand(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("--split", args->split, "Split to evaluate")->check(CLI::IsMember({"dev", "test"}));
     cmd->add_option("--method", args->method, "Linker")->check(CLI::IsMember({"sparse", "dense", "hybrid"}));
+    cmd->add_option("--sparse", args->sparse,
+                    "Sparse model: biosyn (char 1-2 grams) or le-nguyen (char 2-5 grams + words without stop words, merged)")
+        ->check(CLI::IsMember({"biosyn", "le-nguyen"}));
     cmd->add_option("--types", args->types, "Only mentions of these types (e.g. Disease for BC5CDR-Disease)");
     cmd->add_option("--k", args->k, "Ranking depth (at least 64)");
     cmd->add_flag("--homonym-expansion", args->homonymExpansion, "Search BELHD's homonym-expanded KB names");

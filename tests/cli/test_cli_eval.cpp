@@ -76,6 +76,13 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains("demo.index"), refused.err.constData());
         QVERIFY2(refused.err.contains("dictionary"), refused.err.constData());
     }
+    void leNguyenCandidatesAlsoLinkTheDemo() {
+        // Char 2-5 grams and words, merged: exact names still come first.
+        const auto r = test::runCli(demoArguments() << "--sparse" << "le-nguyen" << "--json");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
+        QVERIFY(r.json()["ranker"].get<std::string>().find("merged") != std::string::npos);
+    }
     void testSplitNeedsTheDevCorpus() {
         const auto r = test::runCli({"eval", "--train", demo("demo-train.txt"), "--test", demo("demo-test.txt"), "--kb",
                                      demo("demo-kb.txt"), "--split", "test"});
