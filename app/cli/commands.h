@@ -9,5 +9,6 @@ namespace linkscope::cli {
 
 void addStatsCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
+void addCompareCommand(CLI::App& app);
 
 }  // namespace linkscope::cli

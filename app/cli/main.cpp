@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string(LINKSCOPE_VERSION));
     linkscope::cli::addStatsCommand(app);
     linkscope::cli::addEvalCommand(app);
+    linkscope::cli::addCompareCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -83,6 +83,44 @@ private Q_SLOTS:
         QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         QVERIFY(r.json()["ranker"].get<std::string>().find("merged") != std::string::npos);
     }
+    void compareTwoSavedRuns() {
+        // Run A: the full protocol; run B: without abbreviation expansion. B can only lose.
+        const auto a = test::runCli(demoArguments() << "--per-mention" << file("a.jsonl"));
+        QVERIFY2(a.exitCode == 0, a.err.constData());
+        const auto b = test::runCli(demoArguments() << "--no-abbreviations" << "--per-mention" << file("b.jsonl") << "--json");
+        QVERIFY2(b.exitCode == 0, b.err.constData());
+        const auto r = test::runCli({"compare", file("a.jsonl"), file("b.jsonl"), "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = r.json();
+        const int onlyA = j["mcnemar"]["only_a"].get<int>();
+        const int onlyB = j["mcnemar"]["only_b"].get<int>();
+        const int both = j["mcnemar"]["both_correct"].get<int>();
+        const int neither = j["mcnemar"]["both_wrong"].get<int>();
+        QCOMPARE(onlyA + onlyB + both + neither, 15);
+        QCOMPARE(onlyA + both, 15);  // run A links every demo test mention
+        QCOMPARE(j["accuracy_b"]["estimate"].get<double>(), b.json()["acc@1"].get<double>());
+        QCOMPARE(j["difference"]["estimate"].get<double>(), 1.0 - b.json()["acc@1"].get<double>());
+        const auto text = test::runCli({"compare", file("a.jsonl"), file("b.jsonl"), "--k", "5"});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY(text.out.contains("McNemar"));
+        QVERIFY(text.out.contains("acc@5"));
+    }
+    void compareRefusesBrokenAndMismatchedFiles() {
+        QVERIFY(test::runCli(demoArguments() << "--per-mention" << file("ok.jsonl")).exitCode == 0);
+        test::writeFile(file("broken.jsonl").toStdString(), "{\"document\":\"1\",\"start\":0}\nnot json\n");
+        const auto broken = test::runCli({"compare", file("ok.jsonl"), file("broken.jsonl")});
+        QVERIFY(broken.exitCode != 0);
+        QVERIFY2(broken.err.contains("broken.jsonl:1:"), broken.err.constData());
+        const std::string okText = test::readFile(file("ok.jsonl").toStdString());
+        test::writeFile(file("short.jsonl").toStdString(), okText.substr(0, okText.find('\n') + 1));
+        const auto mismatched = test::runCli({"compare", file("ok.jsonl"), file("short.jsonl")});
+        QVERIFY(mismatched.exitCode != 0);
+        QVERIFY2(mismatched.err.contains("different"), mismatched.err.constData());
+        test::writeFile(file("empty.jsonl").toStdString(), "");
+        const auto empty = test::runCli({"compare", file("ok.jsonl"), file("empty.jsonl")});
+        QVERIFY(empty.exitCode != 0);
+        QVERIFY2(empty.err.contains("empty.jsonl"), empty.err.constData());
+    }
     void testSplitNeedsTheDevCorpus() {
         const auto r = test::runCli({"eval", "--train", demo("demo-train.txt"), "--test", demo("demo-test.txt"), "--kb",
                                      demo("demo-kb.txt"), "--split", "test"});
