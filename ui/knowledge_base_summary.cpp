@@ -6,7 +6,6 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include <map>
 
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
@@ -17,6 +16,7 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString number(std::size_t n) { return QLocale().toString(static_cast<qulonglong>(n)); }
+constexpr int kMaxListedHomonyms = 2000;
 
 }  // namespace
 
@@ -62,18 +62,31 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
                           .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
                                number(h.remainingDuplicateNames)));
 
-    // Group the expanded pairs by their original name; std::map keeps the list sorted.
-    std::map<std::string_view, std::vector<kb::ExpandedName>> byName;
-    project->homonyms->forEach([&](const kb::ExpandedName& entry) {
-        if (entry.homonym()) byName[entry.original].push_back(entry);
-    });
+    // The loader sorted the homonym pairs by name on its worker thread; here they are only
+    // listed. A UMLS-size KB has ~150,000 of them: the tree shows the first kMaxListedHomonyms
+    // names (a searchable model view of all of them belongs to the knowledge-base browser).
     homonyms_->setUpdatesEnabled(false);
-    for (const auto& [name, entries] : byName) {
-        auto* top = new QTreeWidgetItem(homonyms_, {qs(name), QString(), tr("%n entities", nullptr, static_cast<int>(entries.size()))});
-        for (const kb::ExpandedName& entry : entries) {
-            new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
-                                      qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
+    QTreeWidgetItem* top = nullptr;
+    std::string_view current;
+    int listed = 0;
+    const auto& pairs = project->homonymPairs;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const kb::ExpandedName entry = project->homonyms->at(pairs[i]);
+        if (!top || entry.original != current) {
+            if (listed == kMaxListedHomonyms) {
+                new QTreeWidgetItem(homonyms_, {tr("… %1 more homonym names").arg(number(h.homonymNames - static_cast<std::size_t>(listed)))});
+                break;
+            }
+            current = entry.original;
+            top = new QTreeWidgetItem(homonyms_, {qs(entry.original)});
+            ++listed;
         }
+        new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
+                                  qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
+    }
+    for (int t = 0; t < homonyms_->topLevelItemCount(); ++t) {
+        QTreeWidgetItem* item = homonyms_->topLevelItem(t);
+        if (item->childCount() > 0) item->setText(2, tr("%n entities", nullptr, item->childCount()));
     }
     homonyms_->expandAll();
     homonyms_->resizeColumnToContents(1);

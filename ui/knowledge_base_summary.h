@@ -20,7 +20,7 @@ class KnowledgeBaseSummary : public QWidget {
 public:
     explicit KnowledgeBaseSummary(QWidget* parent = nullptr);
     void setProject(const std::shared_ptr<const LoadedProject>& project);
-    /// The homonym names listed (for tests and accessibility).
+    /// The homonym names listed (for tests and accessibility); at most 2,000 plus a "more" row.
     QStringList homonymNames() const;
 
 private:

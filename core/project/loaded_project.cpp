@@ -65,6 +65,11 @@ LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& p
     progress.checkCancelled();
     progress("Expanding homonyms", 0.4);
     project.homonyms = std::make_unique<kb::HomonymExpansion>(kb::expandHomonyms(*kb));
+    for (std::size_t pair = 0; pair < project.homonyms->pairCount(); ++pair)
+        if (project.homonyms->isHomonym(pair)) project.homonymPairs.push_back(pair);
+    std::stable_sort(project.homonymPairs.begin(), project.homonymPairs.end(), [&kb](std::size_t a, std::size_t b) {
+        return kb->strings().view(kb->pairName(a)) < kb->strings().view(kb->pairName(b));
+    });
     project.kb = std::move(kb);
     progress.checkCancelled();
 

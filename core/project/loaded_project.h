@@ -28,6 +28,9 @@ struct LoadedProject {
     std::unique_ptr<const kb::KnowledgeBase> kb;
     /// BELHD homonym expansion of the KB's exact names.
     std::unique_ptr<const kb::HomonymExpansion> homonyms;
+    /// The (entity, name) pairs that are homonyms, ordered by their original name (then pair),
+    /// computed on the loading thread so the GUI only lists them.
+    std::vector<std::size_t> homonymPairs;
     std::vector<SplitCorpus> splits;
     std::vector<Diagnostic> diagnostics;
 };

@@ -14,6 +14,11 @@ struct CliResult {
     nlohmann::json json() const { return nlohmann::json::parse(out.constData()); }
 };
 
+/// A file of the demo project that ships in resources/demo.
+inline QString demoFile(const char* name) {
+    return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
+}
+
 inline CliResult runCli(const QStringList& arguments) {
     QProcess process;
     process.start(QStringLiteral(LINKSCOPE_CLI_PATH), arguments);

@@ -10,9 +10,7 @@ class TestCliEval : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    static QString demo(const char* name) {
-        return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
-    }
+    static QString demo(const char* name) { return test::demoFile(name); }
     static QStringList demoArguments() {
         return {"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
                 demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--method", "sparse"};

@@ -8,9 +8,7 @@ class TestCliStats : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    static QString demo(const char* name) {
-        return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
-    }
+    static QString demo(const char* name) { return test::demoFile(name); }
     static void expectFailure(const test::CliResult& r, const QByteArray& fragment) {
         QVERIFY2(r.exitCode != 0, "expected a non-zero exit status");
         QVERIFY2(r.out.isEmpty(), r.out.constData());  // nothing half-written to stdout
