@@ -1,0 +1,2 @@
+// Benchmark written with issue 4.
+int main() { return 0; }

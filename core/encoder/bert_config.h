@@ -1,0 +1,55 @@
+#pragma once
+// config.json of a Hugging Face BERT checkpoint: the architecture's sizes. Keys this engine
+// does not use are kept and written back, so a saved model still loads in transformers.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace linkscope::encoder {
+
+/// How a text's token outputs become one vector (see text_encoder.h).
+enum class Pooling {
+    Cls,       ///< the [CLS] output (BioSyn, SapBERT, kNN-BioEL)
+    Mean,      ///< mean over non-padding tokens (Xu & Bethard)
+    Markers,   ///< mean of the [S] and [E] marker outputs (BELHD)
+    StartEnd,  ///< average of the [START] and [END] outputs (Le & Nguyen)
+};
+std::string_view poolingName(Pooling pooling) noexcept;  ///< "cls", "mean", "markers", "start-end"
+std::optional<Pooling> parsePooling(std::string_view name) noexcept;
+
+struct BertConfig {
+    std::size_t vocabSize = 30522;
+    std::size_t hiddenSize = 768;
+    std::size_t numHiddenLayers = 12;
+    std::size_t numAttentionHeads = 12;
+    std::size_t intermediateSize = 3072;
+    std::size_t maxPositionEmbeddings = 512;
+    std::size_t typeVocabSize = 2;
+    std::size_t padTokenId = 0;
+    double layerNormEps = 1e-12;
+    std::string hiddenAct = "gelu";  ///< only "gelu" (exact, erf) is supported
+    double hiddenDropoutProb = 0.1;
+    double attentionProbsDropoutProb = 0.1;
+    double initializerRange = 0.02;
+    std::string positionEmbeddingType = "absolute";  ///< only "absolute" is supported
+
+    // Linkscope's own keys, stored under "linkscope" in config.json (transformers ignores them).
+    Pooling pooling = Pooling::Cls;    ///< the pooling the model was trained with
+    std::size_t projectionDim = 0;     ///< > 0: a linear head hidden -> projectionDim (BELHD: 128)
+
+    std::string extraJson = "{}";  ///< keys read but not interpreted, as a JSON object
+
+    /// Throws ParseError naming the file for invalid JSON, a missing required size, a wrong
+    /// type, or a value this engine does not support (model_type other than "bert", an
+    /// activation other than gelu, hidden size not divisible by the head count).
+    static BertConfig load(const std::filesystem::path& file);
+    /// Writes config.json with model_type "bert" and architectures ["BertModel"], atomically.
+    void save(const std::filesystem::path& file) const;
+    /// Throws Error when the sizes are inconsistent (zero sizes, hidden % heads != 0).
+    void validate() const;
+    /// Number of parameters of the encoder (embeddings, layers, pooler excluded, head included).
+    std::size_t parameterCount() const noexcept;
+};
+
+}  // namespace linkscope::encoder

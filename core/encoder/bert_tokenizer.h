@@ -1,0 +1,120 @@
+#pragma once
+// BERT's tokenizer as Hugging Face's reference implementation (BertTokenizer, the "slow" Python
+// one, which the fast Rust one matches) behaves:
+//  1. added and special tokens ([CLS], [SEP], [PAD], [MASK], [UNK] and added tokens such as the
+//     mention markers [S] [E] [START] [END]) found verbatim in the text are kept whole, never split
+//     or lower-cased;
+//  2. basic tokenization of the rest: drop U+0000, U+FFFD and control characters, map all
+//     whitespace to a space, put spaces around CJK ideographs (when tokenize_chinese_chars),
+//     split on whitespace; when do_lower_case, lower-case and strip accents (Unicode NFD, drop
+//     combining marks, category Mn) -- strip_accents may override; split on punctuation (ASCII
+//     non-alphanumeric printable characters and Unicode category P*);
+//  3. WordPiece: greedy longest-match-first with "##" continuations; a word longer than 100
+//     characters or one that cannot be covered becomes [UNK] as a whole.
+// Offsets map every token back to the byte range of the input it came from (an accented
+// letter stripped to its base still covers its original bytes).
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace linkscope::encoder {
+
+/// vocab.txt: one token per line, the line number (from 0) is its id.
+class Vocabulary {
+public:
+    Vocabulary() = default;
+    /// Throws ParseError(file, line) for an empty file, a duplicate token or invalid UTF-8.
+    static Vocabulary load(const std::filesystem::path& file);
+    /// Throws Error for a duplicate or empty token.
+    static Vocabulary fromTokens(std::vector<std::string> tokens);
+
+    std::optional<std::int32_t> id(std::string_view token) const;
+    const std::string& token(std::int32_t id) const;  ///< Error when out of range
+    std::size_t size() const noexcept { return tokens_.size(); }
+    std::span<const std::string> tokens() const noexcept { return tokens_; }
+    /// Appends a token and returns its id (the existing id when it is already present).
+    std::int32_t add(std::string token);
+    void save(const std::filesystem::path& file) const;  ///< atomically, one token per line
+
+private:
+    std::vector<std::string> tokens_;
+    std::unordered_map<std::string, std::int32_t> ids_;
+};
+
+/// The settings of tokenizer_config.json that change tokenization (others are kept as read).
+struct TokenizerConfig {
+    bool doLowerCase = true;
+    bool tokenizeChineseChars = true;
+    std::optional<bool> stripAccents;  ///< unset: follow doLowerCase (the reference's rule)
+    std::size_t modelMaxLength = 512;
+    std::string unkToken = "[UNK]", sepToken = "[SEP]", padToken = "[PAD]", clsToken = "[CLS]",
+                maskToken = "[MASK]";
+    /// Tokens that are matched whole in the text before basic tokenization (added tokens and
+    /// additional special tokens), each with its id (ids past the vocabulary, as add_tokens()
+    /// gives them, or inside it when the token is in vocab.txt).
+    std::vector<std::pair<std::string, std::int32_t>> addedTokens;
+};
+
+/// One tokenized text, ready for the model.
+struct Encoding {
+    std::vector<std::int32_t> ids;
+    std::vector<std::int32_t> typeIds;        ///< 0 for every token of a single text
+    std::vector<std::uint8_t> attentionMask;  ///< 1 for real tokens, 0 for padding
+    /// Byte range [first, second) of the input per token; {0, 0} for [CLS], [SEP], [PAD].
+    std::vector<std::pair<std::size_t, std::size_t>> offsets;
+    /// Number of tokens before padding (including [CLS] and [SEP]).
+    std::size_t length() const noexcept;
+};
+
+struct EncodeOptions {
+    std::size_t maxLength = 512;  ///< truncate to this many tokens, [CLS] and [SEP] included
+    bool addSpecialTokens = true;
+    bool padToMaxLength = false;  ///< pad with [PAD] (mask 0) up to maxLength
+};
+
+class BertTokenizer {
+public:
+    BertTokenizer(Vocabulary vocabulary, TokenizerConfig config);
+
+    /// Reads vocab.txt and, when present, tokenizer_config.json (do_lower_case,
+    /// tokenize_chinese_chars, strip_accents, model_max_length, special tokens,
+    /// added_tokens_decoder), special_tokens_map.json and added_tokens.json from a checkpoint
+    /// directory. Throws ParseError / Error naming the file for malformed input.
+    static BertTokenizer fromDirectory(const std::filesystem::path& directory);
+    /// Writes vocab.txt, tokenizer_config.json (tokenizer_class "BertTokenizer"),
+    /// special_tokens_map.json and added_tokens.json, loadable by transformers' AutoTokenizer.
+    void save(const std::filesystem::path& directory) const;
+
+    /// Word pieces of a text, no special tokens added ("tokenize" of the reference).
+    std::vector<std::string> tokenize(std::string_view text) const;
+    /// Ids with [CLS] ... [SEP], truncated (the last [SEP] kept) and optionally padded.
+    Encoding encode(std::string_view text, const EncodeOptions& options = {}) const;
+
+    /// Adds tokens that must never be split (mention markers); returns their ids. Tokens
+    /// already in the vocabulary keep their id; new ones get ids from vocabularySize() upward.
+    std::vector<std::int32_t> addTokens(std::span<const std::string> tokens);
+
+    std::optional<std::int32_t> tokenId(std::string_view token) const;  ///< vocab or added
+    std::int32_t clsId() const noexcept { return cls_; }
+    std::int32_t sepId() const noexcept { return sep_; }
+    std::int32_t padId() const noexcept { return pad_; }
+    std::int32_t unkId() const noexcept { return unk_; }
+    std::int32_t maskId() const noexcept { return mask_; }
+    /// Ids the model's embedding table must cover: the vocabulary plus added tokens.
+    std::size_t vocabularySize() const noexcept;
+    const Vocabulary& vocabulary() const noexcept { return vocabulary_; }
+    const TokenizerConfig& config() const noexcept { return config_; }
+
+private:
+    Vocabulary vocabulary_;
+    TokenizerConfig config_;
+    std::int32_t cls_ = 0, sep_ = 0, pad_ = 0, unk_ = 0, mask_ = 0;
+};
+
+}  // namespace linkscope::encoder

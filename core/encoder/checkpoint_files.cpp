@@ -1,0 +1,1 @@
+// implemented by the encoder work (issue 4)

@@ -1,0 +1,23 @@
+#pragma once
+// Where the parts of a Hugging Face checkpoint directory are, and the refusal of formats this
+// engine does not read.
+#include <filesystem>
+#include <vector>
+
+namespace linkscope::encoder {
+
+struct CheckpointFiles {
+    std::filesystem::path directory;
+    std::filesystem::path config;                  ///< config.json
+    std::filesystem::path vocabulary;              ///< vocab.txt
+    std::vector<std::filesystem::path> weights;    ///< model.safetensors, or the shards listed
+                                                   ///< by model.safetensors.index.json
+};
+
+/// Throws Error with an actionable message when: the directory does not exist; config.json or
+/// vocab.txt is missing; only pytorch_model.bin (a Python pickle, which we never unpickle:
+/// loading one can run arbitrary code) or tf_model.h5 / flax_model.msgpack is present -- the
+/// message gives the one-line Python conversion to model.safetensors; no weights at all.
+CheckpointFiles locateCheckpoint(const std::filesystem::path& directory);
+
+}  // namespace linkscope::encoder

@@ -1,0 +1,88 @@
+#pragma once
+// A BERT encoder that turns texts into vectors: the model in LibTorch behind a torch-free
+// interface (a torch include costs ~20 s per translation unit, and the GUI and the CLI only
+// need vectors). Loads Hugging Face checkpoint directories (SapBERT, PubMedBERT, BioBERT) and
+// saves in the same layout.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "encoder/bert_config.h"
+#include "encoder/bert_tokenizer.h"
+#include "util/progress.h"
+
+namespace linkscope::encoder {
+
+enum class DevicePreference { Auto, Cpu, Cuda };  ///< Auto: CUDA when LibTorch has it
+enum class Precision { Fp32, Fp16, Bf16 };          ///< half precisions on CUDA only
+
+struct EncoderOptions {
+    std::optional<Pooling> pooling;  ///< unset: the pooling in config.json ("linkscope" key)
+    std::size_t maxLength = 25;      ///< tokens per text, [CLS]/[SEP] included (BioSyn: 25)
+    std::size_t batchSize = 256;     ///< texts per forward pass
+    DevicePreference device = DevicePreference::Auto;
+    Precision precision = Precision::Fp32;  ///< Error when a half precision is asked on CPU
+    bool normalize = false;  ///< L2-normalize outputs (cosine scores as inner products)
+};
+
+class BertEncoderModel;  // the LibTorch module (bert_model.h), for the trainer
+
+class TextEncoder {
+public:
+    /// Loads config.json, the tokenizer files and model.safetensors (see locateCheckpoint()).
+    /// Weights may carry the "bert." prefix or not; the pooler is optional; pretraining heads
+    /// ("cls.*") are skipped and listed in skippedTensors(). Throws Error naming the file and
+    /// tensor for a missing or unknown tensor, a wrong shape or an unsupported dtype.
+    static TextEncoder load(const std::filesystem::path& directory, const EncoderOptions& options = {});
+    /// A randomly initialised model (BERT's initialisation: normal(0, initializer_range),
+    /// LayerNorm 1/0), deterministic for a seed: the compact encoder before training.
+    static TextEncoder create(const BertConfig& config, BertTokenizer tokenizer, std::uint64_t seed,
+                              const EncoderOptions& options = {});
+
+    TextEncoder(TextEncoder&&) noexcept;
+    TextEncoder& operator=(TextEncoder&&) noexcept;
+    ~TextEncoder();
+
+    /// Writes config.json, model.safetensors (F32, Hugging Face names without the "bert."
+    /// prefix, as BertModel.save_pretrained writes them), and the tokenizer files, atomically
+    /// per file, creating the directory.
+    void save(const std::filesystem::path& directory) const;
+
+    /// Vectors of the texts, row-major (texts.size() x dimension()), in the order given. Texts
+    /// are batched by token length (length bucketing) and restored to their order. progress
+    /// gets "Encoding" with the fraction done and may cancel (throws Cancelled).
+    std::vector<float> encode(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const;
+    /// Token-level outputs (last hidden state, length x hidden) of one text, for checks.
+    std::vector<float> tokenOutputs(const Encoding& encoding) const;
+
+    std::size_t dimension() const noexcept;  ///< projection size, or hidden size
+    Pooling pooling() const noexcept;
+    const EncoderOptions& options() const noexcept;
+    void setOptions(const EncoderOptions& options);  ///< moves the model when the device changes
+    const BertConfig& config() const noexcept;
+    const BertTokenizer& tokenizer() const noexcept;
+    std::string deviceName() const;  ///< "cpu", "cuda:0"
+    std::vector<std::string> skippedTensors() const;
+    /// A hash of the configuration and every weight: a saved vector index refuses to be used
+    /// with vectors of another model.
+    std::string fingerprint() const;
+
+    /// The LibTorch module, for the trainer (include bert_model.h to use it).
+    BertEncoderModel& model() noexcept;
+    const BertEncoderModel& model() const noexcept;
+
+private:
+    struct State;
+    explicit TextEncoder(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+};
+
+/// True when LibTorch in this build can use a CUDA device.
+bool cudaAvailable() noexcept;
+
+}  // namespace linkscope::encoder

@@ -1,0 +1,1 @@
+// FAISS behind dense_index.h (issue 4)

@@ -1,0 +1,76 @@
+#pragma once
+// Nearest names by the inner product of their vectors: FAISS behind a faiss-free header. Exact
+// search (IndexFlatIP) is the default, as the papers use; HNSW and IVF-PQ trade recall for
+// speed on UMLS-sized dictionaries (their recall against exact search: benchmarks/dense_faiss).
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "retrieval/name_dictionary.h"
+#include "util/progress.h"
+
+namespace linkscope::retrieval {
+
+enum class DenseIndexKind { Flat, Hnsw, IvfPq };
+std::string_view denseIndexKindName(DenseIndexKind kind) noexcept;  ///< "flat", "hnsw", "ivf-pq"
+
+struct DenseIndexOptions {
+    DenseIndexKind kind = DenseIndexKind::Flat;
+    // HNSW
+    std::size_t hnswM = 32;
+    std::size_t hnswEfConstruction = 200;
+    std::size_t hnswEfSearch = 128;
+    // IVF-PQ (0: chosen from the size: lists ~ 4 sqrt(n), sub-quantizers dim / 8 rounded to a divisor)
+    std::size_t ivfLists = 0;
+    std::size_t pqSubquantizers = 0;
+    std::size_t pqBits = 8;
+    std::size_t ivfProbes = 32;
+    unsigned threads = 0;  ///< OpenMP threads for build and search (0: FAISS's default)
+};
+
+class DenseIndex {
+public:
+    DenseIndex();
+    DenseIndex(DenseIndex&&) noexcept;
+    DenseIndex& operator=(DenseIndex&&) noexcept;
+    ~DenseIndex();
+
+    /// Indexes rows of `vectors` (count x dimension, row-major); row i is entry i. `fingerprint`
+    /// identifies the model and dictionary that made the vectors and is saved with the index.
+    static DenseIndex build(std::span<const float> vectors, std::size_t dimension, std::string fingerprint,
+                            const DenseIndexOptions& options = {}, const ProgressSink* progress = nullptr);
+
+    /// The k best rows for each query (queries.size() / dimension() of them), by inner product,
+    /// descending; ties by row ascending (exact search). Fewer than k when the index is smaller.
+    std::vector<std::vector<Candidate>> search(std::span<const float> queries, std::size_t k) const;
+
+    std::size_t size() const noexcept;
+    std::size_t dimension() const noexcept;
+    DenseIndexKind kind() const noexcept;
+    const std::string& fingerprint() const noexcept;
+    std::size_t memoryBytes() const noexcept;
+    /// Changes the search-time knobs (efSearch, probes, threads) of a built or loaded index.
+    void setSearchOptions(const DenseIndexOptions& options);
+
+    /// Writes the index and its fingerprint atomically.
+    void save(const std::filesystem::path& file) const;
+    /// Throws ParseError naming the file when it is not a Linkscope dense index or is damaged,
+    /// and Error when expectedFingerprint is non-empty and differs (the message says which model
+    /// and dictionary the index was built for and that it must be rebuilt).
+    static DenseIndex load(const std::filesystem::path& file, const std::string& expectedFingerprint = {});
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// The k best rows by brute force (exact inner products, ties by row): the reference the tests
+/// hold FAISS to, and what tiny dictionaries use.
+std::vector<std::vector<Candidate>> bruteForceSearch(std::span<const float> vectors, std::size_t dimension,
+                                                     std::span<const float> queries, std::size_t k);
+
+}  // namespace linkscope::retrieval
