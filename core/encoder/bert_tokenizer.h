@@ -16,14 +16,25 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace linkscope::encoder {
+
+namespace detail {
+/// Lets string-keyed maps be searched with a string_view without building a std::string.
+struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+struct TokenPiece;
+}  // namespace detail
 
 /// vocab.txt: one token per line, the line number (from 0) is its id.
 class Vocabulary {
@@ -44,7 +55,7 @@ public:
 
 private:
     std::vector<std::string> tokens_;
-    std::unordered_map<std::string, std::int32_t> ids_;
+    std::unordered_map<std::string, std::int32_t, detail::StringHash, std::equal_to<>> ids_;
 };
 
 /// The settings of tokenizer_config.json that change tokenization (others are kept as read).
@@ -80,6 +91,11 @@ struct EncodeOptions {
 
 class BertTokenizer {
 public:
+    /// Checks config.addedTokens (Error for an empty or non-UTF-8 token, a negative id, an id
+    /// vocab.txt gives to another token, a token with two ids, two tokens with one id), sorts
+    /// them by id and drops the special tokens listed at their vocabulary id (they are matched
+    /// whole anyway). A special token neither in vocab.txt nor added gets the next free id and
+    /// joins addedTokens, as transformers does.
     BertTokenizer(Vocabulary vocabulary, TokenizerConfig config);
 
     /// Reads vocab.txt and, when present, tokenizer_config.json (do_lower_case,
@@ -94,10 +110,14 @@ public:
     /// Word pieces of a text, no special tokens added ("tokenize" of the reference).
     std::vector<std::string> tokenize(std::string_view text) const;
     /// Ids with [CLS] ... [SEP], truncated (the last [SEP] kept) and optionally padded.
+    /// Error for text that is not UTF-8, or maxLength < 2 with special tokens.
     Encoding encode(std::string_view text, const EncodeOptions& options = {}) const;
 
     /// Adds tokens that must never be split (mention markers); returns their ids. Tokens
     /// already in the vocabulary keep their id; new ones get ids from vocabularySize() upward.
+    /// Matching is case-sensitive and they are never lower-cased; save() writes them as
+    /// additional special tokens so that transformers treats them the same way. Error (and
+    /// nothing added) for an empty or non-UTF-8 token.
     std::vector<std::int32_t> addTokens(std::span<const std::string> tokens);
 
     std::optional<std::int32_t> tokenId(std::string_view token) const;  ///< vocab or added
@@ -112,9 +132,28 @@ public:
     const TokenizerConfig& config() const noexcept { return config_; }
 
 private:
+    /// A token matched whole in the text (special or added), as code points.
+    struct WholeToken {
+        std::u32string text;
+        std::string utf8;
+        std::int32_t id = 0;
+    };
+
+    void validateAddedTokens();
+    void addMissingSpecialTokens();
+    void indexWholeTokens();
+    /// The pieces of a text with their ids and input bytes (tokenize() and encode() share it).
+    std::vector<detail::TokenPiece> pieces(std::string_view text) const;
+
     Vocabulary vocabulary_;
     TokenizerConfig config_;
     std::int32_t cls_ = 0, sep_ = 0, pad_ = 0, unk_ = 0, mask_ = 0;
+    /// The special tokens (unk, sep, pad, cls, mask) then the added ones: the order in which
+    /// the reference's lower-casing pass tries them.
+    std::vector<WholeToken> wholeTokens_;
+    /// wholeTokens_ indexes by first character, longest first (leftmost-longest matching).
+    std::unordered_map<char32_t, std::vector<std::size_t>> byFirstChar_;
+    std::unordered_map<std::string, std::int32_t, detail::StringHash, std::equal_to<>> addedIds_;
 };
 
 }  // namespace linkscope::encoder
