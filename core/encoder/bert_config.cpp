@@ -1,1 +1,294 @@
-// implemented by the encoder work (issue 4)
+// config.json of a BERT checkpoint. The keys this engine interprets are checked for type and for
+// values it can run; every other key (architectures aside) is carried through untouched so that
+// a model saved by Linkscope still loads in transformers with its original settings.
+#include "encoder/bert_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+
+namespace linkscope::encoder {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array kPoolings{
+    std::pair{Pooling::Cls, std::string_view("cls")},
+    std::pair{Pooling::Mean, std::string_view("mean")},
+    std::pair{Pooling::Markers, std::string_view("markers")},
+    std::pair{Pooling::StartEnd, std::string_view("start-end")},
+};
+
+// Keys read into BertConfig's fields, or rewritten on save (model_type, architectures): none of
+// them may also sit in extraJson, or save() would have to pick one of two values.
+constexpr std::array<std::string_view, 17> kInterpretedKeys{
+    "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+    "max_position_embeddings", "type_vocab_size", "pad_token_id", "layer_norm_eps", "hidden_act",
+    "hidden_dropout_prob", "attention_probs_dropout_prob", "initializer_range", "position_embedding_type",
+    "model_type", "architectures", "linkscope",
+};
+
+bool isInterpreted(std::string_view key) {
+    for (const std::string_view interpreted : kInterpretedKeys)
+        if (interpreted == key) return true;
+    return false;
+}
+
+std::size_t lineOfByte(const std::string& text, std::size_t byte) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size()));
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
+}
+
+/// Reads the typed members of one JSON object, naming the file and the key in every error.
+class FieldReader {
+public:
+    FieldReader(const Json& object, std::string file, std::string where)
+        : object_(object), file_(std::move(file)), where_(std::move(where)) {}
+
+    void size(const char* key, std::size_t& into, bool required) const {
+        const Json* value = find(key, required);
+        if (!value) return;
+        static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
+        if (!value->is_number_unsigned())
+            fail(key, "must be a non-negative integer, not " + describe(*value));
+        into = static_cast<std::size_t>(value->get<std::uint64_t>());
+    }
+    void number(const char* key, double& into) const {
+        const Json* value = find(key, false);
+        if (!value) return;
+        if (!value->is_number()) fail(key, "must be a number, not " + describe(*value));
+        into = value->get<double>();
+    }
+    void string(const char* key, std::string& into) const {
+        const Json* value = find(key, false);
+        if (!value) return;
+        if (!value->is_string()) fail(key, "must be a string, not " + describe(*value));
+        into = value->get<std::string>();
+    }
+    [[noreturn]] void fail(const char* key, const std::string& message) const {
+        throw ParseError(file_, 0, where_ + "\"" + key + "\" " + message);
+    }
+
+private:
+    const Json* find(const char* key, bool required) const {
+        const auto it = object_.find(key);
+        if (it == object_.end()) {
+            if (required) throw ParseError(file_, 0, where_ + "missing required key \"" + std::string(key) + "\"");
+            return nullptr;
+        }
+        return &*it;
+    }
+    static std::string describe(const Json& value) {
+        const std::string text = value.dump();
+        return std::string(value.type_name()) + " " + (text.size() > 40 ? text.substr(0, 40) + "..." : text);
+    }
+
+    const Json& object_;
+    std::string file_;
+    std::string where_;
+};
+
+/// a * b + c with overflow reported as nullopt (a config with absurd sizes must not wrap around
+/// to a plausible parameter count).
+std::optional<std::size_t> mulAdd(std::size_t a, std::size_t b, std::size_t c) {
+    std::size_t product = 0, sum = 0;
+    if (__builtin_mul_overflow(a, b, &product) || __builtin_add_overflow(product, c, &sum)) return std::nullopt;
+    return sum;
+}
+
+/// The parameter count of parameterCount(), checked for overflow. Per BERT's modules:
+///   embeddings  vocab*h + positions*h + types*h + LayerNorm 2h
+///   each layer  Q, K, V, attention output: 4 (h*h + h); two LayerNorms: 2 * 2h;
+///               intermediate h*i + i; output i*h + h
+///   head        h*p + p when projectionDim p > 0 (the pooler h*h + h is not counted)
+std::optional<std::size_t> countParameters(const BertConfig& c) {
+    const std::size_t h = c.hiddenSize, i = c.intermediateSize;
+    std::optional<std::size_t> total = mulAdd(c.vocabSize, h, 0);
+    const auto add = [&](std::optional<std::size_t> term) {
+        if (total && term) total = mulAdd(*total, 1, *term);
+        else total = std::nullopt;
+    };
+    add(mulAdd(c.maxPositionEmbeddings, h, 0));
+    add(mulAdd(c.typeVocabSize, h, 0));
+    add(mulAdd(2, h, 0));
+    std::optional<std::size_t> layer = mulAdd(h, h, h);
+    if (layer) layer = mulAdd(*layer, 4, 0);
+    for (const auto term : {mulAdd(4, h, 0), mulAdd(h, i, i), mulAdd(i, h, h)})
+        layer = (layer && term) ? mulAdd(*layer, 1, *term) : std::nullopt;
+    add(layer ? mulAdd(*layer, c.numHiddenLayers, 0) : std::nullopt);
+    if (c.projectionDim > 0) add(mulAdd(h, c.projectionDim, c.projectionDim));
+    return total;
+}
+
+Json parseExtra(const std::string& extraJson) {
+    Json extra;
+    try {
+        extra = Json::parse(extraJson);
+    } catch (const Json::parse_error& e) {
+        throw Error(std::string("BertConfig::extraJson is not valid JSON: ") + e.what());
+    }
+    if (!extra.is_object()) throw Error("BertConfig::extraJson must be a JSON object");
+    for (const auto& [key, value] : extra.items())
+        if (isInterpreted(key))
+            throw Error("BertConfig::extraJson holds \"" + key + "\", which the config's own fields write");
+    return extra;
+}
+
+}  // namespace
+
+std::string_view poolingName(Pooling pooling) noexcept {
+    for (const auto& [value, name] : kPoolings)
+        if (value == pooling) return name;
+    return "?";
+}
+
+std::optional<Pooling> parsePooling(std::string_view name) noexcept {
+    for (const auto& [value, spelled] : kPoolings)
+        if (spelled == name) return value;
+    return std::nullopt;
+}
+
+BertConfig BertConfig::load(const std::filesystem::path& file) {
+    std::string text, line;
+    LineReader reader(file);  // missing file, invalid UTF-8 -> ParseError naming file and line
+    while (reader.next(line)) text.append(line).push_back('\n');
+    return parse(text, file.string());
+}
+
+BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw ParseError(name, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
+    }
+    if (!root.is_object()) throw ParseError(name, 0, "config.json must be a JSON object");
+
+    BertConfig config;
+    const FieldReader fields(root, name, "");
+    std::string modelType = "bert";
+    fields.string("model_type", modelType);
+    if (modelType != "bert")
+        throw ParseError(name, 0,
+                         "model_type \"" + modelType +
+                             "\" is not supported: this engine runs BERT encoders only (model_type \"bert\")");
+    fields.size("vocab_size", config.vocabSize, true);
+    fields.size("hidden_size", config.hiddenSize, true);
+    fields.size("num_hidden_layers", config.numHiddenLayers, true);
+    fields.size("num_attention_heads", config.numAttentionHeads, true);
+    fields.size("intermediate_size", config.intermediateSize, true);
+    fields.size("max_position_embeddings", config.maxPositionEmbeddings, false);
+    fields.size("type_vocab_size", config.typeVocabSize, false);
+    fields.size("pad_token_id", config.padTokenId, false);
+    fields.number("layer_norm_eps", config.layerNormEps);
+    fields.string("hidden_act", config.hiddenAct);
+    fields.number("hidden_dropout_prob", config.hiddenDropoutProb);
+    fields.number("attention_probs_dropout_prob", config.attentionProbsDropoutProb);
+    fields.number("initializer_range", config.initializerRange);
+    fields.string("position_embedding_type", config.positionEmbeddingType);
+    if (const auto architectures = root.find("architectures");
+        architectures != root.end() && !architectures->is_array() && !architectures->is_null())
+        fields.fail("architectures", "must be a list of class names");
+
+    if (const auto own = root.find("linkscope"); own != root.end()) {
+        if (!own->is_object()) fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
+        for (const auto& [key, value] : own->items())
+            if (key != "pooling" && key != "projection_dim")
+                throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key + "\" (known: pooling, projection_dim)");
+        const FieldReader ownFields(*own, name, "linkscope: ");
+        std::string pooling(poolingName(config.pooling));
+        ownFields.string("pooling", pooling);
+        const auto parsed = parsePooling(pooling);
+        if (!parsed) ownFields.fail("pooling", "\"" + pooling + "\" is not one of cls, mean, markers, start-end");
+        config.pooling = *parsed;
+        ownFields.size("projection_dim", config.projectionDim, false);
+    }
+
+    Json extra = Json::object();
+    for (const auto& [key, value] : root.items())
+        if (!isInterpreted(key)) extra[key] = value;
+    config.extraJson = extra.dump();
+
+    try {
+        config.validate();
+    } catch (const Error& e) {
+        throw ParseError(name, 0, e.what());
+    }
+    return config;
+}
+
+void BertConfig::save(const std::filesystem::path& file) const {
+    validate();
+    Json root = parseExtra(extraJson);
+    root["architectures"] = Json::array({"BertModel"});
+    root["model_type"] = "bert";
+    root["vocab_size"] = vocabSize;
+    root["hidden_size"] = hiddenSize;
+    root["num_hidden_layers"] = numHiddenLayers;
+    root["num_attention_heads"] = numAttentionHeads;
+    root["intermediate_size"] = intermediateSize;
+    root["max_position_embeddings"] = maxPositionEmbeddings;
+    root["type_vocab_size"] = typeVocabSize;
+    root["pad_token_id"] = padTokenId;
+    root["layer_norm_eps"] = layerNormEps;
+    root["hidden_act"] = hiddenAct;
+    root["hidden_dropout_prob"] = hiddenDropoutProb;
+    root["attention_probs_dropout_prob"] = attentionProbsDropoutProb;
+    root["initializer_range"] = initializerRange;
+    root["position_embedding_type"] = positionEmbeddingType;
+    root["linkscope"] = {{"pooling", std::string(poolingName(pooling))}, {"projection_dim", projectionDim}};
+
+    AtomicFileWriter writer(file);
+    writer.stream() << root.dump(2) << '\n';
+    writer.commit();
+}
+
+void BertConfig::validate() const {
+    const auto positive = [](std::size_t value, const char* key) {
+        if (value == 0) throw Error(std::string("config: \"") + key + "\" must be at least 1");
+    };
+    positive(vocabSize, "vocab_size");
+    positive(hiddenSize, "hidden_size");
+    positive(numHiddenLayers, "num_hidden_layers");
+    positive(numAttentionHeads, "num_attention_heads");
+    positive(intermediateSize, "intermediate_size");
+    positive(maxPositionEmbeddings, "max_position_embeddings");
+    positive(typeVocabSize, "type_vocab_size");
+    if (hiddenSize % numAttentionHeads != 0)
+        throw Error("config: hidden_size " + std::to_string(hiddenSize) + " is not divisible by num_attention_heads " +
+                    std::to_string(numAttentionHeads));
+    if (padTokenId >= vocabSize)
+        throw Error("config: pad_token_id " + std::to_string(padTokenId) + " is outside the vocabulary of " +
+                    std::to_string(vocabSize));
+    if (!std::isfinite(layerNormEps) || layerNormEps <= 0) throw Error("config: layer_norm_eps must be positive");
+    const auto probability = [](double value, const char* key) {
+        if (!(value >= 0 && value < 1)) throw Error(std::string("config: \"") + key + "\" must lie in [0, 1)");
+    };
+    probability(hiddenDropoutProb, "hidden_dropout_prob");
+    probability(attentionProbsDropoutProb, "attention_probs_dropout_prob");
+    if (!std::isfinite(initializerRange) || initializerRange < 0)
+        throw Error("config: initializer_range must be a non-negative number");
+    if (hiddenAct != "gelu")
+        throw Error("config: hidden_act \"" + hiddenAct +
+                    "\" is not supported: this engine implements only \"gelu\" (the exact, erf-based GELU of "
+                    "BERT, PubMedBERT, BioBERT and SapBERT)");
+    if (positionEmbeddingType != "absolute")
+        throw Error("config: position_embedding_type \"" + positionEmbeddingType +
+                    "\" is not supported: this engine implements only \"absolute\"");
+    if (!countParameters(*this)) throw Error("config: the sizes are so large that the parameter count overflows");
+}
+
+std::size_t BertConfig::parameterCount() const noexcept {
+    return countParameters(*this).value_or(std::numeric_limits<std::size_t>::max());
+}
+
+}  // namespace linkscope::encoder

@@ -44,6 +44,8 @@ struct BertConfig {
     /// type, or a value this engine does not support (model_type other than "bert", an
     /// activation other than gelu, hidden size not divisible by the head count).
     static BertConfig load(const std::filesystem::path& file);
+    /// Same from JSON text; `source` names it in errors (a preset file holding a config object).
+    static BertConfig parse(const std::string& text, const std::string& source);
     /// Writes config.json with model_type "bert" and architectures ["BertModel"], atomically.
     void save(const std::filesystem::path& file) const;
     /// Throws Error when the sizes are inconsistent (zero sizes, hidden % heads != 0).

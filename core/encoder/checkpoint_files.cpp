@@ -1,1 +1,144 @@
-// implemented by the encoder work (issue 4)
+// Finding the parts of a Hugging Face checkpoint folder. Only safetensors weights are accepted;
+// for every other format the error says how to convert it, since a user who downloaded a
+// pytorch_model.bin needs the next step, not just a refusal.
+#include "encoder/checkpoint_files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "util/error.h"
+#include "util/line_reader.h"
+
+namespace linkscope::encoder {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+bool isFile(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
+/// `text` as a single-quoted Python string literal.
+std::string pythonLiteral(std::string_view text) {
+    std::string literal = "'";
+    for (const char c : text) {
+        if (c == '\\' || c == '\'') literal += '\\';
+        literal += c;
+    }
+    return literal + "'";
+}
+
+/// `text` made safe inside a double-quoted shell word.
+std::string shellDoubleQuoted(std::string_view text) {
+    std::string quoted;
+    for (const char c : text) {
+        if (c == '\\' || c == '"' || c == '$' || c == '`') quoted += '\\';
+        quoted += c;
+    }
+    return quoted;
+}
+
+/// The one command that turns a checkpoint in another format into model.safetensors beside it.
+/// `loadOption` is passed to from_pretrained (", from_tf=True" for TensorFlow weights).
+std::string conversionCommand(const fs::path& directory, std::string_view loadOption) {
+    const std::string dir = pythonLiteral(directory.string());
+    const std::string script = "from transformers import AutoModel, AutoTokenizer; m=AutoModel.from_pretrained(" + dir +
+                               std::string(loadOption) + "); m.save_pretrained(" + dir + ", safe_serialization=True)";
+    return "python3 -c \"" + shellDoubleQuoted(script) + "\"";
+}
+
+std::vector<fs::path> shardsOfIndex(const fs::path& directory, const fs::path& index) {
+    const std::string name = index.string();
+    std::string text, line;
+    LineReader reader(index);
+    while (reader.next(line)) text.append(line).push_back('\n');
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw ParseError(name, 0, std::string("not valid JSON: ") + e.what());
+    }
+    const auto map = root.is_object() ? root.find("weight_map") : root.end();
+    if (map == root.end() || !map->is_object() || map->empty())
+        throw ParseError(name, 0, "missing a non-empty \"weight_map\" object {\"tensor\": \"shard file\"}");
+
+    std::set<std::string> shardNames;
+    for (const auto& [tensor, shard] : map->items()) {
+        if (!shard.is_string()) throw ParseError(name, 0, "weight_map entry \"" + tensor + "\" is not a file name");
+        const fs::path shardPath(shard.get<std::string>());
+        // A shard must sit in the checkpoint folder: an index that points elsewhere ("../x",
+        // "/etc/x") is not one transformers would write, and following it would read any file.
+        if (shardPath.empty() || shardPath.has_parent_path() || shardPath.is_absolute() || shardPath == ".." ||
+            shardPath == ".")
+            throw ParseError(name, 0,
+                             "weight_map entry \"" + tensor + "\" names \"" + shardPath.string() +
+                                 "\", which is not a file name inside the checkpoint folder");
+        shardNames.insert(shardPath.string());
+    }
+    std::vector<fs::path> shards;
+    for (const std::string& shard : shardNames) {
+        const fs::path path = directory / shard;
+        if (!isFile(path))
+            throw Error(directory.string() + ": shard \"" + shard + "\" listed in model.safetensors.index.json is missing");
+        shards.push_back(path);
+    }
+    return shards;
+}
+
+}  // namespace
+
+CheckpointFiles locateCheckpoint(const fs::path& directory) {
+    const std::string dir = directory.string();
+    std::error_code ec;
+    if (!fs::exists(directory, ec)) throw Error(dir + ": checkpoint folder does not exist");
+    if (!fs::is_directory(directory, ec))
+        throw Error(dir + ": not a folder (a checkpoint is a folder holding config.json, vocab.txt and model.safetensors)");
+    // The commands shown to the user work from any working directory.
+    const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
+    const fs::path shown = ec ? directory : absolute;
+
+    CheckpointFiles files;
+    files.directory = directory;
+    files.config = directory / "config.json";
+    files.vocabulary = directory / "vocab.txt";
+    if (!isFile(files.config))
+        throw Error(dir + ": no config.json (the model's sizes); a Hugging Face checkpoint folder always has one");
+    if (!isFile(files.vocabulary))
+        throw Error(dir + ": no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
+                          "vocab.txt with: python3 -c \"" +
+                    shellDoubleQuoted("from transformers import AutoTokenizer; AutoTokenizer.from_pretrained(" +
+                                      pythonLiteral(shown.string()) + ").save_pretrained(" +
+                                      pythonLiteral(shown.string()) + ")") +
+                    "\"");
+
+    if (const auto single = directory / "model.safetensors"; isFile(single)) {
+        files.weights.push_back(single);
+        return files;
+    }
+    if (const auto index = directory / "model.safetensors.index.json"; isFile(index)) {
+        files.weights = shardsOfIndex(directory, index);
+        return files;
+    }
+    if (isFile(directory / "pytorch_model.bin") || isFile(directory / "pytorch_model.bin.index.json"))
+        throw Error(dir + ": the weights are in pytorch_model.bin, a Python pickle, which Linkscope never loads "
+                          "(unpickling can run arbitrary code). Convert them once to model.safetensors (needs "
+                          "transformers and torch):\n  " +
+                    conversionCommand(shown, ""));
+    if (isFile(directory / "tf_model.h5"))
+        throw Error(dir + ": the weights are in tf_model.h5 (TensorFlow), which Linkscope does not read. Convert "
+                          "them once to model.safetensors (needs transformers, torch and TensorFlow):\n  " +
+                    conversionCommand(shown, ", from_tf=True"));
+    if (isFile(directory / "flax_model.msgpack"))
+        throw Error(dir + ": the weights are in flax_model.msgpack (Flax), which Linkscope does not read. Convert "
+                          "them once to model.safetensors (needs transformers, torch and Flax):\n  " +
+                    conversionCommand(shown, ", from_flax=True"));
+    throw Error(dir + ": no model weights: expected model.safetensors (or model.safetensors.index.json and its "
+                      "shards)");
+}
+
+}  // namespace linkscope::encoder

@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,6 +21,8 @@ enum class DType { F64, F32, F16, BF16, I64, I32, I16, I8, U8, Bool };
 
 std::size_t dtypeSize(DType dtype) noexcept;
 std::string_view dtypeName(DType dtype) noexcept;  ///< "F32", as the format spells it
+/// The dtype spelled `name` ("F32", "BOOL"...), or nullopt for one this engine does not read.
+std::optional<DType> parseDType(std::string_view name) noexcept;
 
 struct TensorInfo {
     std::string name;
@@ -48,6 +52,7 @@ private:
     std::filesystem::path path_;
     std::vector<TensorInfo> tensors_;
     std::map<std::string, std::string> metadata_;
+    std::map<std::string, std::size_t, std::less<>> index_;  // name -> position in tensors_
     std::vector<std::byte> data_;  // the data section
 };
 

@@ -1,0 +1,215 @@
+// Locating the parts of a checkpoint folder: single-file and sharded safetensors, and every
+// refusal with its message -- including the conversion command for pickled weights, which is
+// run for real against a stand-in "transformers" module to prove it is a working command.
+#include <QProcess>
+#include <QStandardPaths>
+
+#include "encoder/checkpoint_files.h"
+#include "fixtures.h"
+#include "util/error.h"
+
+using namespace linkscope;
+using namespace linkscope::encoder;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The message of the Error that locateCheckpoint throws, or "" (and a test failure) if none.
+std::string refusal(const fs::path& directory) {
+    try {
+        locateCheckpoint(directory);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+/// A stand-in for transformers that records what from_pretrained and save_pretrained were given.
+constexpr std::string_view kFakeTransformers = R"(
+class AutoModel:
+    @staticmethod
+    def from_pretrained(path, **options):
+        print("load", repr(path), sorted(options.items()))
+        return AutoModel()
+
+    def save_pretrained(self, path, **options):
+        print("save", repr(path), sorted(options.items()))
+
+
+class AutoTokenizer(AutoModel):
+    pass
+)";
+
+}  // namespace
+
+class TestCheckpointFiles : public QObject {
+    Q_OBJECT
+    test::FixtureDir dir_;
+
+    /// A checkpoint folder with config.json and vocab.txt and the given further files.
+    fs::path folder(const std::string& name, std::initializer_list<std::string_view> files) {
+        const fs::path directory = dir_.path(name);
+        fs::create_directories(directory);
+        test::writeFile(directory / "config.json", "{}");
+        test::writeFile(directory / "vocab.txt", "[PAD]\n");
+        for (const std::string_view file : files) test::writeFile(directory / std::string(file), "x");
+        return directory;
+    }
+
+    /// Runs the command a refusal message shows (its last line) under /bin/sh, with the fake
+    /// transformers module first on PYTHONPATH; returns its standard output.
+    QString runShownCommand(const std::string& message) {
+        const auto at = message.rfind("python3 -c ");
+        if (at == std::string::npos) return "no command in: " + QString::fromStdString(message);
+        const fs::path fake = dir_.path("fake-python");
+        fs::create_directories(fake);
+        test::writeFile(fake / "transformers.py", kFakeTransformers);
+        QProcess shell;
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("PYTHONPATH", QString::fromStdString(fake.string()));
+        shell.setProcessEnvironment(environment);
+        shell.start("/bin/sh", {"-c", QString::fromStdString(message.substr(at))});
+        if (!shell.waitForFinished(60000)) return "timed out";
+        return QString::fromUtf8(shell.readAllStandardOutput()) + QString::fromUtf8(shell.readAllStandardError());
+    }
+
+private Q_SLOTS:
+    void singleSafetensorsFile() {
+        const auto directory = folder("single", {"model.safetensors", "tokenizer.json"});
+        const CheckpointFiles files = locateCheckpoint(directory);
+        QCOMPARE(files.directory, directory);
+        QCOMPARE(files.config, directory / "config.json");
+        QCOMPARE(files.vocabulary, directory / "vocab.txt");
+        QCOMPARE(files.weights, (std::vector<fs::path>{directory / "model.safetensors"}));
+    }
+
+    void safetensorsPreferredOverAPickleBesideIt() {
+        const auto directory = folder("both", {"model.safetensors", "pytorch_model.bin", "tf_model.h5"});
+        QCOMPARE(locateCheckpoint(directory).weights, (std::vector<fs::path>{directory / "model.safetensors"}));
+    }
+
+    void shardsListedByTheIndex() {
+        const auto directory = folder("sharded", {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"});
+        test::writeFile(directory / "model.safetensors.index.json",
+                        R"({"metadata": {"total_size": 12},
+                            "weight_map": {"a.weight": "model-00002-of-00002.safetensors",
+                                           "b.weight": "model-00001-of-00002.safetensors",
+                                           "c.bias": "model-00002-of-00002.safetensors"}})");
+        QCOMPARE(locateCheckpoint(directory).weights,
+                 (std::vector<fs::path>{directory / "model-00001-of-00002.safetensors",
+                                        directory / "model-00002-of-00002.safetensors"}));
+    }
+
+    void missingShardIsNamed() {
+        const auto directory = folder("missing-shard", {"model-00001-of-00002.safetensors"});
+        test::writeFile(directory / "model.safetensors.index.json",
+                        R"({"weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
+        const std::string message = refusal(directory);
+        QVERIFY2(message.find("shard \"model-00002-of-00002.safetensors\" listed in model.safetensors.index.json is missing") !=
+                     std::string::npos,
+                 message.c_str());
+    }
+
+    void badIndexes_data() {
+        QTest::addColumn<QString>("index");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("not JSON") << R"({"weight_map": )" << "not valid JSON";
+        QTest::newRow("no weight_map") << R"({"metadata": {}})" << "missing a non-empty \"weight_map\"";
+        QTest::newRow("empty weight_map") << R"({"weight_map": {}})" << "missing a non-empty \"weight_map\"";
+        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})" << "entry \"a\" is not a file name";
+        QTest::newRow("shard outside") << R"({"weight_map": {"a": "../model.safetensors"}})"
+                                       << "not a file name inside the checkpoint folder";
+        QTest::newRow("shard absolute") << R"({"weight_map": {"a": "/etc/passwd"}})"
+                                        << "not a file name inside the checkpoint folder";
+    }
+    void badIndexes() {
+        QFETCH(QString, index);
+        QFETCH(QString, fragment);
+        const auto directory = folder("bad-index", {});
+        const auto indexFile = directory / "model.safetensors.index.json";
+        test::writeFile(indexFile, index.toStdString());
+        LINKSCOPE_EXPECT_PARSE_ERROR(locateCheckpoint(directory), indexFile, 0, fragment.toStdString());
+    }
+
+    void refusals_data() {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("folder absent") << "absent" << "checkpoint folder does not exist";
+        QTest::newRow("a file, not a folder") << "file" << "not a folder";
+        QTest::newRow("no config.json") << "no-config" << "no config.json";
+        QTest::newRow("no vocab.txt") << "no-vocab"
+                                      << "no vocab.txt (the WordPiece vocabulary). If the checkpoint has only "
+                                         "tokenizer.json, write vocab.txt with: python3 -c \"from transformers "
+                                         "import AutoTokenizer; AutoTokenizer.from_pretrained(";
+        QTest::newRow("no weights") << "no-weights"
+                                    << "no model weights: expected model.safetensors (or model.safetensors.index.json";
+        QTest::newRow("pickle") << "pytorch_model.bin" << "a Python pickle, which Linkscope never loads";
+        QTest::newRow("sharded pickle") << "pytorch_model.bin.index.json" << "a Python pickle";
+        QTest::newRow("tensorflow") << "tf_model.h5" << "tf_model.h5 (TensorFlow), which Linkscope does not read";
+        QTest::newRow("flax") << "flax_model.msgpack" << "flax_model.msgpack (Flax), which Linkscope does not read";
+    }
+    void refusals() {
+        QFETCH(QString, setup);
+        QFETCH(QString, fragment);
+        fs::path directory = dir_.path("refused-" + setup.toStdString());
+        if (setup == "file") {
+            test::writeFile(directory, "not a folder");
+        } else if (setup == "no-config") {
+            directory = folder("refused-no-config", {"model.safetensors"});
+            fs::remove(directory / "config.json");
+        } else if (setup == "no-vocab") {
+            directory = folder("refused-no-vocab", {"model.safetensors", "tokenizer.json"});
+            fs::remove(directory / "vocab.txt");
+        } else if (setup == "no-weights") {
+            directory = folder("refused-no-weights", {"tokenizer.json"});
+        } else if (setup != "absent") {
+            directory = folder("refused-" + setup.toStdString(), {setup.toStdString()});
+        }
+        const std::string message = refusal(directory);
+        QVERIFY2(message.starts_with(directory.string() + ": "), message.c_str());
+        QVERIFY2(message.find(fragment.toStdString()) != std::string::npos, message.c_str());
+    }
+
+    void pickleMessageGivesTheConversionCommand() {
+        const auto directory = folder("pickled", {"pytorch_model.bin"});
+        const std::string dir = fs::absolute(directory).lexically_normal().string();
+        const std::string expected = "python3 -c \"from transformers import AutoModel, AutoTokenizer; m=AutoModel.from_pretrained('" +
+                                     dir + "'); m.save_pretrained('" + dir + "', safe_serialization=True)\"";
+        const std::string message = refusal(directory);
+        QVERIFY2(message.ends_with("\n  " + expected), message.c_str());
+    }
+
+    void conversionCommandsRunAsShown_data() {
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("loadOptions");
+        QTest::newRow("pickle") << "pytorch_model.bin" << "[]";
+        QTest::newRow("tensorflow") << "tf_model.h5" << "[('from_tf', True)]";
+        QTest::newRow("flax") << "flax_model.msgpack" << "[('from_flax', True)]";
+    }
+    void conversionCommandsRunAsShown() {
+        if (QStandardPaths::findExecutable("python3").isEmpty()) QSKIP("python3 is absent: the shown command cannot be run");
+        QFETCH(QString, weights);
+        QFETCH(QString, loadOptions);
+        // Quotes, a dollar, a backquote and a backslash in the folder name: the command must pass
+        // the name through the shell and Python unchanged.
+        const auto directory = folder("it's a \"$HOME\" `x` \\ folder " + weights.toStdString(), {weights.toStdString()});
+        const QString dir = QString::fromStdString(fs::absolute(directory).lexically_normal().string());
+        const QString output = runShownCommand(refusal(directory));
+        // Python's repr of the folder name, as the fake module prints it.
+        QString pythonRepr = dir;
+        pythonRepr.replace("\\", "\\\\").replace("'", "\\'");
+        QCOMPARE(output, "load '" + pythonRepr + "' " + loadOptions + "\nsave '" + pythonRepr +
+                             "' [('safe_serialization', True)]\n");
+    }
+
+    void vocabularyCommandRunsAsShown() {
+        if (QStandardPaths::findExecutable("python3").isEmpty()) QSKIP("python3 is absent: the shown command cannot be run");
+        const auto directory = folder("tokenizer only $x", {"model.safetensors", "tokenizer.json"});
+        fs::remove(directory / "vocab.txt");
+        const QString dir = QString::fromStdString(fs::absolute(directory).lexically_normal().string());
+        QCOMPARE(runShownCommand(refusal(directory)), "load '" + dir + "' []\nsave '" + dir + "' []\n");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCheckpointFiles)
+#include "test_checkpoint_files.moc"
