@@ -1,1 +1,637 @@
-// FAISS behind dense_index.h (issue 4)
+// FAISS behind dense_index.h (issue 4): building the three index kinds, exact tie order on top
+// of FAISS's search, and the file format (our header, FAISS's own serialization, a checksum).
+#include "retrieval/dense_index.h"
+
+#include <faiss/IndexFlat.h>
+#include <faiss/IndexHNSW.h>
+#include <faiss/IndexIVFPQ.h>
+#include <faiss/impl/FaissException.h>
+#include <faiss/impl/io.h>
+#include <faiss/index_io.h>
+#include <omp.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string_view>
+#include <utility>
+
+#include "retrieval/top_k.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace linkscope::retrieval {
+namespace {
+
+using FaissId = faiss::Index::idx_t;
+
+// FAISS's k-means wants at least this many training points per list (it warns below it and
+// the centroids it finds are poor), and a product quantizer of b bits needs 2^b points.
+constexpr std::size_t kMinPointsPerList = 39;
+// The most training points used per list (FAISS's own cap; more only slows training).
+constexpr std::size_t kMaxPointsPerList = 256;
+// Rows added to FAISS per call: small enough for progress and cancellation every second or
+// so, large enough that OpenMP keeps every core busy within a call.
+constexpr std::size_t kAddChunkRows = 16384;
+// Extra results asked of FAISS beyond k, so that the rows tied with the k-th score can be
+// re-ordered by row (see searchExact).
+constexpr std::size_t kTieMargin = 8;
+
+std::string kindLabel(DenseIndexKind kind) { return std::string(denseIndexKindName(kind)); }
+
+// ----- threads -------------------------------------------------------------------------------
+
+// Sets OpenMP's thread count for the calling thread for one call, restoring it afterwards.
+// omp_set_num_threads() changes the nthreads-var ICV of the calling thread's data environment
+// only (OpenMP 5 §2.4; libgomp gives each native thread its own copy), so a GUI worker that
+// searches with 1 thread does not slow the CLI thread's parallel regions, and restoring it
+// keeps the caller's own setting. threads == 0 leaves OpenMP's default (OMP_NUM_THREADS or
+// the number of cores) untouched.
+class ScopedOmpThreads {
+public:
+    explicit ScopedOmpThreads(unsigned threads) : previous_(threads > 0 ? omp_get_max_threads() : 0) {
+        if (threads > 0)
+            omp_set_num_threads(static_cast<int>(std::min<unsigned>(threads, std::numeric_limits<int>::max())));
+    }
+    ~ScopedOmpThreads() {
+        if (previous_ > 0) omp_set_num_threads(previous_);
+    }
+    ScopedOmpThreads(const ScopedOmpThreads&) = delete;
+    ScopedOmpThreads& operator=(const ScopedOmpThreads&) = delete;
+
+private:
+    int previous_;
+};
+
+// ----- checks --------------------------------------------------------------------------------
+
+void requireFinite(std::span<const float> values, std::size_t dimension, const char* what) {
+    const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+    if (bad != values.end())
+        throw Error(std::string("dense index: ") + what + " row " +
+                    std::to_string(static_cast<std::size_t>(bad - values.begin()) / dimension) +
+                    " holds a value that is not a finite number");
+}
+
+// ----- IVF-PQ sizes --------------------------------------------------------------------------
+
+struct IvfPqSizes {
+    std::size_t lists = 0;
+    std::size_t subquantizers = 0;
+};
+
+// The divisor of `dimension` nearest to dimension / 8 (the larger one on a tie): 8 dimensions
+// per sub-quantizer byte is FAISS's usual trade of memory for recall.
+std::size_t defaultSubquantizers(std::size_t dimension) {
+    const double target = static_cast<double>(dimension) / 8.0;
+    std::size_t best = 1;
+    for (std::size_t m = 1; m <= dimension; ++m) {
+        if (dimension % m != 0) continue;
+        if (std::abs(static_cast<double>(m) - target) <= std::abs(static_cast<double>(best) - target)) best = m;
+    }
+    return best;
+}
+
+IvfPqSizes chooseIvfPqSizes(std::size_t count, std::size_t dimension, const DenseIndexOptions& options) {
+    IvfPqSizes sizes;
+    if (options.pqBits < 1 || options.pqBits > 16)
+        throw Error("dense index: IVF-PQ needs 1 to 16 bits per sub-quantizer, not " +
+                    std::to_string(options.pqBits));
+    sizes.lists = options.ivfLists;
+    if (sizes.lists == 0) {
+        // ~4 sqrt(n) lists (FAISS's guideline), but never more than the vectors can train.
+        const auto byRoot = static_cast<std::size_t>(std::lround(4.0 * std::sqrt(static_cast<double>(count))));
+        sizes.lists = std::max<std::size_t>(1, std::min(byRoot, count / kMinPointsPerList));
+    }
+    sizes.subquantizers = options.pqSubquantizers == 0 ? defaultSubquantizers(dimension) : options.pqSubquantizers;
+    if (dimension % sizes.subquantizers != 0)
+        throw Error("dense index: " + std::to_string(sizes.subquantizers) +
+                    " PQ sub-quantizers do not divide the dimension " + std::to_string(dimension));
+    const std::size_t needForLists = kMinPointsPerList * sizes.lists;
+    const std::size_t needForPq = std::size_t{1} << options.pqBits;
+    if (count < needForLists || count < needForPq)
+        throw Error("dense index: IVF-PQ cannot be trained on " + std::to_string(count) + " vectors: " +
+                    std::to_string(sizes.lists) + " inverted lists need at least " + std::to_string(needForLists) +
+                    " (39 per list) and " + std::to_string(options.pqBits) + "-bit product quantizers need at least " +
+                    std::to_string(needForPq) + "; use a flat or HNSW index for a dictionary this small");
+    return sizes;
+}
+
+// At most 256 vectors per list, drawn without replacement by a fixed seed (the same index for
+// the same vectors), kept in row order.
+std::vector<float> trainingSample(std::span<const float> vectors, std::size_t dimension, std::size_t rows) {
+    const std::size_t count = vectors.size() / dimension;
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 random(0x4c53444e53u);
+    for (std::size_t i = 0; i < rows; ++i)  // partial Fisher-Yates
+        std::swap(order[i], order[std::uniform_int_distribution<std::size_t>(i, count - 1)(random)]);
+    order.resize(rows);
+    std::sort(order.begin(), order.end());
+    std::vector<float> sample(rows * dimension);
+    for (std::size_t i = 0; i < rows; ++i)
+        std::copy_n(vectors.begin() + static_cast<std::ptrdiff_t>(order[i] * dimension), dimension,
+                    sample.begin() + static_cast<std::ptrdiff_t>(i * dimension));
+    return sample;
+}
+
+// ----- results -------------------------------------------------------------------------------
+
+// One query's FAISS results as candidates, -1 labels (fewer results than asked) dropped,
+// in the contract's order: score descending, row ascending.
+std::vector<Candidate> toCandidates(const float* scores, const FaissId* labels, std::size_t count) {
+    std::vector<Candidate> list;
+    list.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        if (labels[i] >= 0) list.push_back({static_cast<std::uint32_t>(labels[i]), scores[i]});
+    std::sort(list.begin(), list.end(), detail::ranksBefore);
+    return list;
+}
+
+}  // namespace
+
+std::string_view denseIndexKindName(DenseIndexKind kind) noexcept {
+    switch (kind) {
+    case DenseIndexKind::Flat: return "flat";
+    case DenseIndexKind::Hnsw: return "hnsw";
+    case DenseIndexKind::IvfPq: return "ivf-pq";
+    }
+    return "unknown";
+}
+
+struct DenseIndex::State {
+    DenseIndexKind kind = DenseIndexKind::Flat;
+    std::size_t dimension = 0;
+    std::string fingerprint;
+    unsigned threads = 0;
+    std::unique_ptr<faiss::Index> index;
+
+    std::size_t size() const noexcept { return index ? static_cast<std::size_t>(index->ntotal) : 0; }
+
+    void applySearchOptions(const DenseIndexOptions& options) {
+        threads = options.threads;
+        if (auto* hnsw = dynamic_cast<faiss::IndexHNSW*>(index.get()))
+            hnsw->hnsw.efSearch = static_cast<int>(std::max<std::size_t>(1, options.hnswEfSearch));
+        if (auto* ivf = dynamic_cast<faiss::IndexIVF*>(index.get()))
+            ivf->nprobe = std::clamp<std::size_t>(options.ivfProbes, 1, ivf->nlist);
+    }
+
+    // FAISS's k best of `rows` queries starting at `first`, as asked (k <= size()).
+    void faissSearch(const float* queries, std::size_t rows, std::size_t k, std::vector<float>& scores,
+                     std::vector<FaissId>& labels) const {
+        scores.assign(rows * k, 0.0f);
+        labels.assign(rows * k, -1);
+        index->search(static_cast<FaissId>(rows), queries, static_cast<FaissId>(k), scores.data(), labels.data());
+    }
+};
+
+DenseIndex::DenseIndex() = default;
+DenseIndex::DenseIndex(DenseIndex&&) noexcept = default;
+DenseIndex& DenseIndex::operator=(DenseIndex&&) noexcept = default;
+DenseIndex::~DenseIndex() = default;
+
+DenseIndex DenseIndex::build(std::span<const float> vectors, std::size_t dimension, std::string fingerprint,
+                             const DenseIndexOptions& options, const ProgressSink* progress) {
+    if (dimension == 0) throw Error("dense index: the dimension must be positive");
+    if (vectors.size() % dimension != 0)
+        throw Error("dense index: " + std::to_string(vectors.size()) + " values are not whole rows of dimension " +
+                    std::to_string(dimension));
+    const std::size_t count = vectors.size() / dimension;
+    // Candidate::entry is 32-bit, and HNSW stores neighbours as signed 32-bit ids.
+    if (count > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw Error("dense index: " + std::to_string(count) + " vectors are more than an index can hold");
+    requireFinite(vectors, dimension, "vector");
+
+    const ScopedOmpThreads threads(options.threads);
+    auto state = std::make_unique<State>();
+    state->kind = options.kind;
+    state->dimension = dimension;
+    state->fingerprint = std::move(fingerprint);
+    const auto d = static_cast<FaissId>(dimension);
+    try {
+        switch (options.kind) {
+        case DenseIndexKind::Flat: state->index = std::make_unique<faiss::IndexFlatIP>(d); break;
+        case DenseIndexKind::Hnsw: {
+            if (options.hnswM < 2) throw Error("dense index: HNSW needs M of at least 2");
+            auto hnsw = std::make_unique<faiss::IndexHNSWFlat>(static_cast<int>(dimension),
+                                                               static_cast<int>(options.hnswM),
+                                                               faiss::METRIC_INNER_PRODUCT);
+            hnsw->hnsw.efConstruction = static_cast<int>(std::max<std::size_t>(1, options.hnswEfConstruction));
+            state->index = std::move(hnsw);
+            break;
+        }
+        case DenseIndexKind::IvfPq: {
+            const IvfPqSizes sizes = chooseIvfPqSizes(count, dimension, options);
+            auto quantizer = std::make_unique<faiss::IndexFlatIP>(d);
+            auto ivf = std::make_unique<faiss::IndexIVFPQ>(quantizer.get(), dimension, sizes.lists,
+                                                           sizes.subquantizers, options.pqBits,
+                                                           faiss::METRIC_INNER_PRODUCT);
+            ivf->own_fields = true;  // the IVF index deletes its quantizer from here on
+            // FAISS prints a warning to stderr when a sub-quantizer's k-means has fewer than
+            // 39 points per centroid (9,984 at 8 bits); core never prints, and the 2^bits
+            // minimum checked above is what it cannot do without.
+            ivf->pq.cp.min_points_per_centroid = 1;
+            static_cast<void>(quantizer.release());
+            if (progress) (*progress)("Training vector quantizers", 0.0);
+            const std::size_t sampleRows = std::min(count, kMaxPointsPerList * sizes.lists);
+            if (sampleRows == count) {
+                ivf->train(static_cast<FaissId>(count), vectors.data());
+            } else {
+                const auto sample = trainingSample(vectors, dimension, sampleRows);
+                ivf->train(static_cast<FaissId>(sampleRows), sample.data());
+            }
+            state->index = std::move(ivf);
+            break;
+        }
+        }
+        state->applySearchOptions(options);
+        for (std::size_t first = 0; first < count; first += kAddChunkRows) {
+            if (progress) {
+                progress->checkCancelled();
+                (*progress)("Indexing vectors", static_cast<double>(first) / static_cast<double>(count));
+            }
+            const std::size_t rows = std::min(kAddChunkRows, count - first);
+            state->index->add(static_cast<FaissId>(rows), vectors.data() + first * dimension);
+        }
+    } catch (const faiss::FaissException& e) {
+        throw Error("dense index: FAISS could not build the " + kindLabel(options.kind) + " index: " + e.what());
+    }
+    if (progress) (*progress)("Indexing vectors", 1.0);
+    DenseIndex result;
+    result.state_ = std::move(state);
+    return result;
+}
+
+std::vector<std::vector<Candidate>> DenseIndex::search(std::span<const float> queries, std::size_t k) const {
+    if (!state_) throw Error("dense index: search before the index was built or loaded");
+    const std::size_t dimension = state_->dimension;
+    if (queries.size() % dimension != 0)
+        throw Error("dense index: " + std::to_string(queries.size()) +
+                    " query values are not whole rows of dimension " + std::to_string(dimension));
+    requireFinite(queries, dimension, "query");
+    const std::size_t queryCount = queries.size() / dimension;
+    std::vector<std::vector<Candidate>> results(queryCount);
+    const std::size_t size = state_->size();
+    if (queryCount == 0 || k == 0 || size == 0) return results;
+
+    const ScopedOmpThreads threads(state_->threads);
+    const bool exact = state_->kind == DenseIndexKind::Flat;
+    // Exact search asks for a few rows beyond k: rows tied with the k-th score that FAISS left
+    // past k are then seen, and the re-sort puts the lowest rows of the tie first.
+    std::size_t asked = std::min(size, exact ? k + kTieMargin : k);
+    // Queries in batches, so that the result buffers stay bounded whatever k is.
+    const std::size_t batch = std::max<std::size_t>(1, std::min(queryCount, (std::size_t{1} << 24) / asked));
+    std::vector<float> scores;
+    std::vector<FaissId> labels;
+    try {
+        for (std::size_t first = 0; first < queryCount; first += batch) {
+            const std::size_t rows = std::min(batch, queryCount - first);
+            state_->faissSearch(queries.data() + first * dimension, rows, asked, scores, labels);
+            for (std::size_t q = 0; q < rows; ++q)
+                results[first + q] = toCandidates(scores.data() + q * asked, labels.data() + q * asked, asked);
+        }
+        if (exact) {
+            // A query whose tie at the k-th score reaches the last row asked for may have more
+            // tied rows than FAISS returned: search it again, asking for twice as many, until
+            // the tie ends inside the results or every row was returned. Rare, and costs one
+            // single-query search per doubling.
+            for (std::size_t q = 0; q < queryCount; ++q) {
+                std::size_t wider = asked;
+                auto* list = &results[q];
+                while (list->size() > k && wider < size && list->back().score == (*list)[k - 1].score) {
+                    wider = std::min(size, wider * 2);
+                    state_->faissSearch(queries.data() + q * dimension, 1, wider, scores, labels);
+                    *list = toCandidates(scores.data(), labels.data(), wider);
+                }
+            }
+        }
+    } catch (const faiss::FaissException& e) {
+        throw Error(std::string("dense index: FAISS search failed: ") + e.what());
+    }
+    for (auto& list : results)
+        if (list.size() > k) list.resize(k);
+    return results;
+}
+
+std::size_t DenseIndex::size() const noexcept { return state_ ? state_->size() : 0; }
+std::size_t DenseIndex::dimension() const noexcept { return state_ ? state_->dimension : 0; }
+DenseIndexKind DenseIndex::kind() const noexcept { return state_ ? state_->kind : DenseIndexKind::Flat; }
+
+const std::string& DenseIndex::fingerprint() const noexcept {
+    static const std::string none;  // immutable: no shared mutable state
+    return state_ ? state_->fingerprint : none;
+}
+
+std::size_t DenseIndex::memoryBytes() const noexcept {
+    if (!state_ || !state_->index) return 0;
+    const faiss::Index* index = state_->index.get();
+    const std::size_t vectorBytes = state_->size() * state_->dimension * sizeof(float);
+    if (const auto* hnsw = dynamic_cast<const faiss::IndexHNSW*>(index)) {
+        const auto& graph = hnsw->hnsw;
+        return vectorBytes + graph.neighbors.size() * sizeof(graph.neighbors[0]) +
+               graph.offsets.size() * sizeof(graph.offsets[0]) + graph.levels.size() * sizeof(graph.levels[0]) +
+               graph.assign_probas.size() * sizeof(double) + graph.cum_nneighbor_per_level.size() * sizeof(int);
+    }
+    if (const auto* ivf = dynamic_cast<const faiss::IndexIVFPQ*>(index)) {
+        std::size_t listBytes = 0;
+        for (std::size_t list = 0; list < ivf->nlist; ++list)
+            listBytes += ivf->invlists->list_size(list) * (ivf->code_size + sizeof(FaissId));
+        const std::size_t quantizerBytes =
+            static_cast<std::size_t>(ivf->quantizer->ntotal) * state_->dimension * sizeof(float);
+        return listBytes + quantizerBytes + ivf->pq.centroids.size() * sizeof(float) +
+               ivf->precomputed_table.size() * sizeof(float);
+    }
+    return vectorBytes;  // flat: the vectors themselves
+}
+
+std::vector<float> DenseIndex::vectors() const {
+    std::vector<float> out;
+    if (!state_ || !state_->index || state_->size() == 0) return out;
+    out.resize(state_->size() * state_->dimension);
+    // Flat and HNSW keep the vectors themselves. IVF-PQ keeps codes in inverted lists: each is
+    // decoded where it lies (FAISS's reconstruct() would need a row-to-list map built into the
+    // index, which changes it and what it saves); the decoded vectors are approximations.
+    if (const auto* ivf = dynamic_cast<const faiss::IndexIVF*>(state_->index.get())) {
+        const std::size_t dimension = state_->dimension;
+        for (std::size_t list = 0; list < ivf->nlist; ++list) {
+            const std::size_t length = ivf->invlists->list_size(list);
+            for (std::size_t offset = 0; offset < length; ++offset) {
+                const auto row = static_cast<std::size_t>(ivf->invlists->get_single_id(list, offset));
+                ivf->reconstruct_from_offset(static_cast<std::int64_t>(list), static_cast<std::int64_t>(offset),
+                                             out.data() + row * dimension);
+            }
+        }
+        return out;
+    }
+    state_->index->reconstruct_n(0, state_->index->ntotal, out.data());
+    return out;
+}
+
+void DenseIndex::setSearchOptions(const DenseIndexOptions& options) {
+    if (!state_) throw Error("dense index: search options set before the index was built or loaded");
+    state_->applySearchOptions(options);
+}
+
+// ----- file format ---------------------------------------------------------------------------
+//
+// Version 1, little-endian, no padding:
+//   magic "LSDENSE1" (8), u32 version, u8 kind (0 flat, 1 hnsw, 2 ivf-pq), u64 dimension,
+//   u64 count, u64 fingerprint bytes F, F bytes of fingerprint,
+//   the index as faiss::write_index writes it,
+//   u64 byte count of that FAISS payload, u32 CRC-32 (zlib) of every byte before it.
+// The checksum is verified before FAISS parses anything: a damaged size field inside FAISS's
+// own format would otherwise make it allocate whatever the damage says.
+namespace {
+
+constexpr std::string_view kMagic = "LSDENSE1";
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kFixedHeaderBytes = 8 + 4 + 1 + 8 + 8 + 8;
+constexpr std::size_t kTrailerBytes = 8 + 4;
+constexpr std::uint64_t kMaxFingerprintBytes = 1 << 20;
+
+template <typename T>
+void appendScalar(std::string& out, T value) {
+    unsigned char raw[sizeof(T)];
+    std::memcpy(raw, &value, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
+    out.append(reinterpret_cast<const char*>(raw), sizeof(T));
+}
+
+template <typename T>
+T readScalar(const char* data) {
+    unsigned char raw[sizeof(T)];
+    std::memcpy(raw, data, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
+    T value;
+    std::memcpy(&value, raw, sizeof(T));
+    return value;
+}
+
+// FAISS's serializer writing straight into the atomic file, counting and checksumming as it
+// goes, so that a 3 GB index is not first copied into memory.
+class StreamWriter final : public faiss::IOWriter {
+public:
+    explicit StreamWriter(std::ostream& out) : out_(out) {}
+
+    std::size_t operator()(const void* data, std::size_t size, std::size_t items) override {
+        put(data, size * items);
+        return out_ ? items : 0;
+    }
+    void put(const void* data, std::size_t bytes) {
+        if (bytes == 0) return;
+        crc_ = crc32_z(crc_, static_cast<const Bytef*>(data), bytes);
+        out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+        written_ += bytes;
+    }
+    std::uint32_t checksum() const noexcept { return static_cast<std::uint32_t>(crc_); }
+    std::uint64_t written() const noexcept { return written_; }
+
+private:
+    std::ostream& out_;
+    uLong crc_ = crc32_z(0, nullptr, 0);
+    std::uint64_t written_ = 0;
+};
+
+// FAISS's deserializer reading the payload of the file and no further: a read past the
+// payload's end is short, which FAISS reports as a read error.
+class BoundedReader final : public faiss::IOReader {
+public:
+    BoundedReader(std::istream& in, std::uint64_t limit) : in_(in), left_(limit) {}
+
+    std::size_t operator()(void* data, std::size_t size, std::size_t items) override {
+        if (size == 0 || items == 0) return 0;
+        const std::uint64_t whole = std::min<std::uint64_t>(items, left_ / size);
+        in_.read(static_cast<char*>(data), static_cast<std::streamsize>(whole * size));
+        const auto got = static_cast<std::uint64_t>(in_.gcount());
+        left_ -= got;
+        return static_cast<std::size_t>(got / size);
+    }
+    std::uint64_t left() const noexcept { return left_; }
+
+private:
+    std::istream& in_;
+    std::uint64_t left_;
+};
+
+struct FileHeader {
+    DenseIndexKind kind = DenseIndexKind::Flat;
+    std::uint64_t dimension = 0;
+    std::uint64_t count = 0;
+    std::string fingerprint;
+    std::uint64_t headerBytes = 0;
+};
+
+std::uint32_t fileChecksum(std::istream& in, std::uint64_t bytes, const std::string& file) {
+    uLong crc = crc32_z(0, nullptr, 0);
+    std::vector<char> buffer(std::size_t{1} << 20);
+    in.seekg(0);
+    while (bytes > 0) {
+        const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
+        if (!in.read(buffer.data(), static_cast<std::streamsize>(chunk)))
+            throw ParseError(file, 0, "cannot read the dense index file");
+        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buffer.data()), chunk);
+        bytes -= chunk;
+    }
+    return static_cast<std::uint32_t>(crc);
+}
+
+}  // namespace
+
+void DenseIndex::save(const std::filesystem::path& file) const {
+    if (!state_) throw Error("dense index: nothing to save: the index was not built or loaded");
+    std::string header(kMagic);
+    appendScalar<std::uint32_t>(header, kVersion);
+    appendScalar<std::uint8_t>(header, static_cast<std::uint8_t>(state_->kind));
+    appendScalar<std::uint64_t>(header, state_->dimension);
+    appendScalar<std::uint64_t>(header, state_->size());
+    appendScalar<std::uint64_t>(header, state_->fingerprint.size());
+    header += state_->fingerprint;
+
+    AtomicFileWriter writer(file);
+    StreamWriter out(writer.stream());
+    out.put(header.data(), header.size());
+    try {
+        faiss::write_index(state_->index.get(), &out);
+    } catch (const faiss::FaissException& e) {
+        throw Error("dense index: cannot write " + file.string() + ": " + e.what());
+    }
+    std::string trailer;
+    appendScalar<std::uint64_t>(trailer, out.written() - header.size());
+    out.put(trailer.data(), trailer.size());
+    std::string checksum;
+    appendScalar<std::uint32_t>(checksum, out.checksum());
+    writer.stream().write(checksum.data(), static_cast<std::streamsize>(checksum.size()));
+    if (!writer.stream()) throw Error("dense index: cannot write " + file.string());
+    writer.commit();
+}
+
+DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string& expectedFingerprint) {
+    const std::string name = file.string();
+    const auto fail = [&name](const std::string& message) -> ParseError { return ParseError(name, 0, message); };
+    std::error_code error;
+    if (std::filesystem::is_directory(file, error)) throw fail("cannot open the dense index file: it is a folder");
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (!in) throw fail("cannot open the dense index file");
+    const auto end = static_cast<std::streamoff>(in.tellg());
+    if (end < 0) throw fail("cannot read the dense index file");
+    const auto fileBytes = static_cast<std::uint64_t>(end);
+
+    // The fixed header, then the fingerprint it announces.
+    FileHeader header;
+    char fixed[kFixedHeaderBytes];
+    in.seekg(0);
+    if (fileBytes < kMagic.size() || !in.read(fixed, kMagic.size()) ||
+        std::string_view(fixed, kMagic.size()) != kMagic)
+        throw fail("not a Linkscope dense index (the file does not start with \"LSDENSE1\")");
+    if (fileBytes < kFixedHeaderBytes + kTrailerBytes ||
+        !in.read(fixed + kMagic.size(), kFixedHeaderBytes - kMagic.size()))
+        throw fail("truncated dense index: the file ends inside its header (" + std::to_string(fileBytes) +
+                   " bytes)");
+    const auto version = readScalar<std::uint32_t>(fixed + 8);
+    if (version != kVersion)
+        throw fail("dense index format version " + std::to_string(version) + " is not supported (this build reads " +
+                   std::to_string(kVersion) + ")");
+    const auto kindCode = readScalar<std::uint8_t>(fixed + 12);
+    if (kindCode > static_cast<std::uint8_t>(DenseIndexKind::IvfPq))
+        throw fail("corrupt dense index: unknown index kind " + std::to_string(kindCode));
+    header.kind = static_cast<DenseIndexKind>(kindCode);
+    header.dimension = readScalar<std::uint64_t>(fixed + 13);
+    header.count = readScalar<std::uint64_t>(fixed + 21);
+    const auto fingerprintBytes = readScalar<std::uint64_t>(fixed + 29);
+    if (fingerprintBytes > kMaxFingerprintBytes ||
+        fingerprintBytes > fileBytes - kFixedHeaderBytes - kTrailerBytes)
+        throw fail("corrupt or truncated dense index: a fingerprint of " + std::to_string(fingerprintBytes) +
+                   " bytes does not fit in the file");
+    header.fingerprint.resize(static_cast<std::size_t>(fingerprintBytes));
+    if (!in.read(header.fingerprint.data(), static_cast<std::streamsize>(fingerprintBytes)))
+        throw fail("cannot read the dense index file");
+    header.headerBytes = kFixedHeaderBytes + fingerprintBytes;
+
+    // The trailer: the payload's size must account for every byte, and the checksum for each.
+    const std::uint64_t payloadBytes = fileBytes - header.headerBytes - kTrailerBytes;
+    char trailer[kTrailerBytes];
+    in.seekg(static_cast<std::streamoff>(fileBytes - kTrailerBytes));
+    if (!in.read(trailer, kTrailerBytes)) throw fail("cannot read the dense index file");
+    const auto recordedPayload = readScalar<std::uint64_t>(trailer);
+    if (recordedPayload != payloadBytes)
+        throw fail("truncated or damaged dense index: it records " + std::to_string(recordedPayload) +
+                   " bytes of FAISS index but holds " + std::to_string(payloadBytes));
+    if (fileChecksum(in, fileBytes - 4, name) != readScalar<std::uint32_t>(trailer + 8))
+        throw fail("damaged dense index: the checksum does not match its content");
+    if (header.dimension == 0) throw fail("corrupt dense index: dimension 0");
+
+    if (!expectedFingerprint.empty() && header.fingerprint != expectedFingerprint)
+        throw Error(name + ": the dense index was built for " +
+                    (header.fingerprint.empty() ? std::string("an unknown model and dictionary")
+                                                : "\"" + header.fingerprint + "\"") +
+                    ", not for \"" + expectedFingerprint +
+                    "\" (the model or the dictionary changed): rebuild the index with `linkscope-cli index`");
+
+    auto state = std::make_unique<State>();
+    state->kind = header.kind;
+    state->dimension = static_cast<std::size_t>(header.dimension);
+    state->fingerprint = std::move(header.fingerprint);
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(header.headerBytes));
+    BoundedReader reader(in, payloadBytes);
+    reader.name = name;
+    try {
+        state->index.reset(faiss::read_index(&reader));
+    } catch (const faiss::FaissException& e) {
+        throw fail(std::string("damaged dense index: FAISS cannot read it: ") + e.what());
+    }
+    if (reader.left() != 0)
+        throw fail("damaged dense index: " + std::to_string(reader.left()) + " bytes follow the FAISS index");
+    const faiss::Index* index = state->index.get();
+    const bool kindMatches = (header.kind == DenseIndexKind::Flat && dynamic_cast<const faiss::IndexFlatIP*>(index)) ||
+                             (header.kind == DenseIndexKind::Hnsw && dynamic_cast<const faiss::IndexHNSW*>(index)) ||
+                             (header.kind == DenseIndexKind::IvfPq && dynamic_cast<const faiss::IndexIVFPQ*>(index));
+    if (!kindMatches || index->metric_type != faiss::METRIC_INNER_PRODUCT)
+        throw fail("damaged dense index: the FAISS index is not the " + kindLabel(header.kind) +
+                   " inner-product index its header names");
+    if (static_cast<std::uint64_t>(index->d) != header.dimension ||
+        static_cast<std::uint64_t>(index->ntotal) != header.count)
+        throw fail("damaged dense index: the FAISS index holds " + std::to_string(index->ntotal) + " vectors of " +
+                   std::to_string(index->d) + " dimensions, the header " + std::to_string(header.count) + " of " +
+                   std::to_string(header.dimension));
+    // Search knobs are not part of the file's promise: the defaults apply until
+    // setSearchOptions(), whatever FAISS stored.
+    state->applySearchOptions(DenseIndexOptions{});
+    DenseIndex result;
+    result.state_ = std::move(state);
+    return result;
+}
+
+// ----- brute force ---------------------------------------------------------------------------
+
+std::vector<std::vector<Candidate>> bruteForceSearch(std::span<const float> vectors, std::size_t dimension,
+                                                     std::span<const float> queries, std::size_t k) {
+    if (dimension == 0) throw Error("brute-force search: the dimension must be positive");
+    if (vectors.size() % dimension != 0 || queries.size() % dimension != 0)
+        throw Error("brute-force search: vectors or queries are not whole rows of dimension " +
+                    std::to_string(dimension));
+    const std::size_t count = vectors.size() / dimension;
+    if (count > std::numeric_limits<std::uint32_t>::max())
+        throw Error("brute-force search: more rows than a candidate can name");
+    std::vector<std::vector<Candidate>> results(queries.size() / dimension);
+    for (std::size_t q = 0; q < results.size(); ++q) {
+        const auto query = queries.subspan(q * dimension, dimension);
+        detail::TopK best(results[q], std::min(k, count));
+        for (std::size_t row = 0; row < count; ++row) {
+            const float* vector = vectors.data() + row * dimension;
+            float score = 0.0f;  // in index order, so that the same inputs give the same floats
+            for (std::size_t i = 0; i < dimension; ++i) score += vector[i] * query[i];
+            best.offer(static_cast<std::uint32_t>(row), score);
+        }
+        best.finish();
+    }
+    return results;
+}
+
+}  // namespace linkscope::retrieval

@@ -24,12 +24,18 @@ struct DenseIndexOptions {
     std::size_t hnswM = 32;
     std::size_t hnswEfConstruction = 200;
     std::size_t hnswEfSearch = 128;
-    // IVF-PQ (0: chosen from the size: lists ~ 4 sqrt(n), sub-quantizers dim / 8 rounded to a divisor)
+    // IVF-PQ (0: chosen from the size: lists ~ 4 sqrt(n) but at most n / 39, so that every list has
+    // the 39 training vectors FAISS's k-means wants; sub-quantizers: the divisor of dim nearest
+    // dim / 8). Building refuses (Error) fewer than 39 * lists or 2^pqBits vectors. Training uses
+    // at most 256 vectors per list, a fixed-seed sample.
     std::size_t ivfLists = 0;
     std::size_t pqSubquantizers = 0;
     std::size_t pqBits = 8;
     std::size_t ivfProbes = 32;
-    unsigned threads = 0;  ///< OpenMP threads for build and search (0: FAISS's default)
+    /// OpenMP threads for build and search (0: OpenMP's default, OMP_NUM_THREADS or the cores).
+    /// Applied to the calling thread for the duration of the call and restored afterwards:
+    /// OpenMP keeps the thread count per calling thread, so other threads are not affected.
+    unsigned threads = 0;
 };
 
 class DenseIndex {
@@ -41,11 +47,20 @@ public:
 
     /// Indexes rows of `vectors` (count x dimension, row-major); row i is entry i. `fingerprint`
     /// identifies the model and dictionary that made the vectors and is saved with the index.
+    /// Reports "Indexing vectors" (and, for IVF-PQ, "Training vector quantizers" first) and
+    /// checks for cancellation between chunks of rows. Throws Error on a ragged or non-finite
+    /// input, or an IVF-PQ with too few vectors to train.
     static DenseIndex build(std::span<const float> vectors, std::size_t dimension, std::string fingerprint,
                             const DenseIndexOptions& options = {}, const ProgressSink* progress = nullptr);
 
     /// The k best rows for each query (queries.size() / dimension() of them), by inner product,
     /// descending; ties by row ascending (exact search). Fewer than k when the index is smaller.
+    /// Flat: the rows are exactly the k best by the scores FAISS computes (with BLAS for batches
+    /// of 20 or more queries, so a score may differ from bruteForceSearch's in its last bits),
+    /// and rows tied at the k-th score are the lowest ones. HNSW / IVF-PQ: approximate rows (an
+    /// IVF-PQ score is the quantized vector's), still listed by score descending, row ascending;
+    /// rows an approximate search does not reach are left out, so a list may hold fewer than k.
+    /// Throws Error when queries.size() is not a multiple of dimension() or holds NaN/infinity.
     std::vector<std::vector<Candidate>> search(std::span<const float> queries, std::size_t k) const;
 
     std::size_t size() const noexcept;
@@ -53,10 +68,14 @@ public:
     DenseIndexKind kind() const noexcept;
     const std::string& fingerprint() const noexcept;
     std::size_t memoryBytes() const noexcept;
+    /// The indexed vectors, row-major (size() x dimension()): exact for flat and HNSW indexes,
+    /// decoded (approximate) for IVF-PQ. What the hybrid ranker rescores with after a load.
+    std::vector<float> vectors() const;
     /// Changes the search-time knobs (efSearch, probes, threads) of a built or loaded index.
     void setSearchOptions(const DenseIndexOptions& options);
 
-    /// Writes the index and its fingerprint atomically.
+    /// Writes the index and its fingerprint atomically: a small Linkscope header ("LSDENSE1"),
+    /// FAISS's own serialization, and a CRC-32 of all of it. Search options are not saved.
     void save(const std::filesystem::path& file) const;
     /// Throws ParseError naming the file when it is not a Linkscope dense index or is damaged,
     /// and Error when expectedFingerprint is non-empty and differs (the message says which model
