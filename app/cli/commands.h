@@ -10,5 +10,11 @@ namespace linkscope::cli {
 void addStatsCommand(CLI::App& app);
 void addEvalCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
+void addIndexCommand(CLI::App& app);
+void addTokenizeCommand(CLI::App& app);
+#if LINKSCOPE_HAVE_TORCH
+void addEncodeCommand(CLI::App& app);
+void addInitModelCommand(CLI::App& app);
+#endif
 
 }  // namespace linkscope::cli

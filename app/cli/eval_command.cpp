@@ -1,7 +1,8 @@
-// linkscope-cli eval: BioSyn's evaluation protocol with a sparse (TF-IDF) linker.
+// linkscope-cli eval: BioSyn's evaluation protocol with a sparse (TF-IDF), dense (encoder and
+// vector index) or hybrid (BioSyn's S_dense + lambda S_sparse) linker.
 //
 //   linkscope-cli eval --train FILE... --dev FILE... [--test FILE...] --kb FILE --split dev|test
-//                      --method sparse [--types T...] [--spelling FILE] [--json] ...
+//                      --method sparse|dense|hybrid [--model DIR] [--types T...] [--json] ...
 //
 // Dictionary: the KB's names plus the training mentions (and the dev mentions when the test split
 // is evaluated), as BioSyn builds train/dev/test_dictionary.txt. Queries: the evaluated split's
@@ -13,23 +14,24 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "commands.h"
-#include "corpus/pubtator_reader.h"
+#include "dictionary_setup.h"
+#include "encoder_options.h"
+#if LINKSCOPE_HAVE_TORCH
+#include "dense_dictionary.h"
+#endif
 #include "eval/compare.h"
-#include "eval/dictionary.h"
 #include "eval/evaluate.h"
-#include "eval/homonym_affected.h"
-#include "eval/queries.h"
 #include "eval/report.h"
-#include "kb/knowledge_base.h"
-#include "project/loaded_project.h"
 #include "retrieval/candidate_merge.h"
+#include "retrieval/hybrid_ranker.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
-#include "text/spelling_map.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -38,89 +40,109 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct EvalArguments {
-    std::vector<std::filesystem::path> train;
-    std::vector<std::filesystem::path> dev;
-    std::vector<std::filesystem::path> test;
-    std::filesystem::path kb;
-    std::string kbFormat = "auto";
-    std::filesystem::path spelling;
-    std::string split = "test";
+    DictionaryArguments data;
     std::string method = "sparse";
     std::string sparse = "biosyn";
-    std::vector<std::string> types;
     std::size_t k = 64;
-    bool homonymExpansion = false;
-    bool noAbbreviations = false;
-    bool noComposites = false;
     bool comparePreprocessing = false;
     std::filesystem::path index;
     std::filesystem::path report;
     std::filesystem::path perMention;
     unsigned threads = 0;
     bool json = false;
+    EncoderArguments encoder;
+    DenseIndexArguments dense;
+    float sparseWeight = 1.0f;
 };
-
-Corpus readCorpus(const std::vector<std::filesystem::path>& files) {
-    return readPubTator(std::span<const std::filesystem::path>(files.data(), files.size()));
-}
-
-struct Setup {
-    std::unique_ptr<kb::KnowledgeBase> kb;
-    std::shared_ptr<const text::SpellingMap> spelling;
-    Corpus train;
-    Corpus dev;
-    Corpus evaluated;
-};
-
-eval::QueryOptions queryOptions(const EvalArguments& args, const Setup& setup, bool preprocess) {
-    eval::QueryOptions options;
-    options.types = args.types;
-    options.expandAbbreviations = preprocess && !args.noAbbreviations;
-    options.splitComposites = preprocess && !args.noComposites;
-    options.normalizer = eval::bioSynQueryNormalizer(setup.spelling);
-    return options;
-}
 
 struct Run {
     eval::EvalResult result;
-    eval::QuerySet queries;
-    retrieval::NameDictionary dictionary;
+    EvalData data;
     double indexSeconds = 0.0;
     bool indexLoaded = false;
+    bool denseIndexLoaded = false;
 };
 
-// One complete evaluation: dictionary, index, queries, ranking.
-Run runOnce(const EvalArguments& args, const Setup& setup, bool preprocess) {
-    const eval::QueryOptions options = queryOptions(args, setup, preprocess);
+// BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
+// saved there when the option is given).
+retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval::NameDictionary& dictionary,
+                                      Run& run) {
+    const auto settings = retrieval::TfidfSettings::bioSyn();
+    if (!args.index.empty() && std::filesystem::exists(args.index)) {
+        run.indexLoaded = true;
+        return retrieval::loadSparseIndex(args.index, dictionary, settings);
+    }
+    retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings);
+    if (!args.index.empty()) retrieval::saveSparseIndex(index, args.index);
+    return index;
+}
 
-    // The dictionary adds the training mentions (plus dev for a test evaluation), preprocessed
-    // like the queries; BioSyn's train/dev/test dictionaries are built the same way.
-    eval::DictionaryOptions dictionaryOptions;
-    dictionaryOptions.homonymExpansion = args.homonymExpansion;
-    eval::EvalDictionaryBuilder builder(dictionaryOptions);
-    builder.addKnowledgeBase(*setup.kb);
-    // The training mentions get the same type filter as the evaluated ones: BioSyn's
-    // BC5CDR-Disease dictionary holds the Disease training mentions only.
-    const eval::QuerySet trainQueries = eval::buildQueries(setup.train, *setup.kb, options);
-    builder.addMentions(trainQueries.queries);
-    if (args.split == "test") builder.addMentions(eval::buildQueries(setup.dev, *setup.kb, options).queries);
+std::vector<std::vector<retrieval::Candidate>> withoutBreakdown(
+    const std::vector<std::vector<retrieval::ScoredCandidate>>& ranked) {
+    std::vector<std::vector<retrieval::Candidate>> out(ranked.size());
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        for (const auto& c : ranked[i]) out[i].push_back({c.entry, c.score});
+    return out;
+}
+
+#if LINKSCOPE_HAVE_TORCH
+// Dense (S_dense alone) or BioSyn's hybrid ranking of the dictionary with an encoder.
+void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, eval::EvalOptions& evalOptions,
+              Run& run) {
+    const auto indexStart = Clock::now();
+    DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense);
+    run.denseIndexLoaded = dense.loaded;
+    const auto encodeQueries = [&encoder](std::span<const std::string> queries) {
+        return encodeTexts(encoder, std::vector<std::string>(queries.begin(), queries.end()), "mentions");
+    };
+    if (args.method == "dense") {
+        run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
+        const eval::RankFn rank = [&](std::span<const std::string> queries, std::size_t k) {
+            return dense.index.search(encodeQueries(queries), k);
+        };
+        run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
+        return;
+    }
+    const retrieval::SparseIndex sparse = sparseIndexFor(args, run.data.dictionary, run);
+    run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
+    const retrieval::HybridRanker ranker(
+        run.data.dictionary, sparse, dense.vectors, encoder.dimension(),
+        [&dense](std::span<const float> queries, std::size_t k) { return dense.index.search(queries, k); },
+        args.sparseWeight);
+    const eval::RankFn rank = [&](std::span<const std::string> queries, std::size_t k) {
+        return withoutBreakdown(ranker.rank(queries, encodeQueries(queries), k, args.threads));
+    };
+    run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
+}
+#endif
+
+// One complete evaluation: dictionary, index, queries, ranking.
+Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::TextEncoder* encoder, bool preprocess) {
     Run run;
-    run.dictionary = builder.build().entries;
-    run.queries = eval::buildQueries(setup.evaluated, *setup.kb, options);
-    eval::markHomonymAffected(run.queries.queries, *setup.kb);
+    run.data = buildEvalData(args.data, setup, preprocess);
 
     eval::EvalOptions evalOptions;
     evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
-    evalOptions.trainingIds = eval::goldIdSet(trainQueries.queries);
+    evalOptions.trainingIds = run.data.trainingIds;
     const unsigned threads = args.threads;
+
+    if (args.method != "sparse") {
+#if LINKSCOPE_HAVE_TORCH
+        runDense(args, *encoder, evalOptions, run);
+        return run;
+#else
+        (void)encoder;
+        throw Error("--method " + args.method + " needs the dense engine, and this linkscope-cli was built without LibTorch");
+#endif
+    }
 
     if (args.sparse == "le-nguyen") {
         // Le & Nguyen's candidate generation: character 2-5 grams and, separately, word unigrams
         // without stop words, the two lists merged without duplicates (interleaved, since the
         // scores of the two models are not comparable).
         const auto indexStart = Clock::now();
-        const auto chars = retrieval::SparseIndex::build(run.dictionary, retrieval::TfidfSettings::leNguyenChars());
-        const auto words = retrieval::SparseIndex::build(run.dictionary, retrieval::TfidfSettings::leNguyenWords());
+        const auto chars = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenChars());
+        const auto words = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenWords());
         run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
         const eval::RankFn rank = [&chars, &words, threads](std::span<const std::string> queries, std::size_t k) {
             const auto byChars = chars.search(queries, k, threads);
@@ -132,67 +154,82 @@ Run runOnce(const EvalArguments& args, const Setup& setup, bool preprocess) {
             }
             return merged;
         };
-        run.result = eval::evaluate(run.queries, run.dictionary, rank, evalOptions);
+        run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
         return run;
     }
 
-    const auto settings = retrieval::TfidfSettings::bioSyn();
     const auto indexStart = Clock::now();
-    retrieval::SparseIndex index;
-    if (!args.index.empty() && std::filesystem::exists(args.index)) {
-        index = retrieval::loadSparseIndex(args.index, run.dictionary, settings);
-        run.indexLoaded = true;
-    } else {
-        index = retrieval::SparseIndex::build(run.dictionary, settings);
-        if (!args.index.empty()) retrieval::saveSparseIndex(index, args.index);
-    }
+    const retrieval::SparseIndex index = sparseIndexFor(args, run.data.dictionary, run);
     run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
     const eval::RankFn rank = [&index, threads](std::span<const std::string> queries, std::size_t k) {
         return index.search(queries, k, threads);
     };
-    run.result = eval::evaluate(run.queries, run.dictionary, rank, evalOptions);
+    run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
     return run;
+}
+
+std::string rankerDescription(const EvalArguments& args, const encoder::TextEncoder* encoder) {
+    const std::string bioSyn = retrieval::TfidfSettings::bioSyn().describe();
+    if (args.method == "sparse")
+        return args.sparse == "le-nguyen" ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
+                                                retrieval::TfidfSettings::leNguyenWords().describe() + ", merged"
+                                          : bioSyn;
+    std::string dense = "encoder " + args.encoder.model.string();
+#if LINKSCOPE_HAVE_TORCH
+    dense += " (" + std::string(encoder::poolingName(encoder->pooling())) + " pooling, " + encoder->deviceName() +
+             "), " + args.dense.kind + " index";
+#else
+    (void)encoder;
+#endif
+    if (args.method == "dense") return dense;
+    std::ostringstream weight;
+    weight << args.sparseWeight;
+    return dense + " + " + weight.str() + " x " + bioSyn;
 }
 
 void runEval(const EvalArguments& args) {
     const auto start = Clock::now();
     if (args.sparse == "le-nguyen" && !args.index.empty())
         throw Error("--index saves the BioSyn index only; leave it out with --sparse le-nguyen");
-    if (args.method != "sparse")
-        throw Error("--method " + args.method + " is not available yet: the dense and hybrid methods come with the encoders");
-    if (args.split == "test" && args.test.empty()) throw Error("--split test needs --test FILE");
-    if (args.split == "dev" && args.dev.empty()) throw Error("--split dev needs --dev FILE");
-    if (args.split == "test" && args.dev.empty())
-        throw Error("--split test needs --dev FILE too: BioSyn's test dictionary adds the dev mentions");
+    if (args.method != "sparse" && args.encoder.model.empty())
+        throw Error("--method " + args.method + " needs --model DIR (an encoder checkpoint)");
+    if (args.method == "dense" && !args.index.empty())
+        throw Error("--index is the sparse index; --method dense uses --dense-index");
 
-    Setup setup;
-    KbReference reference;
-    reference.path = args.kb;
-    reference.format = args.kbFormat == "auto" ? detectKbFormat(args.kb) : kbFormatFromName(args.kbFormat);
-    std::vector<Diagnostic> diagnostics;
-    setup.kb = std::make_unique<kb::KnowledgeBase>(loadKnowledgeBase(reference, diagnostics));
-    if (!args.spelling.empty()) setup.spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
-    setup.train = readCorpus(args.train);
-    if (!args.dev.empty()) setup.dev = readCorpus(args.dev);
-    setup.evaluated = args.split == "test" ? readCorpus(args.test) : readCorpus(args.dev);
+    const CorpusSetup setup = CorpusSetup::read(args.data);
+#if LINKSCOPE_HAVE_TORCH
+    std::optional<encoder::TextEncoder> loaded;
+    if (args.method != "sparse") loaded.emplace(loadEncoder(args.encoder));
+    const encoder::TextEncoder* encoder = loaded ? &*loaded : nullptr;
+#else
+    const encoder::TextEncoder* encoder = nullptr;
+#endif
 
-    const Run run = runOnce(args, setup, true);
+    const Run run = runOnce(args, setup, encoder, true);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     eval::ReportOptions reportOptions;
-    const std::string ranker = args.sparse == "le-nguyen"
-                                   ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
-                                         retrieval::TfidfSettings::leNguyenWords().describe() + ", merged"
-                                   : retrieval::TfidfSettings::bioSyn().describe();
-    reportOptions.extra = {{"method", "sparse"},
-                           {"ranker", ranker},
-                           {"split", args.split},
-                           {"knowledge_base", args.kb.string()},
-                           {"dictionary_entries", std::to_string(run.dictionary.size())},
-                           {"index", run.indexLoaded ? "loaded from " + args.index.string() : "built"},
+    reportOptions.extra = {{"method", args.method},
+                           {"ranker", rankerDescription(args, encoder)},
+                           {"split", args.data.split},
+                           {"knowledge_base", args.data.kb.string()},
+                           {"dictionary_entries", std::to_string(run.data.dictionary.size())},
                            {"index_seconds", std::to_string(run.indexSeconds)}};
+    if (args.method != "dense")
+        reportOptions.extra.emplace("index", run.indexLoaded ? "loaded from " + args.index.string() : "built");
+    if (args.method != "sparse") {
+        reportOptions.extra.emplace("model", args.encoder.model.string());
+        reportOptions.extra.emplace("dense_index", run.denseIndexLoaded ? "loaded from " + args.dense.file.string()
+                                                                              : "built (" + args.dense.kind + ")");
+    }
+    if (args.method == "hybrid") {
+        std::ostringstream weight;
+        weight << args.sparseWeight;
+        reportOptions.extra.emplace("sparse_weight", weight.str());
+    }
     if (!args.report.empty()) eval::writeJsonReport(args.report, run.result, reportOptions);
-    if (!args.perMention.empty()) eval::writePerMention(args.perMention, run.result, run.queries.queries, run.dictionary);
+    if (!args.perMention.empty())
+        eval::writePerMention(args.perMention, run.result, run.data.queries.queries, run.data.dictionary);
 
     nlohmann::json report = nlohmann::json::parse(eval::reportJson(run.result, reportOptions));
     // "seconds" is the whole command: reading, dictionary, index and ranking.
@@ -201,7 +238,7 @@ void runEval(const EvalArguments& args) {
 
     std::string comparisonText;
     if (args.comparePreprocessing) {
-        const Run plain = runOnce(args, setup, false);
+        const Run plain = runOnce(args, setup, encoder, false);
         const eval::RunComparison comparison = eval::compareRuns(run.result, plain.result);
         report["comparison_without_preprocessing"] = nlohmann::json::parse(eval::comparisonJson(comparison));
         comparisonText = eval::formatComparison(comparison, "preprocessed", "raw");
@@ -211,8 +248,9 @@ void runEval(const EvalArguments& args) {
         std::cout << report.dump(2) << '\n';
     } else {
         std::cout << eval::formatTable(run.result);
-        std::cout << "dictionary entries: " << run.dictionary.size() << ", index "
-                  << (run.indexLoaded ? "loaded" : "built") << " in " << run.indexSeconds << " s, total " << seconds << " s\n";
+        std::cout << "dictionary entries: " << run.data.dictionary.size() << ", indexes "
+                  << (run.indexLoaded || run.denseIndexLoaded ? "loaded" : "built") << " in " << run.indexSeconds
+                  << " s, total " << seconds << " s\n";
         if (!comparisonText.empty()) std::cout << '\n' << comparisonText;
     }
 }
@@ -222,28 +260,19 @@ void runEval(const EvalArguments& args) {
 void addEvalCommand(CLI::App& app) {
     auto args = std::make_shared<EvalArguments>();
     CLI::App* cmd = app.add_subcommand("eval", "Evaluate a linker with BioSyn's protocol (Acc@k, strict, seen/unseen, per type)");
-    cmd->add_option("--train", args->train, "Training corpus (PubTator); its mentions join the dictionary")
-        ->required()
-        ->check(CLI::ExistingFile);
-    cmd->add_option("--dev", args->dev, "Development corpus")->check(CLI::ExistingFile);
-    cmd->add_option("--test", args->test, "Test corpus")->check(CLI::ExistingFile);
-    cmd->add_option("--kb", args->kb, "Vocabulary: MEDIC / BioSyn dictionary, CTD TSV or UMLS MRCONSO.RRF")
-        ->required()
-        ->check(CLI::ExistingFile);
-    cmd->add_option("--kb-format", args->kbFormat, "Vocabulary format (default: detected)")
-        ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
-    cmd->add_option("--spelling", args->spelling, "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
-        ->check(CLI::ExistingFile);
-    cmd->add_option("--split", args->split, "Split to evaluate")->check(CLI::IsMember({"dev", "test"}));
-    cmd->add_option("--method", args->method, "Linker")->check(CLI::IsMember({"sparse", "dense", "hybrid"}));
+    args->data.addOptions(*cmd);
+    cmd->add_option("--method", args->method,
+                    "Linker: sparse (TF-IDF), dense (encoder + vector index) or hybrid (BioSyn: dense + lambda x sparse)")
+        ->check(CLI::IsMember({"sparse", "dense", "hybrid"}));
     cmd->add_option("--sparse", args->sparse,
                     "Sparse model: biosyn (char 1-2 grams) or le-nguyen (char 2-5 grams + words without stop words, merged)")
         ->check(CLI::IsMember({"biosyn", "le-nguyen"}));
-    cmd->add_option("--types", args->types, "Only mentions of these types (e.g. Disease for BC5CDR-Disease)");
+    args->encoder.addOptions(*cmd, false, 25);
+    args->dense.addOptions(*cmd);
+    cmd->add_option("--sparse-weight", args->sparseWeight,
+                    "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
+        ->capture_default_str();
     cmd->add_option("--k", args->k, "Ranking depth (at least 64)");
-    cmd->add_flag("--homonym-expansion", args->homonymExpansion, "Search BELHD's homonym-expanded KB names");
-    cmd->add_flag("--no-abbreviations", args->noAbbreviations, "Do not expand abbreviations in mentions");
-    cmd->add_flag("--no-composites", args->noComposites, "Do not split composite mentions");
     cmd->add_flag("--compare-preprocessing", args->comparePreprocessing,
                   "Also run without abbreviation expansion and composite splitting and compare (McNemar, bootstrap)");
     cmd->add_option("--index", args->index, "Sparse index file: loaded when it exists (and matches), else built and saved");

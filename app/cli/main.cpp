@@ -14,6 +14,12 @@ int main(int argc, char** argv) {
     linkscope::cli::addStatsCommand(app);
     linkscope::cli::addEvalCommand(app);
     linkscope::cli::addCompareCommand(app);
+    linkscope::cli::addIndexCommand(app);
+    linkscope::cli::addTokenizeCommand(app);
+#if LINKSCOPE_HAVE_TORCH
+    linkscope::cli::addEncodeCommand(app);
+    linkscope::cli::addInitModelCommand(app);
+#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -53,6 +53,13 @@ public:
     /// per file, creating the directory.
     void save(const std::filesystem::path& directory) const;
 
+    /// Adds marker tokens ([S], [E], [START], [END]) to the tokenizer and grows the word
+    /// embedding table to cover them: new rows normal(0, initializer_range), deterministic for
+    /// the seed; existing rows are kept and config().vocabSize follows. Returns the tokens' ids
+    /// (tokens already known keep theirs). When the table already has rows past the tokenizer
+    /// (vocab_size padded beyond vocab.txt), new ids that fall inside it use those rows as they are.
+    std::vector<std::int32_t> addTokens(std::span<const std::string> tokens, std::uint64_t seed);
+
     /// Vectors of the texts, row-major (texts.size() x dimension()), in the order given. Texts
     /// are batched by token length (length bucketing) and restored to their order. progress
     /// gets "Encoding" with the fraction done and may cancel (throws Cancelled).
@@ -84,5 +91,7 @@ private:
 
 /// True when LibTorch in this build can use a CUDA device.
 bool cudaAvailable() noexcept;
+/// Threads LibTorch uses for CPU inference (intra-op parallelism), for reports.
+int computeThreads() noexcept;
 
 }  // namespace linkscope::encoder

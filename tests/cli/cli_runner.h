@@ -19,9 +19,12 @@ inline QString demoFile(const char* name) {
     return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
 }
 
-inline CliResult runCli(const QStringList& arguments) {
+/// Runs the CLI with `input` on its standard input (closed afterwards).
+inline CliResult runCli(const QStringList& arguments, const QByteArray& input) {
     QProcess process;
     process.start(QStringLiteral(LINKSCOPE_CLI_PATH), arguments);
+    process.write(input);
+    process.closeWriteChannel();
     CliResult result;
     if (!process.waitForFinished(120000)) {
         process.kill();
@@ -32,5 +35,7 @@ inline CliResult runCli(const QStringList& arguments) {
     result.err = process.readAllStandardError();
     return result;
 }
+
+inline CliResult runCli(const QStringList& arguments) { return runCli(arguments, QByteArray()); }
 
 }  // namespace linkscope::test

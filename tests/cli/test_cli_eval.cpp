@@ -125,12 +125,15 @@ private Q_SLOTS:
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("--dev"), r.err.constData());
     }
-    void denseMethodIsNotYetAvailable() {
-        QStringList args = demoArguments();
-        args[args.indexOf("--method") + 1] = QStringLiteral("dense");
-        const auto r = test::runCli(args);
-        QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains("not available"), r.err.constData());
+    void denseMethodsNeedAnEncoder() {
+        // The dense and hybrid linkers themselves are tested in test_cli_encoder.
+        for (const char* method : {"dense", "hybrid"}) {
+            QStringList args = demoArguments();
+            args[args.indexOf("--method") + 1] = QString::fromLatin1(method);
+            const auto r = test::runCli(args);
+            QVERIFY(r.exitCode != 0);
+            QVERIFY2(r.err.contains("--model DIR"), r.err.constData());
+        }
     }
 };
 

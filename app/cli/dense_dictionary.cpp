@@ -1,0 +1,60 @@
+#include "dense_dictionary.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "retrieval/dictionary_fingerprint.h"
+
+namespace linkscope::cli {
+
+encoder::TextEncoder loadEncoder(const EncoderArguments& args) { return encoder::TextEncoder::load(args.model, args.options()); }
+
+std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<const std::string> texts,
+                               std::string_view what) {
+    ProgressSink progress;
+    if (isatty(STDERR_FILENO)) {
+        progress.report = [what, last = -1](std::string_view, double fraction) mutable {
+            const int percent = static_cast<int>(fraction * 100.0);
+            if (percent == last) return;
+            last = percent;
+            std::cerr << '\r' << "Encoding " << what << ": " << percent << " %" << std::flush;
+        };
+    }
+    std::vector<float> vectors = encoder.encode(texts, &progress);
+    if (progress.report) std::cerr << '\r' << std::string(40, ' ') << '\r' << std::flush;
+    return vectors;
+}
+
+std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary) {
+    const encoder::EncoderOptions& options = encoder.options();
+    return "model " + encoder.fingerprint() + ", pooling " + std::string(encoder::poolingName(encoder.pooling())) +
+           ", max length " + std::to_string(options.maxLength) + (options.normalize ? ", normalized" : "") +
+           ", dictionary " + retrieval::fingerprintOf(dictionary).describe();
+}
+
+DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary,
+                                       const DenseIndexArguments& args) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string fingerprint = denseFingerprint(encoder, dictionary);
+    DenseDictionary dense;
+    if (!args.file.empty() && std::filesystem::exists(args.file)) {
+        dense.index = retrieval::DenseIndex::load(args.file, fingerprint);
+        dense.index.setSearchOptions(args.options());
+        dense.vectors = dense.index.vectors();
+        dense.loaded = true;
+    } else {
+        std::vector<std::string> names;
+        names.reserve(dictionary.size());
+        for (const auto& entry : dictionary) names.push_back(entry.name);
+        dense.vectors = encodeTexts(encoder, names, "dictionary");
+        dense.index = retrieval::DenseIndex::build(dense.vectors, encoder.dimension(), fingerprint, args.options());
+        if (!args.file.empty()) dense.index.save(args.file);
+    }
+    dense.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return dense;
+}
+
+}  // namespace linkscope::cli

@@ -1,0 +1,66 @@
+#pragma once
+// What `eval` and `index` share: reading the KB and corpora named on the command line and building
+// BioSyn's evaluation dictionary (KB names + training mentions, + dev mentions for a test run) and
+// queries, so that an index built by `index` fits the dictionary `eval` searches.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "eval/queries.h"
+#include "kb/knowledge_base.h"
+#include "retrieval/name_dictionary.h"
+#include "text/spelling_map.h"
+
+namespace CLI {
+class App;
+}
+
+namespace linkscope::cli {
+
+struct DictionaryArguments {
+    std::vector<std::filesystem::path> train;
+    std::vector<std::filesystem::path> dev;
+    std::vector<std::filesystem::path> test;
+    std::filesystem::path kb;
+    std::string kbFormat = "auto";
+    std::filesystem::path spelling;
+    std::string split = "test";
+    std::vector<std::string> types;
+    bool homonymExpansion = false;
+    bool noAbbreviations = false;
+    bool noComposites = false;
+
+    /// Registers --train --dev --test --kb --kb-format --spelling --split --types
+    /// --homonym-expansion --no-abbreviations --no-composites.
+    void addOptions(CLI::App& command);
+    /// Error for a split without its files.
+    void validate() const;
+};
+
+/// The KB and corpora, read once.
+struct CorpusSetup {
+    std::unique_ptr<kb::KnowledgeBase> kb;
+    std::shared_ptr<const text::SpellingMap> spelling;
+    Corpus train;
+    Corpus dev;
+    Corpus evaluated;  ///< the split under evaluation
+
+    static CorpusSetup read(const DictionaryArguments& args);
+};
+
+/// The dictionary searched and the queries of the evaluated split.
+struct EvalData {
+    retrieval::NameDictionary dictionary;
+    eval::QuerySet queries;
+    std::unordered_set<std::string> trainingIds;  ///< gold ids of the training mentions
+};
+
+/// BioSyn's preprocessing (abbreviations, composites) unless `preprocess` is false or the
+/// arguments turn a step off.
+EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess = true);
+
+}  // namespace linkscope::cli

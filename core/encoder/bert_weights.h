@@ -1,0 +1,61 @@
+#pragma once
+// BERT weights from and to safetensors files: the Hugging Face name variants a checkpoint may
+// use, their mapping onto BertEncoderModel's parameters, and the checks that make a bad
+// checkpoint an error naming the file and the tensor instead of a silently wrong model.
+// Internal: includes torch (through bert_model.h).
+#include <filesystem>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "encoder/bert_model.h"
+
+namespace linkscope::encoder {
+
+/// What a stored tensor name is to this engine.
+enum class StoredTensorKind {
+    Parameter,        ///< a model parameter, under its canonical name
+    IgnoredBuffer,    ///< "embeddings.position_ids" / "token_type_ids": constant buffers transformers may save
+    PretrainingHead,  ///< "cls.*" (masked-LM / NSP heads of BertForPreTraining): skipped
+};
+
+struct StoredTensorName {
+    std::string canonical;  ///< the BertModel name: "bert." removed, gamma/beta -> weight/bias
+    StoredTensorKind kind = StoredTensorKind::Parameter;
+};
+
+/// Maps a name as stored in a checkpoint: strips the "bert." prefix (BertForMaskedLM and
+/// BertForPreTraining checkpoints such as BioBERT and PubMedBERT), renames TensorFlow-era
+/// "gamma"/"beta" to "weight"/"bias", and classifies buffers and pretraining heads.
+StoredTensorName mapStoredTensorName(std::string_view stored);
+
+/// The float32 tensors of a checkpoint, by canonical name, with the file each came from.
+struct CheckpointTensors {
+    struct Entry {
+        torch::Tensor tensor;          ///< CPU, float32
+        std::filesystem::path file;    ///< for error messages
+        std::string storedName;        ///< as written in the file
+    };
+    std::map<std::string, Entry> parameters;
+    std::vector<std::string> skipped;  ///< stored names of the pretraining heads, in file order
+
+    bool hasPooler() const { return parameters.contains("pooler.dense.weight"); }
+};
+
+/// Reads the weights files (one, or the shards of an index) and converts F16 / BF16 to F32.
+/// Throws ParseError naming the file and tensor for another dtype or a name found twice.
+CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> files);
+
+/// Copies the tensors into the model's parameters (on whatever device and dtype the model is).
+/// Throws ParseError naming the file and tensor for a tensor the model does not have, a
+/// parameter no file has, or a shape that differs from the configuration's.
+void assignCheckpointTensors(BertEncoderModel& model, const CheckpointTensors& tensors,
+                             std::span<const std::filesystem::path> files);
+
+/// Writes every parameter as F32 under its Hugging Face name (no "bert." prefix; pooler and
+/// projection head when the model has them), as BertModel.save_pretrained does, atomically.
+void saveCheckpointTensors(const BertEncoderModel& model, const std::filesystem::path& file);
+
+}  // namespace linkscope::encoder
