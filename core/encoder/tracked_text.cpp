@@ -14,21 +14,6 @@
 namespace linkscope::encoder::detail {
 namespace {
 
-// Decodes the sequence at `at` of text already known to be valid UTF-8.
-char32_t decodeAt(std::string_view text, std::size_t& at) noexcept {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    if (lead < 0x80) {
-        ++at;
-        return lead;
-    }
-    const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-    char32_t cp = lead & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F);
-    for (std::size_t k = 1; k < length; ++k) cp = (cp << 6) | (byte(at + k) & 0x3F);
-    at += length;
-    return cp;
-}
-
 void appendUtf16(std::u16string& out, char32_t c) {
     if (c < 0x10000) {
         out.push_back(static_cast<char16_t>(c));
@@ -86,7 +71,7 @@ TrackedText decodeTracked(std::string_view text) {
     chars.reserve(text.size());
     for (std::size_t at = 0; at < text.size();) {
         const std::size_t begin = at;
-        const char32_t cp = decodeAt(text, at);
+        const char32_t cp = utf8::decodeValid(text, at);
         chars.push_back({cp, begin, at});
     }
     return chars;
@@ -120,7 +105,7 @@ std::string toUtf8(std::span<const TrackedChar> chars) {
 std::u32string toCodePoints(std::string_view text) {
     std::u32string out;
     out.reserve(text.size());
-    for (std::size_t at = 0; at < text.size();) out.push_back(decodeAt(text, at));
+    for (std::size_t at = 0; at < text.size();) out.push_back(utf8::decodeValid(text, at));
     return out;
 }
 

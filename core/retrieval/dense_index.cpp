@@ -24,6 +24,7 @@
 
 #include "retrieval/top_k.h"
 #include "util/atomic_file.h"
+#include "util/checksummed_writer.h"
 #include "util/error.h"
 
 namespace linkscope::retrieval {
@@ -421,21 +422,14 @@ public:
 
     std::size_t operator()(const void* data, std::size_t size, std::size_t items) override {
         put(data, size * items);
-        return out_ ? items : 0;
+        return out_.good() ? items : 0;
     }
-    void put(const void* data, std::size_t bytes) {
-        if (bytes == 0) return;
-        crc_ = crc32_z(crc_, static_cast<const Bytef*>(data), bytes);
-        out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-        written_ += bytes;
-    }
-    std::uint32_t checksum() const noexcept { return static_cast<std::uint32_t>(crc_); }
-    std::uint64_t written() const noexcept { return written_; }
+    void put(const void* data, std::size_t bytes) { out_.bytes(data, bytes); }
+    std::uint32_t checksum() const noexcept { return out_.checksum(); }
+    std::uint64_t written() const noexcept { return out_.written(); }
 
 private:
-    std::ostream& out_;
-    uLong crc_ = crc32_z(0, nullptr, 0);
-    std::uint64_t written_ = 0;
+    ChecksummedWriter out_;
 };
 
 // FAISS's deserializer reading the payload of the file and no further: a read past the

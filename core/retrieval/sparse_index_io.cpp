@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "util/atomic_file.h"
+#include "util/checksummed_writer.h"
 #include "util/error.h"
 
 namespace linkscope::retrieval {
@@ -43,16 +44,10 @@ constexpr std::size_t kChecksumBytes = 4;
 
 // ----- writing -------------------------------------------------------------------------------
 
-class Writer {
+class Writer : public ChecksummedWriter {
 public:
-    explicit Writer(std::ostream& out) : out_(out) {}
+    using ChecksummedWriter::ChecksummedWriter;
 
-    void bytes(const void* data, std::size_t size) {
-        if (size == 0) return;  // crc32_z(crc, NULL, 0) would restart the checksum
-        crc_ = crc32_z(crc_, static_cast<const Bytef*>(data), size);
-        out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-        written_ += size;
-    }
     template <typename T>
     void scalar(T value) {
         static_assert(std::is_arithmetic_v<T>);
@@ -67,13 +62,6 @@ public:
         else
             for (const T value : values) scalar(value);
     }
-    std::uint32_t checksum() const noexcept { return static_cast<std::uint32_t>(crc_); }
-    std::uint64_t written() const noexcept { return written_; }
-
-private:
-    std::ostream& out_;
-    uLong crc_ = crc32_z(0, nullptr, 0);
-    std::uint64_t written_ = 0;
 };
 
 // ----- reading -------------------------------------------------------------------------------

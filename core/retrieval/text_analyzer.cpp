@@ -11,21 +11,6 @@
 namespace linkscope::retrieval {
 namespace {
 
-// Decodes the code point at `at` of text already checked to be valid UTF-8 and advances `at`.
-char32_t decodeAt(std::string_view text, std::size_t& at) noexcept {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    if (lead < 0x80) {
-        ++at;
-        return lead;
-    }
-    const int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1;
-    char32_t value = lead & (0x3F >> extra);
-    for (int i = 1; i <= extra; ++i) value = (value << 6) | (byte(at + static_cast<std::size_t>(i)) & 0x3F);
-    at += static_cast<std::size_t>(extra) + 1;
-    return value;
-}
-
 void requireUtf8(std::string_view text) {
     if (const auto bad = utf8::firstInvalidByte(text))
         throw Error("TF-IDF input is not valid UTF-8 (byte " + std::to_string(*bad) + " of \"" +
@@ -105,7 +90,7 @@ void TermAnalyzer::preprocess(std::string_view text, bool ascii) {
     std::size_t at = 0;
     while (at < source.size()) {
         const std::size_t begin = at;
-        const char32_t c = decodeAt(source, at);
+        const char32_t c = utf8::decodeValid(source, at);
         if (!isPythonWhitespace(c)) {
             boundaries_.push_back(static_cast<std::uint32_t>(text_.size()));
             text_.append(source.substr(begin, at - begin));
@@ -115,7 +100,7 @@ void TermAnalyzer::preprocess(std::string_view text, bool ascii) {
         std::size_t runLength = 1;
         while (runEnd < source.size()) {
             std::size_t next = runEnd;
-            if (!isPythonWhitespace(decodeAt(source, next))) break;
+            if (!isPythonWhitespace(utf8::decodeValid(source, next))) break;
             runEnd = next;
             ++runLength;
         }
@@ -170,7 +155,7 @@ void TermAnalyzer::wordNgrams() {
     std::size_t at = 0;
     while (at < text.size()) {
         std::size_t next = at;
-        if (!isPythonWordCharacter(decodeAt(text, next))) {
+        if (!isPythonWordCharacter(utf8::decodeValid(text, next))) {
             at = next;
             continue;
         }
@@ -178,7 +163,7 @@ void TermAnalyzer::wordNgrams() {
         std::size_t characters = 0;
         while (at < text.size()) {
             next = at;
-            if (!isPythonWordCharacter(decodeAt(text, next))) break;
+            if (!isPythonWordCharacter(utf8::decodeValid(text, next))) break;
             at = next;
             ++characters;
         }
