@@ -238,7 +238,12 @@ void runEval(const EvalArguments& args) {
 
     std::string comparisonText;
     if (args.comparePreprocessing) {
-        const Run plain = runOnce(args, setup, encoder, false);
+        // Without preprocessing the dictionary differs (its training mentions are not expanded
+        // or split), so the saved indexes, made for the preprocessed one, are not used.
+        EvalArguments plainArgs = args;
+        plainArgs.index.clear();
+        plainArgs.dense.file.clear();
+        const Run plain = runOnce(plainArgs, setup, encoder, false);
         const eval::RunComparison comparison = eval::compareRuns(run.result, plain.result);
         report["comparison_without_preprocessing"] = nlohmann::json::parse(eval::comparisonJson(comparison));
         comparisonText = eval::formatComparison(comparison, "preprocessed", "raw");

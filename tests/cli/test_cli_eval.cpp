@@ -73,6 +73,11 @@ private Q_SLOTS:
         QVERIFY(refused.out.isEmpty());
         QVERIFY2(refused.err.contains("demo.index"), refused.err.constData());
         QVERIFY2(refused.err.contains("dictionary"), refused.err.constData());
+        // The comparison without preprocessing searches another dictionary and leaves the saved
+        // index (made for the preprocessed one) alone.
+        const auto compared = test::runCli(demoArguments() << "--index" << index << "--compare-preprocessing" << "--json");
+        QVERIFY2(compared.exitCode == 0, compared.err.constData());
+        QVERIFY(compared.json().contains("comparison_without_preprocessing"));
     }
     void leNguyenCandidatesAlsoLinkTheDemo() {
         // Char 2-5 grams and words, merged: exact names still come first.
