@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     {
         std::fprintf(stderr, "BERT-base: learning a 30522-token vocabulary\n");
         auto vocabulary = buildWordPieceVocabulary(pool, {.vocabularySize = 30522, .minFrequency = 1, .lowerCase = true});
-        // The names may not hold 30,522 pieces: fill up with placeholders, as BERT's
+        // The names may not hold 30,522 pieces: fill up with filler pieces, as BERT's
         // vocab.txt has [unused] rows, so that the embedding table has BERT-base's size.
         for (std::size_t i = 0; vocabulary.size() < 30522; ++i) vocabulary.add("[unused" + std::to_string(i) + "]");
         const TextEncoder encoder = TextEncoder::create(BertConfig{}, BertTokenizer(std::move(vocabulary), {}), 1, options);

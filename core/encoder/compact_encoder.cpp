@@ -37,7 +37,7 @@ CompactEncoderPreset CompactEncoderPreset::load(const std::filesystem::path& fil
     try {
         preset.description = json.value("description", "");
         nlohmann::json config = json["config"];
-        // The vocabulary is learned later; a placeholder size lets the config be checked now.
+        // The vocabulary is learned later; a provisional size of 1 lets the config be checked now.
         config["vocab_size"] = 1;
         if (json.contains("pooling")) config["linkscope"]["pooling"] = json["pooling"];
         preset.config = BertConfig::parse(config.dump(), name);  // validates the sizes

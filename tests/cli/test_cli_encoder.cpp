@@ -3,6 +3,7 @@
 // on the demo project; with the refusals a user meets (a pickle checkpoint, an index of another
 // model, a text without its markers).
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "cli_runner.h"
@@ -17,7 +18,7 @@ std::vector<std::vector<double>> parseVectors(const QByteArray& out) {
     for (const QByteArray& line : out.split('\n')) {
         if (line.isEmpty()) continue;
         std::vector<double> v;
-        for (const QByteArray& number : line.split(' ')) v.push_back(number.toDouble());
+        for (const QByteArray& number : line.split(' ')) v.push_back(std::strtod(number.constData(), nullptr));
         vectors.push_back(std::move(v));
     }
     return vectors;
