@@ -61,6 +61,7 @@ struct Run {
     double indexSeconds = 0.0;
     bool indexLoaded = false;
     bool denseIndexLoaded = false;
+    std::string denseKind;  ///< of the index used (a loaded one keeps the kind it was built as)
 };
 
 // BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
@@ -92,6 +93,7 @@ void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, ev
     const auto indexStart = Clock::now();
     DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense);
     run.denseIndexLoaded = dense.loaded;
+    run.denseKind = std::string(retrieval::denseIndexKindName(dense.index.kind()));
     const auto encodeQueries = [&encoder](std::span<const std::string> queries) {
         return encodeTexts(encoder, std::vector<std::string>(queries.begin(), queries.end()), "mentions");
     };
@@ -168,7 +170,7 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
     return run;
 }
 
-std::string rankerDescription(const EvalArguments& args, const encoder::TextEncoder* encoder) {
+std::string rankerDescription(const EvalArguments& args, const encoder::TextEncoder* encoder, const Run& run) {
     const std::string bioSyn = retrieval::TfidfSettings::bioSyn().describe();
     if (args.method == "sparse")
         return args.sparse == "le-nguyen" ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
@@ -177,9 +179,10 @@ std::string rankerDescription(const EvalArguments& args, const encoder::TextEnco
     std::string dense = "encoder " + args.encoder.model.string();
 #if LINKSCOPE_HAVE_TORCH
     dense += " (" + std::string(encoder::poolingName(encoder->pooling())) + " pooling, " + encoder->deviceName() +
-             "), " + args.dense.kind + " index";
+             "), " + run.denseKind + " index";
 #else
     (void)encoder;
+    (void)run;
 #endif
     if (args.method == "dense") return dense;
     std::ostringstream weight;
@@ -210,7 +213,7 @@ void runEval(const EvalArguments& args) {
 
     eval::ReportOptions reportOptions;
     reportOptions.extra = {{"method", args.method},
-                           {"ranker", rankerDescription(args, encoder)},
+                           {"ranker", rankerDescription(args, encoder, run)},
                            {"split", args.data.split},
                            {"knowledge_base", args.data.kb.string()},
                            {"dictionary_entries", std::to_string(run.data.dictionary.size())},
@@ -219,8 +222,9 @@ void runEval(const EvalArguments& args) {
         reportOptions.extra.emplace("index", run.indexLoaded ? "loaded from " + args.index.string() : "built");
     if (args.method != "sparse") {
         reportOptions.extra.emplace("model", args.encoder.model.string());
-        reportOptions.extra.emplace("dense_index", run.denseIndexLoaded ? "loaded from " + args.dense.file.string()
-                                                                              : "built (" + args.dense.kind + ")");
+        reportOptions.extra.emplace("dense_index", (run.denseIndexLoaded ? "loaded from " + args.dense.file.string() + " "
+                                                                          : std::string("built ")) +
+                                                       "(" + run.denseKind + ")");
     }
     if (args.method == "hybrid") {
         std::ostringstream weight;

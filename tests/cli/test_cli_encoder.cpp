@@ -171,6 +171,7 @@ private Q_SLOTS:
                                          << "--index" << path("demo.sparse") << "--dense-index" << path("demo.dense"));
         QVERIFY2(loaded.exitCode == 0, loaded.err.constData());
         QVERIFY(loaded.json()["dense_index"].get<std::string>().starts_with("loaded from"));
+        QVERIFY(loaded.json()["dense_index"].get<std::string>().ends_with("(flat)"));
         QVERIFY(loaded.json()["index"].get<std::string>().starts_with("loaded from"));
         QCOMPARE(loaded.json()["acc@k"], fresh.json()["acc@k"]);
 
