@@ -14,6 +14,7 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 #include "util/line_reader.h"
 
 namespace linkscope::encoder {
@@ -41,11 +42,6 @@ bool isInterpreted(std::string_view key) {
     for (const std::string_view interpreted : kInterpretedKeys)
         if (interpreted == key) return true;
     return false;
-}
-
-std::size_t lineOfByte(const std::string& text, std::size_t byte) {
-    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size()));
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
 }
 
 /// Reads the typed members of one JSON object, naming the file and the key in every error.
@@ -158,19 +154,11 @@ std::optional<Pooling> parsePooling(std::string_view name) noexcept {
 }
 
 BertConfig BertConfig::load(const std::filesystem::path& file) {
-    std::string text, line;
-    LineReader reader(file);  // missing file, invalid UTF-8 -> ParseError naming file and line
-    while (reader.next(line)) text.append(line).push_back('\n');
-    return parse(text, file.string());
+    return parse(readTextFile(file), file.string());  // missing file, bad UTF-8: ParseError at its line
 }
 
 BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        throw ParseError(name, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
-    }
+    const Json root = parseJson(text, name);
     if (!root.is_object()) throw ParseError(name, 0, "config.json must be a JSON object");
 
     BertConfig config;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "util/error.h"
+#include "util/json_file.h"
 #include "util/line_reader.h"
 
 namespace linkscope::encoder {
@@ -54,15 +55,7 @@ std::string conversionCommand(const fs::path& directory, std::string_view loadOp
 
 std::vector<fs::path> shardsOfIndex(const fs::path& directory, const fs::path& index) {
     const std::string name = index.string();
-    std::string text, line;
-    LineReader reader(index);
-    while (reader.next(line)) text.append(line).push_back('\n');
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        throw ParseError(name, 0, std::string("not valid JSON: ") + e.what());
-    }
+    const Json root = readJsonFile(index);
     const auto map = root.is_object() ? root.find("weight_map") : root.end();
     if (map == root.end() || !map->is_object() || map->empty())
         throw ParseError(name, 0, "missing a non-empty \"weight_map\" object {\"tensor\": \"shard file\"}");

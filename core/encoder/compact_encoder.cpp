@@ -5,32 +5,12 @@
 #include "corpus/corpus.h"
 #include "kb/knowledge_base.h"
 #include "util/error.h"
-#include "util/line_reader.h"
+#include "util/json_file.h"
 
 namespace linkscope::encoder {
-namespace {
-
-std::string readWholeFile(const std::filesystem::path& file) {
-    LineReader reader(file);
-    std::string text;
-    std::string line;
-    while (reader.next(line)) {
-        text.append(line);
-        text.push_back('\n');
-    }
-    return text;
-}
-
-}  // namespace
-
 CompactEncoderPreset CompactEncoderPreset::load(const std::filesystem::path& file) {
     const std::string name = file.string();
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(readWholeFile(file));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw ParseError(name, 0, std::string("not valid JSON: ") + e.what());
-    }
+    nlohmann::json json = readJsonFile(file);
     if (!json.is_object() || !json.contains("config") || !json["config"].is_object())
         throw ParseError(name, 0, "a compact encoder preset needs a \"config\" object (config.json keys)");
     CompactEncoderPreset preset;

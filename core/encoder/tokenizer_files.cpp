@@ -11,6 +11,7 @@
 #include "encoder/bert_tokenizer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 #include "util/line_reader.h"
 
 namespace linkscope::encoder {
@@ -29,29 +30,11 @@ bool isFile(const fs::path& path) {
     return fs::is_regular_file(path, ec);
 }
 
-// 1-based line of a byte position (nlohmann counts bytes from 1, pointing at the last byte read).
-std::size_t lineOfByte(std::string_view content, std::size_t byte) {
-    const std::size_t upTo = std::min(content.size(), byte > 0 ? byte - 1 : 0);
-    return 1 + static_cast<std::size_t>(std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(upTo), '\n'));
-}
-
 // JSON files are read through LineReader too, which checks UTF-8 and names the bad line.
 json readJsonObject(const fs::path& file) {
-    LineReader reader(file);
-    std::string content, line;
-    // Lines joined with "\n" and no newline after the last, so that an error at the end of a
-    // truncated file is reported on its last line.
-    for (bool first = true; reader.next(line); first = false) {
-        if (!first) content += '\n';
-        content += line;
-    }
+    const std::string content = readTextFile(file);
     if (content.find_first_not_of(" \t\n") == std::string::npos) throw ParseError(file.string(), 0, "empty JSON file");
-    json value;
-    try {
-        value = json::parse(content);
-    } catch (const json::parse_error& e) {
-        throw ParseError(file.string(), lineOfByte(content, e.byte), std::string("malformed JSON: ") + e.what());
-    }
+    const json value = parseJson(content, file.string());
     if (!value.is_object())
         throw ParseError(file.string(), 0, std::string("expected a JSON object, got ") + value.type_name());
     return value;

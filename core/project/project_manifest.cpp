@@ -7,16 +7,12 @@
 #include <iterator>
 
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace linkscope {
 namespace {
 
 using Json = nlohmann::json;
-
-std::size_t lineOfByte(const std::string& text, std::size_t byte) {
-    const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(byte, text.size()));
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
-}
 
 const Json& member(const Json& object, const char* key, Json::value_t type, const std::string& file,
                    const std::string& where) {
@@ -58,16 +54,7 @@ const char* kbFormatName(KbFormat format) noexcept {
 
 ProjectManifest readProjectManifest(const std::filesystem::path& file) {
     const std::string name = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ParseError(name, 0, "cannot open project manifest");
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        throw ParseError(name, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
-    }
+    const Json root = readJsonFile(file);
     if (!root.is_object()) throw ParseError(name, 0, "a project manifest must be a JSON object");
     if (root.value("format", std::string{}) != "linkscope-project-manifest")
         throw ParseError(name, 0, "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");

@@ -88,6 +88,28 @@ private Q_SLOTS:
         QVERIFY(again.err.contains("--force"));
     }
 
+    void malformedPresetsAreRefusedWithFileAndLine() {
+        const auto initWith = [&](const char* name, const std::string& content) {
+            test::writeFile(path(name).toStdString(), content);
+            return test::runCli({"init-model", "--preset", path(name), "--kb", demo("demo-kb.txt"), "--out",
+                                 path("never-written")});
+        };
+        const auto syntax = initWith("syntax.json", "{\n  \"config\": oops\n}\n");
+        QCOMPARE(syntax.exitCode, 1);
+        QVERIFY2(syntax.err.contains("syntax.json:2: not valid JSON"), syntax.err.constData());
+        const auto noConfig = initWith("no-config.json", "{\"vocabulary\": {\"size\": 100}}\n");
+        QCOMPARE(noConfig.exitCode, 1);
+        QVERIFY2(noConfig.err.contains("no-config.json") && noConfig.err.contains("\"config\""), noConfig.err.constData());
+        const auto badSize = initWith("bad-size.json", "{\"config\": {\"hidden_size\": 30, \"num_hidden_layers\": 1, "
+                                                        "\"num_attention_heads\": 4, \"intermediate_size\": 8}}\n");
+        QCOMPARE(badSize.exitCode, 1);  // 30 hidden units do not split over 4 heads
+        QVERIFY2(badSize.err.contains("bad-size.json"), badSize.err.constData());
+        const auto badUtf8 = initWith("utf8.json", "{\"description\": \"\xff\"}\n");
+        QCOMPARE(badUtf8.exitCode, 1);
+        QVERIFY2(badUtf8.err.contains("utf8.json:1"), badUtf8.err.constData());
+        QVERIFY(!QFile::exists(path("never-written")));
+    }
+
     void encodePrintsOneVectorPerLine() {
         const QByteArray input = "breast cancer\ncolon cancer\nbreast cancer\n";
         const auto r = test::runCli({"encode", "--model", path("compact")}, input);

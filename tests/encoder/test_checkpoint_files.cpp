@@ -113,22 +113,25 @@ private Q_SLOTS:
     void badIndexes_data() {
         QTest::addColumn<QString>("index");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("not JSON") << R"({"weight_map": )" << "not valid JSON";
-        QTest::newRow("no weight_map") << R"({"metadata": {}})" << "missing a non-empty \"weight_map\"";
-        QTest::newRow("empty weight_map") << R"({"weight_map": {}})" << "missing a non-empty \"weight_map\"";
-        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})" << "entry \"a\" is not a file name";
+        QTest::addColumn<int>("line");  // a syntax error names its line; the others the whole file
+        QTest::newRow("not JSON") << R"({"weight_map": )" << "not valid JSON" << 1;
+        QTest::newRow("not JSON, line 2") << "{\n\"weight_map\": oops}" << "not valid JSON" << 2;
+        QTest::newRow("no weight_map") << R"({"metadata": {}})" << "missing a non-empty \"weight_map\"" << 0;
+        QTest::newRow("empty weight_map") << R"({"weight_map": {}})" << "missing a non-empty \"weight_map\"" << 0;
+        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})" << "entry \"a\" is not a file name" << 0;
         QTest::newRow("shard outside") << R"({"weight_map": {"a": "../model.safetensors"}})"
-                                       << "not a file name inside the checkpoint folder";
+                                       << "not a file name inside the checkpoint folder" << 0;
         QTest::newRow("shard absolute") << R"({"weight_map": {"a": "/etc/passwd"}})"
-                                        << "not a file name inside the checkpoint folder";
+                                        << "not a file name inside the checkpoint folder" << 0;
     }
     void badIndexes() {
         QFETCH(QString, index);
         QFETCH(QString, fragment);
+        QFETCH(int, line);
         const auto directory = folder("bad-index", {});
         const auto indexFile = directory / "model.safetensors.index.json";
         test::writeFile(indexFile, index.toStdString());
-        LINKSCOPE_EXPECT_PARSE_ERROR(locateCheckpoint(directory), indexFile, 0, fragment.toStdString());
+        LINKSCOPE_EXPECT_PARSE_ERROR(locateCheckpoint(directory), indexFile, std::size_t(line), fragment.toStdString());
     }
 
     void refusals_data() {

@@ -472,8 +472,8 @@ private Q_SLOTS:
             LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), config, line, fragment);
         };
         // Broken JSON: the line of the error.
-        expect("{\n  \"do_lower_case\": true,\n  oops\n}\n", 3, "malformed JSON");
-        expect("{\"do_lower_case\": true", 1, "malformed JSON");  // truncated
+        expect("{\n  \"do_lower_case\": true,\n  oops\n}\n", 3, "not valid JSON");
+        expect("{\"do_lower_case\": true", 1, "not valid JSON");  // truncated
         expect("", 0, "empty JSON file");
         expect("[1, 2]", 0, "expected a JSON object");
         // Wrong types name the key.
