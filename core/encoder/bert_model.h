@@ -141,6 +141,8 @@ public:
     void growWordEmbeddings(std::int64_t rows, std::uint64_t seed);
 
     const BertConfig& config() const noexcept { return config_; }
+    /// The pooling saved in config.json ("linkscope" key): the trainer sets its method's.
+    void setPooling(Pooling pooling) noexcept { config_.pooling = pooling; }
     bool hasPooler() const noexcept { return !pooler_dense_.is_empty(); }
     bool hasProjection() const noexcept { return !projection_dense_.is_empty(); }
     torch::nn::Embedding& wordEmbeddings() noexcept { return embeddings->word_embeddings; }

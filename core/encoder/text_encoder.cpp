@@ -1,5 +1,6 @@
 // TextEncoder: tokenizer + BertEncoderModel + device handling behind a torch-free interface.
 #include "encoder/text_encoder.h"
+#include "encoder/token_batch.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -47,17 +48,6 @@ Placement resolvePlacement(const EncoderOptions& options, const BertConfig& conf
         placement.dtype = options.precision == Precision::Fp16 ? torch::kHalf : torch::kBFloat16;
     }
     return placement;
-}
-
-/// The marker tokens a pooling reads, or none for Cls and Mean.
-std::optional<std::pair<std::string_view, std::string_view>> markerTokens(Pooling pooling) {
-    switch (pooling) {
-        case Pooling::Markers: return std::pair{std::string_view("[S]"), std::string_view("[E]")};
-        case Pooling::StartEnd: return std::pair{std::string_view("[START]"), std::string_view("[END]")};
-        case Pooling::Cls:
-        case Pooling::Mean: break;
-    }
-    return std::nullopt;
 }
 
 /// FNV-1a, 64 bits (offset basis 14695981039346656037, prime 1099511628211).
@@ -137,20 +127,8 @@ struct TextEncoder::State {
                         " tokens but the word embedding table (vocab_size) only " + std::to_string(rows) + " rows");
     }
 
-    PoolingSpec poolingSpec() const {
-        PoolingSpec spec{options.pooling.value_or(model->config().pooling)};
-        if (const auto markers = markerTokens(spec.pooling)) {
-            const auto idOf = [&](std::string_view token) -> std::int64_t {
-                const auto id = tokenizer.tokenId(token);
-                if (!id)
-                    throw Error("encoder: pooling \"" + std::string(poolingName(spec.pooling)) + "\" needs the token " +
-                                std::string(token) + ", which the tokenizer does not have (add it with addTokens)");
-                return *id;
-            };
-            spec.firstMarkerId = idOf(markers->first);
-            spec.secondMarkerId = idOf(markers->second);
-        }
-        return spec;
+    PoolingSpec poolingSpec(std::optional<Pooling> pooling) const {
+        return poolingSpecFor(tokenizer, pooling.value_or(options.pooling.value_or(model->config().pooling)));
     }
 };
 
@@ -201,25 +179,20 @@ std::vector<std::int32_t> TextEncoder::addTokens(std::span<const std::string> to
 }
 
 std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const ProgressSink* progress) const {
-    auto& model = *state_->model;
-    const auto spec = state_->poolingSpec();
-    const auto& tokenizer = state_->tokenizer;
-    const EncodeOptions tokenization{.maxLength = state_->options.maxLength, .addSpecialTokens = true, .padToMaxLength = false};
+    return encode(texts, EncodeRequest{}, progress);
+}
 
-    std::vector<Encoding> encodings;
-    encodings.reserve(texts.size());
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        encodings.push_back(tokenizer.encode(texts[i], tokenization));
-        if (const auto markers = markerTokens(spec.pooling)) {
-            const auto& ids = encodings.back().ids;
-            for (const auto& [token, id] : {std::pair{markers->first, spec.firstMarkerId},
-                                            std::pair{markers->second, spec.secondMarkerId}})
-                if (std::find(ids.begin(), ids.end(), id) == ids.end())
-                    throw Error("encoder: text " + std::to_string(i) + " lacks the marker " + std::string(token) +
-                                " (absent, or truncated past " + std::to_string(state_->options.maxLength) +
-                                " tokens) that pooling \"" + std::string(poolingName(spec.pooling)) + "\" needs");
-        }
-    }
+std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const EncodeRequest& request,
+                                       const ProgressSink* progress) const {
+    auto& model = *state_->model;
+    const auto spec = state_->poolingSpec(request.pooling);
+    const auto& tokenizer = state_->tokenizer;
+    const std::size_t maxLength = request.maxLength.value_or(state_->options.maxLength);
+    if (maxLength < 2 || maxLength > model.config().maxPositionEmbeddings)
+        throw Error("encoder: max length " + std::to_string(maxLength) + " is outside 2.." +
+                    std::to_string(model.config().maxPositionEmbeddings));
+    const bool normalize = request.normalize.value_or(state_->options.normalize);
+    const std::vector<Encoding> encodings = tokenizeForPooling(tokenizer, texts, maxLength, spec);
 
     // Length bucketing: texts of similar length share a batch, so little is spent on padding.
     std::vector<std::size_t> order(texts.size());
@@ -236,26 +209,9 @@ std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const
         if (progress) progress->checkCancelled();
         const std::size_t count = std::min(batchSize, order.size() - start);
         const auto batch = std::span(order).subspan(start, count);
-        std::int64_t length = 0;
-        for (const auto index : batch) length = std::max(length, static_cast<std::int64_t>(encodings[index].ids.size()));
-        const auto rows = static_cast<std::int64_t>(count);
-        auto ids = torch::full({rows, length}, tokenizer.padId(), torch::kLong);
-        auto mask = torch::zeros({rows, length}, torch::kLong);
-        auto types = torch::zeros({rows, length}, torch::kLong);
-        auto idsAccess = ids.accessor<std::int64_t, 2>();
-        auto maskAccess = mask.accessor<std::int64_t, 2>();
-        auto typesAccess = types.accessor<std::int64_t, 2>();
-        for (std::int64_t row = 0; row < rows; ++row) {
-            const auto& encoding = encodings[batch[static_cast<std::size_t>(row)]];
-            for (std::size_t t = 0; t < encoding.ids.size(); ++t) {
-                const auto column = static_cast<std::int64_t>(t);
-                idsAccess[row][column] = encoding.ids[t];
-                maskAccess[row][column] = t < encoding.attentionMask.size() ? encoding.attentionMask[t] : 1;
-                typesAccess[row][column] = t < encoding.typeIds.size() ? encoding.typeIds[t] : 0;
-            }
-        }
+        const TokenBatch tokens = makeTokenBatch(encodings, batch, tokenizer.padId());
         const auto device = state_->placement.device;
-        const auto output = model.embed(ids.to(device), mask.to(device), types.to(device), spec, state_->options.normalize)
+        const auto output = model.embed(tokens.ids.to(device), tokens.mask.to(device), tokens.types.to(device), spec, normalize)
                                 .to(torch::kCPU, torch::kFloat)
                                 .contiguous();
         const float* data = output.data_ptr<float>();

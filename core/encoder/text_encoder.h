@@ -30,6 +30,15 @@ struct EncoderOptions {
     bool normalize = false;  ///< L2-normalize outputs (cosine scores as inner products)
 };
 
+/// Per-call changes to the encoder's options: a method encodes mentions and names, or entity
+/// texts, with different lengths and poolings through one model (Le & Nguyen: [START]/[END]
+/// pooling for mentions, [CLS] for entities).
+struct EncodeRequest {
+    std::optional<std::size_t> maxLength;
+    std::optional<Pooling> pooling;
+    std::optional<bool> normalize;
+};
+
 class BertEncoderModel;  // the LibTorch module (bert_model.h), for the trainer
 
 class TextEncoder {
@@ -64,6 +73,9 @@ public:
     /// are batched by token length (length bucketing) and restored to their order. progress
     /// gets "Encoding" with the fraction done and may cancel (throws Cancelled).
     std::vector<float> encode(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const;
+    /// The same with some options changed for this call only.
+    std::vector<float> encode(std::span<const std::string> texts, const EncodeRequest& request,
+                              const ProgressSink* progress = nullptr) const;
     /// Token-level outputs (last hidden state, length x hidden) of one text, for checks.
     std::vector<float> tokenOutputs(const Encoding& encoding) const;
 

@@ -61,7 +61,10 @@ EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDic
     std::vector<std::string> texts;
     for (const auto& query : queries) {
         if (query.parts.empty()) throw Error("evaluate: query without parts: \"" + query.mention + "\" in " + query.document);
-        texts.insert(texts.end(), query.parts.begin(), query.parts.end());
+        if (options.partText)
+            for (std::size_t part = 0; part < query.parts.size(); ++part) texts.push_back(options.partText(query, part));
+        else
+            texts.insert(texts.end(), query.parts.begin(), query.parts.end());
     }
     result.parts = texts.size();
 

@@ -50,6 +50,10 @@ struct EvalOptions {
     /// Parts ranked per call of the ranking function (progress and cancellation between calls).
     std::size_t batchSize = 4096;
     ProgressSink progress;
+    /// What the ranking function is given for part `part` of a query; unset: the part itself.
+    /// A method that reads the mention in its context (BELHD, Le & Nguyen) gives the part marked
+    /// in its sentence (train/method_linker.h).
+    std::function<std::string(const EvalQuery&, std::size_t part)> partText;
 };
 
 /// The ranking of one query part.

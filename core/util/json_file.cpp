@@ -31,6 +31,9 @@ nlohmann::json parseJson(const std::string& text, const std::string& source) {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw ParseError(source, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        // A number out of range ("1e999") is reported as out_of_range, with no position.
+        throw ParseError(source, 0, std::string("not valid JSON: ") + e.what());
     }
 }
 
