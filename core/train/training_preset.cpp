@@ -1,0 +1,599 @@
+// Training presets (models/<name>.json), read strictly: every key is checked for its type and
+// range and named by its full path in errors, and a key the schema does not know is an error,
+// because a misspelt hyper-parameter would otherwise fall back to a default without a word and
+// the run would not be the one its preset describes.
+#include "train/training_preset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "util/error.h"
+#include "util/json_file.h"
+
+namespace linkscope::train {
+namespace {
+
+using Json = nlohmann::json;
+// Written presets keep the schema's order (method first, choices last), as a person reads them.
+using OrderedJson = nlohmann::ordered_json;
+
+template <typename Enum, std::size_t N>
+using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
+
+constexpr NameTable<Method, 5> kMethods{{
+    {Method::BioSyn, "biosyn"},
+    {Method::Belhd, "belhd"},
+    {Method::Triplet, "triplet"},
+    {Method::PrototypeSrn, "prototype-srn"},
+    {Method::KnnBioel, "knn-bioel"},
+}};
+constexpr NameTable<Similarity, 3> kSimilarities{{
+    {Similarity::Dot, "dot"},
+    {Similarity::Cosine, "cosine"},
+    {Similarity::Euclidean, "euclidean"},
+}};
+constexpr NameTable<ContextMarkers, 3> kMarkers{{
+    {ContextMarkers::None, "none"},
+    {ContextMarkers::Belhd, "belhd"},
+    {ContextMarkers::LeNguyen, "le-nguyen"},
+}};
+constexpr NameTable<CandidateSource, 3> kCandidateSources{{
+    {CandidateSource::Sparse, "sparse"},
+    {CandidateSource::Dense, "dense"},
+    {CandidateSource::Both, "both"},
+}};
+constexpr NameTable<TripletTrainingSet, 2> kTripletTrainingSets{{
+    {TripletTrainingSet::Ontology, "O"},
+    {TripletTrainingSet::OntologyAndData, "OD"},
+}};
+constexpr NameTable<PrototypeVariant, 4> kPrototypeVariants{{
+    {PrototypeVariant::PrototypeSrn, "prototype-srn"},
+    {PrototypeVariant::Prototype, "prototype"},
+    {PrototypeVariant::TripletAll, "triplet-all"},
+    {PrototypeVariant::TripletDownsampled, "triplet-downsampled"},
+}};
+constexpr NameTable<encoder::Pooling, 4> kPoolings{{
+    {encoder::Pooling::Cls, "cls"},
+    {encoder::Pooling::Mean, "mean"},
+    {encoder::Pooling::Markers, "markers"},
+    {encoder::Pooling::StartEnd, "start-end"},
+}};
+constexpr std::array<std::string_view, 2> kOptimizers{"adam", "adamw"};
+
+// A schedule name that means `training` itself, so a file may not define it.
+constexpr std::string_view kPaperSchedule = "paper";
+
+// BERT inputs hold [CLS] and [SEP] around the text: fewer than 3 tokens leave no room for it.
+constexpr std::size_t kMinInputTokens = 3;
+
+template <typename Enum, std::size_t N>
+std::string_view nameIn(const NameTable<Enum, N>& table, Enum value) noexcept {
+    for (const auto& [entry, name] : table)
+        if (entry == value) return name;
+    return "?";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parseIn(const NameTable<Enum, N>& table, std::string_view name) noexcept {
+    for (const auto& [entry, spelled] : table)
+        if (spelled == name) return entry;
+    return std::nullopt;
+}
+
+template <typename Enum, std::size_t N>
+std::string spelledList(const NameTable<Enum, N>& table) {
+    std::string list;
+    for (const auto& [entry, name] : table) list += (list.empty() ? "" : ", ") + std::string(name);
+    return list;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    return list;
+}
+
+/// A value as an error message shows it: its JSON type and (the start of) its text. Arrays and
+/// objects are not written out: they may be large, or nested deeper than a recursive dump goes.
+std::string describe(const Json& value) {
+    if (value.is_array()) return "a list";
+    if (value.is_object()) return "an object";
+    if (value.is_null()) return "null";
+    const std::string text = value.dump();
+    return std::string(value.type_name()) + " " + (text.size() > 40 ? text.substr(0, 40) + "..." : text);
+}
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+/// The accepted interval of a real-valued key, and how an error message words it.
+struct RealRange {
+    double min = -kInfinity;
+    bool minInclusive = true;
+    double max = kInfinity;
+    bool maxInclusive = true;
+
+    bool contains(double value) const {
+        return (minInclusive ? value >= min : value > min) && (maxInclusive ? value <= max : value < max);
+    }
+    std::string wording() const {
+        // "between 0 and 1" rather than nlohmann's "0.0 and 1.0": the bounds are whole or short.
+        const auto text = [](double bound) {
+            return std::floor(bound) == bound && std::fabs(bound) < 1e15 ? std::to_string(static_cast<long long>(bound))
+                                                                         : Json(bound).dump();
+        };
+        if (std::isfinite(min) && std::isfinite(max)) return "between " + text(min) + " and " + text(max);
+        if (std::isfinite(min)) return (minInclusive ? "at least " : "greater than ") + text(min);
+        if (std::isfinite(max)) return (maxInclusive ? "at most " : "less than ") + text(max);
+        return "a finite number";
+    }
+};
+RealRange atLeast(double min) { return {min, true, kInfinity, true}; }
+RealRange greaterThan(double min) { return {min, false, kInfinity, true}; }
+RealRange between(double min, double max) { return {min, true, max, true}; }
+RealRange anyReal() { return {}; }
+
+/// Reads the members of one JSON object of a preset with their types and ranges checked,
+/// naming each by its path from the top ("training.batch_size") in every error, and remembers
+/// what it was asked for so that finish() can refuse every other key.
+class ObjectReader {
+public:
+    ObjectReader(const Json& object, std::string file, std::string path)
+        : object_(object), file_(std::move(file)), path_(std::move(path)) {}
+
+    bool has(const char* key) const { return object_.contains(key); }
+
+    /// The member itself (nullptr when absent); the caller checks it.
+    const Json* member(const char* key) {
+        asked_.emplace_back(key);
+        const auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+
+    void size(const char* key, std::size_t& into, std::size_t minimum = 0) {
+        static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
+        std::uint64_t value = into;
+        if (!wholeNumber(key, value)) return;
+        if (value < minimum) fail(key, "must be at least " + std::to_string(minimum) + ", not " + std::to_string(value));
+        into = static_cast<std::size_t>(value);
+    }
+    void uint64(const char* key, std::uint64_t& into) { wholeNumber(key, into); }
+
+    void real(const char* key, double& into, const RealRange& range) {
+        const Json* value = member(key);
+        if (!value) return;
+        if (!value->is_number()) fail(key, "must be a number, not " + describe(*value));
+        const double number = value->get<double>();  // finite: parsePresetJson refuses 1e999
+        if (!range.contains(number)) fail(key, "must be " + range.wording() + ", not " + value->dump());
+        into = number;
+    }
+    void boolean(const char* key, bool& into) {
+        const Json* value = member(key);
+        if (!value) return;
+        if (!value->is_boolean()) fail(key, "must be true or false, not " + describe(*value));
+        into = value->get<bool>();
+    }
+    void string(const char* key, std::string& into) {
+        const Json* value = member(key);
+        if (!value) return;
+        if (!value->is_string()) fail(key, "must be a string, not " + describe(*value));
+        into = value->get<std::string>();
+    }
+    template <typename Enum, std::size_t N>
+    void choice(const char* key, Enum& into, const NameTable<Enum, N>& table) {
+        const Json* value = member(key);
+        if (!value) return;
+        if (!value->is_string())
+            fail(key, "must be a string, one of " + spelledList(table) + ", not " + describe(*value));
+        const auto parsed = parseIn(table, value->get<std::string>());
+        if (!parsed) fail(key, "must be one of " + spelledList(table) + ", not " + value->dump());
+        into = *parsed;
+    }
+    void stringList(const char* key, std::vector<std::string>& into) {
+        const Json* value = member(key);
+        if (!value) return;
+        if (!value->is_array()) fail(key, "must be a list of strings, not " + describe(*value));
+        std::vector<std::string> strings;
+        for (std::size_t i = 0; i < value->size(); ++i) {
+            const Json& element = (*value)[i];
+            if (!element.is_string())
+                fail(key, "must be a list of strings; element " + std::to_string(i + 1) + " is " + describe(element));
+            strings.push_back(element.get<std::string>());
+        }
+        into = std::move(strings);
+    }
+    /// The reader of a nested object, nullopt when the key is absent.
+    std::optional<ObjectReader> object(const char* key) {
+        const Json* value = member(key);
+        if (!value) return std::nullopt;
+        if (!value->is_object()) fail(key, "must be an object {...}, not " + describe(*value));
+        return ObjectReader(*value, file_, keyPath(key) + ".");
+    }
+
+    /// Refuses the first key (in sorted order) that no read asked for.
+    void finish() const {
+        for (const auto& [key, value] : object_.items())
+            if (std::find(asked_.begin(), asked_.end(), key) == asked_.end())
+                throw ParseError(file_, 0,
+                                 "unknown key \"" + keyPath(key) + "\" (known" +
+                                     (path_.empty() ? "" : " in " + path_.substr(0, path_.size() - 1)) +
+                                     ": " + joined(asked_) + ")");
+    }
+
+    std::string keyPath(std::string_view key) const { return path_ + std::string(key); }
+    [[noreturn]] void fail(std::string_view key, const std::string& message) const {
+        throw ParseError(file_, 0, keyPath(key) + " " + message);
+    }
+    const std::string& file() const { return file_; }
+
+private:
+    /// A non-negative whole number; false when absent. 3.0 is accepted (it is a whole number),
+    /// 2.5 and -1 are not: a count must not be rounded or wrapped around silently.
+    bool wholeNumber(const char* key, std::uint64_t& into) {
+        const Json* value = member(key);
+        if (!value) return false;
+        if (value->is_number_unsigned()) {
+            into = value->get<std::uint64_t>();
+            return true;
+        }
+        if (value->is_number_integer()) fail(key, "must be a non-negative integer, not " + value->dump());
+        if (!value->is_number_float()) fail(key, "must be a non-negative integer, not " + describe(*value));
+        const double number = value->get<double>();
+        if (number < 0)
+            fail(key, "must be a non-negative integer, not " + value->dump());
+        if (std::floor(number) != number) fail(key, "must be a whole number, not " + value->dump());
+        if (number >= 0x1p64) fail(key, "is too large: " + value->dump());
+        into = static_cast<std::uint64_t>(number);
+        return true;
+    }
+
+    const Json& object_;
+    std::string file_;
+    std::string path_;
+    std::vector<std::string> asked_;
+};
+
+/// parseJson, plus the one failure of valid JSON syntax that nlohmann reports as out_of_range
+/// rather than parse_error (and parseJson lets through): a number beyond double, such as 1e999.
+Json parsePresetJson(const std::string& text, const std::string& file) {
+    try {
+        return parseJson(text, file);  // a syntax error: ParseError at its line
+    } catch (const Json::out_of_range& e) {
+        throw ParseError(file, 0, std::string("not valid JSON: ") + e.what());
+    }
+}
+
+/// nlohmann keeps the last of two equal keys without a word: a second "epochs" that a person
+/// did not notice would silently win. Walks the (already valid) text once more to refuse them.
+void rejectDuplicateKeys(const std::string& text, const std::string& file) {
+    struct Level {
+        bool object = false;
+        std::string path;  // "training." for the members of "training"
+        std::set<std::string> keys;
+        std::string lastKey;
+    };
+    std::vector<Level> levels;
+    std::optional<std::string> duplicate;
+    const auto childPath = [&levels] {
+        if (levels.empty()) return std::string();
+        const Level& parent = levels.back();
+        return parent.object ? parent.path + parent.lastKey + "." : parent.path;
+    };
+    const Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
+        switch (event) {
+        case Json::parse_event_t::object_start:
+        case Json::parse_event_t::array_start:
+            levels.push_back({event == Json::parse_event_t::object_start, childPath(), {}, {}});
+            break;
+        case Json::parse_event_t::object_end:
+        case Json::parse_event_t::array_end:
+            if (!levels.empty()) levels.pop_back();
+            break;
+        case Json::parse_event_t::key:
+            if (!levels.empty() && parsed.is_string()) {
+                Level& level = levels.back();
+                level.lastKey = parsed.get<std::string>();
+                if (!level.keys.insert(level.lastKey).second && !duplicate) duplicate = level.path + level.lastKey;
+            }
+            break;
+        case Json::parse_event_t::value:
+            break;
+        }
+        return true;
+    };
+    [[maybe_unused]] const Json walked = Json::parse(text, callback);
+    if (duplicate) throw ParseError(file, 0, "duplicate key \"" + *duplicate + "\"");
+}
+
+void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
+    encoder.choice("pooling", preset.pooling, kPoolings);
+    encoder.size("max_length", preset.maxLength, kMinInputTokens);
+    encoder.size("entity_max_length", preset.entityMaxLength, kMinInputTokens);
+    encoder.size("projection_dim", preset.projectionDim);
+    encoder.choice("similarity", preset.similarity, kSimilarities);
+    encoder.choice("markers", preset.markers, kMarkers);
+    encoder.boolean("homonym_expansion", preset.homonymExpansion);
+    encoder.finish();
+}
+
+/// "training" and every schedule: a schedule starts from `training` and overrides what it names.
+void readSchedule(ObjectReader& reader, Schedule& schedule) {
+    reader.size("epochs", schedule.epochs, 1);
+    reader.size("batch_size", schedule.batchSize, 1);
+    reader.size("gradient_accumulation", schedule.gradientAccumulation, 1);
+    reader.real("learning_rate", schedule.learningRate, greaterThan(0));
+    reader.real("weight_decay", schedule.weightDecay, atLeast(0));
+    std::string optimizer = schedule.optimizer;
+    reader.string("optimizer", optimizer);
+    if (std::find(kOptimizers.begin(), kOptimizers.end(), optimizer) == kOptimizers.end())
+        reader.fail("optimizer", "must be one of adam, adamw, not \"" + optimizer + "\"");
+    schedule.optimizer = optimizer;
+    reader.size("kb_refresh_steps", schedule.kbRefreshSteps);
+    reader.size("early_stopping_patience", schedule.earlyStoppingPatience);
+    reader.size("max_train_mentions", schedule.maxTrainMentions);
+    reader.size("max_dev_mentions", schedule.maxDevMentions);
+    reader.finish();
+}
+
+void readSchedules(ObjectReader& top, TrainingPreset& preset) {
+    const Json* schedules = top.member("schedules");
+    if (!schedules) return;
+    if (!schedules->is_object())
+        top.fail("schedules", "must be an object of named schedules {\"short\": {...}}, not " + describe(*schedules));
+    for (const auto& [name, overrides] : schedules->items()) {
+        if (name.empty() || name == kPaperSchedule)
+            throw ParseError(top.file(), 0,
+                             "schedules: the name \"" + name + "\" is reserved for \"training\" (the paper's schedule)");
+        if (!overrides.is_object())
+            throw ParseError(top.file(), 0,
+                             "schedules." + name + " must be an object of training keys, not " + describe(overrides));
+        Schedule schedule = preset.training;
+        ObjectReader reader(overrides, top.file(), "schedules." + name + ".");
+        readSchedule(reader, schedule);
+        preset.schedules.emplace(name, std::move(schedule));
+    }
+}
+
+void readBioSyn(ObjectReader& reader, BioSynSettings& biosyn) {
+    reader.size("top_k", biosyn.topK, 1);
+    reader.real("dense_ratio", biosyn.denseRatio, between(0, 1));
+    reader.choice("candidates", biosyn.candidates, kCandidateSources);
+    reader.real("sparse_weight", biosyn.sparseWeight, anyReal());
+    reader.boolean("train_sparse_weight", biosyn.trainSparseWeight);
+    reader.real("sparse_weight_learning_rate", biosyn.sparseWeightLearningRate, greaterThan(0));
+    reader.size("own_candidates", biosyn.ownCandidates);
+    reader.size("shared_candidates", biosyn.sharedCandidates);
+    reader.finish();
+    // With candidate sharing the k candidates of a mention are its own plus the shared ones
+    // (BELHD, Appendix E: k = 32 = 16 + 16); any other sum leaves k meaning two things.
+    const bool sharing = biosyn.ownCandidates > 0 || biosyn.sharedCandidates > 0;
+    if (sharing && biosyn.ownCandidates + biosyn.sharedCandidates != biosyn.topK)
+        reader.fail("own_candidates", "+ " + reader.keyPath("shared_candidates") + " must equal " +
+                                          reader.keyPath("top_k") + " when candidates are shared (" +
+                                          std::to_string(biosyn.ownCandidates) + " + " +
+                                          std::to_string(biosyn.sharedCandidates) + " != " +
+                                          std::to_string(biosyn.topK) + ")");
+}
+
+void readTriplet(ObjectReader& reader, TripletSettings& triplet) {
+    reader.choice("training_set", triplet.trainingSet, kTripletTrainingSets);
+    reader.real("mention_ratio", triplet.mentionRatio, greaterThan(0));
+    reader.real("sieve_threshold", triplet.sieveThreshold, between(-1, 1));  // a cosine similarity
+    reader.finish();
+}
+
+void readPrototype(ObjectReader& reader, PrototypeSettings& prototype) {
+    reader.choice("variant", prototype.variant, kPrototypeVariants);
+    reader.size("candidates", prototype.candidates, 1);
+    reader.choice("candidate_source", prototype.candidateSource, kCandidateSources);
+    reader.real("margin", prototype.margin, atLeast(0));
+    reader.real("radius_init", prototype.radiusInit, greaterThan(0));
+    reader.real("epsilon", prototype.epsilon, atLeast(0));
+    reader.real("radius_learning_rate", prototype.radiusLearningRate, atLeast(0));  // 0: a fixed radius
+    reader.size("max_synonyms", prototype.maxSynonyms);
+    reader.finish();
+}
+
+void readContrastive(ObjectReader& reader, ContrastiveSettings& contrastive) {
+    reader.real("temperature", contrastive.temperature, greaterThan(0));
+    reader.size("hard_negatives", contrastive.hardNegatives);  // 0: in-batch negatives only
+    reader.finish();
+}
+
+OrderedJson scheduleJson(const Schedule& schedule) {
+    return OrderedJson{
+        {"epochs", schedule.epochs},
+        {"batch_size", schedule.batchSize},
+        {"gradient_accumulation", schedule.gradientAccumulation},
+        {"learning_rate", schedule.learningRate},
+        {"weight_decay", schedule.weightDecay},
+        {"optimizer", schedule.optimizer},
+        {"kb_refresh_steps", schedule.kbRefreshSteps},
+        {"early_stopping_patience", schedule.earlyStoppingPatience},
+        {"max_train_mentions", schedule.maxTrainMentions},
+        {"max_dev_mentions", schedule.maxDevMentions},
+    };
+}
+
+/// Whether a JSON file of a models directory is a preset: it has "method". A file that does
+/// not parse counts as one, so that asking for it reports its error instead of "no preset".
+bool looksLikePreset(const std::filesystem::path& file) {
+    try {
+        const Json root = parsePresetJson(readTextFile(file), file.string());
+        return root.is_object() && root.contains("method");
+    } catch (const ParseError&) {
+        return true;
+    }
+}
+
+}  // namespace
+
+std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
+std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
+
+std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
+std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseIn(kSimilarities, name); }
+
+std::string_view markersName(ContextMarkers markers) noexcept { return nameIn(kMarkers, markers); }
+std::optional<ContextMarkers> parseMarkers(std::string_view name) noexcept { return parseIn(kMarkers, name); }
+
+std::string_view candidateSourceName(CandidateSource source) noexcept { return nameIn(kCandidateSources, source); }
+std::optional<CandidateSource> parseCandidateSource(std::string_view name) noexcept {
+    return parseIn(kCandidateSources, name);
+}
+
+std::string_view tripletTrainingSetName(TripletTrainingSet set) noexcept { return nameIn(kTripletTrainingSets, set); }
+std::optional<TripletTrainingSet> parseTripletTrainingSet(std::string_view name) noexcept {
+    return parseIn(kTripletTrainingSets, name);
+}
+
+std::string_view prototypeVariantName(PrototypeVariant variant) noexcept { return nameIn(kPrototypeVariants, variant); }
+std::optional<PrototypeVariant> parsePrototypeVariant(std::string_view name) noexcept {
+    return parseIn(kPrototypeVariants, name);
+}
+
+const Schedule& TrainingPreset::schedule(std::string_view scheduleName) const {
+    if (scheduleName.empty() || scheduleName == kPaperSchedule) return training;
+    if (const auto it = schedules.find(std::string(scheduleName)); it != schedules.end()) return it->second;
+    std::vector<std::string> available{std::string(kPaperSchedule)};
+    for (const auto& [known, unused] : schedules) available.push_back(known);
+    throw Error("preset \"" + name + "\" has no schedule \"" + std::string(scheduleName) +
+                "\"; available: " + joined(available));
+}
+
+TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
+    const std::string source = file.string();
+    const std::string text = readTextFile(file);  // missing file, bad UTF-8: ParseError at its line
+    const Json root = parsePresetJson(text, source);
+    rejectDuplicateKeys(text, source);
+    if (!root.is_object()) throw ParseError(source, 0, "a training preset must be a JSON object, not " + describe(root));
+
+    TrainingPreset preset;
+    preset.name = file.stem().string();
+    ObjectReader top(root, source, "");
+    if (!top.has("method"))
+        throw ParseError(source, 0, "missing required key \"method\" (one of " + spelledList(kMethods) + ")");
+    top.choice("method", preset.method, kMethods);
+    top.string("paper", preset.paper);
+    top.string("description", preset.description);
+    if (auto encoder = top.object("encoder")) readEncoder(*encoder, preset);
+    top.uint64("seed", preset.seed);
+    if (auto training = top.object("training")) readSchedule(*training, preset.training);
+    readSchedules(top, preset);  // after "training": schedules override it
+    if (auto biosyn = top.object("biosyn")) readBioSyn(*biosyn, preset.biosyn);
+    if (auto triplet = top.object("triplet")) readTriplet(*triplet, preset.triplet);
+    if (auto prototype = top.object("prototype")) readPrototype(*prototype, preset.prototype);
+    if (auto contrastive = top.object("contrastive")) readContrastive(*contrastive, preset.contrastive);
+    top.stringList("choices", preset.choices);
+    top.finish();
+    return preset;
+}
+
+std::string TrainingPreset::toJson() const {
+    OrderedJson schedulesJson = OrderedJson::object();
+    for (const auto& [scheduleName, scheduleValues] : schedules) schedulesJson[scheduleName] = scheduleJson(scheduleValues);
+    const OrderedJson json{
+        {"method", methodName(method)},
+        {"paper", paper},
+        {"description", description},
+        {"encoder",
+         {
+             {"pooling", nameIn(kPoolings, pooling)},
+             {"max_length", maxLength},
+             {"entity_max_length", entityMaxLength},
+             {"projection_dim", projectionDim},
+             {"similarity", similarityName(similarity)},
+             {"markers", markersName(markers)},
+             {"homonym_expansion", homonymExpansion},
+         }},
+        {"seed", seed},
+        {"training", scheduleJson(training)},
+        {"schedules", schedulesJson},
+        {"biosyn",
+         {
+             {"top_k", biosyn.topK},
+             {"dense_ratio", biosyn.denseRatio},
+             {"candidates", candidateSourceName(biosyn.candidates)},
+             {"sparse_weight", biosyn.sparseWeight},
+             {"train_sparse_weight", biosyn.trainSparseWeight},
+             {"sparse_weight_learning_rate", biosyn.sparseWeightLearningRate},
+             {"own_candidates", biosyn.ownCandidates},
+             {"shared_candidates", biosyn.sharedCandidates},
+         }},
+        {"triplet",
+         {
+             {"training_set", tripletTrainingSetName(triplet.trainingSet)},
+             {"mention_ratio", triplet.mentionRatio},
+             {"sieve_threshold", triplet.sieveThreshold},
+         }},
+        {"prototype",
+         {
+             {"variant", prototypeVariantName(prototype.variant)},
+             {"candidates", prototype.candidates},
+             {"candidate_source", candidateSourceName(prototype.candidateSource)},
+             {"margin", prototype.margin},
+             {"radius_init", prototype.radiusInit},
+             {"epsilon", prototype.epsilon},
+             {"radius_learning_rate", prototype.radiusLearningRate},
+             {"max_synonyms", prototype.maxSynonyms},
+         }},
+        {"contrastive",
+         {
+             {"temperature", contrastive.temperature},
+             {"hard_negatives", contrastive.hardNegatives},
+         }},
+        {"choices", choices},
+    };
+    try {
+        // nlohmann writes doubles in their shortest form that reads back to the same value, so
+        // load(toJson()) == *this holds for every real-valued key.
+        return json.dump(2) + "\n";
+    } catch (const OrderedJson::type_error& e) {  // a string that is not UTF-8 (set by code, not read)
+        throw Error("preset \"" + name + "\" cannot be written as JSON: " + e.what());
+    }
+}
+
+std::vector<std::filesystem::path> presetFiles(const std::filesystem::path& directory) {
+    std::vector<std::filesystem::path> files;
+    std::error_code error;
+    // A missing or unreadable folder holds no presets (findModelsDirectory tries several).
+    for (auto it = std::filesystem::directory_iterator(directory, error);
+         !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+        const std::filesystem::path& path = it->path();
+        std::error_code typeError;
+        if (path.extension() == ".json" && std::filesystem::is_regular_file(path, typeError) && looksLikePreset(path))
+            files.push_back(path);
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::optional<std::filesystem::path> findModelsDirectory(const std::vector<std::filesystem::path>& candidates) {
+    for (const std::filesystem::path& candidate : candidates)
+        if (!candidate.empty() && !presetFiles(candidate).empty()) return candidate;
+    return std::nullopt;
+}
+
+TrainingPreset findPreset(const std::string& nameOrPath, const std::filesystem::path& modelsDirectory) {
+    std::error_code error;
+    const std::filesystem::path asPath(nameOrPath);
+    if (!nameOrPath.empty() && std::filesystem::is_regular_file(asPath, error)) return TrainingPreset::load(asPath);
+    // A bare name ("biosyn", or "biosyn.json" meant as one) is looked up in the models folder.
+    if (!nameOrPath.empty() && !modelsDirectory.empty() && asPath.filename() == asPath) {
+        const std::string stem = asPath.extension() == ".json" ? asPath.stem().string() : nameOrPath;
+        const std::filesystem::path inDirectory = modelsDirectory / (stem + ".json");
+        if (std::filesystem::is_regular_file(inDirectory, error)) return TrainingPreset::load(inDirectory);
+    }
+    std::vector<std::string> available;
+    for (const std::filesystem::path& file : presetFiles(modelsDirectory)) available.push_back(file.stem().string());
+    throw Error("no preset \"" + nameOrPath + "\" in " +
+                (modelsDirectory.empty() ? std::string("(no models folder)") : modelsDirectory.string()) +
+                "; available: " + (available.empty() ? std::string("none") : joined(available)));
+}
+
+}  // namespace linkscope::train

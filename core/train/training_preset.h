@@ -1,0 +1,183 @@
+#pragma once
+// A training preset: one method of one paper with that paper's hyper-parameters as defaults
+// (models/<name>.json), plus named shorter schedules for machines without a GPU. The trainer
+// reads everything it does from here, so what a run did is what its preset (copied into the run
+// directory) says. Torch-free: the GUI lists presets and shows their settings.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "encoder/bert_config.h"
+
+namespace linkscope::train {
+
+/// The five methods; each maps to one objective of the trainer.
+enum class Method {
+    BioSyn,        ///< Sung et al. 2020: marginal likelihood over iteratively retrieved candidates
+    Belhd,         ///< Garda & Leser 2024: BioSyn's objective on the homonym-expanded KB, in context
+    Triplet,       ///< Xu & Bethard 2021: batch-hard soft-margin triplets, sieve search
+    PrototypeSrn,  ///< Le & Nguyen 2023: prototype triplet loss with soft-radius clustering
+    KnnBioel,      ///< Lin et al. 2024: InfoNCE with in-batch and dynamic hard negatives
+};
+std::string_view methodName(Method method) noexcept;  ///< "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"
+std::optional<Method> parseMethod(std::string_view name) noexcept;
+
+/// How mention and candidate vectors are compared, in training and at inference.
+enum class Similarity { Dot, Cosine, Euclidean };  ///< Euclidean: score = -distance
+std::string_view similarityName(Similarity similarity) noexcept;  ///< "dot", "cosine", "euclidean"
+std::optional<Similarity> parseSimilarity(std::string_view name) noexcept;
+
+/// What the mention encoder reads.
+enum class ContextMarkers {
+    None,      ///< the normalized mention alone (BioSyn, triplet, kNN-BioEL)
+    Belhd,     ///< "left [S] mention [E] right" in its sentence (BELHD)
+    LeNguyen,  ///< "left [START] mention [END] right" (Le & Nguyen)
+};
+std::string_view markersName(ContextMarkers markers) noexcept;  ///< "none", "belhd", "le-nguyen"
+std::optional<ContextMarkers> parseMarkers(std::string_view name) noexcept;
+
+/// Where candidates come from (BioSyn's iterative retrieval; Le & Nguyen's first stage).
+enum class CandidateSource { Sparse, Dense, Both };  ///< Both: BioSyn's dense ratio alpha
+std::string_view candidateSourceName(CandidateSource source) noexcept;  ///< "sparse", "dense", "both"
+std::optional<CandidateSource> parseCandidateSource(std::string_view name) noexcept;
+
+/// Xu & Bethard's training sets: ontology synonyms only, or ontology plus corpus mentions.
+enum class TripletTrainingSet { Ontology, OntologyAndData };  ///< "O", "OD"
+std::string_view tripletTrainingSetName(TripletTrainingSet set) noexcept;  ///< "O", "OD"
+std::optional<TripletTrainingSet> parseTripletTrainingSet(std::string_view name) noexcept;
+
+/// Le & Nguyen's Table 3 rows: the full method and its baselines.
+enum class PrototypeVariant {
+    PrototypeSrn,        ///< "prototype-srn": prototypes of soft-radius clusters (the method)
+    Prototype,           ///< "prototype": one prototype per (document, entity), no SRN
+    TripletAll,          ///< "triplet-all": a triplet per mention
+    TripletDownsampled,  ///< "triplet-downsampled": one mention per (document, entity) drawn
+};
+std::string_view prototypeVariantName(PrototypeVariant variant) noexcept;
+std::optional<PrototypeVariant> parsePrototypeVariant(std::string_view name) noexcept;
+
+/// The knobs every method has. Values not given in a schedule come from the preset's "training".
+struct Schedule {
+    std::size_t epochs = 1;
+    std::size_t batchSize = 16;             ///< mentions (or names, for Train:O) per step
+    std::size_t gradientAccumulation = 1;   ///< steps whose gradients are summed before an update
+    double learningRate = 1e-5;
+    double weightDecay = 0.0;
+    std::string optimizer = "adamw";        ///< "adam" or "adamw" (decoupled weight decay)
+    /// Re-encode the KB (and refresh dense candidates / hard negatives) every this many optimizer
+    /// steps; 0: at the start of every epoch (BioSyn, BELHD, kNN-BioEL).
+    std::size_t kbRefreshSteps = 0;
+    /// Stop when dev Acc@1 has not improved for this many epochs; 0: never stop early.
+    std::size_t earlyStoppingPatience = 0;
+    /// Use at most this many training mentions (the first ones of a seeded shuffle); 0: all.
+    std::size_t maxTrainMentions = 0;
+    /// Validate on at most this many dev mentions (the first ones); 0: all.
+    std::size_t maxDevMentions = 0;
+
+    friend bool operator==(const Schedule&, const Schedule&) = default;
+};
+
+struct BioSynSettings {
+    std::size_t topK = 20;             ///< candidates per mention
+    double denseRatio = 0.5;           ///< alpha: share of the k from dense retrieval
+    CandidateSource candidates = CandidateSource::Both;  ///< BELHD: Dense
+    double sparseWeight = 1.0;         ///< lambda's initial value; 0 with Dense (no sparse score)
+    bool trainSparseWeight = true;     ///< lambda is a learned parameter
+    double sparseWeightLearningRate = 0.01;  ///< lambda's own step (BioSyn's code: 0.01, no weight decay)
+    /// BELHD's candidate sharing: each mention's own top `ownCandidates` plus `sharedCandidates`
+    /// taken from the other mentions of its document; 0/0: off.
+    std::size_t ownCandidates = 0;
+    std::size_t sharedCandidates = 0;
+
+    friend bool operator==(const BioSynSettings&, const BioSynSettings&) = default;
+};
+
+struct TripletSettings {
+    TripletTrainingSet trainingSet = TripletTrainingSet::OntologyAndData;
+    double mentionRatio = 1.0 / 3.0;   ///< Train:OD: |D| / |O|, corpus mentions repeated to reach it
+    double sieveThreshold = 0.95;      ///< the D-T sieve's similarity threshold at inference
+
+    friend bool operator==(const TripletSettings&, const TripletSettings&) = default;
+};
+
+struct PrototypeSettings {
+    PrototypeVariant variant = PrototypeVariant::PrototypeSrn;
+    std::size_t candidates = 64;       ///< first-stage k
+    CandidateSource candidateSource = CandidateSource::Sparse;
+    double margin = 1.6;               ///< 1.2 MedMentions, 1.6 BC5CDR
+    double radiusInit = 11.0;          ///< lambda, the learnable soft radius
+    double epsilon = 1.0;
+    double radiusLearningRate = 0.01;  ///< the radius' own learning rate (0.005-0.01)
+    std::size_t maxSynonyms = 0;       ///< synonyms in the entity text "[CLS] type [SEP] s1 [SEP] s2"; 0: all that fit
+
+    friend bool operator==(const PrototypeSettings&, const PrototypeSettings&) = default;
+};
+
+struct ContrastiveSettings {
+    double temperature = 0.01;         ///< tau
+    std::size_t hardNegatives = 4;     ///< p, retrieved from the whole KB with the current model
+
+    friend bool operator==(const ContrastiveSettings&, const ContrastiveSettings&) = default;
+};
+
+struct TrainingPreset {
+    std::string name;         ///< the file's stem ("biosyn")
+    Method method = Method::BioSyn;
+    std::string paper;        ///< the citation
+    std::string description;
+
+    // The encoder as the method uses it.
+    encoder::Pooling pooling = encoder::Pooling::Cls;
+    std::size_t maxLength = 25;        ///< tokens of a mention input
+    std::size_t entityMaxLength = 25;  ///< tokens of a KB name / entity input
+    std::size_t projectionDim = 0;     ///< projection head size (BELHD: 128); 0: none
+    Similarity similarity = Similarity::Dot;
+    ContextMarkers markers = ContextMarkers::None;
+    bool homonymExpansion = false;     ///< train and search on BELHD's homonym-expanded KB
+    std::uint64_t seed = 42;
+
+    Schedule training;                 ///< the paper's schedule ("training")
+    /// Named overrides of `training` ("schedules": {"short": {...}}), e.g. the documented short
+    /// schedule for a 2-core CPU; each holds the full schedule after the override is applied.
+    std::map<std::string, Schedule> schedules;
+
+    BioSynSettings biosyn;             ///< BioSyn and BELHD
+    TripletSettings triplet;
+    PrototypeSettings prototype;
+    ContrastiveSettings contrastive;
+
+    /// Where the paper leaves a detail open or we deviate, and what we chose (shown by the CLI
+    /// and the GUI, and recorded in every run).
+    std::vector<std::string> choices;
+
+    /// The schedule of that name ("" or "paper": `training`); Error listing the names otherwise.
+    const Schedule& schedule(std::string_view name) const;
+
+    /// Reads a preset file (schema in models/README.md). Throws ParseError naming the file (and
+    /// the line for a JSON syntax error) for a missing key, an unknown key, a wrong type or a
+    /// value out of range, naming the key ("training.batch_size must be at least 1").
+    static TrainingPreset load(const std::filesystem::path& file);
+    /// The preset as JSON text in the same schema: load(save(p)) == p (the run directory keeps one).
+    std::string toJson() const;
+
+    friend bool operator==(const TrainingPreset&, const TrainingPreset&) = default;
+};
+
+/// The preset files of a directory (models/), sorted by name; files that are not presets (the
+/// compact encoder's configuration) are recognised by their missing "method" and skipped.
+std::vector<std::filesystem::path> presetFiles(const std::filesystem::path& directory);
+
+/// The first of `candidates` that holds a preset (the CLI passes $LINKSCOPE_MODELS_DIR, the
+/// source tree and the install prefix, in that order). nullopt when none does.
+std::optional<std::filesystem::path> findModelsDirectory(const std::vector<std::filesystem::path>& candidates);
+
+/// A preset by name from a directory, or from a path when `nameOrPath` names a file. Error
+/// listing the available names when there is none.
+TrainingPreset findPreset(const std::string& nameOrPath, const std::filesystem::path& modelsDirectory);
+
+}  // namespace linkscope::train
