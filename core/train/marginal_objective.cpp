@@ -1,0 +1,196 @@
+// BioSyn (Sung et al. 2020) and BELHD (Garda & Leser 2024): synonym marginalization over
+// iteratively retrieved candidates.
+//
+// Each mention gets k candidates from the dictionary: BioSyn takes k - floor(alpha k) from the
+// sparse (TF-IDF char 1-2) ranking, fixed for the run, and the rest from the dense ranking of the
+// current model, refreshed at the start of every epoch (§3.3). BELHD takes its own top 16 dense
+// candidates plus the 16 candidates of the other mentions of the same document most similar to
+// the mention (candidate sharing, §4.2); when the document offers fewer, the mention's next dense
+// candidates fill the row, so every row has k columns (a choice: the paper does not say).
+// The score is S = S_dense + lambda * S_sparse (BioSyn eq. 3, lambda learned); BELHD has no
+// sparse part. The loss is the marginal likelihood of the candidates naming a gold entity (eq. 8).
+// Mentions and candidate names are both encoded with gradients in every step, as BioSyn's
+// RerankNet does.
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+
+#include "retrieval/hybrid_ranker.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
+#include "train/losses.h"
+#include "train/objective.h"
+#include "util/error.h"
+
+namespace linkscope::train {
+namespace {
+
+class MarginalObjective final : public Objective {
+public:
+    MarginalObjective(const TrainingPreset& preset, const TrainingData& data)
+        : preset_(preset), data_(data), settings_(preset.biosyn) {
+        sharing_ = settings_.ownCandidates + settings_.sharedCandidates > 0;
+        k_ = sharing_ ? settings_.ownCandidates + settings_.sharedCandidates : settings_.topK;
+        if (k_ == 0) throw Error("training: the preset asks for no candidates");
+        useSparse_ = settings_.candidates != CandidateSource::Dense;
+        if (useSparse_ || settings_.sparseWeight != 0.0) buildSparse();
+        lambda_ = torch::full({1}, settings_.sparseWeight, torch::kFloat).set_requires_grad(settings_.trainSparseWeight);
+    }
+
+    std::vector<std::vector<std::size_t>> batches(std::mt19937_64& rng, std::size_t batchSize) const override {
+        std::vector<std::size_t> order(data_.train.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::vector<std::size_t>> out;
+        for (std::size_t at = 0; at < order.size(); at += batchSize)
+            out.emplace_back(order.begin() + long(at), order.begin() + long(std::min(order.size(), at + batchSize)));
+        return out;
+    }
+
+    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) override {
+        const std::size_t dimension = encoder.dimension();
+        encoder::EncodeRequest names{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
+        encoder::EncodeRequest mentions{.maxLength = preset_.maxLength, .pooling = {}, .normalize = false};
+        nameVectors_ = encoder.encode(data_.nameInputs, names, &progress);
+        std::vector<std::string> inputs;
+        inputs.reserve(data_.train.size());
+        for (const auto& mention : data_.train) inputs.push_back(mention.input);
+        const auto mentionVectors = encoder.encode(inputs, mentions, &progress);
+        // Deeper than k: the dense part skips entries the sparse part (or the own part) already has.
+        const std::size_t depth = sharing_ ? k_ + settings_.ownCandidates : 2 * settings_.topK;
+        const auto dense = denseTopK(mentionVectors, nameVectors_, dimension, depth);
+
+        candidates_.assign(data_.train.size() * k_, 0);
+        for (std::size_t m = 0; m < data_.train.size(); ++m) {
+            std::vector<std::uint32_t> row;
+            if (sharing_) {
+                row = sharedRow(m, dense, mentionVectors, dimension);
+            } else if (settings_.candidates == CandidateSource::Dense) {
+                row = dense[m];
+            } else {
+                std::vector<retrieval::Candidate> denseList;
+                for (const auto entry : dense[m]) denseList.push_back({entry, 0.0f});
+                const double ratio = settings_.candidates == CandidateSource::Sparse ? 0.0 : settings_.denseRatio;
+                row = retrieval::selectTrainingCandidates(sparseLists_[m], denseList, k_, ratio);
+            }
+            if (row.size() < k_) throw Error("training: the dictionary has fewer names than the candidates asked for");
+            std::copy_n(row.begin(), k_, candidates_.begin() + long(m * k_));
+        }
+        computeSparseScores();
+    }
+
+    torch::Tensor loss(std::span<const std::size_t> batch, GradientEncoder& encoder, std::mt19937_64&) override {
+        const auto rows = static_cast<std::int64_t>(batch.size());
+        std::vector<std::string> mentionInputs, candidateInputs;
+        auto positives = torch::zeros({rows, static_cast<std::int64_t>(k_)}, torch::kBool);
+        auto sparse = torch::zeros({rows, static_cast<std::int64_t>(k_)}, torch::kFloat);
+        auto positiveAccess = positives.accessor<bool, 2>();
+        auto sparseAccess = sparse.accessor<float, 2>();
+        for (std::int64_t row = 0; row < rows; ++row) {
+            const std::size_t m = batch[static_cast<std::size_t>(row)];
+            mentionInputs.push_back(data_.train[m].input);
+            for (std::size_t c = 0; c < k_; ++c) {
+                const std::uint32_t entry = candidates_[m * k_ + c];
+                candidateInputs.push_back(data_.nameInputs[entry]);
+                positiveAccess[row][long(c)] = data_.isPositive(entry, data_.train[m].gold);
+                sparseAccess[row][long(c)] = sparseScores_.empty() ? 0.0f : sparseScores_[m * k_ + c];
+            }
+        }
+        const auto pooling = preset_.pooling;
+        const auto mentionVectors = encoder.embed(mentionInputs, preset_.maxLength, pooling, false);
+        const auto candidateVectors = encoder.embed(candidateInputs, preset_.entityMaxLength, pooling, false)
+                                          .reshape({rows, static_cast<std::int64_t>(k_), -1});
+        auto scores = torch::bmm(candidateVectors, mentionVectors.unsqueeze(2)).squeeze(2);
+        if (!sparseScores_.empty()) scores = scores + lambda_.to(scores.device()) * sparse.to(scores.device());
+        return marginalLikelihoodLoss(scores, positives.to(scores.device()));
+    }
+
+    std::vector<LearnedScalar> scalars() override {
+        if (!settings_.trainSparseWeight) return {};
+        return {{"sparse_weight", lambda_, settings_.sparseWeightLearningRate}};
+    }
+    const std::vector<float>& nameVectors() const override { return nameVectors_; }
+
+    void saveState(const std::filesystem::path& directory) const override {
+        writeTable(directory / "candidates.bin", candidates_, k_);
+        writeFloats(directory / "names.bin", nameVectors_);
+    }
+    void loadState(const std::filesystem::path& directory) override {
+        candidates_ = readTable(directory / "candidates.bin", k_);
+        if (candidates_.size() != data_.train.size() * k_)
+            throw Error((directory / "candidates.bin").string() + ": made for other training data");
+        nameVectors_ = readFloats(directory / "names.bin");
+        computeSparseScores();
+    }
+
+private:
+    void buildSparse() {
+        sparse_ = retrieval::SparseIndex::build(data_.dictionary, retrieval::TfidfSettings::bioSyn());
+        std::vector<std::string> parts;
+        for (const auto& mention : data_.train) parts.push_back(mention.part);
+        if (useSparse_) sparseLists_ = sparse_->search(std::span<const std::string>(parts), k_, 0);
+        mentionSparse_.reserve(parts.size());
+        for (const auto& part : parts) mentionSparse_.push_back(sparse_->vectorizer().transform(part));
+    }
+
+    void computeSparseScores() {
+        sparseScores_.clear();
+        if (!sparse_) return;
+        sparseScores_.resize(candidates_.size());
+        std::vector<std::optional<retrieval::SparseVector>> nameCache(data_.dictionary.size());
+        for (std::size_t m = 0; m < data_.train.size(); ++m)
+            for (std::size_t c = 0; c < k_; ++c) {
+                const auto entry = candidates_[m * k_ + c];
+                auto& name = nameCache[entry];
+                if (!name) name = sparse_->vectorizer().transform(data_.dictionary[entry].name);
+                sparseScores_[m * k_ + c] = retrieval::sparseDot(mentionSparse_[m], *name);
+            }
+    }
+
+    // BELHD's row: own dense candidates, then those of the document's other mentions most
+    // similar to this one, then more of its own dense ones.
+    std::vector<std::uint32_t> sharedRow(std::size_t m, const std::vector<std::vector<std::uint32_t>>& dense,
+                                         std::span<const float> mentionVectors, std::size_t dimension) const {
+        std::vector<std::uint32_t> row(dense[m].begin(),
+                                       dense[m].begin() + long(std::min(settings_.ownCandidates, dense[m].size())));
+        std::unordered_set<std::uint32_t> taken(row.begin(), row.end());
+        std::vector<std::pair<float, std::uint32_t>> offered;
+        for (std::size_t other = 0; other < data_.train.size(); ++other) {
+            if (other == m || data_.train[other].document != data_.train[m].document) continue;
+            for (std::size_t c = 0; c < std::min(settings_.ownCandidates, dense[other].size()); ++c) {
+                const std::uint32_t entry = dense[other][c];
+                if (!taken.insert(entry).second) continue;
+                const float* a = mentionVectors.data() + m * dimension;
+                const float* b = nameVectors_.data() + std::size_t(entry) * dimension;
+                offered.emplace_back(std::inner_product(a, a + dimension, b, 0.0f), entry);
+            }
+        }
+        std::stable_sort(offered.begin(), offered.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+        for (std::size_t i = 0; i < offered.size() && i < settings_.sharedCandidates; ++i) row.push_back(offered[i].second);
+        for (std::size_t c = settings_.ownCandidates; c < dense[m].size() && row.size() < k_; ++c)
+            if (taken.insert(dense[m][c]).second) row.push_back(dense[m][c]);
+        return row;
+    }
+
+    const TrainingPreset& preset_;
+    const TrainingData& data_;
+    BioSynSettings settings_;
+    bool sharing_ = false;
+    bool useSparse_ = false;
+    std::size_t k_ = 0;
+    std::optional<retrieval::SparseIndex> sparse_;
+    std::vector<std::vector<retrieval::Candidate>> sparseLists_;
+    std::vector<retrieval::SparseVector> mentionSparse_;
+    torch::Tensor lambda_;
+    std::vector<float> nameVectors_;
+    std::vector<std::uint32_t> candidates_;  // [mentions x k]
+    std::vector<float> sparseScores_;        // [mentions x k]
+};
+
+}  // namespace
+
+std::unique_ptr<Objective> makeMarginalObjective(const TrainingPreset& preset, const TrainingData& data) {
+    return std::make_unique<MarginalObjective>(preset, data);
+}
+
+}  // namespace linkscope::train

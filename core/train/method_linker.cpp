@@ -1,0 +1,430 @@
+#include "train/method_linker.h"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "corpus/corpus.h"
+#include "encoder/text_encoder.h"
+#include "kb/knowledge_base.h"
+#include "retrieval/candidate_merge.h"
+#include "retrieval/dense_index.h"
+#include "retrieval/hybrid_ranker.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
+#include "train/method_inputs.h"
+#include "util/error.h"
+
+namespace linkscope::train {
+
+namespace {
+
+using retrieval::Candidate;
+
+float dot(std::span<const float> a, std::span<const float> b) noexcept {
+    float sum = 0.0f;
+    for (std::size_t d = 0; d < a.size(); ++d) sum += a[d] * b[d];
+    return sum;
+}
+
+float distance(std::span<const float> a, std::span<const float> b) noexcept {
+    float sum = 0.0f;
+    for (std::size_t d = 0; d < a.size(); ++d) {
+        const float difference = a[d] - b[d];
+        sum += difference * difference;
+    }
+    return std::sqrt(sum);
+}
+
+// L2-normalizes every row in place; a zero row stays zero (its cosine with anything is 0).
+void normalizeRows(std::span<float> rows, std::size_t dimension) noexcept {
+    for (std::size_t start = 0; start + dimension <= rows.size(); start += dimension) {
+        const auto row = rows.subspan(start, dimension);
+        const float norm = std::sqrt(dot(row, row));
+        if (norm > 0.0f)
+            for (float& x : row) x /= norm;
+    }
+}
+
+// The score of a mention vector against a candidate vector: the inner product, the cosine, or
+// the negated Euclidean distance, so that higher is better for all three.
+float similarity(Similarity kind, std::span<const float> mention, std::span<const float> candidate) noexcept {
+    switch (kind) {
+    case Similarity::Dot: return dot(mention, candidate);
+    case Similarity::Euclidean: return -distance(mention, candidate);
+    case Similarity::Cosine: break;
+    }
+    const float norms = std::sqrt(dot(mention, mention)) * std::sqrt(dot(candidate, candidate));
+    return norms > 0.0f ? std::clamp(dot(mention, candidate) / norms, -1.0f, 1.0f) : 0.0f;
+}
+
+bool better(const LinkedCandidate& a, const LinkedCandidate& b) noexcept {
+    return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+}
+
+std::string quotedText(std::string_view text) {
+    // Long context inputs are cut in messages; the start names the input well enough.
+    constexpr std::size_t kShown = 120;
+    return "\"" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...\"" : "\"");
+}
+
+// The similarity the dense index searches with: the first stage of prototype-srn compares
+// names by cosine, as Le & Nguyen's SapBERT retrieval does; the other methods search with the
+// similarity they are scored by.
+Similarity searchSimilarity(const TrainingPreset& preset) noexcept {
+    return preset.method == Method::PrototypeSrn ? Similarity::Cosine : preset.similarity;
+}
+
+// Whether the method ranks the dictionary's name vectors at all: prototype-srn with a sparse
+// first stage compares mentions with entity inputs only.
+bool searchesNameVectors(const TrainingPreset& preset) noexcept {
+    return preset.method != Method::PrototypeSrn || preset.prototype.candidateSource != CandidateSource::Sparse;
+}
+
+}  // namespace
+
+struct MethodLinker::State {
+    TrainingPreset preset;
+    const encoder::TextEncoder* encoder = nullptr;
+    const retrieval::NameDictionary* dictionary = nullptr;
+    const kb::KnowledgeBase* kb = nullptr;
+    float sparseWeight = 0.0f;
+    unsigned threads = 0;
+    std::size_t dimension = 0;
+
+    std::vector<float> entryVectors;  ///< as encoded or given (empty when the method has no use for them)
+    /// What the dense index holds when it is not entryVectors itself: normalized rows for
+    /// cosine; rows with -||e||^2 / 2 appended for Euclidean, so that the inner product with
+    /// [m, 1] orders the names as -||m - e|| does (the scores are then recomputed exactly).
+    std::vector<float> searchRows;
+    std::optional<retrieval::DenseIndex> dense;
+    std::optional<retrieval::SparseIndex> sparse;       ///< biosyn: char 1-2; prototype-srn: char 2-5
+    std::optional<retrieval::SparseIndex> sparseWords;  ///< prototype-srn: words without stop words
+    std::optional<retrieval::HybridRanker> hybrid;
+
+    // prototype-srn: the entities each entry names, and the entity inputs' vectors as computed.
+    std::vector<std::vector<kb::EntityIndex>> entryEntities;
+    mutable std::mutex entityMutex;
+    mutable std::unordered_map<kb::EntityIndex, std::vector<float>> entityVectors;
+
+    std::span<const float> rowsSearched() const noexcept {
+        return searchRows.empty() ? std::span<const float>(entryVectors) : std::span<const float>(searchRows);
+    }
+
+    void buildDenseIndex(const LinkerOptions& options) {
+        const Similarity kind = searchSimilarity(preset);
+        std::size_t rowDimension = dimension;
+        if (kind == Similarity::Cosine) {
+            searchRows = entryVectors;
+            normalizeRows(searchRows, dimension);
+        } else if (kind == Similarity::Euclidean) {
+            rowDimension = dimension + 1;
+            searchRows.reserve(dictionary->size() * rowDimension);
+            for (std::size_t start = 0; start < entryVectors.size(); start += dimension) {
+                const auto row = std::span<const float>(entryVectors).subspan(start, dimension);
+                searchRows.insert(searchRows.end(), row.begin(), row.end());
+                searchRows.push_back(-0.5f * dot(row, row));
+            }
+        }
+        retrieval::DenseIndexOptions indexOptions;
+        indexOptions.threads = options.threads;
+        dense = retrieval::DenseIndex::build(rowsSearched(), rowDimension, "method linker", indexOptions);
+    }
+
+    /// The k best entries by the search similarity for raw query vectors (as encoded).
+    std::vector<std::vector<LinkedCandidate>> denseSearch(std::vector<float> queries, std::size_t k) const {
+        const Similarity kind = searchSimilarity(preset);
+        const std::size_t count = queries.size() / dimension;
+        std::vector<float> searched;
+        if (kind == Similarity::Cosine) {
+            normalizeRows(queries, dimension);
+        } else if (kind == Similarity::Euclidean) {
+            searched.reserve(count * (dimension + 1));
+            for (std::size_t q = 0; q < count; ++q) {
+                const auto row = std::span<const float>(queries).subspan(q * dimension, dimension);
+                searched.insert(searched.end(), row.begin(), row.end());
+                searched.push_back(1.0f);
+            }
+        }
+        const auto found = dense->search(searched.empty() ? std::span<const float>(queries) : searched, k);
+        std::vector<std::vector<LinkedCandidate>> ranked(count);
+        for (std::size_t q = 0; q < count; ++q) {
+            const auto query = std::span<const float>(queries).subspan(q * dimension, dimension);
+            for (const Candidate& candidate : found[q]) {
+                float score = candidate.score;
+                if (kind == Similarity::Euclidean)
+                    score = -distance(query, std::span<const float>(entryVectors).subspan(candidate.entry * dimension, dimension));
+                else if (kind == Similarity::Cosine)
+                    score = std::clamp(score, -1.0f, 1.0f);
+                ranked[q].push_back({candidate.entry, score, score, 0.0f});
+            }
+            // The distances recomputed exactly may reorder near-ties of the shifted inner product.
+            if (kind == Similarity::Euclidean) std::sort(ranked[q].begin(), ranked[q].end(), better);
+        }
+        return ranked;
+    }
+
+    /// Mention inputs as the method encodes them: the model's pooling, preset.maxLength
+    /// tokens, raw vectors (the similarity normalizes what it compares, whatever the encoder's
+    /// own options say).
+    std::vector<float> encodeMentions(std::span<const std::string> texts) const {
+        return encoder->encode(texts, encoder::EncodeRequest{.maxLength = preset.maxLength, .pooling = {}, .normalize = false});
+    }
+    /// KB names (nameInput) as the method encodes them: entityMaxLength tokens.
+    std::vector<float> encodeNames(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const {
+        return encoder->encode(
+            texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = {}, .normalize = false}, progress);
+    }
+    /// Le & Nguyen's entity representation is the [CLS] output of "type [SEP] syn1 [SEP] ..."
+    /// (section 3.2.1), while the mention's is the pooling of the model (the average of the
+    /// [START] and [END] outputs).
+    std::vector<float> encodeEntities(std::span<const std::string> texts) const {
+        return encoder->encode(texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength,
+                                                             .pooling = encoder::Pooling::Cls,
+                                                             .normalize = false});
+    }
+
+    /// Makes sure the vectors of these entities are cached (computed once per entity).
+    void cacheEntityVectors(const std::vector<kb::EntityIndex>& needed) const {
+        std::vector<kb::EntityIndex> missing;
+        for (const auto entity : needed)
+            if (!entityVectors.contains(entity)) missing.push_back(entity);
+        std::sort(missing.begin(), missing.end());
+        missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+        if (missing.empty()) return;
+        std::vector<std::string> texts;
+        texts.reserve(missing.size());
+        for (const auto entity : missing) texts.push_back(entityInput(*kb, entity, preset.prototype.maxSynonyms));
+        const auto vectors = encodeEntities(texts);
+        for (std::size_t i = 0; i < missing.size(); ++i) {
+            const auto row = std::span<const float>(vectors).subspan(i * dimension, dimension);
+            entityVectors.emplace(missing[i], std::vector<float>(row.begin(), row.end()));
+        }
+    }
+
+    std::vector<std::vector<Candidate>> firstStage(std::span<const std::string> insides, std::size_t depth) const {
+        const CandidateSource source = preset.prototype.candidateSource;
+        std::vector<std::vector<Candidate>> sparseLists(insides.size()), denseLists(insides.size());
+        if (source != CandidateSource::Dense) {
+            const auto byChars = sparse->search(insides, depth, threads);
+            const auto byWords = sparseWords->search(insides, depth, threads);
+            for (std::size_t i = 0; i < insides.size(); ++i) {
+                const std::vector<Candidate> lists[] = {byChars[i], byWords[i]};
+                sparseLists[i] = retrieval::mergeCandidates(lists, depth);
+            }
+            if (source == CandidateSource::Sparse) return sparseLists;
+        }
+        // Dense first stage: the mention alone between its markers, compared with the names as
+        // the names are encoded ("[START] name [END]"), by cosine.
+        std::vector<std::string> texts;
+        texts.reserve(insides.size());
+        for (const auto& inside : insides) texts.push_back(nameInput(inside, preset.markers));
+        const auto found = denseSearch(encodeNames(texts), depth);
+        for (std::size_t i = 0; i < insides.size(); ++i)
+            for (const auto& candidate : found[i]) denseLists[i].push_back({candidate.entry, candidate.score});
+        if (source == CandidateSource::Dense) return denseLists;
+        std::vector<std::vector<Candidate>> merged(insides.size());
+        for (std::size_t i = 0; i < insides.size(); ++i) {
+            const std::vector<Candidate> lists[] = {sparseLists[i], denseLists[i]};
+            merged[i] = retrieval::mergeCandidates(lists, depth);
+        }
+        return merged;
+    }
+
+    std::vector<std::vector<LinkedCandidate>> rankPrototype(std::span<const std::string> inputs,
+                                                            std::span<const std::string> insides, std::size_t k) const {
+        const auto stage = firstStage(insides, std::max<std::size_t>(preset.prototype.candidates, 1));
+        const auto mentions = encodeMentions(inputs);
+        const bool sparseScores = preset.prototype.candidateSource == CandidateSource::Sparse;
+
+        // One representative per entity: the entry of the first stage that named it first.
+        struct Representative {
+            kb::EntityIndex entity;
+            Candidate entry;
+        };
+        std::vector<std::vector<Representative>> representatives(inputs.size());
+        std::vector<kb::EntityIndex> needed;
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            std::unordered_set<kb::EntityIndex> seen;
+            for (const Candidate& candidate : stage[q])
+                for (const auto entity : entryEntities[candidate.entry])
+                    if (seen.insert(entity).second) {
+                        representatives[q].push_back({entity, candidate});
+                        needed.push_back(entity);
+                    }
+        }
+
+        const std::lock_guard lock(entityMutex);
+        cacheEntityVectors(needed);
+        std::vector<std::vector<LinkedCandidate>> ranked(inputs.size());
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            const auto mention = std::span<const float>(mentions).subspan(q * dimension, dimension);
+            std::vector<LinkedCandidate> scored;
+            for (const auto& [entity, candidate] : representatives[q]) {
+                const float score = similarity(preset.similarity, mention, entityVectors.at(entity));
+                scored.push_back({candidate.entry, score, score, sparseScores ? candidate.score : 0.0f});
+            }
+            std::sort(scored.begin(), scored.end(), better);
+            // An entry naming several entities stands at the rank of the best of them.
+            std::unordered_set<std::uint32_t> listed;
+            for (const auto& candidate : scored) {
+                if (ranked[q].size() == k) break;
+                if (listed.insert(candidate.entry).second) ranked[q].push_back(candidate);
+            }
+        }
+        return ranked;
+    }
+
+    std::vector<std::vector<LinkedCandidate>> rank(std::span<const std::string> inputs, std::size_t k) const {
+        if (inputs.empty()) return {};
+        if (k == 0) return std::vector<std::vector<LinkedCandidate>>(inputs.size());
+
+        // The text between the markers: what BioSyn's sparse score and Le & Nguyen's first stage
+        // read. A context input without its markers is refused here, naming it, before the encoder
+        // would refuse it by position only.
+        std::vector<std::string> insides;
+        insides.reserve(inputs.size());
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            const auto inside = mentionInsideMarkers(inputs[i], preset.markers);
+            if (!inside) {
+                const auto [open, close] = markerTokens(preset.markers);
+                throw Error("method linker (" + std::string(methodName(preset.method)) + "): mention input " +
+                            std::to_string(i) + " " + quotedText(inputs[i]) + " lacks the markers " + std::string(open) +
+                            " ... " + std::string(close));
+            }
+            insides.emplace_back(*inside);
+        }
+
+        switch (preset.method) {
+        case Method::BioSyn: {
+            std::vector<float> queries = encodeMentions(inputs);
+            if (preset.similarity == Similarity::Cosine) normalizeRows(queries, dimension);
+            const auto ranked = hybrid->rank(insides, queries, k, threads);
+            std::vector<std::vector<LinkedCandidate>> out(ranked.size());
+            for (std::size_t q = 0; q < ranked.size(); ++q)
+                for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score, c.dense, c.sparse});
+            return out;
+        }
+        case Method::PrototypeSrn: return rankPrototype(inputs, insides, k);
+        case Method::Belhd:
+        case Method::Triplet:
+        case Method::KnnBioel: break;
+        }
+        return denseSearch(encodeMentions(inputs), k);
+    }
+};
+
+MethodLinker::MethodLinker(const TrainingPreset& preset, const encoder::TextEncoder& encoder,
+                           const retrieval::NameDictionary& dictionary, const kb::KnowledgeBase* kb,
+                           LinkerOptions options, const ProgressSink* progress)
+    : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    s.preset = preset;
+    s.encoder = &encoder;
+    s.dictionary = &dictionary;
+    s.kb = kb;
+    s.sparseWeight = static_cast<float>(options.sparseWeight);
+    s.threads = static_cast<unsigned>(options.threads);
+    s.dimension = encoder.dimension();
+    const std::string method(methodName(preset.method));
+
+    if (dictionary.empty()) throw Error("method linker (" + method + "): the dictionary is empty");
+    if (preset.method == Method::BioSyn && preset.similarity == Similarity::Euclidean)
+        throw Error("method linker (biosyn): BioSyn's score adds lambda x sparse to an inner product; similarity "
+                    "\"euclidean\" has no such sum (use dot or cosine)");
+    if (preset.method == Method::PrototypeSrn) {
+        if (!kb) throw Error("method linker (prototype-srn): the entity inputs need the knowledge base");
+        s.entryEntities.resize(dictionary.size());
+        for (std::size_t e = 0; e < dictionary.size(); ++e) {
+            for (const auto& id : dictionary[e].ids)
+                if (const auto entity = kb->findEntity(id)) s.entryEntities[e].push_back(*entity);
+            // An entry without an entity could never be re-ranked: say so rather than drop it.
+            if (s.entryEntities[e].empty())
+                throw Error("method linker (prototype-srn): dictionary entry " + std::to_string(e) + " " +
+                            quotedText(dictionary[e].name) + " names no entity of the knowledge base");
+        }
+    }
+
+    if (searchesNameVectors(preset)) {
+        if (!options.entryVectors.empty()) {
+            if (options.entryVectors.size() != dictionary.size() * s.dimension)
+                throw Error("method linker (" + method + "): " + std::to_string(options.entryVectors.size()) +
+                            " entry vector values given for " + std::to_string(dictionary.size()) + " entries of " +
+                            std::to_string(s.dimension) + " dimensions");
+            s.entryVectors = std::move(options.entryVectors);
+        } else {
+            std::vector<std::string> names;
+            names.reserve(dictionary.size());
+            for (const auto& entry : dictionary) names.push_back(nameInput(entry.name, preset.markers));
+            ProgressSink encoding;
+            if (progress) {
+                encoding.report = [progress](std::string_view, double fraction) { (*progress)("Encoding names", fraction); };
+                encoding.cancelled = progress->cancelled;
+            }
+            s.entryVectors = s.encodeNames(names, progress ? &encoding : nullptr);
+        }
+        s.buildDenseIndex(options);
+    }
+
+    if (preset.method == Method::BioSyn) {
+        s.sparse = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn());
+        const retrieval::DenseIndex* index = &*s.dense;
+        s.hybrid.emplace(
+            dictionary, *s.sparse, s.rowsSearched(), s.dimension,
+            [index](std::span<const float> queries, std::size_t k) { return index->search(queries, k); },
+            s.sparseWeight);
+    } else if (preset.method == Method::PrototypeSrn && preset.prototype.candidateSource != CandidateSource::Dense) {
+        s.sparse = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::leNguyenChars());
+        s.sparseWords = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::leNguyenWords());
+    }
+}
+
+MethodLinker::MethodLinker(MethodLinker&&) noexcept = default;
+MethodLinker& MethodLinker::operator=(MethodLinker&&) noexcept = default;
+MethodLinker::~MethodLinker() = default;
+
+std::vector<std::vector<LinkedCandidate>> MethodLinker::rank(std::span<const std::string> inputs, std::size_t k) const {
+    return state_->rank(inputs, k);
+}
+
+eval::RankFn MethodLinker::rankFunction() const {
+    // The state, not `this`: the function stays valid when the linker is moved.
+    const State* state = state_.get();
+    return [state](std::span<const std::string> queries, std::size_t k) {
+        const auto ranked = state->rank(queries, k);
+        std::vector<std::vector<Candidate>> out(ranked.size());
+        for (std::size_t q = 0; q < ranked.size(); ++q)
+            for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score});
+        return out;
+    };
+}
+
+std::span<const float> MethodLinker::entryVectors() const noexcept { return state_->entryVectors; }
+std::size_t MethodLinker::dimension() const noexcept { return state_->dimension; }
+
+std::function<std::string(const eval::EvalQuery&, std::size_t part)> mentionInputs(const TrainingPreset& preset,
+                                                                                  const Corpus& corpus,
+                                                                                  TokenCounter count) {
+    const ContextMarkers markers = preset.markers;
+    const std::size_t maxLength = preset.maxLength;
+    return [markers, maxLength, &corpus, count = std::move(count)](const eval::EvalQuery& query,
+                                                                   std::size_t part) -> std::string {
+        if (part >= query.parts.size())
+            throw Error("mention inputs: part " + std::to_string(part) + " of the mention " + quotedText(query.mention) +
+                        " in document " + query.document + ", which has " + std::to_string(query.parts.size()));
+        if (markers == ContextMarkers::None) return query.parts[part];
+        const Document* document = corpus.find(query.document);
+        if (!document)
+            throw Error("mention inputs: the mention " + quotedText(query.mention) +
+                        (query.sourceFile.empty() ? std::string()
+                                                  : " (" + query.sourceFile + ":" + std::to_string(query.sourceLine) + ")") +
+                        " is in document " + query.document + ", which the corpus does not hold");
+        return fittedMentionInput(*document, query.start, query.end, query.parts[part], markers, maxLength, count);
+    };
+}
+
+}  // namespace linkscope::train

@@ -1,0 +1,101 @@
+#pragma once
+// The method-specific half of the trainer: how an epoch is cut into batches, what is refreshed
+// with the current model (KB vectors, candidates, hard negatives) and the loss of a batch. The
+// trainer (trainer.cpp) owns the loop, the optimizer, checkpoints and validation. Internal:
+// includes torch.
+#include <torch/torch.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "encoder/bert_model.h"
+#include "encoder/text_encoder.h"
+#include "train/training_data.h"
+#include "train/training_preset.h"
+#include "util/progress.h"
+
+namespace linkscope::kb {
+class KnowledgeBase;
+}
+
+namespace linkscope::train {
+
+/// Embeds texts through the model with gradients (training mode), as TextEncoder::encode does
+/// without them: same tokenization, same pooling, same batching tensors.
+class GradientEncoder {
+public:
+    GradientEncoder(encoder::BertEncoderModel& model, const encoder::BertTokenizer& tokenizer, torch::Device device);
+    /// [texts, dimension]; Error naming a text that lost the pooling's markers.
+    torch::Tensor embed(std::span<const std::string> texts, std::size_t maxLength, encoder::Pooling pooling,
+                        bool normalize);
+    torch::Device device() const noexcept { return device_; }
+
+private:
+    encoder::BertEncoderModel& model_;
+    const encoder::BertTokenizer& tokenizer_;
+    torch::Device device_;
+};
+
+/// A scalar the method learns beside the encoder (BioSyn's lambda, Le & Nguyen's radius), with
+/// its own learning rate when it has one.
+struct LearnedScalar {
+    std::string name;
+    torch::Tensor value;            ///< one element, requires grad
+    std::optional<double> learningRate;  ///< nullopt: the schedule's
+};
+
+class Objective {
+public:
+    virtual ~Objective() = default;
+
+    /// The epoch's batches: indexes of the objective's units (mentions, names, ...), in an
+    /// order drawn from rng; every batch holds at most batchSize examples.
+    virtual std::vector<std::vector<std::size_t>> batches(std::mt19937_64& rng, std::size_t batchSize) const = 0;
+    /// Re-encodes with the current model what the method retrieves from (start of every epoch,
+    /// and every kbRefreshSteps steps): candidates, hard negatives. The model is in eval mode.
+    virtual void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) = 0;
+    /// The loss of one batch (backward() is the trainer's).
+    virtual torch::Tensor loss(std::span<const std::size_t> batch, GradientEncoder& encoder, std::mt19937_64& rng) = 0;
+    /// Examples a batch counts (mentions or names), for the speed report.
+    virtual std::size_t examples(std::span<const std::size_t> batch) const { return batch.size(); }
+
+    virtual std::vector<LearnedScalar> scalars() { return {}; }
+    /// The name vectors of the last refresh (nameInputs order), for validation; empty if none.
+    virtual const std::vector<float>& nameVectors() const { return noVectors_; }
+
+    /// What refresh() computed, for a checkpoint: resuming mid-epoch must see the same
+    /// candidates, not ones recomputed with the later model.
+    virtual void saveState(const std::filesystem::path& directory) const = 0;
+    virtual void loadState(const std::filesystem::path& directory) = 0;
+
+private:
+    std::vector<float> noVectors_;
+};
+
+std::unique_ptr<Objective> makeMarginalObjective(const TrainingPreset& preset, const TrainingData& data);
+std::unique_ptr<Objective> makeTripletObjective(const TrainingPreset& preset, const TrainingData& data);
+std::unique_ptr<Objective> makePrototypeObjective(const TrainingPreset& preset, const TrainingData& data,
+                                                  const kb::KnowledgeBase& kb);
+std::unique_ptr<Objective> makeContrastiveObjective(const TrainingPreset& preset, const TrainingData& data);
+
+/// The objective of the preset's method.
+std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
+                                         const kb::KnowledgeBase& kb);
+
+/// Candidate tables saved in checkpoints: rows of equal width, written as little-endian binary
+/// with a small header; read back with checks (Error naming the file when it does not fit).
+void writeTable(const std::filesystem::path& file, std::span<const std::uint32_t> values, std::size_t width);
+std::vector<std::uint32_t> readTable(const std::filesystem::path& file, std::size_t width);
+void writeFloats(const std::filesystem::path& file, std::span<const float> values);
+std::vector<float> readFloats(const std::filesystem::path& file);
+
+/// Dense top-k of query vectors against name vectors by inner product (FAISS flat), ties by row.
+std::vector<std::vector<std::uint32_t>> denseTopK(std::span<const float> queries, std::span<const float> names,
+                                                  std::size_t dimension, std::size_t k);
+
+}  // namespace linkscope::train

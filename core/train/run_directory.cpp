@@ -1,0 +1,154 @@
+#include "train/run_directory.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/json_file.h"
+
+namespace linkscope::train {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
+
+// The keys of run.json, in the order writeRunInfo writes them.
+constexpr std::array<std::string_view, 11> kKeys = {"status",        "schedule",  "device",         "epochs_done",
+                                                    "best_epoch",    "best_dev_accuracy", "untrained_dev_accuracy",
+                                                    "sparse_weight", "radius",    "seconds",        "error"};
+
+// Reads run.json's values with messages that name the file and the key. run.json is written
+// whole by writeRunInfo, so every key is required and an unknown one is refused: a file that
+// does not have exactly these keys was not written by us (or was edited by hand), and silently
+// defaulting a learned value (lambda, the radius) would evaluate another model than the run's.
+class RunJsonReader {
+public:
+    RunJsonReader(const nlohmann::json& json, std::string file) : json_(json), file_(std::move(file)) {
+        if (!json_.is_object()) fail("run.json must hold a JSON object");
+        for (const auto& item : json_.items())
+            if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end())
+                fail("unknown key \"" + item.key() + "\"");
+    }
+
+    std::string text(std::string_view key) const {
+        const auto& value = at(key);
+        if (!value.is_string()) fail("\"" + std::string(key) + "\" must be a string");
+        return value.get<std::string>();
+    }
+    std::size_t count(std::string_view key) const {
+        const auto& value = at(key);
+        // nlohmann reads "3" as unsigned, "-3" as a signed integer and "3.0" as a float.
+        if (!value.is_number_unsigned())
+            fail("\"" + std::string(key) + "\" must be a non-negative integer");
+        return value.get<std::size_t>();
+    }
+    double number(std::string_view key) const {
+        const auto& value = at(key);
+        if (!value.is_number()) fail("\"" + std::string(key) + "\" must be a number");
+        return value.get<double>();
+    }
+
+    [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, 0, message); }
+
+private:
+    const nlohmann::json& at(std::string_view key) const {
+        const auto it = json_.find(key);
+        if (it == json_.end()) fail("missing key \"" + std::string(key) + "\"");
+        return *it;
+    }
+
+    const nlohmann::json& json_;
+    std::string file_;
+};
+
+void requireFinite(double value, std::string_view key) {
+    // JSON has no NaN or infinity (nlohmann would write null, which no reader accepts back).
+    if (!std::isfinite(value)) throw Error("run.json: \"" + std::string(key) + "\" is not a finite number");
+}
+
+}  // namespace
+
+std::filesystem::path presetFile(const std::filesystem::path& run) { return run / "preset.json"; }
+std::filesystem::path runInfoFile(const std::filesystem::path& run) { return run / "run.json"; }
+std::filesystem::path logFile(const std::filesystem::path& run) { return run / "log.jsonl"; }
+std::filesystem::path modelDirectory(const std::filesystem::path& run) { return run / "model"; }
+std::filesystem::path checkpointDirectory(const std::filesystem::path& run) { return run / "checkpoint"; }
+std::filesystem::path devReportFile(const std::filesystem::path& run) { return run / "dev-report.json"; }
+
+bool isRunDirectory(const std::filesystem::path& directory) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(runInfoFile(directory), ec) &&
+           std::filesystem::is_regular_file(presetFile(directory), ec);
+}
+
+RunInfo readRunInfo(const std::filesystem::path& run) {
+    const std::filesystem::path file = runInfoFile(run);
+    const nlohmann::json json = readJsonFile(file);
+    const RunJsonReader reader(json, file.string());
+    RunInfo info;
+    info.status = reader.text("status");
+    if (std::find(kStatuses.begin(), kStatuses.end(), info.status) == kStatuses.end())
+        reader.fail("\"status\" must be running, cancelled, finished or failed, not \"" + info.status + "\"");
+    info.schedule = reader.text("schedule");
+    info.device = reader.text("device");
+    info.epochsDone = reader.count("epochs_done");
+    info.bestEpoch = reader.count("best_epoch");
+    if (info.bestEpoch > info.epochsDone)
+        reader.fail("\"best_epoch\" (" + std::to_string(info.bestEpoch) + ") is after \"epochs_done\" (" +
+                    std::to_string(info.epochsDone) + ")");
+    info.bestDevAccuracy = reader.number("best_dev_accuracy");
+    info.untrainedDevAccuracy = reader.number("untrained_dev_accuracy");
+    for (const auto& [key, value] : {std::pair{"best_dev_accuracy", info.bestDevAccuracy},
+                                     std::pair{"untrained_dev_accuracy", info.untrainedDevAccuracy}})
+        if (value != -1.0 && (value < 0.0 || value > 1.0))
+            reader.fail("\"" + std::string(key) + "\" must be an accuracy in [0, 1] or -1 (none)");
+    info.sparseWeight = reader.number("sparse_weight");
+    info.radius = reader.number("radius");
+    info.seconds = reader.number("seconds");
+    if (info.seconds < 0.0) reader.fail("\"seconds\" must not be negative");
+    info.error = reader.text("error");
+    return info;
+}
+
+void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
+    if (std::find(kStatuses.begin(), kStatuses.end(), info.status) == kStatuses.end())
+        throw Error("run.json: unknown status \"" + info.status + "\"");
+    requireFinite(info.bestDevAccuracy, "best_dev_accuracy");
+    requireFinite(info.untrainedDevAccuracy, "untrained_dev_accuracy");
+    requireFinite(info.sparseWeight, "sparse_weight");
+    requireFinite(info.radius, "radius");
+    requireFinite(info.seconds, "seconds");
+
+    // ordered_json keeps the keys in the order written, which is easier to read.
+    nlohmann::ordered_json json;
+    json["status"] = info.status;
+    json["schedule"] = info.schedule;
+    json["device"] = info.device;
+    json["epochs_done"] = info.epochsDone;
+    json["best_epoch"] = info.bestEpoch;
+    json["best_dev_accuracy"] = info.bestDevAccuracy;
+    json["untrained_dev_accuracy"] = info.untrainedDevAccuracy;
+    json["sparse_weight"] = info.sparseWeight;
+    json["radius"] = info.radius;
+    json["seconds"] = info.seconds;
+    json["error"] = info.error;
+
+    std::error_code ec;
+    std::filesystem::create_directories(run, ec);
+    if (ec) throw Error(run.string() + ": cannot create the run folder: " + ec.message());
+    AtomicFileWriter writer(runInfoFile(run));
+    // nlohmann writes doubles with the 17 significant digits that read back to the same double;
+    // an error message carrying bytes that are not UTF-8 (quoted from a bad input) gets U+FFFD
+    // for them rather than failing to record why the run failed.
+    writer.stream() << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+    writer.commit();
+}
+
+}  // namespace linkscope::train

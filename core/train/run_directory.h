@@ -1,0 +1,50 @@
+#pragma once
+// A training run on disk, what `linkscope-cli train --out RUN` writes and what `eval`, the GUI's
+// run list and `train --resume` read:
+//   RUN/preset.json       the preset as run (TrainingPreset::toJson), schedule applied
+//   RUN/run.json          RunInfo below: status, learned scalars, best epoch, device, timings
+//   RUN/log.jsonl         one JSON object per line: {"event":"step",...} and {"event":"epoch",...}
+//   RUN/model/            the best model so far (by dev Acc@1), Hugging Face layout
+//   RUN/checkpoint/       the latest state to resume from: model/, optimizer.pt, state.json,
+//                         candidates.bin; replaced atomically (written beside, then renamed)
+//   RUN/dev-report.json   the evaluation of the best model on the dev set
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "train/training_preset.h"
+
+namespace linkscope::train {
+
+struct RunInfo {
+    std::string status = "running";   ///< "running", "cancelled", "finished", "failed"
+    std::string schedule;             ///< the schedule's name ("paper", "short")
+    std::string device;               ///< "cpu", "cuda:0"
+    std::size_t epochsDone = 0;
+    std::size_t bestEpoch = 0;        ///< 1-based; 0: no validation yet
+    double bestDevAccuracy = -1.0;    ///< dev Acc@1 of RUN/model; -1: none
+    double untrainedDevAccuracy = -1.0;  ///< dev Acc@1 before the first step
+    double sparseWeight = 0.0;        ///< BioSyn's learned lambda (of the best model)
+    double radius = 0.0;              ///< Le & Nguyen's learned soft radius
+    double seconds = 0.0;             ///< training wall time so far (resumed runs add up)
+    std::string error;                ///< why a failed run failed
+
+    friend bool operator==(const RunInfo&, const RunInfo&) = default;
+};
+
+std::filesystem::path presetFile(const std::filesystem::path& run);
+std::filesystem::path runInfoFile(const std::filesystem::path& run);
+std::filesystem::path logFile(const std::filesystem::path& run);
+std::filesystem::path modelDirectory(const std::filesystem::path& run);
+std::filesystem::path checkpointDirectory(const std::filesystem::path& run);
+std::filesystem::path devReportFile(const std::filesystem::path& run);
+
+/// True when the directory holds run.json and preset.json.
+bool isRunDirectory(const std::filesystem::path& directory);
+/// Reads run.json; ParseError naming the file for malformed content.
+RunInfo readRunInfo(const std::filesystem::path& run);
+/// Writes run.json atomically.
+void writeRunInfo(const std::filesystem::path& run, const RunInfo& info);
+
+}  // namespace linkscope::train

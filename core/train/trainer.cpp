@@ -1,0 +1,512 @@
+// The training loop shared by the five methods (the method's part is an Objective).
+//
+// Determinism, so that a cancelled and resumed run ends exactly where an uninterrupted one does:
+// an epoch's batches come from a generator seeded with (seed, epoch); every step seeds LibTorch's
+// generator (dropout) and the objective's generator (SRN anchors) with (seed, global step); and a
+// checkpoint keeps the model, the optimizer's moments, the learned scalars and what the last
+// refresh computed (candidates are never recomputed with a later model on resume).
+//
+// Checkpoints and the best model are directories written beside their final name and swapped
+// in by renames, so a crash at any moment leaves the previous complete one.
+#include <ATen/autocast_mode.h>
+#include <torch/serialize.h>
+#include <torch/torch.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "corpus/corpus.h"
+#include "encoder/bert_model.h"
+#include "eval/report.h"
+#include "kb/knowledge_base.h"
+#include "train/method_linker.h"
+#include "train/objective.h"
+#include "train/trainer.h"
+#include "train/training_data.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/json_file.h"
+
+namespace linkscope::train {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt) noexcept {
+    // SplitMix64 of seed ^ salt: nearby salts give unrelated streams.
+    std::uint64_t z = seed ^ (salt + 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// Replaces directory `target` by `staged` with renames (the old one is removed last).
+void swapDirectory(const fs::path& staged, const fs::path& target) {
+    const fs::path old = fs::path(target).concat(".old");
+    fs::remove_all(old);
+    if (fs::exists(target)) fs::rename(target, old);
+    fs::rename(staged, target);
+    fs::remove_all(old);
+}
+
+// Where the loop is; saved in checkpoint/state.json.
+struct LoopState {
+    std::size_t epoch = 0;          // 0-based epoch in progress (or next)
+    std::size_t step = 0;           // optimizer steps done in it
+    std::size_t globalStep = 0;
+    bool validated = true;          // false: the epoch before `epoch` ended but was not validated yet
+    std::size_t epochsWithoutImprovement = 0;
+    std::uintmax_t logBytes = 0;    // the log's size when the checkpoint was written
+    std::map<std::string, double> scalars;
+};
+
+nlohmann::json toJson(const LoopState& state) {
+    return {{"epoch", state.epoch},
+            {"step", state.step},
+            {"global_step", state.globalStep},
+            {"validated", state.validated},
+            {"epochs_without_improvement", state.epochsWithoutImprovement},
+            {"log_bytes", state.logBytes},
+            {"scalars", state.scalars}};
+}
+
+LoopState loopStateFrom(const fs::path& file) {
+    const auto json = readJsonFile(file);
+    try {
+        LoopState state;
+        state.epoch = json.at("epoch").get<std::size_t>();
+        state.step = json.at("step").get<std::size_t>();
+        state.globalStep = json.at("global_step").get<std::size_t>();
+        state.validated = json.at("validated").get<bool>();
+        state.epochsWithoutImprovement = json.at("epochs_without_improvement").get<std::size_t>();
+        state.logBytes = json.at("log_bytes").get<std::uintmax_t>();
+        state.scalars = json.at("scalars").get<std::map<std::string, double>>();
+        return state;
+    } catch (const nlohmann::json::exception& e) {
+        throw ParseError(file.string(), 0, std::string("not a checkpoint state: ") + e.what());
+    }
+}
+
+// bf16 autocast on CUDA for the forward pass and the loss (no loss scaling needed, unlike fp16).
+class AutocastGuard {
+public:
+    explicit AutocastGuard(bool enabled) : enabled_(enabled) {
+        if (!enabled_) return;
+        at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+        at::autocast::set_enabled(true);
+    }
+    ~AutocastGuard() {
+        if (!enabled_) return;
+        at::autocast::set_enabled(false);
+        at::autocast::clear_cache();
+    }
+    AutocastGuard(const AutocastGuard&) = delete;
+    AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+private:
+    bool enabled_;
+};
+
+class Trainer {
+public:
+    Trainer(const TrainingPreset& preset, encoder::TextEncoder encoder, const TrainingInputs& inputs,
+            const TrainerOptions& options)
+        : preset_(preset), schedule_(preset.schedule(options.schedule)), encoder_(std::move(encoder)), inputs_(inputs),
+          options_(options), run_(options.runDirectory) {
+        if (!inputs.kb || !inputs.train) throw Error("training: a KB and a training corpus are needed");
+        // The preset as it runs: the schedule applied, so preset.json alone says what was done.
+        effective_ = preset;
+        effective_.training = schedule_;
+    }
+
+    TrainingResult run() {
+        prepareDirectory();
+        try {
+            return train();
+        } catch (const Cancelled&) {
+            // Cancelled while encoding or validating: the last checkpoint stands.
+            info_.status = "cancelled";
+            writeRunInfo(run_, info_);
+            return {info_, true};
+        } catch (const std::exception& e) {
+            info_.status = "failed";
+            info_.error = e.what();
+            writeRunInfo(run_, info_);
+            throw;
+        }
+    }
+
+private:
+    void prepareDirectory() {
+        if (options_.resume) {
+            if (!fs::exists(checkpointDirectory(run_) / "state.json"))
+                throw Error(run_.string() + ": no checkpoint to resume from (" + checkpointDirectory(run_).string() + ")");
+            const auto saved = TrainingPreset::load(presetFile(run_));
+            auto expected = effective_;
+            expected.name = saved.name;
+            if (!(saved == expected))
+                throw Error(presetFile(run_).string() + ": the run was started with other settings; resume it with its own preset");
+            info_ = readRunInfo(run_);
+        } else {
+            if (isRunDirectory(run_))
+                throw Error(run_.string() + ": already holds a run; resume it (--resume) or choose another folder");
+            fs::create_directories(run_);
+            AtomicFileWriter writer(presetFile(run_));
+            writer.stream() << effective_.toJson();
+            writer.commit();
+            info_.schedule = options_.schedule.empty() ? "paper" : options_.schedule;
+            fs::remove(logFile(run_));
+        }
+    }
+
+    void setUpModel() {
+        auto encoderOptions = encoder_.options();
+        encoderOptions.device = options_.device;
+        encoderOptions.precision = encoder::Precision::Fp32;  // weights stay fp32; autocast does the rest
+        encoderOptions.maxLength = std::max(preset_.maxLength, preset_.entityMaxLength);
+        encoderOptions.pooling = preset_.pooling;
+        encoder_.setOptions(encoderOptions);
+        auto& model = encoder_.model();
+        if (preset_.projectionDim != model.config().projectionDim)
+            throw Error("training: preset \"" + preset_.name + "\" wants a projection head of " +
+                        std::to_string(preset_.projectionDim) + " but the model has " +
+                        std::to_string(model.config().projectionDim) +
+                        " (create the compact encoder with the preset, or add the head when converting)");
+        model.setPooling(preset_.pooling);  // saved in config.json: `eval --model RUN/model` pools the same way
+        model.markWeightsChanged();
+        device_ = model.parameters().front().device();
+        info_.device = encoder_.deviceName();
+        autocast_ = device_.is_cuda() && options_.mixedPrecision;
+    }
+
+    void setUpOptimizer() {
+        std::vector<torch::optim::OptimizerParamGroup> groups;
+        scalars_ = objective_->scalars();
+        const bool adamw = schedule_.optimizer == "adamw";
+        const auto options = [&](double lr, double decay) -> std::unique_ptr<torch::optim::OptimizerOptions> {
+            if (adamw) return std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(lr).weight_decay(decay));
+            return std::make_unique<torch::optim::AdamOptions>(torch::optim::AdamOptions(lr).weight_decay(decay));
+        };
+        groups.emplace_back(encoder_.model().parameters(), options(schedule_.learningRate, schedule_.weightDecay));
+        // The scalars stay where the objective keeps them (CPU leaves; the loss moves a copy to
+        // the device, and gradients flow back to the leaf).
+        for (auto& scalar : scalars_) {
+            groups.emplace_back(std::vector<torch::Tensor>{scalar.value},
+                                options(scalar.learningRate.value_or(schedule_.learningRate), 0.0));
+        }
+        if (adamw)
+            optimizer_ = std::make_unique<torch::optim::AdamW>(std::move(groups),
+                                                                torch::optim::AdamWOptions(schedule_.learningRate));
+        else
+            optimizer_ = std::make_unique<torch::optim::Adam>(std::move(groups),
+                                                               torch::optim::AdamOptions(schedule_.learningRate));
+    }
+
+    // The objective's scalars, after a resume, are the saved values (the tensors the optimizer
+    // holds are updated in place).
+    void restoreScalars(const LoopState& state) {
+        torch::NoGradGuard noGrad;
+        for (auto& scalar : scalars_)
+            if (const auto it = state.scalars.find(scalar.name); it != state.scalars.end()) scalar.value.fill_(it->second);
+    }
+
+    std::map<std::string, double> scalarValues() const {
+        std::map<std::string, double> values;
+        for (const auto& scalar : scalars_) values[scalar.name] = scalar.value.item<double>();
+        return values;
+    }
+
+    void noteScalars(RunInfo& info) const {
+        const auto values = scalarValues();
+        if (const auto it = values.find("sparse_weight"); it != values.end()) info.sparseWeight = it->second;
+        if (const auto it = values.find("radius"); it != values.end()) info.radius = it->second;
+    }
+
+    TrainingResult train() {
+        setUpModel();
+        data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, *inputs_.train, inputs_.dev, inputs_.queries,
+                                  tokenCounter());
+        objective_ = makeObjective(preset_, data_, *inputs_.kb);
+        setUpOptimizer();
+        if (!preset_.biosyn.trainSparseWeight) info_.sparseWeight = preset_.biosyn.sparseWeight;
+        noteScalars(info_);
+
+        LoopState state;
+        if (options_.resume) {
+            const fs::path checkpoint = checkpointDirectory(run_);
+            state = loopStateFrom(checkpoint / "state.json");
+            auto restored = encoder::TextEncoder::load(checkpoint / "model", encoder_.options());
+            encoder_ = std::move(restored);
+            setUpModel();
+            setUpOptimizer();  // over the loaded model's parameters
+            torch::load(*optimizer_, (checkpoint / "optimizer.pt").string());
+            restoreScalars(state);
+            objective_->loadState(checkpoint);
+            resumedMidEpoch_ = state.step > 0;
+            if (fs::exists(logFile(run_))) fs::resize_file(logFile(run_), state.logBytes);
+        } else if (inputs_.dev) {
+            report("Validating the untrained model", 0.0, state);
+            info_.untrainedDevAccuracy = validate(nullptr);
+            log({{"event", "validation"}, {"epoch", 0}, {"dev_acc1", info_.untrainedDevAccuracy}});
+        }
+        info_.status = "running";
+        writeRunInfo(run_, info_);
+
+        if (!state.validated) finishEpoch(state);
+        const Clock::time_point started = Clock::now();
+        const double secondsBefore = info_.seconds;
+        for (; state.epoch < schedule_.epochs; ) {
+            if (stopEarly(state)) break;
+            std::mt19937_64 epochRng(mixSeed(preset_.seed, state.epoch));
+            const auto batches = objective_->batches(epochRng, schedule_.batchSize);
+            const std::size_t accumulation = schedule_.gradientAccumulation;
+            const std::size_t steps = (batches.size() + accumulation - 1) / accumulation;
+            // A run resumed mid-epoch keeps the candidates its checkpoint holds.
+            if (!resumedMidEpoch_) refresh(state, steps);
+            resumedMidEpoch_ = false;
+
+            encoder_.model().train();
+            const Clock::time_point epochStarted = Clock::now();
+            std::size_t examples = 0;
+            double epochLoss = 0.0;
+            std::size_t epochSteps = 0;
+            for (; state.step < steps; ++state.step) {
+                if (options_.cancelled && options_.cancelled()) return cancel(state, started, secondsBefore);
+                if (schedule_.kbRefreshSteps != 0 && state.step != 0 && state.globalStep % schedule_.kbRefreshSteps == 0)
+                    refresh(state, steps);
+                const double loss = optimizerStep(batches, state, examples);
+                epochLoss += loss;
+                ++epochSteps;
+                ++state.globalStep;
+                const double elapsed = std::chrono::duration<double>(Clock::now() - epochStarted).count();
+                TrainingProgress progress = progressAt(state, steps, loss);
+                progress.stage = "Training";
+                progress.stageFraction = double(state.step + 1) / double(steps);
+                progress.examplesPerSecond = elapsed > 0 ? double(examples) / elapsed : 0.0;
+                const double perStep = elapsed / double(epochSteps);
+                const double stepsLeft = double(steps - state.step - 1) + double(steps) * double(schedule_.epochs - state.epoch - 1);
+                progress.etaSeconds = perStep * stepsLeft;
+                ++progress.step;
+                if (options_.progress) options_.progress(progress);
+                if (options_.logSteps != 0 && state.globalStep % options_.logSteps == 0)
+                    log({{"event", "step"}, {"epoch", state.epoch + 1}, {"step", state.step + 1},
+                         {"global_step", state.globalStep}, {"loss", loss}, {"learning_rate", schedule_.learningRate},
+                         {"examples_per_second", progress.examplesPerSecond}});
+                if (options_.checkpointSteps != 0 && state.globalStep % options_.checkpointSteps == 0 &&
+                    state.step + 1 < steps) {
+                    LoopState next = state;
+                    ++next.step;
+                    writeCheckpoint(next);
+                }
+            }
+            encoder_.model().eval();
+            encoder_.model().markWeightsChanged();
+            info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
+            log({{"event", "epoch_end"}, {"epoch", state.epoch + 1}, {"train_loss", epochSteps ? epochLoss / double(epochSteps) : 0.0},
+                 {"steps", epochSteps}, {"seconds", std::chrono::duration<double>(Clock::now() - epochStarted).count()}});
+            ++state.epoch;
+            state.step = 0;
+            state.validated = false;
+            writeCheckpoint(state);  // before validating: a cancellation there keeps the epoch
+            finishEpoch(state);
+        }
+        info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
+        if (!inputs_.dev) saveBest(nullptr);
+        info_.status = "finished";
+        writeRunInfo(run_, info_);
+        return {info_, false};
+    }
+
+    // Validation of the epoch that just ended; the best model is kept.
+    void finishEpoch(LoopState& state) {
+        info_.epochsDone = state.epoch;
+        if (inputs_.dev) {
+            TrainingProgress progress = progressAt(state, 0, 0.0);
+            progress.epoch = state.epoch;
+            eval::EvalResult result;
+            report("Validating", 0.0, state);
+            const double accuracy = validate(&result);
+            const bool better = accuracy > info_.bestDevAccuracy;
+            if (better) {
+                info_.bestDevAccuracy = accuracy;
+                info_.bestEpoch = state.epoch;
+                noteScalars(info_);
+                saveBest(&result);
+                state.epochsWithoutImprovement = 0;
+            } else {
+                ++state.epochsWithoutImprovement;
+            }
+            log({{"event", "epoch"}, {"epoch", state.epoch}, {"dev_acc1", accuracy},
+                 {"dev_acc5", result.all.accuracy(5)}, {"best", better}, {"scalars", scalarValues()}});
+            progress.stage = "Validated";
+            progress.stageFraction = 1.0;
+            progress.devAccuracy = accuracy;
+            if (options_.progress) options_.progress(progress);
+        } else {
+            log({{"event", "epoch"}, {"epoch", state.epoch}, {"scalars", scalarValues()}});
+        }
+        state.validated = true;
+        writeCheckpoint(state);
+        writeRunInfo(run_, info_);
+    }
+
+    bool stopEarly(const LoopState& state) const {
+        return schedule_.earlyStoppingPatience != 0 && inputs_.dev &&
+               state.epochsWithoutImprovement >= schedule_.earlyStoppingPatience;
+    }
+
+    double optimizerStep(const std::vector<std::vector<std::size_t>>& batches, const LoopState& state,
+                         std::size_t& examples) {
+        const std::size_t accumulation = schedule_.gradientAccumulation;
+        const std::size_t first = state.step * accumulation;
+        const std::size_t last = std::min(batches.size(), first + accumulation);
+        optimizer_->zero_grad();
+        GradientEncoder gradientEncoder(encoder_.model(), encoder_.tokenizer(), device_);
+        double total = 0.0;
+        for (std::size_t b = first; b < last; ++b) {
+            const std::uint64_t stepSeed = mixSeed(preset_.seed, 0x5EED0000ULL + state.globalStep * 64 + (b - first));
+            torch::manual_seed(stepSeed);
+            std::mt19937_64 rng(stepSeed);
+            torch::Tensor loss;
+            {
+                AutocastGuard autocast(autocast_);
+                loss = objective_->loss(batches[b], gradientEncoder, rng);
+            }
+            (loss.to(torch::kFloat) / double(last - first)).backward();
+            total += loss.item<double>();
+            examples += objective_->examples(batches[b]);
+        }
+        optimizer_->step();
+        return total / double(last - first);
+    }
+
+    void refresh(const LoopState& state, std::size_t steps) {
+        ProgressSink sink;
+        sink.report = [&](std::string_view, double fraction) { report("Encoding the KB", fraction, state, steps); };
+        sink.cancelled = options_.cancelled;
+        objective_->refresh(encoder_, sink);
+    }
+
+    double validate(eval::EvalResult* out) {
+        ProgressSink sink;
+        sink.cancelled = options_.cancelled;
+        LinkerOptions linkerOptions;
+        linkerOptions.sparseWeight = currentSparseWeight();
+        const MethodLinker linker(preset_, encoder_, data_.dictionary, inputs_.kb, linkerOptions, &sink);
+        eval::EvalOptions evalOptions;
+        evalOptions.k = 5;
+        evalOptions.progress = sink;
+        evalOptions.partText = mentionInputs(preset_, *inputs_.dev, tokenCounter());
+        auto result = eval::evaluate(data_.devQueries, data_.dictionary, linker.rankFunction(), evalOptions);
+        const double accuracy = result.all.accuracy(1);
+        if (out) *out = std::move(result);
+        return accuracy;
+    }
+
+    TokenCounter tokenCounter() const {
+        return [this](std::string_view text) { return encoder_.tokenizer().tokenize(text).size() + 2; };
+    }
+
+    double currentSparseWeight() const {
+        const auto values = scalarValues();
+        if (const auto it = values.find("sparse_weight"); it != values.end()) return it->second;
+        return preset_.biosyn.sparseWeight;
+    }
+
+    void saveBest(const eval::EvalResult* result) {
+        const fs::path staged = fs::path(modelDirectory(run_)).concat(".new");
+        fs::remove_all(staged);
+        encoder_.save(staged);
+        swapDirectory(staged, modelDirectory(run_));
+        if (result) {
+            eval::ReportOptions reportOptions;
+            reportOptions.extra["preset"] = preset_.name;
+            reportOptions.extra["epoch"] = std::to_string(info_.bestEpoch);
+            eval::writeJsonReport(devReportFile(run_), *result, reportOptions);
+        }
+    }
+
+    void writeCheckpoint(LoopState state) {
+        const fs::path staged = fs::path(checkpointDirectory(run_)).concat(".new");
+        fs::remove_all(staged);
+        fs::create_directories(staged);
+        encoder_.save(staged / "model");
+        torch::save(*optimizer_, (staged / "optimizer.pt").string());
+        objective_->saveState(staged);
+        state.scalars = scalarValues();
+        state.logBytes = fs::exists(logFile(run_)) ? fs::file_size(logFile(run_)) : 0;
+        {
+            AtomicFileWriter writer(staged / "state.json");
+            writer.stream() << toJson(state).dump(2) << '\n';
+            writer.commit();
+        }
+        swapDirectory(staged, checkpointDirectory(run_));
+        writeRunInfo(run_, info_);
+    }
+
+    TrainingResult cancel(LoopState& state, Clock::time_point started, double secondsBefore) {
+        info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
+        writeCheckpoint(state);
+        log({{"event", "cancelled"}, {"epoch", state.epoch + 1}, {"step", state.step}, {"global_step", state.globalStep}});
+        info_.status = "cancelled";
+        writeRunInfo(run_, info_);
+        return {info_, true};
+    }
+
+    TrainingProgress progressAt(const LoopState& state, std::size_t steps, double loss) const {
+        TrainingProgress progress;
+        progress.epoch = std::min(state.epoch + 1, schedule_.epochs);
+        progress.epochs = schedule_.epochs;
+        progress.step = state.step;
+        progress.stepsPerEpoch = steps;
+        progress.globalStep = state.globalStep;
+        progress.loss = loss;
+        progress.learningRate = schedule_.learningRate;
+        return progress;
+    }
+
+    void report(std::string_view stage, double fraction, const LoopState& state, std::size_t steps = 0) const {
+        if (!options_.progress) return;
+        TrainingProgress progress = progressAt(state, steps, 0.0);
+        progress.stage = std::string(stage);
+        progress.stageFraction = fraction;
+        options_.progress(progress);
+    }
+
+    void log(const nlohmann::json& line) {
+        std::ofstream out(logFile(run_), std::ios::app);
+        out << line.dump() << '\n';
+        out.flush();
+        if (!out) throw Error(logFile(run_).string() + ": cannot append to the log");
+    }
+
+    const TrainingPreset& preset_;
+    const Schedule& schedule_;
+    TrainingPreset effective_;
+    encoder::TextEncoder encoder_;
+    const TrainingInputs& inputs_;
+    const TrainerOptions& options_;
+    fs::path run_;
+    RunInfo info_;
+    TrainingData data_;
+    std::unique_ptr<Objective> objective_;
+    std::vector<LearnedScalar> scalars_;
+    std::unique_ptr<torch::optim::Optimizer> optimizer_;
+    torch::Device device_{torch::kCPU};
+    bool autocast_ = false;
+    bool resumedMidEpoch_ = false;
+};
+
+}  // namespace
+
+TrainingResult trainModel(const TrainingPreset& preset, encoder::TextEncoder encoder, const TrainingInputs& inputs,
+                          const TrainerOptions& options) {
+    Trainer trainer(preset, std::move(encoder), inputs, options);
+    return trainer.run();
+}
+
+}  // namespace linkscope::train

@@ -1,0 +1,56 @@
+#pragma once
+// What the trainer learns from, built once per run: the dictionary it searches (the KB's names,
+// homonym-expanded for BELHD), each name as the method's encoder reads it, the training and dev
+// mentions after BioSyn's preprocessing (one per query part, with the method's input), and the
+// entity table the objectives group names and mentions by. Torch-free.
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/queries.h"
+#include "retrieval/name_dictionary.h"
+#include "train/method_inputs.h"
+#include "train/training_preset.h"
+
+namespace linkscope {
+class Corpus;
+}
+namespace linkscope::kb {
+class KnowledgeBase;
+}
+
+namespace linkscope::train {
+
+struct TrainingMention {
+    std::string part;                  ///< the normalized query part (what sparse search reads)
+    std::string input;                 ///< the method's mention input (method_inputs.h)
+    std::vector<std::uint32_t> gold;   ///< gold entities (indexes into TrainingData::entityIds)
+    std::uint32_t document = 0;        ///< index of its document in the corpus
+};
+
+struct TrainingData {
+    retrieval::NameDictionary dictionary;       ///< what is searched, KB names only
+    std::vector<std::string> nameInputs;         ///< nameInput() of every entry
+    std::vector<std::string> entityIds;          ///< the distinct ids of the dictionary
+    std::vector<std::vector<std::uint32_t>> entryEntities;  ///< entity indexes of each entry
+    std::vector<std::vector<std::uint32_t>> entityEntries;  ///< entries of each entity
+    std::vector<std::string> entityInputs;       ///< Le & Nguyen's entity texts (prototype-srn only)
+    std::vector<TrainingMention> train;          ///< training mentions, at most the schedule's cap
+    eval::QuerySet devQueries;                   ///< the dev queries, evaluated after each epoch
+    std::size_t trainMentionsAvailable = 0;      ///< before the schedule's cap
+    std::size_t trainPartsWithoutEntity = 0;     ///< dropped: gold not among the dictionary's ids
+
+    /// True when entry `entry` names one of `gold` (lenient, as eval::idsMatch).
+    bool isPositive(std::uint32_t entry, const std::vector<std::uint32_t>& gold) const noexcept;
+};
+
+/// Builds the data of a run; `count` (the encoder's tokenizer) fits the context of mention inputs
+/// into preset.maxLength. Throws Error when no training mention remains.
+TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& schedule, const kb::KnowledgeBase& kb,
+                               const Corpus& train, const Corpus* dev, const eval::QueryOptions& queryOptions,
+                               const TokenCounter& count = {});
+
+}  // namespace linkscope::train

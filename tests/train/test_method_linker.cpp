@@ -1,0 +1,701 @@
+// MethodLinker: each method's ranking recomputed by hand from the encoder's vectors on a tiny KB
+// (BioSyn's dense + lambda x sparse and its HybridRanker order, BELHD's marked inputs and names,
+// cosine methods, Le & Nguyen's two stages with [CLS] entity vectors), mentionInputs() on a
+// document, and the run directory's run.json round trip and malformed files.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "corpus/corpus.h"
+#include "encoder/text_encoder.h"
+#include "encoder/vocabulary_builder.h"
+#include "eval/dictionary.h"
+#include "eval/queries.h"
+#include "fixtures.h"
+#include "kb/kb_builder.h"
+#include "retrieval/candidate_merge.h"
+#include "retrieval/dense_index.h"
+#include "retrieval/hybrid_ranker.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
+#include "train/method_inputs.h"
+#include "train/method_linker.h"
+#include "train/run_directory.h"
+#include "util/error.h"
+
+using namespace linkscope;
+using namespace linkscope::train;
+using encoder::EncodeRequest;
+using encoder::Pooling;
+using encoder::TextEncoder;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Six diseases; "heart attack(s)" are two names of one entity, "tumor" is shared by two (one
+// dictionary entry naming both), and every entity has a semantic type for Le & Nguyen's input.
+kb::KnowledgeBase tinyKb() {
+    kb::KnowledgeBaseBuilder builder;
+    const auto add = [&](const char* id, std::initializer_list<const char*> names) {
+        const auto e = builder.entity(id);
+        for (const char* name : names) builder.addName(e, name);
+        builder.addSemanticType(e, "T047", "Disease or Syndrome");
+    };
+    add("MESH:D000001", {"heart attack", "heart attacks", "myocardial infarction"});
+    add("MESH:D000002", {"breast cancer", "breast neoplasm", "tumor"});
+    add("MESH:D000003", {"lung cancer", "lung neoplasm", "tumor"});
+    add("MESH:D000004", {"type 2 diabetes", "diabetes mellitus"});
+    add("MESH:D000005", {"acute renal failure", "kidney failure"});
+    add("MESH:D000006", {"cardiac arrest", "heart arrest"});
+    return builder.build();
+}
+
+retrieval::NameDictionary dictionaryOf(const kb::KnowledgeBase& kb) {
+    eval::EvalDictionaryBuilder builder;
+    builder.addKnowledgeBase(kb);
+    return builder.build().entries;
+}
+
+// A character vocabulary covers every text; the markers are added tokens. No dropout, so the
+// vectors are the same however often they are computed.
+TextEncoder tinyEncoder(const kb::KnowledgeBase& kb, Pooling pooling) {
+    std::vector<std::string> texts = {"patients with a were studied in the others disease or syndrome entity"};
+    kb.forEachNamePair([&](kb::EntityIndex, kb::StringId name) { texts.emplace_back(kb.strings().view(name)); });
+    encoder::VocabularyBuilderOptions vocabulary;
+    vocabulary.vocabularySize = 0;
+    encoder::BertTokenizer tokenizer(encoder::buildWordPieceVocabulary(texts, vocabulary), encoder::TokenizerConfig{});
+    const std::vector<std::string> markers = {"[S]", "[E]", "[START]", "[END]"};
+    tokenizer.addTokens(markers);
+
+    encoder::BertConfig config;
+    config.hiddenSize = 32;
+    config.numHiddenLayers = 1;
+    config.numAttentionHeads = 2;
+    config.intermediateSize = 64;
+    config.maxPositionEmbeddings = 96;
+    config.hiddenDropoutProb = 0.0;
+    config.attentionProbsDropoutProb = 0.0;
+    config.pooling = pooling;
+    encoder::EncoderOptions options;
+    options.device = encoder::DevicePreference::Cpu;
+    options.maxLength = 96;
+    return TextEncoder::create(config, std::move(tokenizer), 7, options);
+}
+
+TrainingPreset presetFor(Method method) {
+    TrainingPreset preset;
+    preset.name = std::string(methodName(method));
+    preset.method = method;
+    preset.maxLength = 64;
+    preset.entityMaxLength = 48;
+    switch (method) {
+    case Method::BioSyn: preset.similarity = Similarity::Dot; break;
+    case Method::Belhd:
+        preset.similarity = Similarity::Dot;
+        preset.markers = ContextMarkers::Belhd;
+        preset.pooling = Pooling::Markers;
+        break;
+    case Method::Triplet:
+        preset.similarity = Similarity::Cosine;
+        preset.pooling = Pooling::Mean;
+        break;
+    case Method::KnnBioel: preset.similarity = Similarity::Cosine; break;
+    case Method::PrototypeSrn:
+        preset.similarity = Similarity::Euclidean;
+        preset.markers = ContextMarkers::LeNguyen;
+        preset.pooling = Pooling::StartEnd;
+        preset.prototype.candidates = 4;
+        preset.prototype.candidateSource = CandidateSource::Sparse;
+        break;
+    }
+    return preset;
+}
+
+std::vector<float> encode(const TextEncoder& encoder, const std::vector<std::string>& texts, std::size_t maxLength,
+                          std::optional<Pooling> pooling = std::nullopt) {
+    return encoder.encode(texts, EncodeRequest{.maxLength = maxLength, .pooling = pooling, .normalize = false});
+}
+
+std::span<const float> row(const std::vector<float>& rows, std::size_t i, std::size_t dimension) {
+    return std::span<const float>(rows).subspan(i * dimension, dimension);
+}
+
+double dot(std::span<const float> a, std::span<const float> b) {
+    double sum = 0.0;
+    for (std::size_t d = 0; d < a.size(); ++d) sum += double(a[d]) * double(b[d]);
+    return sum;
+}
+
+double cosine(std::span<const float> a, std::span<const float> b) { return dot(a, b) / std::sqrt(dot(a, a) * dot(b, b)); }
+
+double distance(std::span<const float> a, std::span<const float> b) {
+    double sum = 0.0;
+    for (std::size_t d = 0; d < a.size(); ++d) sum += (double(a[d]) - double(b[d])) * (double(a[d]) - double(b[d]));
+    return std::sqrt(sum);
+}
+
+std::vector<std::string> namesOf(const retrieval::NameDictionary& dictionary, ContextMarkers markers) {
+    std::vector<std::string> names;
+    for (const auto& entry : dictionary) names.push_back(nameInput(entry.name, markers));
+    return names;
+}
+
+// The message of the Error that `action` throws ("" when it throws none).
+template <typename F>
+std::string errorOf(F&& action) {
+    try {
+        action();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+// A linker's list must be the k best by `expected` (scores within tolerance), best first.
+void checkTopK(const std::vector<LinkedCandidate>& ranked, const std::vector<double>& expected, std::size_t k,
+               double tolerance) {
+    QCOMPARE(ranked.size(), std::min(k, expected.size()));
+    std::vector<double> sorted = expected;
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        QVERIFY2(std::abs(ranked[i].score - expected[ranked[i].entry]) < tolerance,
+                 qPrintable(QString("entry %1: %2 vs %3").arg(ranked[i].entry).arg(ranked[i].score).arg(expected[ranked[i].entry])));
+        // Rank i holds the (i+1)-th best score: nothing better was left out.
+        QVERIFY(std::abs(ranked[i].score - sorted[i]) < tolerance);
+        if (i > 0) QVERIFY(ranked[i - 1].score >= ranked[i].score);
+    }
+}
+
+}  // namespace
+
+class TestMethodLinker : public QObject {
+    Q_OBJECT
+    const kb::KnowledgeBase kb_ = tinyKb();
+    const retrieval::NameDictionary dictionary_ = dictionaryOf(kb_);
+    test::FixtureDir dir_;
+
+    std::size_t entryOf(std::string_view name) const {
+        for (std::size_t i = 0; i < dictionary_.size(); ++i)
+            if (dictionary_[i].name == name) return i;
+        qFatal("no entry %s", std::string(name).c_str());
+    }
+
+private Q_SLOTS:
+    void dictionaryHasTheSharedName() {
+        // The fixture the prototype test relies on: "tumor" is one entry of two entities.
+        QCOMPARE(dictionary_[entryOf("tumor")].ids.size(), std::size_t{2});
+        QCOMPARE(dictionary_.size(), std::size_t{14});  // 15 (entity, name) pairs
+    }
+
+    void bioSynIsDensePlusLambdaSparseInHybridRankerOrder() {
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Cls);
+        const TrainingPreset preset = presetFor(Method::BioSyn);
+        const float lambda = 2.5f;
+        LinkerOptions options;
+        options.sparseWeight = lambda;
+        const MethodLinker linker(preset, encoder, dictionary_, nullptr, options);
+        const std::vector<std::string> inputs = {"heart attack", "breast tumour", "renal failure", "xyz"};
+        const std::size_t k = 6;
+        const auto ranked = linker.rank(inputs, k);
+        QCOMPARE(ranked.size(), inputs.size());
+
+        // By hand: the names' and mentions' vectors from the encoder, BioSyn's char 1-2 TF-IDF.
+        const std::size_t dim = encoder.dimension();
+        QCOMPARE(linker.dimension(), dim);
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::None), preset.entityMaxLength);
+        const auto mentions = encode(encoder, inputs, preset.maxLength);
+        QCOMPARE(std::vector<float>(linker.entryVectors().begin(), linker.entryVectors().end()), names);
+        const auto sparse = retrieval::SparseIndex::build(dictionary_, retrieval::TfidfSettings::bioSyn());
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            std::vector<double> sparseScores(dictionary_.size(), 0.0), expected(dictionary_.size());
+            for (const auto& c : sparse.search(inputs[q], dictionary_.size())) sparseScores[c.entry] = c.score;
+            for (std::size_t e = 0; e < dictionary_.size(); ++e)
+                expected[e] = dot(row(mentions, q, dim), row(names, e, dim)) + lambda * sparseScores[e];
+            checkTopK(ranked[q], expected, k, 1e-4);
+            for (const auto& c : ranked[q]) {
+                QVERIFY(std::abs(c.dense - dot(row(mentions, q, dim), row(names, c.entry, dim))) < 1e-4);
+                QVERIFY(std::abs(c.sparse - sparseScores[c.entry]) < 1e-6);
+                QVERIFY(std::abs(c.score - (c.dense + lambda * c.sparse)) < 1e-5);
+            }
+        }
+        // The sparse part is real: "heart attack" is a dictionary name, its TF-IDF cosine is high.
+        QVERIFY(std::any_of(ranked[0].begin(), ranked[0].end(), [](const auto& c) { return c.sparse > 0.5f; }));
+
+        // The same ranking, entry for entry and bit for bit, as BioSyn's HybridRanker gives.
+        const retrieval::HybridRanker ranker(
+            dictionary_, sparse, names, dim,
+            [&](std::span<const float> queries, std::size_t depth) {
+                return retrieval::bruteForceSearch(names, dim, queries, depth);
+            },
+            lambda);
+        const auto reference = ranker.rank(inputs, mentions, k, 1);
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            QCOMPARE(ranked[q].size(), reference[q].size());
+            for (std::size_t i = 0; i < ranked[q].size(); ++i) {
+                QCOMPARE(ranked[q][i].entry, reference[q][i].entry);
+                QCOMPARE(ranked[q][i].score, reference[q][i].score);
+            }
+        }
+
+        // rankFunction() is rank() without the breakdown, and outlives a move of the linker.
+        MethodLinker moved(preset, encoder, dictionary_, nullptr, options);
+        const eval::RankFn rank = moved.rankFunction();
+        const MethodLinker keeper(std::move(moved));
+        const auto plain = rank(inputs, k);
+        QCOMPARE(plain.size(), ranked.size());
+        for (std::size_t q = 0; q < inputs.size(); ++q)
+            for (std::size_t i = 0; i < ranked[q].size(); ++i) {
+                QCOMPARE(plain[q][i].entry, ranked[q][i].entry);
+                QCOMPARE(plain[q][i].score, ranked[q][i].score);
+            }
+        QCOMPARE(linker.rank({}, k).size(), std::size_t{0});
+        const auto none = linker.rank(inputs, 0);
+        QCOMPARE(none.size(), inputs.size());
+        QVERIFY(std::all_of(none.begin(), none.end(), [](const auto& list) { return list.empty(); }));
+    }
+
+    void lambdaZeroIsTheDenseRanking() {
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Cls);
+        LinkerOptions options;
+        options.sparseWeight = 0.0;
+        const MethodLinker linker(presetFor(Method::BioSyn), encoder, dictionary_, nullptr, options);
+        const auto ranked = linker.rank(std::vector<std::string>{"heart attack"}, 5);
+        const auto mention = encode(encoder, {"heart attack"}, 64);
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::None), 48);
+        std::vector<double> expected;
+        for (std::size_t e = 0; e < dictionary_.size(); ++e)
+            expected.push_back(dot(row(mention, 0, encoder.dimension()), row(names, e, encoder.dimension())));
+        checkTopK(ranked[0], expected, 5, 1e-4);
+        // A negative lambda would break the hybrid ranker's bound: refused.
+        options.sparseWeight = -1.0;
+        QVERIFY(!errorOf([&] { MethodLinker(presetFor(Method::BioSyn), encoder, dictionary_, nullptr, options); }).empty());
+    }
+
+    void belhdNeedsItsMarkersAndEncodesMarkedNames() {
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Markers);
+        const TrainingPreset preset = presetFor(Method::Belhd);
+        const MethodLinker linker(preset, encoder, dictionary_, nullptr);
+
+        // Name vectors are those of "[S] name [E]", pooled over the markers.
+        const std::size_t dim = encoder.dimension();
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::Belhd), preset.entityMaxLength);
+        QCOMPARE(nameInput("tumor", ContextMarkers::Belhd), std::string("[S] tumor [E]"));
+        QCOMPARE(linker.entryVectors().size(), dictionary_.size() * dim);
+        QCOMPARE(std::vector<float>(linker.entryVectors().begin(), linker.entryVectors().end()), names);
+
+        const std::vector<std::string> inputs = {"patients with a [S] heart attack [E] were studied",
+                                                 "[S] lung cancer [E]"};
+        const auto ranked = linker.rank(inputs, 4);
+        const auto mentions = encode(encoder, inputs, preset.maxLength);
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            std::vector<double> expected;
+            for (std::size_t e = 0; e < dictionary_.size(); ++e) expected.push_back(dot(row(mentions, q, dim), row(names, e, dim)));
+            checkTopK(ranked[q], expected, 4, 1e-4);
+            for (const auto& c : ranked[q]) {
+                QCOMPARE(c.dense, c.score);
+                QCOMPARE(c.sparse, 0.0f);
+            }
+        }
+
+        // An input without its markers is refused, naming it; so is one with [START]/[END].
+        const std::string missing = errorOf([&] { linker.rank(std::vector<std::string>{"[S] heart attack [E]", "heart attack"}, 4); });
+        QVERIFY2(missing.find("\"heart attack\"") != std::string::npos && missing.find("input 1") != std::string::npos &&
+                     missing.find("[S]") != std::string::npos,
+                 missing.c_str());
+        const std::string other = errorOf([&] { linker.rank(std::vector<std::string>{"[START] heart attack [END]"}, 4); });
+        QVERIFY2(other.find("[START] heart attack [END]") != std::string::npos, other.c_str());
+        const std::string unclosed = errorOf([&] { linker.rank(std::vector<std::string>{"[S] heart attack"}, 4); });
+        QVERIFY2(unclosed.find("lacks the markers") != std::string::npos, unclosed.c_str());
+    }
+
+    void cosineMethodsScoreTheNormalizedDot() {
+        for (const Method method : {Method::Triplet, Method::KnnBioel}) {
+            const TrainingPreset preset = presetFor(method);
+            const TextEncoder encoder = tinyEncoder(kb_, preset.pooling);
+            const MethodLinker linker(preset, encoder, dictionary_, nullptr);
+            const std::vector<std::string> inputs = {"heart attack", "kidney failure", "diabetes"};
+            const auto ranked = linker.rank(inputs, static_cast<std::size_t>(dictionary_.size()));
+            const std::size_t dim = encoder.dimension();
+            const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::None), preset.entityMaxLength);
+            const auto mentions = encode(encoder, inputs, preset.maxLength);
+            for (std::size_t q = 0; q < inputs.size(); ++q) {
+                std::vector<double> expected;
+                for (std::size_t e = 0; e < dictionary_.size(); ++e)
+                    expected.push_back(cosine(row(mentions, q, dim), row(names, e, dim)));
+                checkTopK(ranked[q], expected, dictionary_.size(), 1e-5);
+                for (const auto& c : ranked[q]) {
+                    QVERIFY(c.score >= -1.0f && c.score <= 1.0f);
+                    QCOMPARE(c.dense, c.score);
+                }
+            }
+            // The raw vectors are dot products far outside [-1, 1]: the linker did normalize.
+            QVERIFY(std::abs(dot(row(mentions, 0, dim), row(names, 0, dim))) > 1.5);
+        }
+    }
+
+    void prototypeReRanksTheFirstStageByEntityDistance() {
+        const TrainingPreset preset = presetFor(Method::PrototypeSrn);
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::StartEnd);
+        QVERIFY(errorOf([&] { MethodLinker(preset, encoder, dictionary_, nullptr); }).find("knowledge base") !=
+                std::string::npos);
+        const MethodLinker linker(preset, encoder, dictionary_, &kb_);
+        // With a sparse first stage the names are never encoded.
+        QVERIFY(linker.entryVectors().empty());
+
+        const std::vector<std::string> inputs = {"patients with a [START] heart attack [END] were studied",
+                                                 "[START] tumor [END]", "[START] lung cancer [END] in the others"};
+        const std::vector<std::string> insides = {"heart attack", "tumor", "lung cancer"};
+        const std::size_t k = 3;
+        const auto ranked = linker.rank(inputs, k);
+
+        // The first stage by hand: Le & Nguyen's two TF-IDF settings, merged.
+        const auto chars = retrieval::SparseIndex::build(dictionary_, retrieval::TfidfSettings::leNguyenChars());
+        const auto words = retrieval::SparseIndex::build(dictionary_, retrieval::TfidfSettings::leNguyenWords());
+        const std::size_t dim = encoder.dimension();
+        const auto mentions = encode(encoder, inputs, preset.maxLength);
+        // Entity vectors: the [CLS] row of the token outputs of "type [SEP] syn1 [SEP] ...".
+        std::map<kb::EntityIndex, std::vector<float>> entityVectors;
+        encoder::EncodeOptions tokenization;
+        tokenization.maxLength = preset.entityMaxLength;
+        for (kb::EntityIndex e = 0; e < kb_.entityCount(); ++e) {
+            const auto outputs = encoder.tokenOutputs(encoder.tokenizer().encode(entityInput(kb_, e, 0), tokenization));
+            entityVectors[e].assign(outputs.begin(), outputs.begin() + long(encoder.config().hiddenSize));
+        }
+        QCOMPARE(entityInput(kb_, 0, 0), std::string("Disease or Syndrome [SEP] heart attack [SEP] heart attacks [SEP] myocardial infarction"));
+
+        std::vector<std::vector<retrieval::Candidate>> stages;
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            const std::vector<retrieval::Candidate> lists[] = {chars.search(insides[q], preset.prototype.candidates),
+                                                               words.search(insides[q], preset.prototype.candidates)};
+            const auto stage = retrieval::mergeCandidates(lists, preset.prototype.candidates);
+            stages.push_back(stage);
+            // The representative of each entity: its first entry in the first stage.
+            std::map<kb::EntityIndex, std::uint32_t> representative;
+            std::map<std::uint32_t, float> stageScore;
+            for (const auto& c : stage) {
+                stageScore.emplace(c.entry, c.score);
+                for (const auto& id : dictionary_[c.entry].ids) representative.emplace(*kb_.findEntity(id), c.entry);
+            }
+            std::map<std::uint32_t, double> expected;  // entry -> the best of its entities' -distances
+            for (const auto& [entity, entry] : representative) {
+                const double score = -distance(row(mentions, q, dim), entityVectors[entity]);
+                const auto it = expected.find(entry);
+                if (it == expected.end() || score > it->second) expected[entry] = score;
+            }
+            QCOMPARE(ranked[q].size(), std::min(k, expected.size()));
+            std::vector<double> best;
+            for (const auto& [entry, score] : expected) best.push_back(score);
+            std::sort(best.begin(), best.end(), std::greater<>());
+            std::set<std::uint32_t> listed;
+            for (std::size_t i = 0; i < ranked[q].size(); ++i) {
+                const auto& c = ranked[q][i];
+                QVERIFY2(expected.contains(c.entry), "a returned entry is no entity's first-stage representative");
+                QVERIFY(listed.insert(c.entry).second);
+                QVERIFY(std::abs(c.score - expected[c.entry]) < 1e-4);
+                QVERIFY(std::abs(c.score - best[i]) < 1e-4);
+                QCOMPARE(c.sparse, stageScore[c.entry]);
+                QVERIFY(c.score <= 0.0f);
+            }
+        }
+        // "heart attacks" is in the first stage of "heart attack" but its entity is already
+        // represented by "heart attack": one entry per entity.
+        QVERIFY(std::any_of(stages[0].begin(), stages[0].end(),
+                            [&](const auto& c) { return c.entry == entryOf("heart attacks"); }));
+        const auto heart = std::find_if(ranked[0].begin(), ranked[0].end(),
+                                        [&](const auto& c) { return c.entry == entryOf("heart attack"); });
+        QVERIFY(heart != ranked[0].end());
+        QVERIFY(std::none_of(ranked[0].begin(), ranked[0].end(),
+                             [&](const auto& c) { return c.entry == entryOf("heart attacks"); }));
+        // "tumor" names two entities; it is listed once.
+        QCOMPARE(std::count_if(ranked[1].begin(), ranked[1].end(), [&](const auto& c) { return c.entry == entryOf("tumor"); }),
+                 1L);
+
+        // A second ranking reuses the cached entity vectors and gives the same result.
+        const auto again = linker.rank(inputs, k);
+        for (std::size_t q = 0; q < inputs.size(); ++q)
+            for (std::size_t i = 0; i < ranked[q].size(); ++i) QCOMPARE(again[q][i].score, ranked[q][i].score);
+    }
+
+    void prototypeDenseFirstStageComparesMarkedNamesByCosine() {
+        TrainingPreset preset = presetFor(Method::PrototypeSrn);
+        preset.prototype.candidateSource = CandidateSource::Dense;
+        preset.prototype.candidates = dictionary_.size();  // every entry: the re-ranking alone decides
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::StartEnd);
+        const MethodLinker linker(preset, encoder, dictionary_, &kb_);
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::LeNguyen), preset.entityMaxLength);
+        QCOMPARE(std::vector<float>(linker.entryVectors().begin(), linker.entryVectors().end()), names);
+        const auto ranked = linker.rank(std::vector<std::string>{"[START] heart attack [END]"}, dictionary_.size());
+        // Every entity once: six entities, and the shared "tumor" entry cannot stand for both
+        // of its entities at once, so 5 or 6 entries.
+        std::set<kb::EntityIndex> entities;
+        for (const auto& c : ranked[0])
+            for (const auto& id : dictionary_[c.entry].ids) entities.insert(*kb_.findEntity(id));
+        QCOMPARE(entities.size(), kb_.entityCount());
+        QVERIFY(ranked[0].size() >= 5 && ranked[0].size() <= 6);
+        for (const auto& c : ranked[0]) QCOMPARE(c.sparse, 0.0f);
+    }
+
+    void euclideanSearchRanksByDistance() {
+        // A one-stage method scored by -distance (the dense index searches a shifted inner
+        // product; the scores are the exact distances).
+        TrainingPreset preset = presetFor(Method::Triplet);
+        preset.similarity = Similarity::Euclidean;
+        const TextEncoder encoder = tinyEncoder(kb_, preset.pooling);
+        const MethodLinker linker(preset, encoder, dictionary_, nullptr);
+        const std::vector<std::string> inputs = {"heart attack", "lung tumor"};
+        const auto ranked = linker.rank(inputs, 5);
+        const std::size_t dim = encoder.dimension();
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::None), preset.entityMaxLength);
+        const auto mentions = encode(encoder, inputs, preset.maxLength);
+        for (std::size_t q = 0; q < inputs.size(); ++q) {
+            std::vector<double> expected;
+            for (std::size_t e = 0; e < dictionary_.size(); ++e)
+                expected.push_back(-distance(row(mentions, q, dim), row(names, e, dim)));
+            checkTopK(ranked[q], expected, 5, 1e-4);
+        }
+        // "heart attack" is a dictionary name: its own vector is at distance 0, the best.
+        QCOMPARE(std::size_t{ranked[0][0].entry}, entryOf("heart attack"));
+        QVERIFY(std::abs(ranked[0][0].score) < 1e-4);
+    }
+
+    void prototypeBothStagesMergeSparseAndDense() {
+        TrainingPreset preset = presetFor(Method::PrototypeSrn);
+        preset.prototype.candidateSource = CandidateSource::Both;
+        preset.prototype.candidates = 2;
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::StartEnd);
+        const MethodLinker linker(preset, encoder, dictionary_, &kb_);
+        const auto ranked = linker.rank(std::vector<std::string>{"[START] kidney failure [END]"}, 10);
+        // The first stage: the best sparse entry (chars 2-5, then words, interleaved) and the
+        // best dense one (cosine of "[START] kidney failure [END]" with the marked names).
+        const auto chars = retrieval::SparseIndex::build(dictionary_, retrieval::TfidfSettings::leNguyenChars());
+        const auto words = retrieval::SparseIndex::build(dictionary_, retrieval::TfidfSettings::leNguyenWords());
+        const std::vector<retrieval::Candidate> sparseLists[] = {chars.search("kidney failure", 2),
+                                                                 words.search("kidney failure", 2)};
+        const auto sparse = retrieval::mergeCandidates(sparseLists, 2);
+        const std::size_t dim = encoder.dimension();
+        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::LeNguyen), preset.entityMaxLength);
+        const auto query = encode(encoder, {"[START] kidney failure [END]"}, preset.entityMaxLength);
+        std::vector<retrieval::Candidate> dense;
+        for (std::uint32_t e = 0; e < dictionary_.size(); ++e)
+            dense.push_back({e, static_cast<float>(cosine(row(query, 0, dim), row(names, e, dim)))});
+        std::sort(dense.begin(), dense.end(), [](const auto& a, const auto& b) {
+            return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+        });
+        dense.resize(2);
+        const std::vector<retrieval::Candidate> both[] = {sparse, dense};
+        std::set<std::uint32_t> stage;
+        for (const auto& c : retrieval::mergeCandidates(both, 2)) stage.insert(c.entry);
+        QCOMPARE(stage.size(), std::size_t{2});
+        QVERIFY(!ranked[0].empty() && ranked[0].size() <= 2);
+        for (const auto& c : ranked[0]) QVERIFY2(stage.contains(c.entry), "an entry from outside the first stage");
+        // The exact name is the sparse stage's best: it is among the re-ranked entries.
+        QVERIFY(stage.contains(static_cast<std::uint32_t>(entryOf("kidney failure"))));
+        QVERIFY(std::any_of(ranked[0].begin(), ranked[0].end(),
+                            [&](const auto& c) { return c.entry == entryOf("kidney failure"); }));
+    }
+
+    void givenEntryVectorsAreUsed() {
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Markers);
+        const TrainingPreset preset = presetFor(Method::Belhd);
+        const std::size_t dim = encoder.dimension();
+        const std::string input = "[S] heart attack [E]";
+        // Every name is given the mention's own vector, "kidney failure" twice that: it wins by
+        // dot product whatever the model would say of the names.
+        const auto mention = encode(encoder, {input}, preset.maxLength);
+        LinkerOptions options;
+        for (std::size_t e = 0; e < dictionary_.size(); ++e)
+            for (std::size_t d = 0; d < dim; ++d)
+                options.entryVectors.push_back(mention[d] * (e == entryOf("kidney failure") ? 2.0f : 1.0f));
+        const MethodLinker linker(preset, encoder, dictionary_, nullptr, options);
+        const auto ranked = linker.rank(std::vector<std::string>{input}, 3);
+        QCOMPARE(std::size_t{ranked[0][0].entry}, entryOf("kidney failure"));
+        QCOMPARE(ranked[0][1].entry, std::uint32_t{0});  // the others tie: lowest entry first
+        QCOMPARE(ranked[0][2].entry, std::uint32_t{1});
+
+        LinkerOptions ragged;
+        ragged.entryVectors.assign(dictionary_.size() * dim - 1, 0.0f);
+        const std::string error = errorOf([&] { MethodLinker(preset, encoder, dictionary_, nullptr, ragged); });
+        QVERIFY2(error.find("14 entries") != std::string::npos, error.c_str());
+    }
+
+    void refusesWhatCannotBeRanked() {
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Cls);
+        const retrieval::NameDictionary empty;
+        QVERIFY(errorOf([&] { MethodLinker(presetFor(Method::KnnBioel), encoder, empty, nullptr); }).find("empty") !=
+                std::string::npos);
+        TrainingPreset euclideanBioSyn = presetFor(Method::BioSyn);
+        euclideanBioSyn.similarity = Similarity::Euclidean;
+        QVERIFY(errorOf([&] { MethodLinker(euclideanBioSyn, encoder, dictionary_, nullptr); }).find("euclidean") !=
+                std::string::npos);
+        // An entry whose ids the KB does not know cannot be re-ranked by entity.
+        retrieval::NameDictionary unknown = dictionary_;
+        unknown.push_back({"mystery disease", {"MESH:D999999"}});
+        const TextEncoder startEnd = tinyEncoder(kb_, Pooling::StartEnd);
+        const std::string error = errorOf([&] { MethodLinker(presetFor(Method::PrototypeSrn), startEnd, unknown, &kb_); });
+        QVERIFY2(error.find("\"mystery disease\"") != std::string::npos, error.c_str());
+    }
+
+    void mentionInputsMarkTheSentence() {
+        Corpus corpus;
+        Document document("42");
+        document.title = "Heart attack in adults.";
+        document.abstract = "We studied many people. Patients with a heart attack were studied. Others were not.";
+        corpus.add(document);
+        const std::string text = document.text();
+        eval::EvalQuery query;
+        query.document = "42";
+        query.mention = "heart attack";
+        query.start = text.find("heart attack");  // ASCII: characters are bytes
+        query.end = query.start + 12;
+        query.parts = {"heart attack"};
+
+        QCOMPARE(mentionInputs(presetFor(Method::Belhd), corpus)(query, 0),
+                 std::string("Patients with a [S] heart attack [E] were studied."));
+        QCOMPARE(mentionInputs(presetFor(Method::PrototypeSrn), corpus)(query, 0),
+                 std::string("Patients with a [START] heart attack [END] were studied."));
+        // Without markers, the normalized part itself (a split composite: each of its parts).
+        query.parts = {"heart attack", "cardiac arrest"};
+        QCOMPARE(mentionInputs(presetFor(Method::BioSyn), corpus)(query, 1), std::string("cardiac arrest"));
+        // The marked part is the normalized one, inside the document's own words.
+        QCOMPARE(mentionInputs(presetFor(Method::Belhd), corpus)(query, 1),
+                 std::string("Patients with a [S] cardiac arrest [E] were studied."));
+        // A short maximum length leaves fewer context words (contextWordsFor).
+        TrainingPreset shortPreset = presetFor(Method::Belhd);
+        shortPreset.maxLength = 20;  // (20 - 12) / 4 = 2 words each side
+        QCOMPARE(mentionInputs(shortPreset, corpus)(query, 0), std::string("with a [S] heart attack [E] were studied."));
+        // With a token counter (here: three tokens per word, plus [CLS] and [SEP]) the context
+        // is cut until the input fits: 2 words each side make 2 + 8 x 3 = 26 tokens, over 20;
+        // 1 word each side make 2 + 6 x 3 = 20.
+        const auto threePerWord = [](std::string_view input) {
+            std::size_t count = 2;
+            for (std::size_t at = 0; at < input.size(); ++at)
+                if (input[at] != ' ' && (at == 0 || input[at - 1] == ' ')) count += 3;
+            return count;
+        };
+        QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(query, 0), std::string("a [S] heart attack [E] were"));
+        // The inputs go through the linker: its markers are found.
+        QVERIFY(mentionInsideMarkers(mentionInputs(presetFor(Method::Belhd), corpus)(query, 0), ContextMarkers::Belhd) ==
+                std::optional<std::string_view>("heart attack"));
+
+        eval::EvalQuery elsewhere = query;
+        elsewhere.document = "77";
+        elsewhere.sourceFile = "corpus.txt";
+        elsewhere.sourceLine = 9;
+        const std::string error = errorOf([&] { mentionInputs(presetFor(Method::Belhd), corpus)(elsewhere, 0); });
+        QVERIFY2(error.find("77") != std::string::npos && error.find("\"heart attack\"") != std::string::npos &&
+                     error.find("corpus.txt:9") != std::string::npos,
+                 error.c_str());
+        QVERIFY(!errorOf([&] { mentionInputs(presetFor(Method::BioSyn), corpus)(query, 2); }).empty());
+    }
+
+    void runInfoRoundTrips() {
+        const fs::path run = dir_.path("run");
+        QVERIFY(!isRunDirectory(run));
+        RunInfo info;
+        info.status = "finished";
+        info.schedule = "short";
+        info.device = "cuda:0";
+        info.epochsDone = 7;
+        info.bestEpoch = 5;
+        info.bestDevAccuracy = 0.1 + 0.2;  // not a short decimal: doubles must round-trip exactly
+        info.untrainedDevAccuracy = 1.0 / 3.0;
+        info.sparseWeight = 2.718281828459045;
+        info.radius = 11.000000000000002;
+        info.seconds = 12345.678901234567;
+        info.error = "line one\nline \"two\" \xc3\xa9";
+        writeRunInfo(run, info);
+        QCOMPARE(readRunInfo(run), info);
+        QVERIFY(!isRunDirectory(run));  // no preset.json yet
+        test::writeFile(presetFile(run), "{}");
+        QVERIFY(isRunDirectory(run));
+
+        // Written again, replaced whole; defaults round-trip too.
+        writeRunInfo(run, RunInfo{});
+        QCOMPARE(readRunInfo(run), RunInfo{});
+        QCOMPARE(runInfoFile(run), run / "run.json");
+        QCOMPARE(modelDirectory(run), run / "model");
+        QCOMPARE(checkpointDirectory(run), run / "checkpoint");
+        QCOMPARE(logFile(run), run / "log.jsonl");
+        QCOMPARE(devReportFile(run), run / "dev-report.json");
+
+        // What JSON cannot hold is refused, not written as null.
+        RunInfo nan = info;
+        nan.seconds = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY(errorOf([&] { writeRunInfo(run, nan); }).find("seconds") != std::string::npos);
+        RunInfo unknownStatus = info;
+        unknownStatus.status = "done";
+        QVERIFY(errorOf([&] { writeRunInfo(run, unknownStatus); }).find("done") != std::string::npos);
+        QCOMPARE(readRunInfo(run), RunInfo{});  // the refused writes left the file as it was
+    }
+
+    void malformedRunJsonIsAParseError() {
+        const std::string valid = R"({
+  "status": "finished",
+  "schedule": "paper",
+  "device": "cpu",
+  "epochs_done": 2,
+  "best_epoch": 1,
+  "best_dev_accuracy": 0.5,
+  "untrained_dev_accuracy": -1,
+  "sparse_weight": 0,
+  "radius": 0,
+  "seconds": 1.5,
+  "error": ""
+}
+)";
+        const fs::path run = dir_.path("bad-run");
+        fs::create_directories(run);
+        const fs::path file = runInfoFile(run);
+        const auto replaced = [&](const std::string& from, const std::string& to) {
+            std::string text = valid;
+            text.replace(text.find(from), from.size(), to);
+            return text;
+        };
+        test::writeFile(file, valid);
+        QCOMPARE(readRunInfo(run).seconds, 1.5);
+
+        struct Case {
+            std::string content;
+            std::size_t line;
+            const char* fragment;
+        };
+        const std::vector<Case> cases = {
+            {replaced("\"device\": \"cpu\",", "\"device\": \"cpu\""), 5, "not valid JSON"},  // missing comma
+            {valid.substr(0, 60), 4, "not valid JSON"},                                        // truncated
+            {"", 1, "not valid JSON"},                                                         // empty file
+            {"[1, 2]\n", 0, "JSON object"},
+            {replaced("  \"radius\": 0,\n", ""), 0, "missing key \"radius\""},
+            {replaced("\"error\": \"\"", "\"error\": \"\", \"lambda\": 3"), 0, "unknown key \"lambda\""},
+            {replaced("\"epochs_done\": 2", "\"epochs_done\": \"2\""), 0, "\"epochs_done\" must be a non-negative integer"},
+            {replaced("\"epochs_done\": 2", "\"epochs_done\": 1.5"), 0, "\"epochs_done\" must be a non-negative integer"},
+            {replaced("\"best_epoch\": 1", "\"best_epoch\": -1"), 0, "\"best_epoch\" must be a non-negative integer"},
+            {replaced("\"best_epoch\": 1", "\"best_epoch\": 3"), 0, "is after \"epochs_done\""},
+            {replaced("\"status\": \"finished\"", "\"status\": \"done\""), 0, "\"status\" must be"},
+            {replaced("\"status\": \"finished\"", "\"status\": 1"), 0, "\"status\" must be a string"},
+            {replaced("\"best_dev_accuracy\": 0.5", "\"best_dev_accuracy\": 1.5"), 0, "[0, 1]"},
+            {replaced("\"seconds\": 1.5", "\"seconds\": null"), 0, "\"seconds\" must be a number"},
+            {replaced("\"seconds\": 1.5", "\"seconds\": -2"), 0, "\"seconds\" must not be negative"},
+            {replaced("\"device\": \"cpu\"", "\"device\": \"c\xff\""), 4, "UTF-8"},
+        };
+        for (const Case& c : cases) {
+            test::writeFile(file, c.content);
+            LINKSCOPE_EXPECT_PARSE_ERROR(readRunInfo(run), file, c.line, c.fragment);
+        }
+        fs::remove(file);
+        LINKSCOPE_EXPECT_PARSE_ERROR(readRunInfo(run), file, 0, "no such file");
+
+        // A huge value (a long error message) is no problem either way.
+        RunInfo failed;
+        failed.status = "failed";
+        failed.error = std::string(3 << 20, 'x');
+        writeRunInfo(run, failed);
+        QCOMPARE(readRunInfo(run), failed);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMethodLinker)
+#include "test_method_linker.moc"
