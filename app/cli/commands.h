@@ -15,6 +15,7 @@ void addTokenizeCommand(CLI::App& app);
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);
+void addTrainCommand(CLI::App& app);
 #endif
 
 }  // namespace linkscope::cli

@@ -3,6 +3,7 @@
 //
 //   linkscope-cli eval --train FILE... --dev FILE... [--test FILE...] --kb FILE --split dev|test
 //                      --method sparse|dense|hybrid [--model DIR] [--types T...] [--json] ...
+//   linkscope-cli eval --run RUN_DIR ...   (a trained run, linked as its method does: run_eval.h)
 //
 // Dictionary: the KB's names plus the training mentions (and the dev mentions when the test split
 // is evaluated), as BioSyn builds train/dev/test_dictionary.txt. Queries: the evaluated split's
@@ -23,6 +24,7 @@
 #include "encoder_options.h"
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
+#include "run_eval.h"
 #endif
 #include "eval/compare.h"
 #include "eval/evaluate.h"
@@ -32,6 +34,7 @@
 #include "retrieval/sparse_index.h"
 #include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
+#include "train/run_directory.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -53,6 +56,8 @@ struct EvalArguments {
     EncoderArguments encoder;
     DenseIndexArguments dense;
     float sparseWeight = 1.0f;
+    std::filesystem::path run;               ///< --run RUN_DIR (--model RUN_DIR is taken as one too)
+    std::vector<std::string> linkerOptions;  ///< options given that choose a linker (refused with a run)
 };
 
 struct Run {
@@ -190,7 +195,37 @@ std::string rankerDescription(const EvalArguments& args, const encoder::TextEnco
     return dense + " + " + weight.str() + " x " + bioSyn;
 }
 
+// A training run is evaluated as its method links (run_eval.h); the options that choose
+// another linker would be ignored, so they are refused.
+void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::path& run) {
+    if (!args.linkerOptions.empty()) {
+        std::string given;
+        for (const auto& name : args.linkerOptions) given += (given.empty() ? "" : ", ") + name;
+        throw Error(run.string() + " is a training run, linked as its preset says: leave out " + given);
+    }
+#if LINKSCOPE_HAVE_TORCH
+    RunEvalArguments runArgs;
+    runArgs.run = run;
+    runArgs.data = args.data;
+    runArgs.encoder = args.encoder;
+    runArgs.k = args.k;
+    runArgs.report = args.report;
+    runArgs.perMention = args.perMention;
+    runArgs.threads = args.threads;
+    runArgs.json = args.json;
+    runEvalOfRun(runArgs);
+#else
+    throw Error("evaluating a training run needs the dense engine, and this linkscope-cli was built without LibTorch");
+#endif
+}
+
 void runEval(const EvalArguments& args) {
+    if (!args.run.empty() && !args.encoder.model.empty()) throw Error("give --run RUN_DIR or --model DIR, not both");
+    const bool modelIsRun = !args.encoder.model.empty() && train::isRunDirectory(args.encoder.model);
+    if (!args.run.empty() || modelIsRun) {
+        runEvalOfRunDirectory(args, modelIsRun ? args.encoder.model : args.run);
+        return;
+    }
     const auto start = Clock::now();
     if (args.sparse == "le-nguyen" && !args.index.empty())
         throw Error("--index saves the BioSyn index only; leave it out with --sparse le-nguyen");
@@ -289,7 +324,17 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--per-mention", args->perMention, "Write the per-mention predictions to this file");
     cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
-    cmd->callback([args] { runEval(*args); });
+    cmd->add_option("--run", args->run,
+                    "A training run (linkscope-cli train --out): its best model, linked as its method does "
+                    "(--model RUN_DIR does the same)")
+        ->check(CLI::ExistingDirectory);
+    cmd->callback([args, cmd] {
+        args->linkerOptions.clear();
+        for (const char* name : {"--method", "--sparse", "--sparse-weight", "--index", "--dense-index", "--dense-kind",
+                                 "--compare-preprocessing", "--pooling", "--max-length", "--normalize"})
+            if (cmd->get_option(name)->count() > 0) args->linkerOptions.emplace_back(name);
+        runEval(*args);
+    });
 }
 
 }  // namespace linkscope::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);
+    linkscope::cli::addTrainCommand(app);
 #endif
     try {
         app.parse(argc, argv);

@@ -74,6 +74,7 @@ public:
                 row = retrieval::selectTrainingCandidates(sparseLists_[m], denseList, k_, ratio);
             }
             if (row.size() < k_) throw Error("training: the dictionary has fewer names than the candidates asked for");
+            if (settings_.candidates == CandidateSource::Dense) injectGold(m, row, mentionVectors, dimension);
             std::copy_n(row.begin(), k_, candidates_.begin() + long(m * k_));
         }
         computeSparseScores();
@@ -145,6 +146,30 @@ private:
                 if (!name) name = sparse_->vectorizer().transform(data_.dictionary[entry].name);
                 sparseScores_[m * k_ + c] = retrieval::sparseDot(mentionSparse_[m], *name);
             }
+    }
+
+    // Dense-only candidates from a model trained from scratch rarely hold a gold name, and a row
+    // without one teaches nothing (the marginal likelihood drops it): the gold entity's name
+    // nearest to the mention then replaces the last candidate. A deviation for training from
+    // random weights; BELHD starts from BioBERT, whose candidates hold the gold often enough.
+    void injectGold(std::size_t m, std::vector<std::uint32_t>& row, std::span<const float> mentionVectors,
+                    std::size_t dimension) const {
+        const auto& gold = data_.train[m].gold;
+        for (std::size_t c = 0; c < k_; ++c)
+            if (data_.isPositive(row[c], gold)) return;
+        const float* mention = mentionVectors.data() + m * dimension;
+        std::optional<std::uint32_t> best;
+        float bestScore = 0.0f;
+        for (const auto entity : gold)
+            for (const auto entry : data_.entityEntries[entity]) {
+                const float* name = nameVectors_.data() + std::size_t(entry) * dimension;
+                const float score = std::inner_product(mention, mention + dimension, name, 0.0f);
+                if (!best || score > bestScore) {
+                    best = entry;
+                    bestScore = score;
+                }
+            }
+        if (best) row[k_ - 1] = *best;
     }
 
     // BELHD's row: own dense candidates, then those of the document's other mentions most

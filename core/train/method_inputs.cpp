@@ -130,6 +130,20 @@ std::string nameInput(std::string_view name, ContextMarkers markers) {
     return input;
 }
 
+std::string fittedNameInput(std::string_view name, ContextMarkers markers, std::size_t maxLength,
+                            const TokenCounter& count) {
+    std::string input = nameInput(name, markers);
+    if (markers == ContextMarkers::None || !count) return input;
+    std::string_view kept = name;
+    while (count(input) > maxLength) {
+        const std::size_t lastSpace = kept.find_last_of(' ');
+        if (lastSpace == std::string_view::npos) break;
+        kept = kept.substr(0, lastSpace);
+        input = nameInput(kept, markers);
+    }
+    return input;
+}
+
 std::optional<std::string_view> mentionInsideMarkers(std::string_view input, ContextMarkers markers) noexcept {
     if (markers == ContextMarkers::None) return input;
     const auto [open, close] = markerTokens(markers);

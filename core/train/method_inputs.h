@@ -48,6 +48,12 @@ std::size_t contextWordsFor(std::size_t maxLength) noexcept;
 /// pools names over the same markers as mentions).
 std::string nameInput(std::string_view name, ContextMarkers markers);
 
+/// nameInput() cut to `maxLength` tokens by `count`: words are dropped from the end of the name
+/// until the input fits, so that the closing marker is never truncated away. Without markers or
+/// a counter: nameInput().
+std::string fittedNameInput(std::string_view name, ContextMarkers markers, std::size_t maxLength,
+                            const TokenCounter& count);
+
 /// The text between the markers of a mention input (the input itself with markers None): what
 /// the sparse first stage of a context method searches. nullopt when a marker is missing.
 std::optional<std::string_view> mentionInsideMarkers(std::string_view input, ContextMarkers markers) noexcept;

@@ -174,6 +174,17 @@ struct MethodLinker::State {
     std::vector<float> encodeMentions(std::span<const std::string> texts) const {
         return encoder->encode(texts, encoder::EncodeRequest{.maxLength = preset.maxLength, .pooling = {}, .normalize = false});
     }
+    /// nameInput() of a dictionary name, shortened when the markers would not fit: a name of
+    /// more than entityMaxLength tokens would lose its closing marker to the encoder's
+    /// truncation, and marker pooling cannot pool without it. Words are dropped from its end
+    /// (its head words, which come first in most disease names, stay) until it fits; a single
+    /// word too long to fit is left for the encoder to report.
+    std::string fittedNameInput(std::string_view name) const {
+        return train::fittedNameInput(name, preset.markers, preset.entityMaxLength, [this](std::string_view text) {
+            return encoder->tokenizer().tokenize(text).size() + 2;
+        });
+    }
+
     /// KB names (nameInput) as the method encodes them: entityMaxLength tokens.
     std::vector<float> encodeNames(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const {
         return encoder->encode(
@@ -222,7 +233,7 @@ struct MethodLinker::State {
         // the names are encoded ("[START] name [END]"), by cosine.
         std::vector<std::string> texts;
         texts.reserve(insides.size());
-        for (const auto& inside : insides) texts.push_back(nameInput(inside, preset.markers));
+        for (const auto& inside : insides) texts.push_back(fittedNameInput(inside));
         const auto found = denseSearch(encodeNames(texts), depth);
         for (std::size_t i = 0; i < insides.size(); ++i)
             for (const auto& candidate : found[i]) denseLists[i].push_back({candidate.entry, candidate.score});
@@ -359,7 +370,7 @@ MethodLinker::MethodLinker(const TrainingPreset& preset, const encoder::TextEnco
         } else {
             std::vector<std::string> names;
             names.reserve(dictionary.size());
-            for (const auto& entry : dictionary) names.push_back(nameInput(entry.name, preset.markers));
+            for (const auto& entry : dictionary) names.push_back(s.fittedNameInput(entry.name));
             ProgressSink encoding;
             if (progress) {
                 encoding.report = [progress](std::string_view, double fraction) { (*progress)("Encoding names", fraction); };

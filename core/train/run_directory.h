@@ -22,7 +22,7 @@ struct RunInfo {
     std::string schedule;             ///< the schedule's name ("paper", "short")
     std::string device;               ///< "cpu", "cuda:0"
     std::size_t epochsDone = 0;
-    std::size_t bestEpoch = 0;        ///< 1-based; 0: no validation yet
+    std::size_t bestEpoch = 0;        ///< 1-based; 0: the starting model (or none, bestDevAccuracy -1)
     double bestDevAccuracy = -1.0;    ///< dev Acc@1 of RUN/model; -1: none
     double untrainedDevAccuracy = -1.0;  ///< dev Acc@1 before the first step
     double sparseWeight = 0.0;        ///< BioSyn's learned lambda (of the best model)

@@ -250,8 +250,13 @@ private:
             if (fs::exists(logFile(run_))) fs::resize_file(logFile(run_), state.logBytes);
         } else if (inputs_.dev) {
             report("Validating the untrained model", 0.0, state);
-            info_.untrainedDevAccuracy = validate(nullptr);
+            eval::EvalResult result;
+            info_.untrainedDevAccuracy = validate(&result);
             log({{"event", "validation"}, {"epoch", 0}, {"dev_acc1", info_.untrainedDevAccuracy}});
+            // The starting model competes too: a run whose epochs all do worse keeps it (best epoch 0).
+            info_.bestDevAccuracy = info_.untrainedDevAccuracy;
+            info_.bestEpoch = 0;
+            saveBest(&result);
         }
         info_.status = "running";
         writeRunInfo(run_, info_);

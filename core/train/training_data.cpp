@@ -49,7 +49,7 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
             data.entryEntities[entry].push_back(it->second);
             data.entityEntries[it->second].push_back(entry);
         }
-        data.nameInputs.push_back(nameInput(data.dictionary[entry].name, preset.markers));
+        data.nameInputs.push_back(fittedNameInput(data.dictionary[entry].name, preset.markers, preset.entityMaxLength, count));
     }
     if (preset.method == Method::PrototypeSrn) {
         data.entityInputs.reserve(data.entityIds.size());

@@ -312,6 +312,30 @@ private Q_SLOTS:
         QVERIFY2(unclosed.find("lacks the markers") != std::string::npos, unclosed.c_str());
     }
 
+    void longNamesKeepTheirMarkers() {
+        // 16 tokens leave "[CLS] [S] ... [E] [SEP]" 12 letters of name with a character
+        // vocabulary (one token per letter): longer names lose words from their end, never the
+        // closing marker.
+        TrainingPreset preset = presetFor(Method::Belhd);
+        preset.entityMaxLength = 16;
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::Markers);
+        const MethodLinker linker(preset, encoder, dictionary_, nullptr);
+        std::vector<std::string> fitted;
+        for (const auto& entry : dictionary_) {
+            std::string name = entry.name;
+            while (encoder.tokenizer().tokenize(nameInput(name, ContextMarkers::Belhd)).size() + 2 > 16)
+                name = name.substr(0, name.find_last_of(' '));
+            fitted.push_back(nameInput(name, ContextMarkers::Belhd));
+        }
+        QCOMPARE(fitted[entryOf("acute renal failure")], std::string("[S] acute renal [E]"));
+        QCOMPARE(fitted[entryOf("myocardial infarction")], std::string("[S] myocardial [E]"));
+        QCOMPARE(fitted[entryOf("tumor")], std::string("[S] tumor [E]"));
+        QCOMPARE(std::vector<float>(linker.entryVectors().begin(), linker.entryVectors().end()),
+                 encode(encoder, fitted, 16));
+        // Without the shortening the encoder refuses the long names: the case is real.
+        QVERIFY(!errorOf([&] { encode(encoder, namesOf(dictionary_, ContextMarkers::Belhd), 16); }).empty());
+    }
+
     void cosineMethodsScoreTheNormalizedDot() {
         for (const Method method : {Method::Triplet, Method::KnnBioel}) {
             const TrainingPreset preset = presetFor(method);

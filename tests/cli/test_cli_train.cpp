@@ -1,0 +1,182 @@
+// linkscope-cli train and eval --run as a user runs them on the demo project: a BioSyn preset cut
+// to one epoch of eight mentions trains the compact encoder into a run directory (model, log,
+// run.json), the run is evaluated as its method links, and the refusals a user meets (an
+// unknown preset, a resume without checkpoint, conflicting options) say what to do.
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "cli_runner.h"
+#include "test_data.h"
+
+using namespace linkscope;
+namespace fs = std::filesystem;
+
+class TestCliTrain : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+    static QString demo(const char* name) { return test::demoFile(name); }
+    // The demo's test split serves as dev: it has no dev split of its own.
+    QStringList dataArguments() const {
+        return {"--train", demo("demo-train.txt"), "--dev", demo("demo-test.txt"), "--kb", demo("demo-kb.txt")};
+    }
+    QStringList trainArguments(const QString& preset, const QString& out) const {
+        return QStringList{"train", "--preset", preset, "--schedule", "short", "--compact", "--device", "cpu", "--out", out}
+               << dataArguments();
+    }
+    QStringList evalRunArguments(const QString& option, const QString& run) const {
+        return QStringList{"eval", option, run, "--split", "dev", "--device", "cpu"} << dataArguments();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        // BioSyn's shipped preset with a schedule a test can afford: one epoch of 8 mentions.
+        auto preset = nlohmann::json::parse(test::readFile(LINKSCOPE_SOURCE_DIR "/models/biosyn.json"));
+        for (auto* schedule : {&preset["training"], &preset["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 1;
+            (*schedule)["max_train_mentions"] = 8;
+        }
+        test::writeFile(path("tiny-biosyn.json").toStdString(), preset.dump(2));
+
+        const auto r = test::runCli(trainArguments(path("tiny-biosyn.json"), path("run")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // One line per epoch, then the summary.
+        QVERIFY2(r.out.contains("epoch 1/1") && r.out.contains("dev Acc@1"), r.out.constData());
+        QVERIFY2(r.out.contains("untrained") && r.out.contains("-> best"), r.out.constData());
+        QVERIFY2(r.out.contains(QByteArray("model: ") + path("run/model").toUtf8()), r.out.constData());
+    }
+
+    void theRunDirectoryHoldsModelLogAndStatus() {
+        const fs::path run = path("run").toStdString();
+        for (const char* file : {"model/config.json", "model/model.safetensors", "model/vocab.txt", "preset.json", "run.json",
+                                 "log.jsonl"})
+            QVERIFY2(fs::exists(run / file), file);
+
+        const auto info = nlohmann::json::parse(test::readFile(run / "run.json"));
+        QCOMPARE(info["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(info["schedule"].get<std::string>(), std::string("short"));
+        QCOMPARE(info["epochs_done"].get<int>(), 1);
+        QCOMPARE(info["device"].get<std::string>(), std::string("cpu"));
+        const double best = info["best_dev_accuracy"].get<double>();
+        QVERIFY(best >= 0.0 && best <= 1.0);
+
+        // Every log line is a JSON object with an event; the epoch's validation is among them.
+        std::istringstream log(test::readFile(run / "log.jsonl"));
+        std::string line;
+        std::size_t lines = 0, epochs = 0;
+        while (std::getline(log, line)) {
+            const auto event = nlohmann::json::parse(line);  // throws (and fails the test) if not JSON
+            QVERIFY(event.is_object() && event.contains("event"));
+            ++lines;
+            if (event["event"] == "epoch") {
+                ++epochs;
+                QCOMPARE(event["dev_acc1"].get<double>() >= 0.0, true);
+            }
+        }
+        QVERIFY(lines >= 2);
+        QVERIFY(epochs >= 1);
+
+        // The preset as run: the short schedule applied.
+        const auto preset = nlohmann::json::parse(test::readFile(run / "preset.json"));
+        QCOMPARE(preset["method"].get<std::string>(), std::string("biosyn"));
+        QCOMPARE(preset["training"]["max_train_mentions"].get<int>(), 8);
+    }
+
+    void evalRunLinksAsTheMethodDoes() {
+        const auto table = test::runCli(evalRunArguments("--run", path("run")));
+        QVERIFY2(table.exitCode == 0, table.err.constData());
+        QVERIFY2(table.out.contains("acc@1") && table.out.contains("biosyn"), table.out.constData());
+
+        const auto json = test::runCli(evalRunArguments("--run", path("run")) << "--json" << "--per-mention" << path("run.jsonl"));
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const auto report = json.json();
+        QCOMPARE(report["method"].get<std::string>(), std::string("biosyn"));
+        QCOMPARE(report["run"].get<std::string>(), path("run").toStdString());
+        QCOMPARE(report["schedule"].get<std::string>(), std::string("short"));
+        QVERIFY(report.contains("sparse_weight"));
+        QCOMPARE(report["mentions"].get<int>(), 15);
+        const double accuracy = report["acc@1"].get<double>();
+        QVERIFY(accuracy >= 0.0 && accuracy <= 1.0);
+        QVERIFY(test::readFile(path("run.jsonl").toStdString()).find("\"predictions\"") != std::string::npos);
+
+        // (Not compared with run.json's dev Acc@1: the trainer validates against the KB's names
+        // alone, eval against BioSyn's dictionary, which adds the training mentions.)
+
+        // --model RUN_DIR is the same evaluation.
+        const auto viaModel = test::runCli(evalRunArguments("--model", path("run")) << "--json");
+        QVERIFY2(viaModel.exitCode == 0, viaModel.err.constData());
+        QCOMPARE(viaModel.json()["acc@k"], report["acc@k"]);
+
+        // Options that choose another linker are refused rather than ignored.
+        const auto conflicting = test::runCli(evalRunArguments("--run", path("run")) << "--method" << "dense");
+        QCOMPARE(conflicting.exitCode, 1);
+        QVERIFY2(conflicting.err.contains("--method"), conflicting.err.constData());
+        // A folder that is no run.
+        const auto notARun = test::runCli(evalRunArguments("--run", dir_.path()));
+        QCOMPARE(notARun.exitCode, 1);
+        QVERIFY2(notARun.err.contains("not a run directory"), notARun.err.constData());
+    }
+
+    void unknownPresetListsTheAvailableOnes() {
+        const auto r = test::runCli(trainArguments("no-such-method", path("never")));
+        QCOMPARE(r.exitCode, 1);
+        for (const char* name : {"available", "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"})
+            QVERIFY2(r.err.contains(name), r.err.constData());
+        QVERIFY(!QFile::exists(path("never")));
+    }
+
+    void resumeNeedsACheckpoint() {
+        // An empty folder is no run.
+        QVERIFY(QDir().mkpath(path("empty")));
+        const auto empty = test::runCli(QStringList{"train", "--resume", "--out", path("empty")} << dataArguments());
+        QCOMPARE(empty.exitCode, 1);
+        QVERIFY2(empty.err.contains("not a run directory"), empty.err.constData());
+
+        // A run without its checkpoint cannot be resumed.
+        const fs::path bare = path("bare").toStdString();
+        fs::create_directories(bare);
+        fs::copy_file(path("run/run.json").toStdString(), bare / "run.json");
+        fs::copy_file(path("run/preset.json").toStdString(), bare / "preset.json");
+        const auto noCheckpoint = test::runCli(QStringList{"train", "--resume", "--out", path("bare")} << dataArguments());
+        QCOMPARE(noCheckpoint.exitCode, 1);
+        QVERIFY2(noCheckpoint.err.contains("no checkpoint"), noCheckpoint.err.constData());
+
+        // A resume takes the preset and the encoder from the run: --compact is refused with it.
+        const auto withCompact = test::runCli(QStringList{"train", "--resume", "--compact", "--out", path("run")}
+                                              << dataArguments());
+        QCOMPARE(withCompact.exitCode, 1);
+        QVERIFY2(withCompact.err.contains("--compact"), withCompact.err.constData());
+    }
+
+    void resumingAFinishedRunKeepsIt() {
+        const auto before = test::readFile(path("run/run.json").toStdString());
+        const auto r = test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("run")}
+                                    << dataArguments());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto info = nlohmann::json::parse(test::readFile(path("run/run.json").toStdString()));
+        QCOMPARE(info["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(info["epochs_done"].get<int>(), 1);
+        QCOMPARE(info["best_dev_accuracy"], nlohmann::json::parse(before)["best_dev_accuracy"]);
+    }
+
+    void theEncoderMustBeChosen() {
+        const auto neither = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--out", path("n")}
+                                          << dataArguments());
+        QCOMPARE(neither.exitCode, 1);
+        QVERIFY2(neither.err.contains("--model") && neither.err.contains("--compact"), neither.err.constData());
+        const auto both = test::runCli(trainArguments(path("tiny-biosyn.json"), path("b")) << "--model" << dir_.path());
+        QCOMPARE(both.exitCode, 1);
+        QVERIFY2(both.err.contains("not both"), both.err.constData());
+        const auto badSchedule = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--schedule", "long",
+                                                          "--compact", "--out", path("s")}
+                                              << dataArguments());
+        QCOMPARE(badSchedule.exitCode, 1);
+        QVERIFY2(badSchedule.err.contains("long") && badSchedule.err.contains("short"), badSchedule.err.constData());
+        QVERIFY(!QFile::exists(path("n")) && !QFile::exists(path("b")) && !QFile::exists(path("s")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliTrain)
+#include "test_cli_train.moc"
