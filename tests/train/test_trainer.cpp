@@ -245,6 +245,29 @@ private Q_SLOTS:
         QCOMPARE(epochs, std::size_t{2});
     }
 
+    // Le & Nguyen's Table 3 baselines are variants of the prototype preset: each trains and
+    // gains over the untrained model too.
+    void prototypeBaselinesTrain_data() {
+        QTest::addColumn<QString>("variant");
+        for (const char* variant : {"prototype", "triplet-all", "triplet-downsampled"}) QTest::newRow(variant) << variant;
+    }
+    void prototypeBaselinesTrain() {
+        QFETCH(QString, variant);
+        auto preset = toyPreset("prototype-srn");
+        preset.prototype.variant = *train::parsePrototypeVariant(variant.toStdString());
+        train::TrainerOptions options;
+        options.runDirectory = fs::path(dir_.path().toStdString()) / ("baseline-" + variant.toStdString());
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        const auto result = train::trainModel(preset, toyEncoder(preset, 0.0), data_->inputs(), options);
+        QCOMPARE(result.info.status, std::string("finished"));
+        QCOMPARE(result.info.radius, 0.0);  // no soft radius without SRN
+        const double accuracy = trainingAccuracy(preset, options.runDirectory, *data_);
+        qInfo("%s: dev Acc@1 %.3f untrained -> %.3f; training Acc@1 %.3f", qPrintable(variant),
+              result.info.untrainedDevAccuracy, result.info.bestDevAccuracy, accuracy);
+        QVERIFY2(accuracy >= result.info.untrainedDevAccuracy + 0.2, qPrintable(QString::number(accuracy)));
+    }
+
     // Cancelled after three steps and resumed, a run ends with the same weights, learned scalars
     // and dev accuracy as the run that was never interrupted (dropout on: the step seeds matter).
     void cancelAndResumeEqualsUninterrupted_data() {
