@@ -245,10 +245,18 @@ private:
             setUpOptimizer();  // over the loaded model's parameters
             torch::load(*optimizer_, (checkpoint / "optimizer.pt").string());
             restoreScalars(state);
-            objective_->loadState(checkpoint);
+            // Mid-epoch, the epoch's candidates are the checkpoint's; at an epoch boundary the
+            // refresh that starts the epoch recomputes them, as in an uninterrupted run.
             resumedMidEpoch_ = state.step > 0;
+            if (resumedMidEpoch_) objective_->loadState(checkpoint);
             if (fs::exists(logFile(run_))) fs::resize_file(logFile(run_), state.logBytes);
-        } else if (inputs_.dev) {
+        } else {
+            // A first checkpoint, so that a run cancelled before its first epoch ends resumes.
+            writeCheckpoint(state);
+        }
+        // The untrained model's validation (again, when a run cancelled before it is resumed).
+        const bool atStart = state.epoch == 0 && state.step == 0 && state.globalStep == 0;
+        if (atStart && inputs_.dev && info_.untrainedDevAccuracy < 0) {
             report("Validating the untrained model", 0.0, state);
             eval::EvalResult result;
             info_.untrainedDevAccuracy = validate(&result);
@@ -257,6 +265,7 @@ private:
             info_.bestDevAccuracy = info_.untrainedDevAccuracy;
             info_.bestEpoch = 0;
             saveBest(&result);
+            writeCheckpoint(state);  // with the validation in the log
         }
         info_.status = "running";
         writeRunInfo(run_, info_);

@@ -318,6 +318,19 @@ private Q_SLOTS:
         QCOMPARE(va.size(), vb.size());
         for (std::size_t i = 0; i < va.size(); ++i) QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
 
+        // Cancelled at once (while validating the untrained model, before any step): the first
+        // checkpoint resumes it to the same end.
+        options.runDirectory = base / "at-once";
+        options.resume = false;
+        options.cancelled = [] { return true; };
+        QVERIFY(train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options).cancelled);
+        options.cancelled = nullptr;
+        options.resume = true;
+        const auto atOnce = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options);
+        QCOMPARE(atOnce.info.status, std::string("finished"));
+        QCOMPARE(atOnce.info.untrainedDevAccuracy, whole.info.untrainedDevAccuracy);
+        QCOMPARE(atOnce.info.bestDevAccuracy, whole.info.bestDevAccuracy);
+
         // Same log events, in the same order (times aside).
         const auto la = logLines(base / "whole");
         const auto lb = logLines(base / "parts");
