@@ -26,13 +26,7 @@ public:
     }
 
     std::vector<std::vector<std::size_t>> batches(std::mt19937_64& rng, std::size_t batchSize) const override {
-        std::vector<std::size_t> order(mentions_.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        std::shuffle(order.begin(), order.end(), rng);
-        std::vector<std::vector<std::size_t>> out;
-        for (std::size_t at = 0; at < order.size(); at += batchSize)
-            out.emplace_back(order.begin() + long(at), order.begin() + long(std::min(order.size(), at + batchSize)));
-        return out;
+        return shuffledBatches(mentions_.size(), rng, batchSize);
     }
 
     void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) override {

@@ -87,6 +87,9 @@ std::unique_ptr<Objective> makeContrastiveObjective(const TrainingPreset& preset
 std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
                                          const kb::KnowledgeBase& kb);
 
+/// Units 0..count-1 in an order drawn from rng, cut into batches of batchSize (the last shorter).
+std::vector<std::vector<std::size_t>> shuffledBatches(std::size_t count, std::mt19937_64& rng, std::size_t batchSize);
+
 /// Candidate tables saved in checkpoints: rows of equal width, written as little-endian binary
 /// with a small header; read back with checks (Error naming the file when it does not fit).
 void writeTable(const std::filesystem::path& file, std::span<const std::uint32_t> values, std::size_t width);

@@ -1,6 +1,8 @@
 // What every objective shares: embedding with gradients, dense top-k, and the binary tables a
 // checkpoint keeps the refreshed candidates in.
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <fstream>
 
 #include "encoder/token_batch.h"
@@ -20,6 +22,16 @@ torch::Tensor GradientEncoder::embed(std::span<const std::string> texts, std::si
     const auto encodings = encoder::tokenizeForPooling(tokenizer_, texts, maxLength, spec);
     const auto batch = encoder::makeTokenBatch(encodings, {}, tokenizer_.padId());
     return model_.embed(batch.ids.to(device_), batch.mask.to(device_), batch.types.to(device_), spec, normalize);
+}
+
+std::vector<std::vector<std::size_t>> shuffledBatches(std::size_t count, std::mt19937_64& rng, std::size_t batchSize) {
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::vector<std::size_t>> out;
+    for (std::size_t at = 0; at < order.size(); at += batchSize)
+        out.emplace_back(order.begin() + long(at), order.begin() + long(std::min(order.size(), at + batchSize)));
+    return out;
 }
 
 std::vector<std::vector<std::uint32_t>> denseTopK(std::span<const float> queries, std::span<const float> names,
