@@ -108,9 +108,7 @@ void runEvalOfRun(const RunEvalArguments& args) {
     evalOptions.trainingIds = evalData.trainingIds;
     // The context is cut to fit the preset's length by the model's own tokenizer, as the
     // trainer cut it for training and validation.
-    evalOptions.partText = train::mentionInputs(preset, setup.evaluated, [&encoder](std::string_view text) {
-        return encoder.tokenizer().tokenize(text).size() + 2;  // + [CLS] and [SEP]
-    });
+    evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
     const eval::EvalResult result =
         eval::evaluate(evalData.queries, evalData.dictionary, linker.rankFunction(), evalOptions);
     const double seconds = secondsSince(start);

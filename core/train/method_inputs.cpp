@@ -110,6 +110,10 @@ std::string mentionInput(const Document& document, std::size_t start, std::size_
     return input;
 }
 
+TokenCounter tokenCounterOf(const encoder::BertTokenizer& tokenizer) {
+    return [&tokenizer](std::string_view text) { return tokenizer.tokenize(text).size() + 2; };  // + [CLS], [SEP]
+}
+
 std::string fittedMentionInput(const Document& document, std::size_t start, std::size_t end, std::string_view mention,
                                ContextMarkers markers, std::size_t maxLength, const TokenCounter& count) {
     std::size_t words = contextWordsFor(maxLength);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "corpus/document.h"
+#include "encoder/bert_tokenizer.h"
 #include "kb/knowledge_base.h"
 #include "train/training_preset.h"
 
@@ -32,6 +33,8 @@ std::string mentionInput(const Document& document, std::size_t start, std::size_
 
 /// Counts the tokens an encoder sees for a text, [CLS] and [SEP] included.
 using TokenCounter = std::function<std::size_t(std::string_view)>;
+/// The counter of an encoder's tokenizer (which must outlive it).
+TokenCounter tokenCounterOf(const encoder::BertTokenizer& tokenizer);
 
 /// mentionInput() with the context cut until the input fits `maxLength` tokens by `count`: from
 /// contextWordsFor(maxLength) words each side, one word fewer each side at a time, so that the

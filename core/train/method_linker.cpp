@@ -180,9 +180,7 @@ struct MethodLinker::State {
     /// (its head words, which come first in most disease names, stay) until it fits; a single
     /// word too long to fit is left for the encoder to report.
     std::string fittedNameInput(std::string_view name) const {
-        return train::fittedNameInput(name, preset.markers, preset.entityMaxLength, [this](std::string_view text) {
-            return encoder->tokenizer().tokenize(text).size() + 2;
-        });
+        return train::fittedNameInput(name, preset.markers, preset.entityMaxLength, tokenCounterOf(encoder->tokenizer()));
     }
 
     /// KB names (nameInput) as the method encodes them: entityMaxLength tokens.

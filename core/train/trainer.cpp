@@ -422,7 +422,7 @@ private:
     }
 
     TokenCounter tokenCounter() const {
-        return [this](std::string_view text) { return encoder_.tokenizer().tokenize(text).size() + 2; };
+        return tokenCounterOf(encoder_.tokenizer());  // taken at each use: a resume replaces the encoder
     }
 
     double currentSparseWeight() const {

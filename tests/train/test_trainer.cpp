@@ -165,9 +165,7 @@ double trainingAccuracy(const train::TrainingPreset& preset, const fs::path& run
     options.sparseWeight = info.sparseWeight;
     const train::MethodLinker linker(preset, encoder, dictionary, &data.kb, options);
     eval::EvalOptions evalOptions;
-    evalOptions.partText = train::mentionInputs(preset, data.trainCorpus, [&](std::string_view text) {
-        return encoder.tokenizer().tokenize(text).size() + 2;
-    });
+    evalOptions.partText = train::mentionInputs(preset, data.trainCorpus, train::tokenCounterOf(encoder.tokenizer()));
     const auto queries = eval::buildQueries(data.trainCorpus, data.kb);
     return eval::evaluate(queries, dictionary, linker.rankFunction(), evalOptions).all.accuracy(1);
 }
