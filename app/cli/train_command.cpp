@@ -296,9 +296,11 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
     }
     // preset.json holds the schedule already applied as its "training": the paper schedule of
     // the saved preset is the one the run trains with.
-    return {train::TrainingPreset::load(train::presetFile(args.out)), "paper",
-            "resuming with the run's preset, schedule " + info.schedule + " (" +
-                std::to_string(info.epochsDone) + " epoch(s) done)"};
+    // It is named by run.json (preset.json alone reads back as "preset").
+    train::TrainingPreset preset = train::loadRunPreset(args.out, info);
+    std::string description = "resuming with the run's preset \"" + preset.name + "\", schedule " + info.schedule +
+                              " (" + std::to_string(info.epochsDone) + " epoch(s) done)";
+    return {std::move(preset), "paper", std::move(description)};
 }
 
 encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::TrainingPreset& preset,

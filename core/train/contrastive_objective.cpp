@@ -16,6 +16,19 @@
 namespace linkscope::train {
 namespace {
 
+// L2-normalizes rows of `dimension` values in place, with the very operation the encoder
+// normalizes its output with (torch's normalize over rows, fp32): on the CPU the vectors are bit
+// for bit what encoding with normalize = true gives, as each row's norm does not depend on the
+// rows beside it. A zero row stays zero.
+void normalizeRows(std::vector<float>& rows, std::size_t dimension) {
+    if (rows.empty() || dimension == 0) return;
+    torch::NoGradGuard noGrad;
+    const auto matrix = torch::from_blob(rows.data(), {static_cast<std::int64_t>(rows.size() / dimension),
+                                                       static_cast<std::int64_t>(dimension)},
+                                         torch::kFloat);
+    matrix.copy_(torch::nn::functional::normalize(matrix, torch::nn::functional::NormalizeFuncOptions().p(2).dim(1)));
+}
+
 class ContrastiveObjective final : public Objective {
 public:
     ContrastiveObjective(const TrainingPreset& preset, const TrainingData& data)
@@ -29,10 +42,18 @@ public:
         return shuffledBatches(mentions_.size(), rng, batchSize);
     }
 
-    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) override {
+    // The names are encoded raw, as MethodLinker encodes the dictionary, and normalized here.
+    bool encodesLinkerNames() const override { return true; }
+
+    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float> names) override {
         const std::size_t dimension = encoder.dimension();
-        nameVectors_ = encoder.encode(data_.nameInputs, {.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = true},
-                                      &progress);
+        // Raw vectors normalized here, whether encoded here or handed over by the validation: a
+        // resumed run, which encodes them, must see the very vectors the uninterrupted run was
+        // handed (the encoder would normalize on its device, on CUDA with other rounding).
+        const encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
+        nameVectors_ = names.empty() ? encoder.encode(data_.nameInputs, nameRequest, &progress)
+                                     : handedNames(std::move(names), data_.nameInputs.size(), dimension);
+        normalizeRows(nameVectors_, dimension);
         std::vector<std::string> inputs;
         for (const auto m : mentions_) inputs.push_back(data_.train[m].input);
         const auto mentionVectors =

@@ -41,11 +41,16 @@ public:
         return shuffledBatches(data_.train.size(), rng, batchSize);
     }
 
-    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) override {
+    // The names are encoded as MethodLinker encodes the dictionary (BELHD's homonym-expanded
+    // names with their markers included: data_.nameInputs are the linker's fitted name inputs).
+    bool encodesLinkerNames() const override { return true; }
+
+    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float> names) override {
         const std::size_t dimension = encoder.dimension();
-        encoder::EncodeRequest names{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
+        encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
         encoder::EncodeRequest mentions{.maxLength = preset_.maxLength, .pooling = {}, .normalize = false};
-        nameVectors_ = encoder.encode(data_.nameInputs, names, &progress);
+        nameVectors_ = names.empty() ? encoder.encode(data_.nameInputs, nameRequest, &progress)
+                                     : handedNames(std::move(names), data_.nameInputs.size(), dimension);
         std::vector<std::string> inputs;
         inputs.reserve(data_.train.size());
         for (const auto& mention : data_.train) inputs.push_back(mention.input);

@@ -17,6 +17,7 @@
 #include "encoder/text_encoder.h"
 #include "train/training_data.h"
 #include "train/training_preset.h"
+#include "util/error.h"
 #include "util/progress.h"
 
 namespace linkscope::kb {
@@ -58,7 +59,17 @@ public:
     virtual std::vector<std::vector<std::size_t>> batches(std::mt19937_64& rng, std::size_t batchSize) const = 0;
     /// Re-encodes with the current model what the method retrieves from (start of every epoch,
     /// and every kbRefreshSteps steps): candidates, hard negatives. The model is in eval mode.
-    virtual void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) = 0;
+    /// `names`: empty, or the vectors of data.nameInputs that the validation's MethodLinker has
+    /// just computed with this same model (see encodesLinkerNames); an objective that encodes
+    /// those names takes them instead of encoding the dictionary a second time.
+    virtual void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress,
+                         std::vector<float> names) = 0;
+    /// True when refresh() encodes data.nameInputs exactly as MethodLinker encodes the
+    /// dictionary's names (the same texts, entityMaxLength tokens, the model's pooling, raw
+    /// vectors, normalized afterwards if at all), so that the linker's entry vectors stand in
+    /// for them bit for bit: a resume that re-encodes them must see the same vectors. Prototype-srn's refresh encodes entity
+    /// inputs with [CLS] pooling instead, and the triplet objective encodes nothing.
+    virtual bool encodesLinkerNames() const { return false; }
     /// The loss of one batch (backward() is the trainer's).
     virtual torch::Tensor loss(std::span<const std::size_t> batch, GradientEncoder& encoder, std::mt19937_64& rng) = 0;
     /// Examples a batch counts (mentions or names), for the speed report.
@@ -72,6 +83,16 @@ public:
     /// candidates, not ones recomputed with the later model.
     virtual void saveState(const std::filesystem::path& directory) const = 0;
     virtual void loadState(const std::filesystem::path& directory) = 0;
+
+protected:
+    /// `names` (refresh's argument) after checking that it holds `count` rows of `dimension`
+    /// values; Error otherwise (vectors of another dictionary or model: a trainer bug).
+    static std::vector<float> handedNames(std::vector<float> names, std::size_t count, std::size_t dimension) {
+        if (names.size() != count * dimension)
+            throw Error("training: " + std::to_string(names.size()) + " name vector values handed to the refresh for " +
+                        std::to_string(count) + " names of " + std::to_string(dimension) + " dimensions");
+        return names;
+    }
 
 private:
     std::vector<float> noVectors_;

@@ -77,7 +77,9 @@ public:
         return count;
     }
 
-    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress) override {
+    // Entity inputs with [CLS] pooling, not the dictionary's names: the validation's name vectors
+    // (encodesLinkerNames false) are of no use here.
+    void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float>) override {
         std::vector<std::string> inputs;
         for (const auto entity : candidateEntities_) inputs.push_back(data_.entityInputs[entity]);
         entityVectors_ = encoder.encode(
@@ -111,9 +113,11 @@ public:
                     const auto group = mentionVectors.slice(0, begin, begin + static_cast<std::int64_t>(size));
                     auto cluster = softRadiusCluster(group, rng, radius, preset_.prototype.epsilon);
                     radiusLosses.push_back(cluster.radiusLoss);
-                    const auto members = cluster.members.to(torch::kCPU);
+                    // Read on the host in one copy, not element by element.
+                    const auto members = cluster.members.to(torch::kCPU, torch::kBool).contiguous();
+                    const bool* member = members.data_ptr<bool>();
                     for (std::size_t row = 0; row < size; ++row)
-                        if (members[static_cast<std::int64_t>(row)].item<bool>()) local.push_back(row);
+                        if (member[row]) local.push_back(row);
                     break;
                 }
                 case PrototypeVariant::Prototype:
@@ -167,15 +171,17 @@ public:
             for (const auto entity : shortlisted) texts.push_back(data_.entityInputs[entity]);
             current = encoder.embed(texts, preset_.entityMaxLength, encoder::Pooling::Cls, false).to(torch::kCPU, torch::kFloat);
         }
+        const auto distances = shortlistDistances(shortlists, shortlistRow, prototypes, current);
         std::vector<std::string> positiveInputs, negativeInputs;
+        std::size_t pair = 0;
         for (std::int64_t c = 0; c < count; ++c) {
-            const auto gold = clusterEntity[std::size_t(c)];
-            positiveInputs.push_back(data_.entityInputs[gold]);
-            const auto prototype = prototypes[c];
-            std::uint32_t best = shortlists[std::size_t(c)].front();
+            positiveInputs.push_back(data_.entityInputs[clusterEntity[std::size_t(c)]]);
+            // The nearest of the shortlist (the first of equals; the first when none compares).
+            const auto& shortlist = shortlists[std::size_t(c)];
+            std::uint32_t best = shortlist.front();
             float bestDistance = std::numeric_limits<float>::infinity();
-            for (const auto entity : shortlists[std::size_t(c)]) {
-                const float d = (current[shortlistRow.at(entity)] - prototype).norm().item<float>();
+            for (const auto entity : shortlist) {
+                const float d = distances[pair++];
                 if (d < bestDistance) {
                     bestDistance = d;
                     best = entity;
@@ -222,6 +228,27 @@ private:
             mentions.push_back(groups_[g].mentions[row]);
         }
         clusterEntity.push_back(groups_[g].entity);
+    }
+
+    // The distance of each cluster's prototype to each entity of its shortlist, in shortlist
+    // order, cluster after cluster, with one tensor operation for the batch. Only the pairs that
+    // are compared are computed, each as the norm of the difference, as the per-pair loop this
+    // replaces did: torch::cdist's matrix-product form (||a||^2 + ||b||^2 - 2ab) rounds
+    // differently and could swap near-equal negatives.
+    static std::vector<float> shortlistDistances(const std::vector<std::vector<std::uint32_t>>& shortlists,
+                                                 const std::unordered_map<std::uint32_t, std::int64_t>& shortlistRow,
+                                                 const torch::Tensor& prototypes, const torch::Tensor& current) {
+        torch::NoGradGuard noGrad;
+        std::vector<std::int64_t> clusterRows, entityRows;
+        for (std::size_t c = 0; c < shortlists.size(); ++c)
+            for (const auto entity : shortlists[c]) {
+                clusterRows.push_back(static_cast<std::int64_t>(c));
+                entityRows.push_back(shortlistRow.at(entity));
+            }
+        const auto differences = current.index_select(0, torch::tensor(entityRows, torch::kLong)) -
+                                 prototypes.index_select(0, torch::tensor(clusterRows, torch::kLong));
+        const auto norms = differences.norm(2, {1}).contiguous();
+        return {norms.data_ptr<float>(), norms.data_ptr<float>() + norms.numel()};
     }
 
     // The first stage (Le & Nguyen's sparse retrieval: char 2-5 and word TF-IDF, merged): the

@@ -20,14 +20,18 @@ namespace {
 constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
 
 // The keys of run.json, in the order writeRunInfo writes them.
-constexpr std::array<std::string_view, 11> kKeys = {"status",        "schedule",  "device",         "epochs_done",
-                                                    "best_epoch",    "best_dev_accuracy", "untrained_dev_accuracy",
-                                                    "sparse_weight", "radius",    "seconds",        "error"};
+constexpr std::array<std::string_view, 12> kKeys = {"status",        "preset",     "schedule",
+                                                    "device",        "epochs_done", "best_epoch",
+                                                    "best_dev_accuracy", "untrained_dev_accuracy", "sparse_weight",
+                                                    "radius",        "seconds",    "error"};
+// Keys that run.json files of older versions lack (read with a default).
+constexpr std::array<std::string_view, 1> kOptionalKeys = {"preset"};
 
 // Reads run.json's values with messages that name the file and the key. run.json is written
-// whole by writeRunInfo, so every key is required and an unknown one is refused: a file that
-// does not have exactly these keys was not written by us (or was edited by hand), and silently
-// defaulting a learned value (lambda, the radius) would evaluate another model than the run's.
+// whole by writeRunInfo, so every key is required (but those older versions did not write) and
+// an unknown one is refused: a file that does not have exactly these keys was not written by us
+// (or was edited by hand), and silently defaulting a learned value (lambda, the radius) would
+// evaluate another model than the run's.
 class RunJsonReader {
 public:
     RunJsonReader(const nlohmann::json& json, std::string file) : json_(json), file_(std::move(file)) {
@@ -38,6 +42,8 @@ public:
     }
 
     std::string text(std::string_view key) const {
+        if (std::find(kOptionalKeys.begin(), kOptionalKeys.end(), key) != kOptionalKeys.end() && !json_.contains(key))
+            return {};
         const auto& value = at(key);
         if (!value.is_string()) fail("\"" + std::string(key) + "\" must be a string");
         return value.get<std::string>();
@@ -96,6 +102,7 @@ RunInfo readRunInfo(const std::filesystem::path& run) {
     info.status = reader.text("status");
     if (std::find(kStatuses.begin(), kStatuses.end(), info.status) == kStatuses.end())
         reader.fail("\"status\" must be running, cancelled, finished or failed, not \"" + info.status + "\"");
+    info.preset = reader.text("preset");
     info.schedule = reader.text("schedule");
     info.device = reader.text("device");
     info.epochsDone = reader.count("epochs_done");
@@ -129,6 +136,7 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     // ordered_json keeps the keys in the order written, which is easier to read.
     nlohmann::ordered_json json;
     json["status"] = info.status;
+    json["preset"] = info.preset;
     json["schedule"] = info.schedule;
     json["device"] = info.device;
     json["epochs_done"] = info.epochsDone;
@@ -149,6 +157,12 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     // for them rather than failing to record why the run failed.
     writer.stream() << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
     writer.commit();
+}
+
+TrainingPreset loadRunPreset(const std::filesystem::path& run, const RunInfo& info) {
+    TrainingPreset preset = TrainingPreset::load(presetFile(run));
+    if (!info.preset.empty()) preset.name = info.preset;
+    return preset;
 }
 
 }  // namespace linkscope::train

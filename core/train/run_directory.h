@@ -19,6 +19,9 @@ namespace linkscope::train {
 
 struct RunInfo {
     std::string status = "running";   ///< "running", "cancelled", "finished", "failed"
+    /// The preset's name as the user chose it ("biosyn", or the stem of the file given): preset.json
+    /// alone would name it "preset". Empty for runs written before run.json recorded it.
+    std::string preset;
     std::string schedule;             ///< the schedule's name ("paper", "short")
     std::string device;               ///< "cpu", "cuda:0"
     std::size_t epochsDone = 0;
@@ -46,5 +49,9 @@ bool isRunDirectory(const std::filesystem::path& directory);
 RunInfo readRunInfo(const std::filesystem::path& run);
 /// Writes run.json atomically.
 void writeRunInfo(const std::filesystem::path& run, const RunInfo& info);
+
+/// RUN/preset.json named as the run's preset (info.preset, from readRunInfo(run)); a run.json
+/// without the name (older runs) leaves the name TrainingPreset::load gives ("preset").
+TrainingPreset loadRunPreset(const std::filesystem::path& run, const RunInfo& info);
 
 }  // namespace linkscope::train

@@ -8,6 +8,11 @@
 //
 // Checkpoints and the best model are directories written beside their final name and swapped
 // in by renames, so a crash at any moment leaves the previous complete one.
+//
+// The dictionary's names are encoded once per epoch, not twice: the validation after an epoch
+// encodes them (MethodLinker) with the model that the next epoch's refresh starts from, and the
+// objectives whose refresh encodes the same texts the same way take those vectors (bit for bit
+// what encoding them again gives, so a resume that does re-encode them stays exact).
 #include <ATen/autocast_mode.h>
 #include <torch/serialize.h>
 #include <torch/torch.h>
@@ -17,6 +22,7 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "corpus/corpus.h"
 #include "encoder/bert_model.h"
@@ -151,6 +157,8 @@ private:
             if (!(saved == expected))
                 throw Error(presetFile(run_).string() + ": the run was started with other settings; resume it with its own preset");
             info_ = readRunInfo(run_);
+            // A run.json of an older version lacks the name: the preset's (as the caller loaded it).
+            if (info_.preset.empty()) info_.preset = preset_.name;
         } else {
             if (isRunDirectory(run_))
                 throw Error(run_.string() + ": already holds a run; resume it (--resume) or choose another folder");
@@ -159,6 +167,8 @@ private:
             writer.stream() << effective_.toJson();
             writer.commit();
             info_.schedule = options_.schedule.empty() ? "paper" : options_.schedule;
+            // preset.json alone would be read back as a preset named "preset".
+            info_.preset = preset_.name;
             fs::remove(logFile(run_));
         }
     }
@@ -228,21 +238,28 @@ private:
 
     TrainingResult train() {
         setUpModel();
+        if (options_.resume) {
+            // The checkpoint's model replaces the one given before anything reads its tokenizer:
+            // the name inputs are fitted with it, as the validation's linker fits them.
+            auto restored = encoder::TextEncoder::load(checkpointDirectory(run_) / "model", encoder_.options());
+            encoder_ = std::move(restored);
+            setUpModel();
+        }
         data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, *inputs_.train, inputs_.dev, inputs_.queries,
                                   tokenCounter());
         objective_ = makeObjective(preset_, data_, *inputs_.kb);
-        setUpOptimizer();
-        if (!preset_.biosyn.trainSparseWeight) info_.sparseWeight = preset_.biosyn.sparseWeight;
-        noteScalars(info_);
+        setUpOptimizer();  // over the parameters of the model that trains (the checkpoint's on resume)
+        // The scalars of the starting model; a resumed run's run.json holds those of its best
+        // model, which the scalars' starting values must not overwrite (eval --run reads them).
+        if (!options_.resume) {
+            if (!preset_.biosyn.trainSparseWeight) info_.sparseWeight = preset_.biosyn.sparseWeight;
+            noteScalars(info_);
+        }
 
         LoopState state;
         if (options_.resume) {
             const fs::path checkpoint = checkpointDirectory(run_);
             state = loopStateFrom(checkpoint / "state.json");
-            auto restored = encoder::TextEncoder::load(checkpoint / "model", encoder_.options());
-            encoder_ = std::move(restored);
-            setUpModel();
-            setUpOptimizer();  // over the loaded model's parameters
             torch::load(*optimizer_, (checkpoint / "optimizer.pt").string());
             restoreScalars(state);
             // Mid-epoch, the epoch's candidates are the checkpoint's; at an epoch boundary the
@@ -378,6 +395,7 @@ private:
         const std::size_t accumulation = schedule_.gradientAccumulation;
         const std::size_t first = state.step * accumulation;
         const std::size_t last = std::min(batches.size(), first + accumulation);
+        validationNames_ = {};  // stale from here on: the model changes (the epoch's refresh took them)
         optimizer_->zero_grad();
         GradientEncoder gradientEncoder(encoder_.model(), encoder_.tokenizer(), device_);
         double total = 0.0;
@@ -402,7 +420,8 @@ private:
         ProgressSink sink;
         sink.report = [&](std::string_view, double fraction) { report("Encoding the KB", fraction, state, steps); };
         sink.cancelled = options_.cancelled;
-        objective_->refresh(encoder_, sink);
+        // The validation's name vectors, when it ran since the last step, spare encoding the names again.
+        objective_->refresh(encoder_, sink, std::exchange(validationNames_, {}));
     }
 
     double validate(eval::EvalResult* out) {
@@ -416,6 +435,12 @@ private:
         evalOptions.progress = sink;
         evalOptions.partText = mentionInputs(preset_, *inputs_.dev, tokenCounter());
         auto result = eval::evaluate(data_.devQueries, data_.dictionary, linker.rankFunction(), evalOptions);
+        // The names the linker encoded are what the next refresh encodes, with this same model
+        // (no step comes between a validation and the refresh that starts the next epoch).
+        if (objective_->encodesLinkerNames()) {
+            const auto names = linker.entryVectors();
+            validationNames_.assign(names.begin(), names.end());
+        }
         const double accuracy = result.all.accuracy(1);
         if (out) *out = std::move(result);
         return accuracy;
@@ -438,7 +463,7 @@ private:
         swapDirectory(staged, modelDirectory(run_));
         if (result) {
             eval::ReportOptions reportOptions;
-            reportOptions.extra["preset"] = preset_.name;
+            reportOptions.extra["preset"] = info_.preset;  // the run's name, also when resumed from preset.json
             reportOptions.extra["epoch"] = std::to_string(info_.bestEpoch);
             eval::writeJsonReport(devReportFile(run_), *result, reportOptions);
         }
@@ -513,6 +538,9 @@ private:
     torch::Device device_{torch::kCPU};
     bool autocast_ = false;
     bool resumedMidEpoch_ = false;
+    /// The dictionary's name vectors of the last validation, for the refresh that follows it
+    /// (empty when the objective encodes no names, or once the model has taken a step).
+    std::vector<float> validationNames_;
 };
 
 }  // namespace

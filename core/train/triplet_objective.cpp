@@ -63,7 +63,7 @@ public:
         return out;
     }
 
-    void refresh(const encoder::TextEncoder&, const ProgressSink&) override {}
+    void refresh(const encoder::TextEncoder&, const ProgressSink&, std::vector<float>) override {}
 
     torch::Tensor loss(std::span<const std::size_t> batch, GradientEncoder& encoder, std::mt19937_64&) override {
         std::vector<std::string> texts;

@@ -56,6 +56,8 @@ private Q_SLOTS:
 
         const auto info = nlohmann::json::parse(test::readFile(run / "run.json"));
         QCOMPARE(info["status"].get<std::string>(), std::string("finished"));
+        // The preset's name (the stem of the file given): preset.json alone would say "preset".
+        QCOMPARE(info["preset"].get<std::string>(), std::string("tiny-biosyn"));
         QCOMPARE(info["schedule"].get<std::string>(), std::string("short"));
         QCOMPARE(info["epochs_done"].get<int>(), 1);
         QCOMPARE(info["device"].get<std::string>(), std::string("cpu"));
@@ -88,6 +90,7 @@ private Q_SLOTS:
         const auto table = test::runCli(evalRunArguments("--run", path("run")));
         QVERIFY2(table.exitCode == 0, table.err.constData());
         QVERIFY2(table.out.contains("acc@1") && table.out.contains("biosyn"), table.out.constData());
+        QVERIFY2(table.out.contains("(preset tiny-biosyn)"), table.out.constData());
 
         const auto json = test::runCli(evalRunArguments("--run", path("run")) << "--json" << "--per-mention" << path("run.jsonl"));
         QVERIFY2(json.exitCode == 0, json.err.constData());
@@ -95,6 +98,8 @@ private Q_SLOTS:
         QCOMPARE(report["method"].get<std::string>(), std::string("biosyn"));
         QCOMPARE(report["run"].get<std::string>(), path("run").toStdString());
         QCOMPARE(report["schedule"].get<std::string>(), std::string("short"));
+        QCOMPARE(report["preset"].get<std::string>(), std::string("tiny-biosyn"));
+        QCOMPARE(report["preset_file"].get<std::string>(), (fs::path(path("run").toStdString()) / "preset.json").string());
         QVERIFY(report.contains("sparse_weight"));
         QCOMPARE(report["mentions"].get<int>(), 15);
         const double accuracy = report["acc@1"].get<double>();
@@ -155,10 +160,33 @@ private Q_SLOTS:
         const auto r = test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("run")}
                                     << dataArguments());
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        // Resumed from the run's own preset.json, it keeps the preset's name.
+        QVERIFY2(r.out.contains("resuming with the run's preset \"tiny-biosyn\""), r.out.constData());
         const auto info = nlohmann::json::parse(test::readFile(path("run/run.json").toStdString()));
         QCOMPARE(info["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(info["preset"].get<std::string>(), std::string("tiny-biosyn"));
         QCOMPARE(info["epochs_done"].get<int>(), 1);
         QCOMPARE(info["best_dev_accuracy"], nlohmann::json::parse(before)["best_dev_accuracy"]);
+    }
+
+    // A run of an earlier version: run.json without the preset's name. It is evaluated and
+    // resumed as before, its preset named after preset.json ("preset").
+    void anOldRunWithoutThePresetNameStillLoads() {
+        const fs::path old = path("old-run").toStdString();
+        fs::copy(path("run").toStdString(), old, fs::copy_options::recursive);
+        auto info = nlohmann::json::parse(test::readFile(old / "run.json"));
+        QVERIFY(info.erase("preset") == 1);
+        test::writeFile(old / "run.json", info.dump(2));
+
+        const auto json = test::runCli(evalRunArguments("--run", path("old-run")) << "--json");
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        QCOMPARE(json.json()["preset"].get<std::string>(), std::string("preset"));
+        QCOMPARE(json.json()["method"].get<std::string>(), std::string("biosyn"));
+
+        const auto resumed = test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("old-run")}
+                                          << dataArguments());
+        QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+        QCOMPARE(nlohmann::json::parse(test::readFile(old / "run.json"))["status"].get<std::string>(), std::string("finished"));
     }
 
     void theEncoderMustBeChosen() {

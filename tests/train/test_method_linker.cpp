@@ -1,10 +1,9 @@
 // MethodLinker: each method's ranking recomputed by hand from the encoder's vectors on a tiny KB
 // (BioSyn's dense + lambda x sparse and its HybridRanker order, BELHD's marked inputs and names,
-// cosine methods, Le & Nguyen's two stages with [CLS] entity vectors), mentionInputs() on a
-// document, and the run directory's run.json round trip and malformed files.
+// cosine methods, Le & Nguyen's two stages with [CLS] entity vectors), and mentionInputs() on a
+// document. (run.json: test_run_directory, which builds without LibTorch.)
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -24,7 +23,6 @@
 #include "retrieval/tfidf_settings.h"
 #include "train/method_inputs.h"
 #include "train/method_linker.h"
-#include "train/run_directory.h"
 #include "util/error.h"
 
 using namespace linkscope;
@@ -32,7 +30,6 @@ using namespace linkscope::train;
 using encoder::EncodeRequest;
 using encoder::Pooling;
 using encoder::TextEncoder;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -176,7 +173,6 @@ class TestMethodLinker : public QObject {
     Q_OBJECT
     const kb::KnowledgeBase kb_ = tinyKb();
     const retrieval::NameDictionary dictionary_ = dictionaryOf(kb_);
-    test::FixtureDir dir_;
 
     std::size_t entryOf(std::string_view name) const {
         for (std::size_t i = 0; i < dictionary_.size(); ++i)
@@ -614,110 +610,6 @@ private Q_SLOTS:
                      error.find("corpus.txt:9") != std::string::npos,
                  error.c_str());
         QVERIFY(!errorOf([&] { mentionInputs(presetFor(Method::BioSyn), corpus)(query, 2); }).empty());
-    }
-
-    void runInfoRoundTrips() {
-        const fs::path run = dir_.path("run");
-        QVERIFY(!isRunDirectory(run));
-        RunInfo info;
-        info.status = "finished";
-        info.schedule = "short";
-        info.device = "cuda:0";
-        info.epochsDone = 7;
-        info.bestEpoch = 5;
-        info.bestDevAccuracy = 0.1 + 0.2;  // not a short decimal: doubles must round-trip exactly
-        info.untrainedDevAccuracy = 1.0 / 3.0;
-        info.sparseWeight = 2.718281828459045;
-        info.radius = 11.000000000000002;
-        info.seconds = 12345.678901234567;
-        info.error = "line one\nline \"two\" \xc3\xa9";
-        writeRunInfo(run, info);
-        QCOMPARE(readRunInfo(run), info);
-        QVERIFY(!isRunDirectory(run));  // no preset.json yet
-        test::writeFile(presetFile(run), "{}");
-        QVERIFY(isRunDirectory(run));
-
-        // Written again, replaced whole; defaults round-trip too.
-        writeRunInfo(run, RunInfo{});
-        QCOMPARE(readRunInfo(run), RunInfo{});
-        QCOMPARE(runInfoFile(run), run / "run.json");
-        QCOMPARE(modelDirectory(run), run / "model");
-        QCOMPARE(checkpointDirectory(run), run / "checkpoint");
-        QCOMPARE(logFile(run), run / "log.jsonl");
-        QCOMPARE(devReportFile(run), run / "dev-report.json");
-
-        // What JSON cannot hold is refused, not written as null.
-        RunInfo nan = info;
-        nan.seconds = std::numeric_limits<double>::quiet_NaN();
-        QVERIFY(errorOf([&] { writeRunInfo(run, nan); }).find("seconds") != std::string::npos);
-        RunInfo unknownStatus = info;
-        unknownStatus.status = "done";
-        QVERIFY(errorOf([&] { writeRunInfo(run, unknownStatus); }).find("done") != std::string::npos);
-        QCOMPARE(readRunInfo(run), RunInfo{});  // the refused writes left the file as it was
-    }
-
-    void malformedRunJsonIsAParseError() {
-        const std::string valid = R"({
-  "status": "finished",
-  "schedule": "paper",
-  "device": "cpu",
-  "epochs_done": 2,
-  "best_epoch": 1,
-  "best_dev_accuracy": 0.5,
-  "untrained_dev_accuracy": -1,
-  "sparse_weight": 0,
-  "radius": 0,
-  "seconds": 1.5,
-  "error": ""
-}
-)";
-        const fs::path run = dir_.path("bad-run");
-        fs::create_directories(run);
-        const fs::path file = runInfoFile(run);
-        const auto replaced = [&](const std::string& from, const std::string& to) {
-            std::string text = valid;
-            text.replace(text.find(from), from.size(), to);
-            return text;
-        };
-        test::writeFile(file, valid);
-        QCOMPARE(readRunInfo(run).seconds, 1.5);
-
-        struct Case {
-            std::string content;
-            std::size_t line;
-            const char* fragment;
-        };
-        const std::vector<Case> cases = {
-            {replaced("\"device\": \"cpu\",", "\"device\": \"cpu\""), 5, "not valid JSON"},  // missing comma
-            {valid.substr(0, 60), 4, "not valid JSON"},                                        // truncated
-            {"", 1, "not valid JSON"},                                                         // empty file
-            {"[1, 2]\n", 0, "JSON object"},
-            {replaced("  \"radius\": 0,\n", ""), 0, "missing key \"radius\""},
-            {replaced("\"error\": \"\"", "\"error\": \"\", \"lambda\": 3"), 0, "unknown key \"lambda\""},
-            {replaced("\"epochs_done\": 2", "\"epochs_done\": \"2\""), 0, "\"epochs_done\" must be a non-negative integer"},
-            {replaced("\"epochs_done\": 2", "\"epochs_done\": 1.5"), 0, "\"epochs_done\" must be a non-negative integer"},
-            {replaced("\"best_epoch\": 1", "\"best_epoch\": -1"), 0, "\"best_epoch\" must be a non-negative integer"},
-            {replaced("\"best_epoch\": 1", "\"best_epoch\": 3"), 0, "is after \"epochs_done\""},
-            {replaced("\"status\": \"finished\"", "\"status\": \"done\""), 0, "\"status\" must be"},
-            {replaced("\"status\": \"finished\"", "\"status\": 1"), 0, "\"status\" must be a string"},
-            {replaced("\"best_dev_accuracy\": 0.5", "\"best_dev_accuracy\": 1.5"), 0, "[0, 1]"},
-            {replaced("\"seconds\": 1.5", "\"seconds\": null"), 0, "\"seconds\" must be a number"},
-            {replaced("\"seconds\": 1.5", "\"seconds\": -2"), 0, "\"seconds\" must not be negative"},
-            {replaced("\"device\": \"cpu\"", "\"device\": \"c\xff\""), 4, "UTF-8"},
-        };
-        for (const Case& c : cases) {
-            test::writeFile(file, c.content);
-            LINKSCOPE_EXPECT_PARSE_ERROR(readRunInfo(run), file, c.line, c.fragment);
-        }
-        fs::remove(file);
-        LINKSCOPE_EXPECT_PARSE_ERROR(readRunInfo(run), file, 0, "no such file");
-
-        // A huge value (a long error message) is no problem either way.
-        RunInfo failed;
-        failed.status = "failed";
-        failed.error = std::string(3 << 20, 'x');
-        writeRunInfo(run, failed);
-        QCOMPARE(readRunInfo(run), failed);
     }
 };
 

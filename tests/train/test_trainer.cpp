@@ -1,15 +1,19 @@
 // The trainer end to end on a toy KB whose training mentions are lay names the KB does not hold
 // ("heart attack" for "myocardial infarction"): only training can link them. BioSyn's preset must
 // reach 100% accuracy on its training mentions in two epochs, and each of the others must learn
-// most of them; a cancelled and resumed run must end where the uninterrupted one does; and the run
-// directory must hold what the CLI and the GUI read.
+// most of them; a cancelled and resumed run must end where the uninterrupted one does (also when
+// the resumed run re-encodes the names an uninterrupted one takes from its validation); and the
+// run directory must hold what the CLI and the GUI read, the preset's name included.
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "corpus/corpus.h"
 #include "corpus/pubtator_reader.h"
@@ -24,6 +28,7 @@
 #include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
+#include "train/training_data.h"
 #include "train/training_preset.h"
 #include "util/error.h"
 
@@ -227,9 +232,16 @@ private Q_SLOTS:
         else
             QVERIFY2(accuracy >= result.info.untrainedDevAccuracy + 0.2, qPrintable(QString::number(accuracy)));
 
-        // What the run directory holds.
+        // What the run directory holds: the preset as run, named by run.json.
         QVERIFY(train::isRunDirectory(run));
         QCOMPARE(train::TrainingPreset::load(train::presetFile(run)).training, preset.training);
+        const auto info = train::readRunInfo(run);
+        QCOMPARE(info.preset, name.toStdString());
+        const auto saved = train::loadRunPreset(run, info);
+        QCOMPARE(saved.name, name.toStdString());
+        QCOMPARE(saved.method, preset.method);
+        QCOMPARE(nlohmann::json::parse(test::readFile(train::devReportFile(run))).at("preset").get<std::string>(),
+                 name.toStdString());
         QVERIFY(fs::exists(train::modelDirectory(run) / "model.safetensors"));
         QVERIFY(fs::exists(train::devReportFile(run)));
         const auto lines = logLines(run);
@@ -266,12 +278,16 @@ private Q_SLOTS:
         QVERIFY2(accuracy >= result.info.untrainedDevAccuracy + 0.2, qPrintable(QString::number(accuracy)));
     }
 
-    // Cancelled after three steps and resumed, a run ends with the same weights, learned scalars
-    // and dev accuracy as the run that was never interrupted (dropout on: the step seeds matter).
+    // Cancelled and resumed, a run ends with the same weights, learned scalars and dev accuracy
+    // as the run that was never interrupted (dropout on: the step seeds matter): cancelled after
+    // three steps (mid-epoch: the checkpoint's candidates), right after the first epoch's
+    // validation (the resumed run encodes the names that the uninterrupted one took from its
+    // validation), and at once (while validating the untrained model).
     void cancelAndResumeEqualsUninterrupted_data() {
         QTest::addColumn<QString>("name");
         QTest::newRow("biosyn") << "biosyn";              // learned lambda, sparse + dense candidates
         QTest::newRow("prototype-srn") << "prototype-srn";  // learned radius, random SRN anchors
+        QTest::newRow("knn-bioel") << "knn-bioel";        // hard negatives over normalized name vectors
     }
     void cancelAndResumeEqualsUninterrupted() {
         QFETCH(QString, name);
@@ -285,59 +301,130 @@ private Q_SLOTS:
         const auto whole = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options);
         QVERIFY(!whole.cancelled);
 
-        options.runDirectory = base / "parts";
-        std::size_t steps = 0;
-        options.progress = [&](const train::TrainingProgress& progress) {
-            if (progress.stage == "Training") steps = progress.globalStep + 1;
+        // Trains into base/folder until cancelled, once `stop` says so after a progress report.
+        const auto cancelledRun = [&](const char* folder, std::function<bool(const train::TrainingProgress&)> stop) {
+            train::TrainerOptions parts = options;
+            parts.runDirectory = base / folder;
+            bool stopping = false;
+            parts.progress = [&](const train::TrainingProgress& progress) { stopping = stopping || stop(progress); };
+            parts.cancelled = [&] { return stopping; };
+            const auto first = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), parts);
+            QVERIFY2(first.cancelled, folder);
+            QCOMPARE(train::readRunInfo(parts.runDirectory).status, std::string("cancelled"));
+            QVERIFY(fs::exists(train::checkpointDirectory(parts.runDirectory) / "state.json"));
         };
-        options.cancelled = [&] { return steps >= 3; };
-        const auto first = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options);
-        QVERIFY(first.cancelled);
-        QCOMPARE(train::readRunInfo(options.runDirectory).status, std::string("cancelled"));
-        QVERIFY(fs::exists(train::checkpointDirectory(options.runDirectory) / "state.json"));
+        // Resumes the run in base/folder to its end.
+        const auto resumedRun = [&](const char* folder) {
+            train::TrainerOptions parts = options;
+            parts.runDirectory = base / folder;
+            parts.resume = true;
+            // The encoder passed on resume is replaced by the checkpoint's.
+            return train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), parts);
+        };
+        const auto sameEnd = [&](const train::TrainingResult& rest, const char* folder) {
+            QVERIFY2(!rest.cancelled, folder);
+            QCOMPARE(rest.info.status, std::string("finished"));
+            QCOMPARE(rest.info.preset, name.toStdString());
+            QCOMPARE(rest.info.epochsDone, whole.info.epochsDone);
+            QCOMPARE(rest.info.bestEpoch, whole.info.bestEpoch);
+            QCOMPARE(rest.info.untrainedDevAccuracy, whole.info.untrainedDevAccuracy);
+            QCOMPARE(rest.info.bestDevAccuracy, whole.info.bestDevAccuracy);
+            const auto differ = [&](const char* what, double a, double b) {
+                return QString("%1 after resume (%2): %3 vs %4").arg(what, folder).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17).toUtf8();
+            };
+            QVERIFY2(std::abs(rest.info.sparseWeight - whole.info.sparseWeight) < 1e-6,
+                     differ("lambda", rest.info.sparseWeight, whole.info.sparseWeight).constData());
+            QVERIFY2(std::abs(rest.info.radius - whole.info.radius) < 1e-6, differ("radius", rest.info.radius, whole.info.radius).constData());
+            const auto a = encoder::TextEncoder::load(train::modelDirectory(base / "whole"));
+            const auto b = encoder::TextEncoder::load(train::modelDirectory(base / folder));
+            const std::vector<std::string> probe{"heart attack", "myocardial infarction", "nosebleed"};
+            const encoder::EncodeRequest cls{.maxLength = {}, .pooling = encoder::Pooling::Cls, .normalize = {}};
+            const auto va = a.encode(probe, cls);
+            const auto vb = b.encode(probe, cls);
+            QCOMPARE(va.size(), vb.size());
+            for (std::size_t i = 0; i < va.size(); ++i)
+                QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, qPrintable(QString("vectors differ after resume (%1)").arg(folder)));
 
-        options.cancelled = nullptr;
-        options.resume = true;
-        // The encoder passed on resume is replaced by the checkpoint's.
-        const auto rest = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options);
-        QVERIFY(!rest.cancelled);
+            // Same log events, in the same order (times aside).
+            const auto la = logLines(base / "whole");
+            const auto lb = logLines(base / folder);
+            QCOMPARE(la.size(), lb.size());
+            for (std::size_t i = 0; i < la.size(); ++i) {
+                QCOMPARE(la[i].at("event"), lb[i].at("event"));
+                if (la[i].contains("loss"))
+                    QVERIFY2(std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5,
+                             differ("loss", lb[i].at("loss").get<double>(), la[i].at("loss").get<double>()).constData());
+                if (la[i].contains("dev_acc1")) QCOMPARE(la[i].at("dev_acc1"), lb[i].at("dev_acc1"));
+            }
+        };
 
-        QCOMPARE(rest.info.epochsDone, whole.info.epochsDone);
-        QCOMPARE(rest.info.bestEpoch, whole.info.bestEpoch);
-        QCOMPARE(rest.info.bestDevAccuracy, whole.info.bestDevAccuracy);
-        QVERIFY(std::abs(rest.info.sparseWeight - whole.info.sparseWeight) < 1e-6);
-        QVERIFY(std::abs(rest.info.radius - whole.info.radius) < 1e-6);
-        const auto a = encoder::TextEncoder::load(train::modelDirectory(base / "whole"));
-        const auto b = encoder::TextEncoder::load(train::modelDirectory(base / "parts"));
-        const std::vector<std::string> probe{"heart attack", "myocardial infarction", "nosebleed"};
-        const encoder::EncodeRequest cls{.maxLength = {}, .pooling = encoder::Pooling::Cls, .normalize = {}};
-        const auto va = a.encode(probe, cls);
-        const auto vb = b.encode(probe, cls);
-        QCOMPARE(va.size(), vb.size());
-        for (std::size_t i = 0; i < va.size(); ++i) QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
+        const auto failed = [] { return QTest::currentTestFailed(); };
+        cancelledRun("parts", [](const train::TrainingProgress& progress) {
+            return progress.stage == "Training" && progress.globalStep + 1 >= 3;
+        });
+        if (failed()) return;
+        sameEnd(resumedRun("parts"), "parts");
+        if (failed()) return;
 
-        // Cancelled at once (while validating the untrained model, before any step): the first
-        // checkpoint resumes it to the same end.
-        options.runDirectory = base / "at-once";
-        options.resume = false;
-        options.cancelled = [] { return true; };
-        QVERIFY(train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options).cancelled);
-        options.cancelled = nullptr;
-        options.resume = true;
-        const auto atOnce = train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), options);
-        QCOMPARE(atOnce.info.status, std::string("finished"));
-        QCOMPARE(atOnce.info.untrainedDevAccuracy, whole.info.untrainedDevAccuracy);
-        QCOMPARE(atOnce.info.bestDevAccuracy, whole.info.bestDevAccuracy);
+        cancelledRun("after-validation", [](const train::TrainingProgress& progress) {
+            return progress.stage == "Validated" && progress.epoch == 1;
+        });
+        if (failed()) return;
+        // The checkpoint is at the epoch boundary, validated: the resumed run refreshes first.
+        const auto state = nlohmann::json::parse(test::readFile(train::checkpointDirectory(base / "after-validation") / "state.json"));
+        QCOMPARE(state.at("epoch").get<int>(), 1);
+        QCOMPARE(state.at("step").get<int>(), 0);
+        QCOMPARE(state.at("validated").get<bool>(), true);
+        sameEnd(resumedRun("after-validation"), "after-validation");
+        if (failed()) return;
 
-        // Same log events, in the same order (times aside).
-        const auto la = logLines(base / "whole");
-        const auto lb = logLines(base / "parts");
-        QCOMPARE(la.size(), lb.size());
-        for (std::size_t i = 0; i < la.size(); ++i) {
-            QCOMPARE(la[i].at("event"), lb[i].at("event"));
-            if (la[i].contains("loss"))
-                QVERIFY(std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5);
+        cancelledRun("at-once", [](const train::TrainingProgress&) { return true; });
+        if (failed()) return;
+        sameEnd(resumedRun("at-once"), "at-once");
+    }
+
+    // The trainer hands the validation's name vectors to the next refresh instead of encoding
+    // the names again: that is only right if they are bit for bit what the refresh encodes (the
+    // resume test above relies on it too). The objectives that take them encode data.nameInputs
+    // at entityMaxLength with the model's pooling, raw; the linker encodes the dictionary's names
+    // fitted with the same tokenizer. A short length here, so that names are cut to fit their
+    // markers (BELHD).
+    void validationNamesAreWhatTheRefreshEncodes_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"biosyn", "belhd", "knn-bioel"}) QTest::newRow(name) << name;
+    }
+    void validationNamesAreWhatTheRefreshEncodes() {
+        QFETCH(QString, name);
+        auto preset = toyPreset(name.toStdString());
+        auto encoder = toyEncoder(preset, 0.1);
+        // entityMaxLength: what the longest single word needs with its markers, so that longer
+        // names are cut to fit and every name keeps at least its first word.
+        const auto count = train::tokenCounterOf(encoder.tokenizer());
+        preset.entityMaxLength = 0;
+        for (const auto& c : kConcepts)
+            for (const auto& word : QString(c.names).split(QRegularExpression("[| ]")))
+                preset.entityMaxLength =
+                    std::max(preset.entityMaxLength, count(train::nameInput(word.toStdString(), preset.markers)));
+        // The encoder as the trainer sets it up.
+        auto encoderOptions = encoder.options();
+        encoderOptions.pooling = preset.pooling;
+        encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
+        encoder.setOptions(encoderOptions);
+        const auto data = train::buildTrainingData(preset, preset.training, data_->kb, data_->trainCorpus, &data_->devCorpus,
+                                                   {}, train::tokenCounterOf(encoder.tokenizer()));
+        if (preset.markers != train::ContextMarkers::None) {
+            std::size_t cut = 0;
+            for (std::size_t e = 0; e < data.dictionary.size(); ++e)
+                if (data.nameInputs[e] != train::nameInput(data.dictionary[e].name, preset.markers)) ++cut;
+            QVERIFY2(cut > 0, "no name was cut to fit: the test would not cover fitting");
         }
+        const train::MethodLinker linker(preset, encoder, data.dictionary, &data_->kb);
+        const auto refreshed = encoder.encode(
+            data.nameInputs, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = {}, .normalize = false});
+        const auto linked = linker.entryVectors();
+        QCOMPARE(linked.size(), refreshed.size());
+        QCOMPARE(linked.size(), data.dictionary.size() * encoder.dimension());
+        QVERIFY(std::memcmp(linked.data(), refreshed.data(), refreshed.size() * sizeof(float)) == 0);
     }
 
     void refusals() {
