@@ -80,6 +80,8 @@ public:
 
     /// The dictionary so far; the builder is empty afterwards.
     EvalDictionary build();
+    /// Entries so far (after addKnowledgeBase: the KB's names, which the sieve searches as O).
+    std::size_t size() const noexcept { return dictionary_.entries.size(); }
 
 private:
     /// Returns 0 for a new entry, 1 when an existing entry gained an id, 2 when nothing changed.

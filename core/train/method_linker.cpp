@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -244,10 +245,10 @@ struct MethodLinker::State {
         return merged;
     }
 
-    std::vector<std::vector<LinkedCandidate>> rankPrototype(std::span<const std::string> inputs,
-                                                            std::span<const std::string> insides, std::size_t k) const {
+    std::vector<std::vector<LinkedCandidate>> rankPrototype(std::span<const std::string> insides,
+                                                            std::vector<float> mentions, std::size_t k) const {
+        const std::size_t count = insides.size();
         const auto stage = firstStage(insides, std::max<std::size_t>(preset.prototype.candidates, 1));
-        const auto mentions = encodeMentions(inputs);
         const bool sparseScores = preset.prototype.candidateSource == CandidateSource::Sparse;
 
         // One representative per entity: the entry of the first stage that named it first.
@@ -255,9 +256,9 @@ struct MethodLinker::State {
             kb::EntityIndex entity;
             Candidate entry;
         };
-        std::vector<std::vector<Representative>> representatives(inputs.size());
+        std::vector<std::vector<Representative>> representatives(count);
         std::vector<kb::EntityIndex> needed;
-        for (std::size_t q = 0; q < inputs.size(); ++q) {
+        for (std::size_t q = 0; q < count; ++q) {
             std::unordered_set<kb::EntityIndex> seen;
             for (const Candidate& candidate : stage[q])
                 for (const auto entity : entryEntities[candidate.entry])
@@ -269,8 +270,8 @@ struct MethodLinker::State {
 
         const std::lock_guard lock(entityMutex);
         cacheEntityVectors(needed);
-        std::vector<std::vector<LinkedCandidate>> ranked(inputs.size());
-        for (std::size_t q = 0; q < inputs.size(); ++q) {
+        std::vector<std::vector<LinkedCandidate>> ranked(count);
+        for (std::size_t q = 0; q < count; ++q) {
             const auto mention = std::span<const float>(mentions).subspan(q * dimension, dimension);
             std::vector<LinkedCandidate> scored;
             for (const auto& [entity, candidate] : representatives[q]) {
@@ -288,13 +289,10 @@ struct MethodLinker::State {
         return ranked;
     }
 
-    std::vector<std::vector<LinkedCandidate>> rank(std::span<const std::string> inputs, std::size_t k) const {
-        if (inputs.empty()) return {};
-        if (k == 0) return std::vector<std::vector<LinkedCandidate>>(inputs.size());
-
-        // The text between the markers: what BioSyn's sparse score and Le & Nguyen's first stage
-        // read. A context input without its markers is refused here, naming it, before the encoder
-        // would refuse it by position only.
+    /// The text between the markers of each input: what BioSyn's sparse score and Le & Nguyen's
+    /// first stage read. A context input without its markers is refused here, naming it, before
+    /// the encoder would refuse it by position only.
+    std::vector<std::string> insidesOf(std::span<const std::string> inputs) const {
         std::vector<std::string> insides;
         insides.reserve(inputs.size());
         for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -307,23 +305,90 @@ struct MethodLinker::State {
             }
             insides.emplace_back(*inside);
         }
+        return insides;
+    }
+
+    void checkVectors(std::span<const std::string> inputs, std::span<const float> vectors) const {
+        if (vectors.size() != inputs.size() * dimension)
+            throw Error("method linker (" + std::string(methodName(preset.method)) + "): " +
+                        std::to_string(vectors.size()) + " mention vector values given for " +
+                        std::to_string(inputs.size()) + " inputs of " + std::to_string(dimension) + " dimensions");
+    }
+
+    /// vectors: the inputs' encodings (encodeMentions) when the caller has them, else empty.
+    std::vector<std::vector<LinkedCandidate>> rank(std::span<const std::string> inputs, std::vector<float> vectors,
+                                                   std::size_t k) const {
+        if (inputs.empty()) return {};
+        if (k == 0) return std::vector<std::vector<LinkedCandidate>>(inputs.size());
+        const std::vector<std::string> insides = insidesOf(inputs);
+        if (vectors.empty())
+            vectors = encodeMentions(inputs);
+        else
+            checkVectors(inputs, vectors);
 
         switch (preset.method) {
         case Method::BioSyn: {
-            std::vector<float> queries = encodeMentions(inputs);
-            if (preset.similarity == Similarity::Cosine) normalizeRows(queries, dimension);
-            const auto ranked = hybrid->rank(insides, queries, k, threads);
+            if (preset.similarity == Similarity::Cosine) normalizeRows(vectors, dimension);
+            const auto ranked = hybrid->rank(insides, vectors, k, threads);
             std::vector<std::vector<LinkedCandidate>> out(ranked.size());
             for (std::size_t q = 0; q < ranked.size(); ++q)
                 for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score, c.dense, c.sparse});
             return out;
         }
-        case Method::PrototypeSrn: return rankPrototype(inputs, insides, k);
+        case Method::PrototypeSrn: return rankPrototype(insides, std::move(vectors), k);
         case Method::Belhd:
         case Method::Triplet:
         case Method::KnnBioel: break;
         }
-        return denseSearch(encodeMentions(inputs), k);
+        return denseSearch(std::move(vectors), k);
+    }
+
+    /// The exact score of chosen entries for one input, as rank() would give it.
+    std::vector<LinkedCandidate> score(const std::string& input, std::span<const float> vector,
+                                       std::span<const std::uint32_t> entries) const {
+        const std::string inside = insidesOf(std::span<const std::string>(&input, 1)).front();
+        std::vector<LinkedCandidate> scored;
+        scored.reserve(entries.size());
+        for (const std::uint32_t entry : entries)
+            if (entry >= dictionary->size())
+                throw Error("method linker: entry " + std::to_string(entry) + " is outside the dictionary of " +
+                            std::to_string(dictionary->size()));
+        switch (preset.method) {
+        case Method::BioSyn: {
+            std::vector<float> query(vector.begin(), vector.end());
+            if (preset.similarity == Similarity::Cosine) normalizeRows(query, dimension);
+            const auto sparseQuery = sparse->vectorizer().transform(inside);
+            for (const std::uint32_t entry : entries) {
+                const auto c = hybrid->score(sparseQuery, query, entry);
+                scored.push_back({entry, c.score, c.dense, c.sparse});
+            }
+            return scored;
+        }
+        case Method::PrototypeSrn: {
+            // The re-ranker's score: the entry's best entity, as rankPrototype keeps it.
+            std::vector<kb::EntityIndex> needed;
+            for (const std::uint32_t entry : entries)
+                needed.insert(needed.end(), entryEntities[entry].begin(), entryEntities[entry].end());
+            const std::lock_guard lock(entityMutex);
+            cacheEntityVectors(needed);
+            for (const std::uint32_t entry : entries) {
+                float best = -std::numeric_limits<float>::infinity();
+                for (const auto entity : entryEntities[entry])
+                    best = std::max(best, similarity(preset.similarity, vector, entityVectors.at(entity)));
+                scored.push_back({entry, best, best, 0.0f});
+            }
+            return scored;
+        }
+        case Method::Belhd:
+        case Method::Triplet:
+        case Method::KnnBioel: break;
+        }
+        for (const std::uint32_t entry : entries) {
+            const float s = similarity(preset.similarity, vector,
+                                       std::span<const float>(entryVectors).subspan(std::size_t{entry} * dimension, dimension));
+            scored.push_back({entry, s, s, 0.0f});
+        }
+        return scored;
     }
 };
 
@@ -397,14 +462,36 @@ MethodLinker& MethodLinker::operator=(MethodLinker&&) noexcept = default;
 MethodLinker::~MethodLinker() = default;
 
 std::vector<std::vector<LinkedCandidate>> MethodLinker::rank(std::span<const std::string> inputs, std::size_t k) const {
-    return state_->rank(inputs, k);
+    return state_->rank(inputs, {}, k);
 }
+
+std::vector<std::vector<LinkedCandidate>> MethodLinker::rank(std::span<const std::string> inputs,
+                                                             std::span<const float> vectors, std::size_t k) const {
+    state_->checkVectors(inputs, vectors);
+    return state_->rank(inputs, std::vector<float>(vectors.begin(), vectors.end()), k);
+}
+
+std::vector<float> MethodLinker::encodeMentions(std::span<const std::string> inputs) const {
+    if (inputs.empty()) return {};
+    state_->insidesOf(inputs);  // refuses an input without its markers, naming it
+    return state_->encodeMentions(inputs);
+}
+
+std::vector<LinkedCandidate> MethodLinker::score(const std::string& input, std::span<const float> vector,
+                                                 std::span<const std::uint32_t> entries) const {
+    if (vector.size() != state_->dimension)
+        throw Error("method linker: a mention vector of " + std::to_string(vector.size()) + " values for a " +
+                    std::to_string(state_->dimension) + "-dimensional encoder");
+    return state_->score(input, vector, entries);
+}
+
+const TrainingPreset& MethodLinker::preset() const noexcept { return state_->preset; }
 
 eval::RankFn MethodLinker::rankFunction() const {
     // The state, not `this`: the function stays valid when the linker is moved.
     const State* state = state_.get();
     return [state](std::span<const std::string> queries, std::size_t k) {
-        const auto ranked = state->rank(queries, k);
+        const auto ranked = state->rank(queries, {}, k);
         std::vector<std::vector<Candidate>> out(ranked.size());
         for (std::size_t q = 0; q < ranked.size(); ++q)
             for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score});

@@ -72,6 +72,20 @@ public:
     /// The top k of each mention input, best first (ties by entry). Error naming the input when
     /// a context method's input lacks its markers.
     std::vector<std::vector<LinkedCandidate>> rank(std::span<const std::string> inputs, std::size_t k) const;
+    /// rank() for inputs already encoded: vectors = encodeMentions(inputs), row-major. The
+    /// retrieval-enhanced linker (curation/augmented_linker.h) encodes each mention once for
+    /// the model's ranking, the datastore search and the curator's feedback.
+    std::vector<std::vector<LinkedCandidate>> rank(std::span<const std::string> inputs, std::span<const float> vectors,
+                                                   std::size_t k) const;
+    /// The mention inputs as the method encodes them (raw vectors, inputs x dimension()).
+    std::vector<float> encodeMentions(std::span<const std::string> inputs) const;
+    /// The exact score (and its parts) of chosen entries for one encoded input, as rank() scores
+    /// them: what the kNN interpolation needs for an entity the neighbours name but the model's
+    /// top list lacks. Error for an entry outside the dictionary.
+    std::vector<LinkedCandidate> score(const std::string& input, std::span<const float> vector,
+                                       std::span<const std::uint32_t> entries) const;
+    const TrainingPreset& preset() const noexcept;
+
     /// rank() as the evaluation engine calls it (inputs: what EvalOptions::partText gives).
     eval::RankFn rankFunction() const;
 

@@ -1,0 +1,99 @@
+#include "curation/feedback_loop.h"
+
+#include <algorithm>
+
+#include "retrieval/knn_datastore.h"
+#include "util/error.h"
+
+namespace linkscope::curation {
+
+std::string_view decisionKindName(DecisionKind kind) noexcept {
+    switch (kind) {
+    case DecisionKind::Accept: return "accept";
+    case DecisionKind::Correct: return "correct";
+    case DecisionKind::Reject: return "reject";
+    }
+    return "accept";
+}
+
+FeedbackLoop::FeedbackLoop(const AugmentedLinker& linker, retrieval::KnnDatastore& datastore,
+                           std::vector<LinkTarget> targets)
+    : linker_(&linker), datastore_(&datastore), targets_(std::move(targets)) {
+    for (std::size_t t = 0; t < targets_.size(); ++t) byText_[targets_[t].text].push_back(t);
+}
+
+void FeedbackLoop::checkTarget(std::size_t target) const {
+    if (target >= targets_.size())
+        throw Error("curation: mention " + std::to_string(target) + " of " + std::to_string(targets_.size()));
+}
+
+void FeedbackLoop::prepare(std::span<const std::size_t> targets) {
+    std::vector<std::size_t> missing;
+    for (const std::size_t t : targets) {
+        checkTarget(t);
+        if (!vectors_.contains(t) && std::find(missing.begin(), missing.end(), t) == missing.end()) missing.push_back(t);
+    }
+    if (missing.empty()) return;
+    std::vector<std::string> inputs;
+    inputs.reserve(missing.size());
+    for (const std::size_t t : missing) inputs.push_back(targets_[t].input);
+    const auto vectors = linker_->encode(inputs);
+    const auto models = linker_->modelLists(inputs, vectors);
+    const std::size_t dimension = vectors.size() / missing.size();
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+        const auto row = std::span<const float>(vectors).subspan(i * dimension, dimension);
+        vectors_.emplace(missing[i], std::vector<float>(row.begin(), row.end()));
+        models_.emplace(missing[i], models[i]);
+    }
+}
+
+std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std::size_t> targets, std::size_t k) {
+    prepare(targets);
+    std::vector<std::string> inputs;
+    std::vector<float> vectors;
+    std::vector<ModelList> models;
+    for (const std::size_t t : targets) {
+        inputs.push_back(targets_[t].input);
+        vectors.insert(vectors.end(), vectors_.at(t).begin(), vectors_.at(t).end());
+        models.push_back(models_.at(t));
+    }
+    return linker_->combine(inputs, vectors, models, k);
+}
+
+std::vector<std::string> FeedbackLoop::topEntities(std::span<const std::size_t> targets) {
+    std::vector<std::string> tops;
+    if (targets.empty()) return tops;
+    for (const auto& ranked : predict(targets, 1))
+        tops.push_back(ranked.empty() ? std::string() : linker_->entityId(ranked.front().entity));
+    return tops;
+}
+
+DecisionEffect FeedbackLoop::record(std::size_t target, std::string_view entity, DecisionKind kind,
+                                    bool listSameSurface) {
+    checkTarget(target);
+    if (!linker_->findEntity(entity))
+        throw Error("curation: the entity " + std::string(entity) + " is not in the linker's dictionary");
+    DecisionEffect effect;
+    const auto others = listSameSurface ? sameSurface(target) : std::vector<std::size_t>{};
+    const auto before = topEntities(others);
+    if (kind != DecisionKind::Reject) {
+        prepare(std::span<const std::size_t>(&target, 1));
+        const auto origin = kind == DecisionKind::Accept ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected;
+        effect.key = datastore_->add(vectors_.at(target), entity, origin, targets_[target].text);
+    }
+    const auto after = topEntities(others);
+    for (std::size_t i = 0; i < others.size(); ++i) effect.sameSurface.push_back({others[i], before[i], after[i]});
+    return effect;
+}
+
+bool FeedbackLoop::undo(std::uint64_t key) { return datastore_->remove(key); }
+
+std::vector<std::size_t> FeedbackLoop::sameSurface(std::size_t target) const {
+    checkTarget(target);
+    std::vector<std::size_t> others;
+    for (const std::size_t t : byText_.at(targets_[target].text))
+        if (t != target) others.push_back(t);
+    return others;
+}
+
+}  // namespace linkscope::curation
