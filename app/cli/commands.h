@@ -16,6 +16,7 @@ void addTokenizeCommand(CLI::App& app);
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
+void addSimulateCurationCommand(CLI::App& app);
 #endif
 
 }  // namespace linkscope::cli

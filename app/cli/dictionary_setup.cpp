@@ -73,6 +73,7 @@ EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup
     dictionaryOptions.homonymExpansion = args.homonymExpansion;
     eval::EvalDictionaryBuilder builder(dictionaryOptions);
     builder.addKnowledgeBase(*setup.kb);
+    const std::size_t kbEntries = builder.size();
     // The training mentions get the same type filter as the evaluated ones: BioSyn's
     // BC5CDR-Disease dictionary holds the Disease training mentions only.
     const eval::QuerySet trainQueries = eval::buildQueries(setup.train, *setup.kb, options);
@@ -84,6 +85,8 @@ EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup
     data.queries = eval::buildQueries(setup.evaluated, *setup.kb, options);
     eval::markHomonymAffected(data.queries.queries, *setup.kb);
     data.trainingIds = eval::goldIdSet(trainQueries.queries);
+    data.trainQueries = trainQueries.queries;
+    data.kbEntries = kbEntries;
     return data;
 }
 

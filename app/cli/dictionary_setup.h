@@ -57,6 +57,10 @@ struct EvalData {
     retrieval::NameDictionary dictionary;
     eval::QuerySet queries;
     std::unordered_set<std::string> trainingIds;  ///< gold ids of the training mentions
+    /// The training mentions as queries: the kNN datastore's keys.
+    std::vector<eval::EvalQuery> trainQueries;
+    /// dictionary[0, kbEntries) are the KB's names (the sieve's O); the mentions follow.
+    std::size_t kbEntries = 0;
 };
 
 /// BioSyn's preprocessing (abbreviations, composites) unless `preprocess` is false or the

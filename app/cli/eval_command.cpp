@@ -21,6 +21,7 @@
 
 #include "commands.h"
 #include "dictionary_setup.h"
+#include "augment_options.h"
 #include "encoder_options.h"
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
@@ -58,6 +59,7 @@ struct EvalArguments {
     float sparseWeight = 1.0f;
     std::filesystem::path run;               ///< --run RUN_DIR (--model RUN_DIR is taken as one too)
     std::vector<std::string> linkerOptions;  ///< options given that choose a linker (refused with a run)
+    AugmentArguments augment;                ///< --knn / --sieve / --datastore (a run only)
 };
 
 struct Run {
@@ -213,6 +215,7 @@ void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::pat
     runArgs.perMention = args.perMention;
     runArgs.threads = args.threads;
     runArgs.json = args.json;
+    runArgs.augment = args.augment;
     runEvalOfRun(runArgs);
 #else
     throw Error("evaluating a training run needs the dense engine, and this linkscope-cli was built without LibTorch");
@@ -226,6 +229,8 @@ void runEval(const EvalArguments& args) {
         runEvalOfRunDirectory(args, modelIsRun ? args.encoder.model : args.run);
         return;
     }
+    if (args.augment.active() || !args.augment.datastore.empty())
+        throw Error("--knn, --sieve and --datastore link with a trained method's encoder: give --run RUN_DIR");
     const auto start = Clock::now();
     if (args.sparse == "le-nguyen" && !args.index.empty())
         throw Error("--index saves the BioSyn index only; leave it out with --sparse le-nguyen");
@@ -313,6 +318,7 @@ void addEvalCommand(CLI::App& app) {
         ->check(CLI::IsMember({"biosyn", "le-nguyen"}));
     args->encoder.addOptions(*cmd, false, 25);
     args->dense.addOptions(*cmd);
+    args->augment.addOptions(*cmd);
     cmd->add_option("--sparse-weight", args->sparseWeight,
                     "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
         ->capture_default_str();

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <span>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
+#include "curation/training_datastore.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -68,31 +71,105 @@ std::string rankerDescription(const train::TrainingPreset& preset, const train::
 
 }  // namespace
 
-void runEvalOfRun(const RunEvalArguments& args) {
-    const auto start = Clock::now();
-    if (!train::isRunDirectory(args.run))
-        throw Error(args.run.string() + " is not a run directory (it has no run.json and preset.json); "
-                                        "`linkscope-cli train --out DIR` makes one");
-    const train::TrainingPreset preset = train::TrainingPreset::load(train::presetFile(args.run));
-    const train::RunInfo info = train::readRunInfo(args.run);
-    const fs::path modelDirectory = train::modelDirectory(args.run);
-    if (!fs::exists(modelDirectory / "config.json"))
-        throw Error(args.run.string() + " holds no model yet (run status \"" + info.status +
+LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const EncoderArguments& encoderArgs) {
+    if (!train::isRunDirectory(run))
+        throw Error(run.string() + " is not a run directory (it has no run.json and preset.json); "
+                                   "`linkscope-cli train --out DIR` makes one");
+    LoadedRun loaded;
+    loaded.info = train::readRunInfo(run);
+    // Named by run.json: preset.json alone reads back as a preset named "preset".
+    loaded.preset = train::loadRunPreset(run, loaded.info);
+    loaded.modelDirectory = train::modelDirectory(run);
+    if (!fs::exists(loaded.modelDirectory / "config.json"))
+        throw Error(run.string() + " holds no model yet (run status \"" + loaded.info.status +
                     "\"): the model is written after the first validated epoch");
 
-    DictionaryArguments data = args.data;
-    data.homonymExpansion = data.homonymExpansion || preset.homonymExpansion;
-    const CorpusSetup setup = CorpusSetup::read(data);
+    loaded.data = data;
+    loaded.data.homonymExpansion = loaded.data.homonymExpansion || loaded.preset.homonymExpansion;
+    loaded.setup = CorpusSetup::read(loaded.data);
 
     // The method's pooling and lengths (the linker encodes mentions and names with the
     // preset's lengths per call; the options' length only bounds what is loaded).
-    encoder::EncoderOptions options = args.encoder.options();
-    options.pooling = preset.pooling;
-    options.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
+    encoder::EncoderOptions options = encoderArgs.options();
+    options.pooling = loaded.preset.pooling;
+    options.maxLength = std::max(loaded.preset.maxLength, loaded.preset.entityMaxLength);
     options.normalize = false;
-    const encoder::TextEncoder encoder = encoder::TextEncoder::load(modelDirectory, options);
+    loaded.encoder.emplace(encoder::TextEncoder::load(loaded.modelDirectory, options));
 
-    const EvalData evalData = buildEvalData(data, setup);
+    loaded.evalData = buildEvalData(loaded.data, loaded.setup);
+    return loaded;
+}
+
+retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker, const fs::path& file) {
+    const std::string fingerprint = run.encoder->fingerprint();
+    if (!file.empty() && fs::exists(file)) return retrieval::KnnDatastore::load(file, fingerprint);
+    const ProgressSink progress = terminalProgress();
+    // The training mentions as the method reads them: in their own corpus's sentences.
+    const auto inputs =
+        train::mentionInputs(run.preset, run.setup.train, train::tokenCounterOf(run.encoder->tokenizer()));
+    auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &progress);
+    clearProgress(progress);
+    if (!file.empty()) store.save(file);
+    return store;
+}
+
+namespace {
+
+// --linking: every linking over the same encoded names and datastore, one row each.
+void compareLinkings(const RunEvalArguments& args, const LoadedRun& loaded, const train::MethodLinker& linker,
+                     const retrieval::KnnDatastore& datastore, std::span<const curation::AugmentedOptions> linkings,
+                     const eval::EvalOptions& evalOptions) {
+    nlohmann::json rows = nlohmann::json::array();
+    std::ostringstream table;
+    table << "linking                                              Acc@1   Acc@5  seconds\n";
+    for (const auto& options : linkings) {
+        const curation::AugmentedLinker augmented(linker, loaded.evalData.dictionary, &datastore, options);
+        const eval::EvalResult result =
+            eval::evaluate(loaded.evalData.queries, loaded.evalData.dictionary, augmented.rankFunction(), evalOptions);
+        const std::string name = AugmentArguments::describe(options);
+        rows.push_back({{"linking", name},
+                        {"acc@1", result.all.accuracy(1)},
+                        {"acc@5", result.all.accuracy(5)},
+                        {"mentions", result.all.mentions},
+                        {"seconds", result.seconds}});
+        char line[160];
+        std::snprintf(line, sizeof line, "%-50s  %6.4f  %6.4f  %7.1f\n", name.c_str(), result.all.accuracy(1),
+                      result.all.accuracy(5), result.seconds);
+        table << line;
+    }
+    if (args.json) {
+        const nlohmann::json report = {{"run", args.run.string()},
+                                       {"preset", loaded.preset.name},
+                                       {"split", loaded.data.split},
+                                       {"datastore_keys", datastore.size()},
+                                       {"linkings", rows}};
+        std::cout << report.dump(2) << '\n';
+        return;
+    }
+    std::cout << "run " << args.run.string() << ": " << train::methodName(loaded.preset.method) << " (preset "
+              << loaded.preset.name << "), " << loaded.data.split << " split, " << loaded.evalData.queries.queries.size()
+              << " mentions, datastore of " << datastore.size() << " training keys\n"
+              << table.str();
+}
+
+}  // namespace
+
+void runEvalOfRun(const RunEvalArguments& args) {
+    const auto start = Clock::now();
+    const LoadedRun loaded = loadRun(args.run, args.data, args.encoder);
+    const train::TrainingPreset& preset = loaded.preset;
+    const train::RunInfo& info = loaded.info;
+    const fs::path& modelDirectory = loaded.modelDirectory;
+    const DictionaryArguments& data = loaded.data;
+    const CorpusSetup& setup = loaded.setup;
+    const encoder::TextEncoder& encoder = *loaded.encoder;
+    const EvalData& evalData = loaded.evalData;
+    // Checked before the names are encoded: a wrong option costs nothing.
+    const bool comparing = !args.augment.linkings.empty();
+    const std::vector<curation::AugmentedOptions> compared =
+        comparing ? args.augment.linkingOptions(evalData.kbEntries) : std::vector<curation::AugmentedOptions>{};
+    const curation::AugmentedOptions augmentOptions =
+        comparing ? curation::AugmentedOptions{} : args.augment.options(evalData.kbEntries);
 
     const auto indexStart = Clock::now();
     train::LinkerOptions linkerOptions;
@@ -109,8 +186,16 @@ void runEvalOfRun(const RunEvalArguments& args) {
     // The context is cut to fit the preset's length by the model's own tokenizer, as the
     // trainer cut it for training and validation.
     evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
-    const eval::EvalResult result =
-        eval::evaluate(evalData.queries, evalData.dictionary, linker.rankFunction(), evalOptions);
+    std::optional<retrieval::KnnDatastore> datastore;
+    std::optional<curation::AugmentedLinker> augmented;
+    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore));
+    if (comparing) {
+        compareLinkings(args, loaded, linker, *datastore, compared, evalOptions);
+        return;
+    }
+    if (args.augment.active()) augmented.emplace(linker, evalData.dictionary, &*datastore, augmentOptions);
+    const eval::EvalResult result = eval::evaluate(
+        evalData.queries, evalData.dictionary, augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
     const double seconds = secondsSince(start);
 
     eval::ReportOptions reportOptions;
@@ -121,13 +206,19 @@ void runEvalOfRun(const RunEvalArguments& args) {
                            {"dictionary_entries", std::to_string(evalData.dictionary.size())},
                            {"index_seconds", std::to_string(indexSeconds)},
                            {"run", args.run.string()},
-                           {"preset", train::presetFile(args.run).string()},
+                           {"preset", preset.name},
+                           {"preset_file", train::presetFile(args.run).string()},
                            {"schedule", info.schedule},
                            {"run_status", info.status},
                            {"best_epoch", std::to_string(info.bestEpoch)},
                            {"model", modelDirectory.string()},
                            {"homonym_expansion", data.homonymExpansion ? "yes" : "no"}};
     if (preset.method == train::Method::BioSyn) reportOptions.extra.emplace("sparse_weight", numberText(info.sparseWeight));
+    if (augmented) {
+        reportOptions.extra.emplace("linking", AugmentArguments::describe(augmentOptions));
+        reportOptions.extra.emplace("datastore_keys", std::to_string(datastore->size()));
+        if (!args.augment.datastore.empty()) reportOptions.extra.emplace("datastore", args.augment.datastore.string());
+    }
     if (!args.report.empty()) eval::writeJsonReport(args.report, result, reportOptions);
     if (!args.perMention.empty())
         eval::writePerMention(args.perMention, result, evalData.queries.queries, evalData.dictionary);
@@ -139,8 +230,12 @@ void runEvalOfRun(const RunEvalArguments& args) {
         report["evaluate_seconds"] = result.seconds;
         std::cout << report.dump(2) << '\n';
     } else {
-        std::cout << "run " << args.run.string() << ": " << train::methodName(preset.method) << ", schedule "
-                  << info.schedule << ", best epoch " << info.bestEpoch << " (" << info.status << ")\n";
+        std::cout << "run " << args.run.string() << ": " << train::methodName(preset.method) << " (preset "
+                  << preset.name << "), schedule " << info.schedule << ", best epoch " << info.bestEpoch << " ("
+                  << info.status << ")\n";
+        if (augmented)
+            std::cout << "linking: " << AugmentArguments::describe(augmentOptions) << ", datastore of "
+                      << datastore->size() << " keys\n";
         std::cout << eval::formatTable(result);
         std::cout << "dictionary entries: " << evalData.dictionary.size()
                   << ", linker ready (names encoded, indexes built) in " << indexSeconds << " s, total " << seconds

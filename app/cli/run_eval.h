@@ -5,9 +5,19 @@
 // outputs as the other linkers of `eval`. Needs LibTorch.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 
+#include "augment_options.h"
 #include "dictionary_setup.h"
+#include "encoder/text_encoder.h"
 #include "encoder_options.h"
+#include "retrieval/knn_datastore.h"
+#include "train/run_directory.h"
+#include "train/training_preset.h"
+
+namespace linkscope::train {
+class MethodLinker;
+}
 
 namespace linkscope::cli {
 
@@ -22,7 +32,29 @@ struct RunEvalArguments {
     std::filesystem::path perMention;
     unsigned threads = 0;
     bool json = false;
+    /// --knn / --sieve / --datastore: link with the datastore of the training mentions.
+    AugmentArguments augment;
 };
+
+/// A training run ready to link: its preset (named by run.json), its best model loaded with the
+/// preset's pooling and lengths, and the data read. Error when the folder is not a run
+/// directory or holds no model yet.
+struct LoadedRun {
+    train::TrainingPreset preset;
+    train::RunInfo info;
+    std::filesystem::path modelDirectory;
+    DictionaryArguments data;  ///< with homonym expansion on when the preset trains on it
+    CorpusSetup setup;
+    EvalData evalData;
+    std::optional<encoder::TextEncoder> encoder;
+};
+LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& data, const EncoderArguments& encoder);
+
+/// The kNN datastore of a run: loaded from `file` when it exists (Error when another model made
+/// it), else built from the training mentions (as the method encodes mentions) and saved to
+/// `file` when one is given. Progress on a terminal.
+retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker,
+                                     const std::filesystem::path& file);
 
 /// Runs the evaluation and prints the table (or the JSON report with `json`); writes the report
 /// and the per-mention predictions when their files are given. Error when the folder is not a

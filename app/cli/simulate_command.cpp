@@ -1,0 +1,126 @@
+// linkscope-cli simulate-curation: issue 6's simulated curation experiment on a trained run.
+//
+//   linkscope-cli simulate-curation --run RUN --train F --dev F --kb F [--spelling F]
+//       (--knn [...] | --sieve SPEC) [--datastore FILE] [--csv FILE] [--svg FILE] [--evaluate-every N] [--json]
+//
+// Walks the evaluated split's documents (dev by default) in order; the gold link of every
+// mention the linker gets wrong is fed back as a correction at once (curation/simulated_curation.h).
+// Prints the final accuracies with and without feedback, writes the curve as CSV and SVG.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "augment_options.h"
+#include "commands.h"
+#include "curation/simulated_curation.h"
+#include "curation_plot.h"
+#include "run_eval.h"
+#include "train/method_linker.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace linkscope::cli {
+namespace {
+
+struct SimulateArguments {
+    std::filesystem::path run;
+    DictionaryArguments data;
+    EncoderArguments encoder;
+    AugmentArguments augment;
+    std::filesystem::path csv;
+    std::filesystem::path svg;
+    std::size_t evaluateEvery = 1;
+    unsigned threads = 0;
+    bool json = false;
+};
+
+void writeText(const std::filesystem::path& file, const std::string& text) {
+    AtomicFileWriter writer(file);
+    writer.stream() << text;
+    writer.commit();
+}
+
+void runSimulation(const SimulateArguments& args) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!args.augment.active())
+        throw Error("a simulated curation feeds corrections into a datastore: give --knn or --sieve SPEC");
+    const LoadedRun loaded = loadRun(args.run, args.data, args.encoder);
+    const curation::AugmentedOptions options = args.augment.options(loaded.evalData.kbEntries);
+
+    train::LinkerOptions linkerOptions;
+    linkerOptions.sparseWeight = loaded.info.sparseWeight;
+    linkerOptions.threads = args.threads;
+    const train::MethodLinker linker(loaded.preset, *loaded.encoder, loaded.evalData.dictionary, loaded.setup.kb.get(),
+                                     linkerOptions);
+    retrieval::KnnDatastore datastore = runDatastore(loaded, linker, args.augment.datastore);
+    const std::size_t trainingKeys = datastore.size();
+    const curation::AugmentedLinker augmented(linker, loaded.evalData.dictionary, &datastore, options);
+
+    curation::CurationSimulationOptions simulationOptions;
+    simulationOptions.evaluateEvery = args.evaluateEvery;
+    const auto inputs =
+        train::mentionInputs(loaded.preset, loaded.setup.evaluated, train::tokenCounterOf(loaded.encoder->tokenizer()));
+    const curation::CurationSimulation simulation =
+        curation::simulateCuration(augmented, datastore, loaded.evalData.queries.queries, inputs, simulationOptions);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const std::string linking = AugmentArguments::describe(options);
+    if (!args.csv.empty()) writeText(args.csv, curation::curationCsv(simulation));
+    if (!args.svg.empty())
+        writeText(args.svg, curationPlotSvg(simulation, "Simulated curation: " + std::string(train::methodName(loaded.preset.method)) +
+                                                            ", " + linking + ", " + loaded.data.split + " split"));
+
+    if (args.json) {
+        nlohmann::json report = {{"run", args.run.string()},
+                                 {"preset", loaded.preset.name},
+                                 {"linking", linking},
+                                 {"split", loaded.data.split},
+                                 {"documents", simulation.documents},
+                                 {"mentions", simulation.mentions},
+                                 {"training_keys", trainingKeys},
+                                 {"corrections", simulation.corrections},
+                                 {"accuracy_with_feedback", simulation.accuracyWithFeedback},
+                                 {"accuracy_without", simulation.accuracyWithout},
+                                 {"gain", simulation.accuracyWithFeedback - simulation.accuracyWithout},
+                                 {"seconds", seconds}};
+        std::cout << report.dump(2) << '\n';
+        return;
+    }
+    std::cout << "simulated curation of " << simulation.documents << " documents (" << simulation.mentions
+              << " mentions, " << loaded.data.split << "), " << linking << ", datastore of " << trainingKeys
+              << " training keys\n"
+              << "corrections fed: " << simulation.corrections << "\n"
+              << "Acc@1 as each document is reached: " << simulation.accuracyWithFeedback << " with feedback, "
+              << simulation.accuracyWithout << " without (gain " << simulation.accuracyWithFeedback - simulation.accuracyWithout
+              << ")\n"
+              << "total " << seconds << " s\n";
+}
+
+}  // namespace
+
+void addSimulateCurationCommand(CLI::App& app) {
+    auto args = std::make_shared<SimulateArguments>();
+    CLI::App* cmd = app.add_subcommand(
+        "simulate-curation",
+        "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
+    args->data.split = "dev";
+    args->data.addOptions(*cmd);
+    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out)")
+        ->required()
+        ->check(CLI::ExistingDirectory);
+    args->encoder.addOptions(*cmd, false, 25);
+    args->augment.addOptions(*cmd);
+    cmd->add_option("--csv", args->csv, "Write the curve (one row per document) to this CSV file");
+    cmd->add_option("--svg", args->svg, "Plot the curve into this SVG file");
+    cmd->add_option("--evaluate-every", args->evaluateEvery,
+                    "Link the remaining documents again after every N-th document (the costly part)")
+        ->capture_default_str();
+    cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");
+    cmd->add_flag("--json", args->json, "Print one JSON object");
+    cmd->callback([args] { runSimulation(*args); });
+}
+
+}  // namespace linkscope::cli
