@@ -461,19 +461,6 @@ struct FileHeader {
     std::uint64_t headerBytes = 0;
 };
 
-std::uint32_t fileChecksum(std::istream& in, std::uint64_t bytes, const std::string& file) {
-    uLong crc = crc32_z(0, nullptr, 0);
-    std::vector<char> buffer(std::size_t{1} << 20);
-    in.seekg(0);
-    while (bytes > 0) {
-        const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
-        if (!in.read(buffer.data(), static_cast<std::streamsize>(chunk)))
-            throw ParseError(file, 0, "cannot read the dense index file");
-        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buffer.data()), chunk);
-        bytes -= chunk;
-    }
-    return static_cast<std::uint32_t>(crc);
-}
 
 }  // namespace
 
@@ -556,7 +543,7 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
     if (recordedPayload != payloadBytes)
         throw fail("truncated or damaged dense index: it records " + std::to_string(recordedPayload) +
                    " bytes of FAISS index but holds " + std::to_string(payloadBytes));
-    if (fileChecksum(in, fileBytes - 4, name) != readScalar<std::uint32_t>(trailer + 8))
+    if (streamChecksum(in, fileBytes - 4, name, "dense index") != readScalar<std::uint32_t>(trailer + 8))
         throw fail("damaged dense index: the checksum does not match its content");
     if (header.dimension == 0) throw fail("corrupt dense index: dimension 0");
 

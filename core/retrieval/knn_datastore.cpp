@@ -362,26 +362,7 @@ constexpr std::uint64_t kMaxDimension = 1 << 20;
 // A stored key deviates from unit length by float rounding only (~1e-7 relative).
 constexpr double kUnitTolerance = 1e-3;
 
-class Writer : public ChecksummedWriter {
-public:
-    using ChecksummedWriter::ChecksummedWriter;
-
-    template <typename T>
-    void scalar(T value) {
-        static_assert(std::is_arithmetic_v<T>);
-        unsigned char raw[sizeof(T)];
-        std::memcpy(raw, &value, sizeof(T));
-        if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-        bytes(raw, sizeof(T));
-    }
-    template <typename T>
-    void array(std::span<const T> values) {
-        if constexpr (std::endian::native == std::endian::little) bytes(values.data(), values.size_bytes());
-        else
-            for (const T value : values) scalar(value);
-    }
-    void text(std::string_view value) { bytes(value.data(), value.size()); }
-};
+using Writer = ChecksummedWriter;  // little-endian scalars and arrays
 
 // Reads the body of a file whose size and checksum were verified, never past `left` bytes.
 class Reader {
@@ -451,19 +432,6 @@ T decodeScalar(const char* data) {
     return value;
 }
 
-std::uint32_t checksumOf(std::istream& in, std::uint64_t bytes, const std::string& file) {
-    uLong crc = crc32_z(0, nullptr, 0);
-    std::vector<char> buffer(std::size_t{1} << 20);
-    in.seekg(0);
-    while (bytes > 0) {
-        const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, buffer.size()));
-        if (!in.read(buffer.data(), static_cast<std::streamsize>(chunk)))
-            throw ParseError(file, 0, "cannot read the kNN datastore file");
-        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buffer.data()), chunk);
-        bytes -= chunk;
-    }
-    return static_cast<std::uint32_t>(crc);
-}
 
 // Splits concatenated text at its end offsets; fails unless the offsets ascend and end at its end.
 template <typename Offset>
@@ -570,7 +538,7 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     char storedChecksum[kChecksumBytes];
     in.seekg(static_cast<std::streamoff>(fileBytes - kChecksumBytes));
     if (!in.read(storedChecksum, kChecksumBytes)) throw fail("cannot read the kNN datastore file");
-    if (checksumOf(in, fileBytes - kChecksumBytes, name) != decodeScalar<std::uint32_t>(storedChecksum))
+    if (streamChecksum(in, fileBytes - kChecksumBytes, name, "kNN datastore") != decodeScalar<std::uint32_t>(storedChecksum))
         throw fail("damaged kNN datastore: the checksum does not match its content (the file was modified or corrupted)");
 
     // The body, every count checked against the bytes left before it is used.

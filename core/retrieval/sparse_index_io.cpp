@@ -44,25 +44,8 @@ constexpr std::size_t kChecksumBytes = 4;
 
 // ----- writing -------------------------------------------------------------------------------
 
-class Writer : public ChecksummedWriter {
-public:
-    using ChecksummedWriter::ChecksummedWriter;
-
-    template <typename T>
-    void scalar(T value) {
-        static_assert(std::is_arithmetic_v<T>);
-        unsigned char raw[sizeof(T)];
-        std::memcpy(raw, &value, sizeof(T));
-        if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-        bytes(raw, sizeof(T));
-    }
-    template <typename T>
-    void array(const std::vector<T>& values) {
-        if constexpr (std::endian::native == std::endian::little) bytes(values.data(), values.size() * sizeof(T));
-        else
-            for (const T value : values) scalar(value);
-    }
-};
+// Numbers are written little-endian by ChecksummedWriter::scalar / array.
+using Writer = ChecksummedWriter;
 
 // ----- reading -------------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@
 
 #include "corpus/corpus.h"
 #include "encoder/text_encoder.h"
-#include "encoder/vocabulary_builder.h"
 #include "eval/dictionary.h"
 #include "eval/queries.h"
 #include "fixtures.h"
@@ -22,6 +21,7 @@
 #include "retrieval/sparse_index.h"
 #include "retrieval/tfidf_settings.h"
 #include "train/method_inputs.h"
+#include "tiny_bert.h"
 #include "train/method_linker.h"
 #include "util/error.h"
 
@@ -57,30 +57,12 @@ retrieval::NameDictionary dictionaryOf(const kb::KnowledgeBase& kb) {
     return builder.build().entries;
 }
 
-// A character vocabulary covers every text; the markers are added tokens. No dropout, so the
-// vectors are the same however often they are computed.
+// The KB's names and the context words in the vocabulary (tiny_bert.h: markers added, no dropout,
+// so the vectors are the same however often they are computed).
 TextEncoder tinyEncoder(const kb::KnowledgeBase& kb, Pooling pooling) {
     std::vector<std::string> texts = {"patients with a were studied in the others disease or syndrome entity"};
     kb.forEachNamePair([&](kb::EntityIndex, kb::StringId name) { texts.emplace_back(kb.strings().view(name)); });
-    encoder::VocabularyBuilderOptions vocabulary;
-    vocabulary.vocabularySize = 0;
-    encoder::BertTokenizer tokenizer(encoder::buildWordPieceVocabulary(texts, vocabulary), encoder::TokenizerConfig{});
-    const std::vector<std::string> markers = {"[S]", "[E]", "[START]", "[END]"};
-    tokenizer.addTokens(markers);
-
-    encoder::BertConfig config;
-    config.hiddenSize = 32;
-    config.numHiddenLayers = 1;
-    config.numAttentionHeads = 2;
-    config.intermediateSize = 64;
-    config.maxPositionEmbeddings = 96;
-    config.hiddenDropoutProb = 0.0;
-    config.attentionProbsDropoutProb = 0.0;
-    config.pooling = pooling;
-    encoder::EncoderOptions options;
-    options.device = encoder::DevicePreference::Cpu;
-    options.maxLength = 96;
-    return TextEncoder::create(config, std::move(tokenizer), 7, options);
+    return test::tinyBert(texts, pooling);
 }
 
 TrainingPreset presetFor(Method method) {
