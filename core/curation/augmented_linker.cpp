@@ -392,6 +392,18 @@ struct AugmentedLinker::State {
         return out;
     }
 
+    /// An entity as the model scores it, through one of its entries.
+    static RankedEntity fromModel(std::uint32_t entity, const train::LinkedCandidate& candidate) {
+        RankedEntity r;
+        r.entity = entity;
+        r.entry = candidate.entry;
+        r.score = candidate.score;
+        r.modelScore = candidate.score;
+        r.dense = candidate.dense;
+        r.sparse = candidate.sparse;
+        return r;
+    }
+
     /// The model's list as entities: each entity's best entry and score, best first.
     std::vector<RankedEntity> modelEntities(const ModelList& list) const {
         std::vector<RankedEntity> ranked;
@@ -399,14 +411,7 @@ struct AugmentedLinker::State {
         for (const auto& candidate : list)
             for (const std::uint32_t entity : entryEntities[candidate.entry])
                 if (seen.insert(entity).second) {
-                    RankedEntity r;
-                    r.entity = entity;
-                    r.entry = candidate.entry;
-                    r.score = candidate.score;
-                    r.modelScore = candidate.score;
-                    r.dense = candidate.dense;
-                    r.sparse = candidate.sparse;
-                    ranked.push_back(r);
+                    ranked.push_back(fromModel(entity, candidate));
                 }
         return ranked;
     }
@@ -430,14 +435,8 @@ struct AugmentedLinker::State {
             const auto best = std::max_element(exact.begin(), exact.end(), [](const auto& a, const auto& b) {
                 return a.score != b.score ? a.score < b.score : a.entry > b.entry;
             });
-            RankedEntity r;
-            r.entity = neighbor.entity;
-            r.entry = best->entry;
-            r.modelScore = best->score;
-            r.dense = best->dense;
-            r.sparse = best->sparse;
             position.emplace(neighbor.entity, scored.size());
-            scored.push_back(r);
+            scored.push_back(fromModel(neighbor.entity, *best));
         }
 
         std::vector<EntityScore> modelScores;
