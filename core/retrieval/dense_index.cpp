@@ -404,15 +404,6 @@ void appendScalar(std::string& out, T value) {
     out.append(reinterpret_cast<const char*>(raw), sizeof(T));
 }
 
-template <typename T>
-T readScalar(const char* data) {
-    unsigned char raw[sizeof(T)];
-    std::memcpy(raw, data, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-    T value;
-    std::memcpy(&value, raw, sizeof(T));
-    return value;
-}
 
 // FAISS's serializer writing straight into the atomic file, counting and checksumming as it
 // goes, so that a 3 GB index is not first copied into memory.
@@ -514,17 +505,17 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
         !in.read(fixed + kMagic.size(), kFixedHeaderBytes - kMagic.size()))
         throw fail("truncated dense index: the file ends inside its header (" + std::to_string(fileBytes) +
                    " bytes)");
-    const auto version = readScalar<std::uint32_t>(fixed + 8);
+    const auto version = readLittleEndian<std::uint32_t>(fixed + 8);
     if (version != kVersion)
         throw fail("dense index format version " + std::to_string(version) + " is not supported (this build reads " +
                    std::to_string(kVersion) + ")");
-    const auto kindCode = readScalar<std::uint8_t>(fixed + 12);
+    const auto kindCode = readLittleEndian<std::uint8_t>(fixed + 12);
     if (kindCode > static_cast<std::uint8_t>(DenseIndexKind::IvfPq))
         throw fail("corrupt dense index: unknown index kind " + std::to_string(kindCode));
     header.kind = static_cast<DenseIndexKind>(kindCode);
-    header.dimension = readScalar<std::uint64_t>(fixed + 13);
-    header.count = readScalar<std::uint64_t>(fixed + 21);
-    const auto fingerprintBytes = readScalar<std::uint64_t>(fixed + 29);
+    header.dimension = readLittleEndian<std::uint64_t>(fixed + 13);
+    header.count = readLittleEndian<std::uint64_t>(fixed + 21);
+    const auto fingerprintBytes = readLittleEndian<std::uint64_t>(fixed + 29);
     if (fingerprintBytes > kMaxFingerprintBytes ||
         fingerprintBytes > fileBytes - kFixedHeaderBytes - kTrailerBytes)
         throw fail("corrupt or truncated dense index: a fingerprint of " + std::to_string(fingerprintBytes) +
@@ -539,11 +530,11 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
     char trailer[kTrailerBytes];
     in.seekg(static_cast<std::streamoff>(fileBytes - kTrailerBytes));
     if (!in.read(trailer, kTrailerBytes)) throw fail("cannot read the dense index file");
-    const auto recordedPayload = readScalar<std::uint64_t>(trailer);
+    const auto recordedPayload = readLittleEndian<std::uint64_t>(trailer);
     if (recordedPayload != payloadBytes)
         throw fail("truncated or damaged dense index: it records " + std::to_string(recordedPayload) +
                    " bytes of FAISS index but holds " + std::to_string(payloadBytes));
-    if (streamChecksum(in, fileBytes - 4, name, "dense index") != readScalar<std::uint32_t>(trailer + 8))
+    if (streamChecksum(in, fileBytes - 4, name, "dense index") != readLittleEndian<std::uint32_t>(trailer + 8))
         throw fail("damaged dense index: the checksum does not match its content");
     if (header.dimension == 0) throw fail("corrupt dense index: dimension 0");
 

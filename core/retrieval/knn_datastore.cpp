@@ -422,15 +422,6 @@ private:
     const std::string& file_;
 };
 
-template <typename T>
-T decodeScalar(const char* data) {
-    unsigned char raw[sizeof(T)];
-    std::memcpy(raw, data, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
-    T value;
-    std::memcpy(&value, raw, sizeof(T));
-    return value;
-}
 
 
 // Splits concatenated text at its end offsets; fails unless the offsets ascend and end at its end.
@@ -524,11 +515,11 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
         throw fail("not a Linkscope kNN datastore (the file does not start with \"LSKNNDS1\")");
     if (fileBytes < kFixedHeaderBytes + kChecksumBytes)
         throw fail("truncated kNN datastore: the file ends inside its header (" + std::to_string(fileBytes) + " bytes)");
-    const auto version = decodeScalar<std::uint32_t>(fixed + 8);
+    const auto version = readLittleEndian<std::uint32_t>(fixed + 8);
     if (version != kVersion)
         throw fail("kNN datastore format version " + std::to_string(version) + " is not supported (this build reads " +
                    std::to_string(kVersion) + ")");
-    const auto recordedBytes = decodeScalar<std::uint64_t>(fixed + 12);
+    const auto recordedBytes = readLittleEndian<std::uint64_t>(fixed + 12);
     if (recordedBytes > fileBytes)
         throw fail("truncated kNN datastore: " + std::to_string(fileBytes) + " bytes of the " +
                    std::to_string(recordedBytes) + " its header announces");
@@ -538,7 +529,7 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     char storedChecksum[kChecksumBytes];
     in.seekg(static_cast<std::streamoff>(fileBytes - kChecksumBytes));
     if (!in.read(storedChecksum, kChecksumBytes)) throw fail("cannot read the kNN datastore file");
-    if (streamChecksum(in, fileBytes - kChecksumBytes, name, "kNN datastore") != decodeScalar<std::uint32_t>(storedChecksum))
+    if (streamChecksum(in, fileBytes - kChecksumBytes, name, "kNN datastore") != readLittleEndian<std::uint32_t>(storedChecksum))
         throw fail("damaged kNN datastore: the checksum does not match its content (the file was modified or corrupted)");
 
     // The body, every count checked against the bytes left before it is used.

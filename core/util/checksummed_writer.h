@@ -53,6 +53,18 @@ private:
     std::uint64_t written_ = 0;
 };
 
+/// A number stored little-endian at `data` (what ChecksummedWriter::scalar wrote).
+template <typename T>
+T readLittleEndian(const char* data) {
+    static_assert(std::is_arithmetic_v<T>);
+    unsigned char raw[sizeof(T)];
+    std::memcpy(raw, data, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
+    T value;
+    std::memcpy(&value, raw, sizeof(T));
+    return value;
+}
+
 /// The CRC-32 of the first `bytes` bytes of a file opened as `in` (read from its start in 1 MiB
 /// chunks), to check a saved file before any of it is used. ParseError naming `file` when it
 /// cannot be read that far ("cannot read the <what> file").
