@@ -4,6 +4,10 @@ find_package(ICU REQUIRED COMPONENTS uc i18n)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+# The project file is SQLite (through SQLiteCpp); BioC export and import read XML with pugixml.
+find_package(SQLite3 REQUIRED)
+find_package(SQLiteCpp REQUIRED)
+find_package(pugixml REQUIRED)
 
 # LibTorch and FAISS carry the dense half of the engine (encoders, vector indexes). They are
 # looked up here so that every later module can rely on them; LINKSCOPE_WITH_TORCH=OFF builds

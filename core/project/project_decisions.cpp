@@ -1,0 +1,205 @@
+// ProjectStore: curation decisions and their undo history. Undo and redo change a stored
+// decision's state and never delete it, so the history survives a restart and reads as a log.
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <limits>
+
+#include "project/project_store.h"
+#include "project/project_store_state.h"
+
+namespace linkscope::project {
+namespace {
+
+constexpr const char* kColumns =
+    "id, split, document, start, \"end\", mention_text, kind, previous_link, new_link, curator, timestamp, state";
+
+constexpr auto kMaxOffset = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+
+std::string describe(const MentionKey& mention) {
+    return mention.split + "/" + mention.document + " [" + std::to_string(mention.start) + ", " +
+           std::to_string(mention.end) + ")";
+}
+
+// Throws Error saying what is wrong with a decision before anything is written; fills in the
+// nil link ("-1", the CUI-less id) when it was left empty.
+void validate(Decision& decision, const std::filesystem::path& file) {
+    const auto refuse = [&](const std::string& why) {
+        return Error(file.string() + ": cannot record the decision on " + describe(decision.mention) + ": " + why);
+    };
+    const MentionKey& mention = decision.mention;
+    if (mention.split.empty()) throw refuse("the split is empty");
+    if (mention.document.empty()) throw refuse("the document is empty");
+    if (mention.end <= mention.start) throw refuse("the mention ends before it starts (end <= start)");
+    if (mention.end > kMaxOffset) throw refuse("the offsets are out of range");
+    const std::string kind(decisionKindName(decision.kind));
+    switch (decision.kind) {
+    case DecisionKind::Accept:
+    case DecisionKind::Correct:
+        if (decision.newLink.empty()) throw refuse("an " + kind + " decision needs the new link");
+        break;
+    case DecisionKind::Nil:
+        if (decision.newLink.empty()) decision.newLink = "-1";
+        if (decision.newLink != "-1")
+            throw refuse("a nil decision links to \"-1\", not to \"" + decision.newLink + "\"");
+        break;
+    case DecisionKind::Reject:
+    case DecisionKind::Skip:
+        // The header's contract: reject and skip give no link; one given is a caller's mix-up.
+        if (!decision.newLink.empty())
+            throw refuse("a " + kind + " decision gives no new link, but \"" + decision.newLink + "\" was given");
+        break;
+    default: throw refuse("unknown decision kind " + std::to_string(static_cast<int>(decision.kind)));
+    }
+}
+
+// One row of a SELECT of kColumns. The CHECK constraints keep kinds and states valid; a file
+// edited by hand without them still gets an error, not a wrong enum.
+Decision readDecision(const SQLite::Statement& row, const std::filesystem::path& file) {
+    Decision decision;
+    decision.id = row.getColumn(0).getInt64();
+    const auto damaged = [&](const std::string& why) {
+        return ParseError(file.string(), 0, "damaged project: decision " + std::to_string(decision.id) + " " + why);
+    };
+    decision.mention.split = row.getColumn(1).getString();
+    decision.mention.document = row.getColumn(2).getString();
+    const std::int64_t start = row.getColumn(3).getInt64();
+    const std::int64_t end = row.getColumn(4).getInt64();
+    if (start < 0 || end <= start) throw damaged("has the offsets " + std::to_string(start) + "-" + std::to_string(end));
+    decision.mention.start = static_cast<std::size_t>(start);
+    decision.mention.end = static_cast<std::size_t>(end);
+    decision.mentionText = row.getColumn(5).getString();
+    const std::string kind = row.getColumn(6).getString();
+    const auto parsedKind = parseDecisionKind(kind);
+    if (!parsedKind) throw damaged("has the unknown kind \"" + kind + "\"");
+    decision.kind = *parsedKind;
+    decision.previousLink = row.getColumn(7).getString();
+    decision.newLink = row.getColumn(8).getString();
+    decision.curator = row.getColumn(9).getString();
+    decision.timestamp = row.getColumn(10).getString();
+    const std::string state = row.getColumn(11).getString();
+    const auto parsedState = parseDecisionState(state);
+    if (!parsedState) throw damaged("has the unknown state \"" + state + "\"");
+    decision.state = *parsedState;
+    return decision;
+}
+
+std::vector<Decision> selectDecisions(SQLite::Database& db, const std::filesystem::path& file, const std::string& where) {
+    SQLite::Statement query(db, std::string("SELECT ") + kColumns + " FROM decisions " + where + " ORDER BY id");
+    std::vector<Decision> decisions;
+    while (query.executeStep()) decisions.push_back(readDecision(query, file));
+    return decisions;
+}
+
+// Moves the first decision in `from` (by `order` of id) to `to`, in one committed transaction.
+std::optional<Decision> transition(SQLite::Database& db, const std::filesystem::path& file, DecisionState from,
+                                   DecisionState to, const char* order) {
+    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    Decision decision;
+    {
+        SQLite::Statement query(db, std::string("SELECT ") + kColumns + " FROM decisions WHERE state = ? ORDER BY id " +
+                                        order + " LIMIT 1");
+        query.bind(1, std::string(decisionStateName(from)));
+        if (!query.executeStep()) return std::nullopt;
+        decision = readDecision(query, file);
+    }
+    SQLite::Statement update(db, "UPDATE decisions SET state = ? WHERE id = ?");
+    update.bind(1, std::string(decisionStateName(to)));
+    update.bind(2, decision.id);
+    update.exec();
+    transaction.commit();
+    decision.state = to;
+    return decision;
+}
+
+bool anyIn(SQLite::Database& db, DecisionState state) {
+    SQLite::Statement query(db, "SELECT EXISTS (SELECT 1 FROM decisions WHERE state = ?)");
+    query.bind(1, std::string(decisionStateName(state)));
+    query.executeStep();
+    return query.getColumn(0).getInt() != 0;
+}
+
+}  // namespace
+
+Decision ProjectStore::record(Decision decision) {
+    validate(decision, state_->file);
+    if (decision.timestamp.empty()) decision.timestamp = utcTimestamp();
+    guarded(state_->file, "record the decision on " + describe(decision.mention), [&] {
+        SQLite::Transaction transaction(state_->db, SQLite::TransactionBehavior::IMMEDIATE);
+        // A new decision cuts the redo stack (QUndoStack does the same); the cut ones stay as history.
+        state_->db.exec("UPDATE decisions SET state = 'discarded' WHERE state = 'undone'");
+        SQLite::Statement insert(state_->db,
+                                 "INSERT INTO decisions (split, document, start, \"end\", mention_text, kind, "
+                                 "previous_link, new_link, curator, timestamp, state) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done')");
+        insert.bind(1, decision.mention.split);
+        insert.bind(2, decision.mention.document);
+        insert.bind(3, static_cast<std::int64_t>(decision.mention.start));
+        insert.bind(4, static_cast<std::int64_t>(decision.mention.end));
+        insert.bind(5, decision.mentionText);
+        insert.bind(6, std::string(decisionKindName(decision.kind)));
+        insert.bind(7, decision.previousLink);
+        insert.bind(8, decision.newLink);
+        insert.bind(9, decision.curator);
+        insert.bind(10, decision.timestamp);
+        insert.exec();
+        decision.id = state_->db.getLastInsertRowid();
+        transaction.commit();
+    });
+    decision.state = DecisionState::Done;
+    return decision;
+}
+
+std::optional<Decision> ProjectStore::undo() {
+    return guarded(state_->file, "undo the latest decision", [&] {
+        return transition(state_->db, state_->file, DecisionState::Done, DecisionState::Undone, "DESC");
+    });
+}
+
+std::optional<Decision> ProjectStore::redo() {
+    return guarded(state_->file, "redo the undone decision", [&] {
+        return transition(state_->db, state_->file, DecisionState::Undone, DecisionState::Done, "ASC");
+    });
+}
+
+bool ProjectStore::canUndo() const {
+    return guarded(state_->file, "read the decisions", [&] { return anyIn(state_->db, DecisionState::Done); });
+}
+
+bool ProjectStore::canRedo() const {
+    return guarded(state_->file, "read the decisions", [&] { return anyIn(state_->db, DecisionState::Undone); });
+}
+
+std::vector<Decision> ProjectStore::decisions() const {
+    return guarded(state_->file, "read the decisions", [&] { return selectDecisions(state_->db, state_->file, ""); });
+}
+
+std::vector<Decision> ProjectStore::doneDecisions() const {
+    return guarded(state_->file, "read the decisions",
+                   [&] { return selectDecisions(state_->db, state_->file, "WHERE state = 'done'"); });
+}
+
+std::optional<Decision> ProjectStore::currentDecision(const MentionKey& mention) const {
+    if (mention.start > kMaxOffset || mention.end > kMaxOffset) return std::nullopt;  // never stored
+    return guarded(state_->file, "read the decisions on " + describe(mention), [&]() -> std::optional<Decision> {
+        SQLite::Statement query(state_->db, std::string("SELECT ") + kColumns +
+                                                " FROM decisions WHERE split = ? AND document = ? AND start = ? AND "
+                                                "\"end\" = ? AND state = 'done' ORDER BY id DESC LIMIT 1");
+        query.bind(1, mention.split);
+        query.bind(2, mention.document);
+        query.bind(3, static_cast<std::int64_t>(mention.start));
+        query.bind(4, static_cast<std::int64_t>(mention.end));
+        if (!query.executeStep()) return std::nullopt;
+        return readDecision(query, state_->file);
+    });
+}
+
+std::size_t ProjectStore::decisionCount() const {
+    return guarded(state_->file, "count the decisions", [&] {
+        SQLite::Statement query(state_->db, "SELECT count(*) FROM decisions");
+        query.executeStep();
+        return static_cast<std::size_t>(query.getColumn(0).getInt64());
+    });
+}
+
+}  // namespace linkscope::project

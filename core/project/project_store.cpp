@@ -1,0 +1,240 @@
+// ProjectStore: creating and opening the file, the manifest, runs and settings. Blobs are in
+// project_blobs.cpp, decisions in project_decisions.cpp; the schema in project_schema.cpp.
+#include "project/project_store.h"
+
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+
+#include "project/project_schema.h"
+#include "project/project_store_state.h"
+#include "project/stored_path.h"
+
+namespace linkscope::project {
+namespace {
+
+constexpr const char* kPubTator = "pubtator";
+
+std::filesystem::path absoluteFile(const std::filesystem::path& file) {
+    return std::filesystem::absolute(file).lexically_normal();
+}
+
+// SQLite's companions of a database file: a stale one beside a new project would be taken for
+// the new file's journal (a WAL is replayed into the database it sits next to).
+void removeCompanions(const std::filesystem::path& file) {
+    for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+        std::error_code ignored;
+        std::filesystem::remove(std::filesystem::path(file.string() + suffix), ignored);
+    }
+}
+
+// Creates the empty file, failing when it exists, so that two creators cannot both think the
+// file is theirs (an empty file is a valid, empty SQLite database).
+void createExclusively(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec))
+        throw Error(file.string() + ": cannot create the project: the file already exists");
+    std::FILE* handle = std::fopen(file.c_str(), "wbx");  // "x": O_EXCL
+    if (handle == nullptr)
+        throw Error(file.string() + ": cannot create the project: " +
+                    std::error_code(errno, std::generic_category()).message());
+    std::fclose(handle);
+}
+
+void bindText(SQLite::Statement& statement, int index, std::string_view text) {
+    statement.bind(index, std::string(text));
+}
+
+void writeManifest(SQLite::Database& db, const ProjectManifest& manifest, const std::filesystem::path& folder) {
+    SQLite::Statement project(db, "INSERT INTO project (id, name, description) VALUES (1, ?, ?)");
+    project.bind(1, manifest.name);
+    project.bind(2, manifest.description);
+    project.exec();
+
+    SQLite::Statement kb(db, "INSERT INTO knowledge_base (id, path, format, semantic_types) VALUES (1, ?, ?, ?)");
+    kb.bind(1, storedPath(manifest.knowledgeBase.path, folder));
+    kb.bind(2, kbFormatName(manifest.knowledgeBase.format));
+    kb.bind(3, storedPath(manifest.knowledgeBase.semanticTypes, folder));
+    kb.exec();
+
+    SQLite::Statement corpus(db, "INSERT INTO corpora (position, split, path, format) VALUES (?, ?, ?, ?)");
+    std::int64_t position = 0;
+    for (const auto& reference : manifest.corpora) {
+        corpus.bind(1, position++);
+        corpus.bind(2, reference.split);
+        corpus.bind(3, storedPath(reference.path, folder));
+        corpus.bind(4, kPubTator);  // CorpusFormat has one value so far
+        corpus.exec();
+        corpus.reset();
+    }
+}
+
+}  // namespace
+
+ProjectStore::ProjectStore(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ProjectStore::ProjectStore(ProjectStore&&) noexcept = default;
+ProjectStore& ProjectStore::operator=(ProjectStore&&) noexcept = default;
+ProjectStore::~ProjectStore() = default;
+
+ProjectStore ProjectStore::create(const std::filesystem::path& file, const ProjectManifest& manifest) {
+    const auto path = absoluteFile(file);
+    createExclusively(path);
+    removeCompanions(path);
+    try {
+        auto state = guarded(path, "create the project", [&] {
+            auto created = std::make_unique<State>(
+                State{path, path.parent_path(), SQLite::Database(path.string(), SQLite::OPEN_READWRITE, schema::kBusyTimeoutMs)});
+            schema::configure(created->db);  // WAL from the first write on
+            SQLite::Transaction transaction(created->db, SQLite::TransactionBehavior::IMMEDIATE);
+            schema::create(created->db);
+            writeManifest(created->db, manifest, created->folder);
+            transaction.commit();
+            return created;
+        });
+        return ProjectStore(std::move(state));
+    } catch (...) {
+        // The file is ours (createExclusively made it): leave nothing half-made behind.
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        removeCompanions(path);
+        throw;
+    }
+}
+
+ProjectStore ProjectStore::open(const std::filesystem::path& file) {
+    const auto path = absoluteFile(file);
+    const std::string name = path.string();
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) throw Error(name + ": no such project file");
+    if (std::filesystem::is_directory(status)) throw Error(name + ": is a folder, not a project file");
+    // SQLite takes an empty file for an empty database; say what it is instead.
+    if (std::filesystem::file_size(path, ec) == 0 && !ec)
+        throw ParseError(name, 0, "not a Linkscope project (the file is empty)");
+
+    auto state = guarded(path, "open the project", [&] {
+        return std::make_unique<State>(
+            State{path, path.parent_path(), SQLite::Database(name, SQLite::OPEN_READWRITE, schema::kBusyTimeoutMs)});
+    });
+    schema::check(state->db, name);  // before configure(): a foreign file is not written to
+    guarded(path, "open the project", [&] { schema::configure(state->db); });
+    ProjectStore store(std::move(state));
+    store.manifest();  // a damaged manifest is refused now rather than at the first use
+    return store;
+}
+
+const std::filesystem::path& ProjectStore::file() const noexcept { return state_->file; }
+
+ProjectManifest ProjectStore::manifest() const {
+    const std::string name = state_->file.string();
+    return guarded(state_->file, "read the project manifest", [&] {
+        ProjectManifest manifest;
+        manifest.file = state_->file;
+        SQLite::Statement project(state_->db, "SELECT name, description FROM project WHERE id = 1");
+        if (!project.executeStep()) throw ParseError(name, 0, "damaged project: the project row is missing");
+        manifest.name = project.getColumn(0).getString();
+        manifest.description = project.getColumn(1).getString();
+
+        SQLite::Statement kb(state_->db, "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
+        if (!kb.executeStep()) throw ParseError(name, 0, "damaged project: the knowledge_base row is missing");
+        manifest.knowledgeBase.path = resolvedPath(kb.getColumn(0).getString(), state_->folder);
+        try {
+            manifest.knowledgeBase.format = kbFormatFromName(kb.getColumn(1).getString());
+        } catch (const Error& e) {
+            throw ParseError(name, 0, std::string("damaged project: ") + e.what());
+        }
+        manifest.knowledgeBase.semanticTypes = resolvedPath(kb.getColumn(2).getString(), state_->folder);
+
+        SQLite::Statement corpora(state_->db, "SELECT split, path, format FROM corpora ORDER BY position");
+        while (corpora.executeStep()) {
+            CorpusReference reference;
+            reference.split = corpora.getColumn(0).getString();
+            reference.path = resolvedPath(corpora.getColumn(1).getString(), state_->folder);
+            if (const std::string format = corpora.getColumn(2).getString(); format != kPubTator)
+                throw ParseError(name, 0, "damaged project: unknown corpus format \"" + format + "\"");
+            manifest.corpora.push_back(std::move(reference));
+        }
+        return manifest;
+    });
+}
+
+// --- runs ---------------------------------------------------------------------------------------
+
+void ProjectStore::putRun(const RunReference& run) {
+    if (run.name.empty()) throw Error(state_->file.string() + ": cannot store a run without a name");
+    guarded(state_->file, "store the run \"" + run.name + "\"", [&] {
+        // A replaced run keeps its place in the list (position is the rowid, kept by UPDATE).
+        SQLite::Statement upsert(state_->db,
+                                 "INSERT INTO runs (name, directory, preset, added) VALUES (?, ?, ?, ?) "
+                                 "ON CONFLICT (name) DO UPDATE SET directory = excluded.directory, "
+                                 "preset = excluded.preset, added = excluded.added");
+        upsert.bind(1, run.name);
+        upsert.bind(2, storedPath(run.directory, state_->folder));
+        upsert.bind(3, run.preset);
+        upsert.bind(4, utcTimestamp());
+        upsert.exec();
+    });
+}
+
+std::vector<RunReference> ProjectStore::runs() const {
+    return guarded(state_->file, "read the runs", [&] {
+        std::vector<RunReference> runs;
+        SQLite::Statement query(state_->db, "SELECT name, directory, preset, added FROM runs ORDER BY position");
+        while (query.executeStep())
+            runs.push_back({query.getColumn(0).getString(), resolvedPath(query.getColumn(1).getString(), state_->folder),
+                            query.getColumn(2).getString(), query.getColumn(3).getString()});
+        return runs;
+    });
+}
+
+bool ProjectStore::removeRun(std::string_view name) {
+    return guarded(state_->file, "remove the run \"" + std::string(name) + "\"", [&] {
+        SQLite::Statement remove(state_->db, "DELETE FROM runs WHERE name = ?");
+        bindText(remove, 1, name);
+        return remove.exec() > 0;
+    });
+}
+
+// --- settings -----------------------------------------------------------------------------------
+
+void ProjectStore::setSetting(std::string_view key, std::string_view value) {
+    guarded(state_->file, "store the setting \"" + std::string(key) + "\"", [&] {
+        SQLite::Statement upsert(state_->db,
+                                 "INSERT INTO settings (key, value) VALUES (?, ?) "
+                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+        bindText(upsert, 1, key);
+        bindText(upsert, 2, value);
+        upsert.exec();
+    });
+}
+
+std::optional<std::string> ProjectStore::setting(std::string_view key) const {
+    return guarded(state_->file, "read the setting \"" + std::string(key) + "\"", [&]() -> std::optional<std::string> {
+        SQLite::Statement query(state_->db, "SELECT value FROM settings WHERE key = ?");
+        bindText(query, 1, key);
+        if (!query.executeStep()) return std::nullopt;
+        return query.getColumn(0).getString();
+    });
+}
+
+// --- time ---------------------------------------------------------------------------------------
+
+std::string utcTimestamp() {
+    using namespace std::chrono;
+    const auto now = floor<milliseconds>(system_clock::now());
+    const auto day = floor<days>(now);
+    const year_month_day date{day};
+    const hh_mm_ss time{now - day};
+    char text[32];
+    std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                  static_cast<int>(time.seconds().count()), static_cast<int>(time.subseconds().count()));
+    return text;
+}
+
+}  // namespace linkscope::project

@@ -1,0 +1,115 @@
+#pragma once
+// The project file: one SQLite database (WAL journal) the user can copy, holding what a project
+// refers to (corpora, knowledge base, runs), its settings, named binary blobs (the kNN
+// datastore built from the training mentions), and every curation decision with its history.
+//
+// Durability is the point: record(), undo() and redo() return only after their transaction has
+// committed with synchronous=FULL, so a decision the GUI shows as saved survives a SIGKILL or a
+// power cut at any later moment. Undo and redo are state changes of stored decisions (not
+// deletions), so they work the same after reopening the project.
+//
+// Paths of the referenced files are stored relative to the project file's folder when they lie
+// below it, absolute otherwise, and returned absolute.
+//
+// Thread safety: one ProjectStore object may be used by one thread at a time (the GUI calls it
+// from its own thread; each call takes a few milliseconds, a commit's fsync included). Two
+// objects, in this process or another, may open the same file: SQLite's locks order their
+// writes, and a writer waits up to 5 s for another's lock before failing with an Error.
+// A moved-from ProjectStore may only be assigned to or destroyed.
+//
+// Errors: every failure throws linkscope::Error (a ParseError for a file that is not a readable
+// Linkscope project) whose message names the project file; no SQLite type or exception leaves
+// the store.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "project/curation_decision.h"
+#include "project/project_manifest.h"
+
+namespace linkscope::project {
+
+/// A trained run (train/trainer.h's output directory) or a model directory known to the project.
+struct RunReference {
+    std::string name;                ///< unique within the project
+    std::filesystem::path directory; ///< absolute
+    std::string preset;              ///< "biosyn", "triplet", ... (empty for a bare model)
+    std::string added;               ///< UTC timestamp, set by the store
+};
+
+class ProjectStore {
+public:
+    /// Creates a new project file from a manifest (its name, description, KB and corpora).
+    /// Throws Error when the file exists or cannot be created.
+    static ProjectStore create(const std::filesystem::path& file, const ProjectManifest& manifest);
+    /// Opens an existing project file. Throws Error naming the file when it is missing, not a
+    /// Linkscope project, or of a newer schema version.
+    static ProjectStore open(const std::filesystem::path& file);
+
+    ProjectStore(ProjectStore&&) noexcept;
+    ProjectStore& operator=(ProjectStore&&) noexcept;
+    ~ProjectStore();
+
+    const std::filesystem::path& file() const noexcept;
+
+    /// The manifest the project was created from, paths absolute (`file` is the project file).
+    ProjectManifest manifest() const;
+
+    // --- runs -------------------------------------------------------------------------------
+    /// Adds or replaces (by name) a run. A replaced run keeps its place in runs(); `added` is set
+    /// to now either way. Error for an empty name.
+    void putRun(const RunReference& run);
+    std::vector<RunReference> runs() const;  ///< in order of addition
+    bool removeRun(std::string_view name);
+
+    // --- settings and blobs --------------------------------------------------------------------
+    void setSetting(std::string_view key, std::string_view value);
+    std::optional<std::string> setting(std::string_view key) const;
+    /// Named binary data (replaced as a whole, in one transaction).
+    void putBlob(std::string_view name, std::span<const std::byte> data);
+    std::optional<std::vector<std::byte>> blob(std::string_view name) const;
+    bool removeBlob(std::string_view name);
+    /// putBlob() from a file's content, streamed in chunks (a datastore of hundreds of MB is
+    /// never held in memory twice). Error when the file cannot be read or exceeds SQLite's
+    /// limit for one value (1,000,000,000 bytes in the default build).
+    void putBlobFromFile(std::string_view name, const std::filesystem::path& source);
+    /// Writes a blob to a file (AtomicFileWriter), streamed in chunks; false (no file written)
+    /// when there is no blob of that name.
+    bool writeBlobToFile(std::string_view name, const std::filesystem::path& target) const;
+
+    // --- decisions -----------------------------------------------------------------------------
+    /// Stores a new decision (state done), filling id and, when empty, timestamp; every undone
+    /// decision becomes discarded (a new decision cuts the redo stack, as QUndoStack does).
+    /// Returns the decision as stored, once committed.
+    Decision record(Decision decision);
+    /// Undoes the latest done decision; nullopt when there is none.
+    std::optional<Decision> undo();
+    /// Redoes the earliest undone decision; nullopt when there is none.
+    std::optional<Decision> redo();
+    bool canUndo() const;
+    bool canRedo() const;
+
+    /// Every decision in id order, whatever its state (the history).
+    std::vector<Decision> decisions() const;
+    /// The decisions in effect (state done), in id order.
+    std::vector<Decision> doneDecisions() const;
+    /// The latest done decision on a mention.
+    std::optional<Decision> currentDecision(const MentionKey& mention) const;
+    std::size_t decisionCount() const;  ///< all states
+
+private:
+    struct State;
+    explicit ProjectStore(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+};
+
+/// Now, as the store writes timestamps ("2026-11-22T07:30:12.123Z").
+std::string utcTimestamp();
+
+}  // namespace linkscope::project

@@ -1,0 +1,36 @@
+#pragma once
+// PRIVATE to the project store's implementation files (project_store.cpp, project_blobs.cpp,
+// project_decisions.cpp): the open connection behind a ProjectStore, and the wrapper that turns
+// SQLite's exceptions into Linkscope errors naming the project file.
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Exception.h>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "project/project_store.h"
+#include "util/error.h"
+
+namespace linkscope::project {
+
+struct ProjectStore::State {
+    std::filesystem::path file;    // absolute, lexically normalized
+    std::filesystem::path folder;  // file.parent_path(): what stored relative paths start from
+    SQLite::Database db;
+};
+
+/// Runs `action`; an SQLite::Exception it throws becomes an Error reading
+/// "FILE: cannot WHAT: SQLite's message" (a locked, damaged or full-disk file reaches the user
+/// as a sentence that names the file). Linkscope's own errors pass unchanged.
+template <typename Action>
+decltype(auto) guarded(const std::filesystem::path& file, std::string_view what, Action&& action) {
+    try {
+        return std::forward<Action>(action)();
+    } catch (const SQLite::Exception& e) {
+        throw Error(file.string() + ": cannot " + std::string(what) + " (SQLite: " + e.what() + ")");
+    }
+}
+
+}  // namespace linkscope::project
