@@ -66,6 +66,15 @@ void DocumentView::showDocument(const QString& title, const QString& abstract, Q
     if (!spans_.isEmpty()) selectMention(0);
 }
 
+void DocumentView::updateSpans(QVector<MentionSpan> spans) {
+    if (spans.size() != spans_.size()) return;
+    for (int i = 0; i < spans.size(); ++i) {
+        spans_[i].state = spans[i].state;
+        spans_[i].tooltip = std::move(spans[i].tooltip);
+    }
+    applyHighlights();
+}
+
 QString DocumentView::mentionText(int index) const {
     if (index < 0 || index >= spans_.size()) return {};
     QTextCursor cursor(document());
@@ -119,6 +128,18 @@ bool DocumentView::event(QEvent* event) {
         if (index >= 0 && !spans_[index].tooltip.isEmpty()) QToolTip::showText(help->globalPos(), spans_[index].tooltip, this);
         else QToolTip::hideText();
         return true;
+    }
+    if (event->type() == QEvent::ShortcutOverride) {
+        // The view is read-only and takes no typing, but QTextEdit still claims printable keys
+        // (as it would for typing): leave plain letters and digits other than its own
+        // navigation keys to the window's shortcuts, the curation keys.
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool plain = (key->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier;
+        if (plain && !key->text().isEmpty() && key->text().front().isLetterOrNumber() && key->key() != Qt::Key_N &&
+            key->key() != Qt::Key_P) {
+            event->ignore();
+            return true;
+        }
     }
     return QTextEdit::event(event);
 }

@@ -16,6 +16,11 @@ public:
     /// Replaces the shown document. Spans use code-point offsets into title + " " + abstract.
     void showDocument(const QString& title, const QString& abstract, QVector<MentionSpan> spans);
     void clearDocument();
+    /// New states and tooltips for the same mentions (after a decision); the selection stays.
+    /// Ignored when the count differs from the shown document's.
+    void updateSpans(QVector<MentionSpan> spans);
+    /// The shown mention's spans, as given.
+    const QVector<MentionSpan>& spans() const { return spans_; }
 
     int mentionCount() const { return static_cast<int>(spans_.size()); }
     int currentMention() const { return current_; }

@@ -18,9 +18,14 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "candidate_model.h"
+#include "candidates_panel.h"
 #include "corpus/corpus.h"
+#include "curation_session.h"
+#include "project/project_store.h"
 #include "document_list_model.h"
 #include "document_view.h"
 #include "knowledge_base_summary.h"
@@ -67,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     layout->addWidget(makeLegend(central));
     setCentralWidget(central);
 
+    session_ = new CurationSession(this);
     createDocks();
     createActions();
 
@@ -98,6 +104,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
         finishLoading();
         statusLabel_->setText(tr("Loading cancelled"));
     });
+    connect(view_, &DocumentView::currentMentionChanged, this, [this] { showCandidates(); });
+    connect(session_, &CurationSession::candidatesReady, this, [this] {
+        statusLabel_->setText(tr("Candidates ready"));
+        refreshMentionStates();
+        showCandidates();
+    });
+    connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int) {
+        statusLabel_->setText(stage);
+    });
+    connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
+        if (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid()) {
+            refreshMentionStates();
+            showCandidates();
+        }
+    });
+    connect(session_, &CurationSession::errorOccurred, this, [this](const QString& message) {
+        diagnostics_->appendPlainText(message);
+        statusLabel_->setText(message);
+    });
     restoreLayout();
 }
 
@@ -110,6 +135,7 @@ void MainWindow::createDocks() {
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(2, 2, 2, 2);
     documentSearch_ = new QLineEdit(panel);
+    documentSearch_->setObjectName(QStringLiteral("documentFilter"));
     documentSearch_->setPlaceholderText(tr("Filter by PMID or title"));
     documentSearch_->setClearButtonEnabled(true);
     documents_ = new DocumentListModel(this);
@@ -139,6 +165,19 @@ void MainWindow::createDocks() {
     connect(documentTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDocumentAt(current); });
 
+    auto* candidatesDock = new QDockWidget(tr("Candidates"), this);
+    candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
+    candidates_ = new CandidatesPanel(candidatesDock);
+    candidatesDock->setWidget(candidates_);
+    addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
+    connect(candidates_, &CandidatesPanel::acceptRequested, this, [this] { decideCurrent(project::DecisionKind::Accept); });
+    connect(candidates_, &CandidatesPanel::correctRequested, this,
+            [this](const QString& id) { decideCurrent(project::DecisionKind::Correct, id); });
+    connect(candidates_, &CandidatesPanel::rejectRequested, this, [this] { decideCurrent(project::DecisionKind::Reject); });
+    connect(candidates_, &CandidatesPanel::nilRequested, this, [this] { decideCurrent(project::DecisionKind::Nil); });
+    connect(candidates_, &CandidatesPanel::skipRequested, this, [this] { decideCurrent(project::DecisionKind::Skip); });
+    connect(candidates_, &CandidatesPanel::applyToAllRequested, this, &MainWindow::applyOffer);
+
     auto* kbDock = new QDockWidget(tr("Knowledge base"), this);
     kbDock->setObjectName(QStringLiteral("knowledgeBaseDock"));
     kbSummary_ = new KnowledgeBaseSummary(kbDock);
@@ -153,7 +192,9 @@ void MainWindow::createDocks() {
     diagnosticsDock->setWidget(diagnostics_);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
     // First-start proportions; a saved layout (restoreLayout) replaces them.
-    resizeDocks({documentsDock, kbDock}, {420, 360}, Qt::Horizontal);
+    tabifyDockWidget(candidatesDock, kbDock);
+    candidatesDock->raise();
+    resizeDocks({documentsDock, candidatesDock}, {380, 520}, Qt::Horizontal);
     resizeDocks({diagnosticsDock}, {110}, Qt::Vertical);
 }
 
@@ -164,6 +205,8 @@ void MainWindow::createActions() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    createCurationActions(menuBar()->addMenu(tr("&Edit")));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
@@ -192,11 +235,15 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::chooseProject() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
-                                                      tr("Linkscope project manifests (*.json)"));
+                                                      tr("Linkscope projects (*.linkscope *.json)"));
     if (!path.isEmpty()) openProject(path);
 }
 
 void MainWindow::openProject(const QString& manifestPath) {
+    session_->close();
+    candidates_->model()->clear();
+    candidates_->clearOffer();
+    offer_ = {};
     statusLabel_->setText(tr("Opening %1…").arg(manifestPath));
     progressBar_->setValue(0);
     progressBar_->setVisible(true);
@@ -216,12 +263,23 @@ void MainWindow::finishLoading() {
 
 void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
+    const QString opened = loader_->path();
+    const QString projectFile = opened.endsWith(QLatin1String(".linkscope"))
+                                    ? opened
+                                    : CurationSession::projectFileForManifest(opened);
+    if (const QString error = session_->open(project_, projectFile); !error.isEmpty()) {
+        diagnostics_->appendPlainText(tr("Decisions cannot be saved: %1").arg(error));
+    }
     documents_->setProject(project_);
     kbSummary_->setProject(project_);
     view_->clearDocument();
     diagnostics_->clear();
     for (const auto& diagnostic : project_->diagnostics)
         diagnostics_->appendPlainText(QString::fromStdString(diagnostic.toString()));
+    if (session_->isOpen())
+        diagnostics_->appendPlainText(tr("Decisions are saved in %1 (%2 so far)")
+                                          .arg(session_->projectFile())
+                                          .arg(session_->store()->decisionCount()));
     setWindowTitle(tr("%1 — Linkscope").arg(QString::fromStdString(project_->manifest.name)));
     std::size_t mentions = 0;
     for (const auto& split : project_->splits)
@@ -237,8 +295,15 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
 void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
     const QModelIndex source = documentFilter_->mapToSource(proxyIndex);
     const Document* document = documents_->documentAt(source.row());
+    currentDocument_ = document && project_ ? document : nullptr;
+    currentSplit_.clear();
+    if (currentDocument_) {
+        const int split = documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
+        currentSplit_ = project_->splits[static_cast<std::size_t>(split)].split;
+    }
     if (!document || !project_) {
         view_->clearDocument();
+        showCandidates();
         documentHeader_->setText(tr("No document selected"));
         return;
     }
@@ -246,7 +311,165 @@ void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
                                  .arg(QString::fromStdString(document->pmid()))
                                  .arg(document->mentions.size()));
     view_->showDocument(QString::fromStdString(document->title), QString::fromStdString(document->abstract),
-                        mentionSpans(*document, *project_));
+                        mentionSpans(*document, *project_, statusFunction()));
+}
+
+MentionStatusFn MainWindow::statusFunction() const {
+    if (!session_->isOpen() || !currentDocument_) return {};
+    return [this](const Mention& mention) {
+        MentionStatus status;
+        const project::MentionKey key{currentSplit_, currentDocument_->pmid(), mention.start, mention.end};
+        const auto decision = session_->currentDecision(key);
+        if (!decision || decision->kind == project::DecisionKind::Skip) {
+            status.state = session_->candidatesAvailable() ? MentionState::Predicted : MentionState::Unreviewed;
+            if (decision) status.note = tr("skipped by %1").arg(QString::fromStdString(decision->curator).toHtmlEscaped());
+            return status;
+        }
+        switch (decision->kind) {
+        case project::DecisionKind::Accept: status.state = MentionState::Accepted; break;
+        case project::DecisionKind::Correct: status.state = MentionState::Corrected; break;
+        default: status.state = MentionState::Rejected; break;
+        }
+        status.note = tr("%1: %2<br>by %3, %4")
+                          .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
+                               QString::fromStdString(decision->newLink.empty() ? std::string("(no link)") : decision->newLink),
+                               QString::fromStdString(decision->curator).toHtmlEscaped(),
+                               QString::fromStdString(decision->timestamp));
+        return status;
+    };
+}
+
+void MainWindow::refreshMentionStates() {
+    if (!currentDocument_ || !project_) return;
+    view_->updateSpans(mentionSpans(*currentDocument_, *project_, statusFunction()));
+}
+
+const Mention* MainWindow::currentMention() const {
+    const int index = view_->currentMention();
+    if (!currentDocument_ || index < 0 || index >= static_cast<int>(currentDocument_->mentions.size())) return nullptr;
+    return &currentDocument_->mentions[static_cast<std::size_t>(index)];
+}
+
+std::optional<project::MentionKey> MainWindow::currentMentionKey() const {
+    const Mention* mention = currentMention();
+    if (!mention) return std::nullopt;
+    return project::MentionKey{currentSplit_, currentDocument_->pmid(), mention->start, mention->end};
+}
+
+void MainWindow::showCandidates() {
+    const Mention* mention = currentMention();
+    const auto key = currentMentionKey();
+    if (!mention || !key || !project_) {
+        candidates_->model()->clear();
+        candidates_->setMentionSummary(tr("No mention selected"));
+        candidates_->setActionsEnabled(false);
+        return;
+    }
+    const std::string current = session_->linkInEffect(*key, *mention);
+    candidates_->model()->setCandidates(session_->candidates(*mention), project_->kb.get(), mention->ids.ids, current);
+    QString summary = tr("<b>%1</b> <i>%2</i> · gold: %3")
+                          .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
+                               QString::fromStdString(mention->type).toHtmlEscaped(),
+                               mention->ids.cuiLess ? tr("none (CUI-less)")
+                                                    : QString::fromStdString(mention->idColumn).trimmed().toHtmlEscaped());
+    if (const auto decision = session_->currentDecision(*key))
+        summary += tr("<br>%1 → %2 (by %3)")
+                       .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
+                            QString::fromStdString(decision->newLink.empty() ? std::string("no link") : decision->newLink),
+                            QString::fromStdString(decision->curator).toHtmlEscaped());
+    else if (!session_->candidatesAvailable())
+        summary += tr("<br><i>ranking candidates…</i>");
+    candidates_->setMentionSummary(summary);
+    candidates_->setActionsEnabled(session_->isOpen());
+}
+
+bool MainWindow::decideCurrent(project::DecisionKind kind, const QString& entityId) {
+    const Mention* mention = currentMention();
+    const auto key = currentMentionKey();
+    if (!mention || !key || !session_->isOpen()) return false;
+    if ((kind == project::DecisionKind::Accept) && session_->linkInEffect(*key, *mention).empty()) {
+        statusLabel_->setText(tr("Nothing to accept yet: pick a candidate or search the knowledge base"));
+        return false;
+    }
+    const bool stored = session_->decide(*key, *mention, kind, entityId.toStdString());
+    if (stored) {
+        statusLabel_->setText(tr("Saved: %1").arg(session_->undoStack()->undoText()));
+        offerSameSurface(*key, *mention, kind);
+    }
+    return stored;
+}
+
+void MainWindow::offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind) {
+    candidates_->clearOffer();
+    offer_ = {};
+    if (kind != project::DecisionKind::Accept && kind != project::DecisionKind::Correct && kind != project::DecisionKind::Nil)
+        return;
+    const auto decision = session_->currentDecision(key);
+    if (!decision) return;
+    const auto same = session_->sameSurface(key, mention, decision->newLink);
+    if (same.empty()) return;
+    QStringList lines;
+    for (const auto& ref : same) {
+        offer_.mentions.emplace_back(ref.key, ref.mention);
+        const std::string before = session_->proposedLink(*ref.mention);
+        lines << tr("%1 · PMID %2 · “%3”: %4 → %5")
+                     .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
+                          QString::fromStdString(ref.mention->text),
+                          before.empty() ? tr("no candidate") : QString::fromStdString(before),
+                          QString::fromStdString(decision->newLink));
+    }
+    offer_.kind = kind;
+    offer_.link = decision->newLink;
+    candidates_->offerSameSurface(tr("%n other unreviewed mention(s) read “%1” and are linked differently. "
+                                     "Apply “%2” to all of them?", nullptr, static_cast<int>(same.size()))
+                                      .arg(QString::fromStdString(mention.text).toHtmlEscaped(),
+                                           QString::fromStdString(decision->newLink)),
+                                  lines);
+}
+
+void MainWindow::applyOffer() {
+    std::vector<CurationSession::MentionRef> refs;
+    for (const auto& [key, mention] : offer_.mentions) refs.push_back({key, mention});
+    const int stored = session_->decideAll(refs, offer_.kind, offer_.link);
+    statusLabel_->setText(tr("Applied to %n mention(s)", nullptr, stored));
+    offer_ = {};
+}
+
+void MainWindow::createCurationActions(QMenu* edit) {
+    QAction* undo = session_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = session_->undoStack()->createRedoAction(this, tr("&Redo"));
+    // The platform's redo keys, plus both common ones (some platform themes know only one).
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)})
+        if (!redoKeys.contains(key)) redoKeys << key;
+    redo->setShortcuts(redoKeys);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    // Curation keys work wherever the focus is, except in text fields (they take the keys as
+    // typing, through ShortcutOverride).
+    auto addKey = [this, edit](const QString& text, const QList<QKeySequence>& keys, auto slot) {
+        QAction* action = edit->addAction(text);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        return action;
+    };
+    addKey(tr("&Accept link"), {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)},
+           [this] { candidates_->accept(); });
+    addKey(tr("&Reject link"), {QKeySequence(Qt::Key_R)}, [this] { decideCurrent(project::DecisionKind::Reject); });
+    addKey(tr("Mark as &NIL"), {QKeySequence(Qt::Key_0)}, [this] { decideCurrent(project::DecisionKind::Nil); });
+    addKey(tr("&Skip"), {QKeySequence(Qt::Key_S)}, [this] { decideCurrent(project::DecisionKind::Skip); });
+    // In a submenu, not hidden: a hidden action's shortcut does not fire.
+    QMenu* pick = edit->addMenu(tr("&Pick candidate"));
+    for (int rank = 1; rank <= 9; ++rank) {
+        QAction* action = addKey(tr("Candidate %1").arg(rank), {QKeySequence(Qt::Key_0 + rank)},
+                                 [this, rank] { candidates_->pick(rank); });
+        edit->removeAction(action);
+        pick->addAction(action);
+    }
 }
 
 }  // namespace linkscope::ui

@@ -4,8 +4,16 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mention_adapter.h"
+#include "project/curation_decision.h"
 
 class QLabel;
+class QMenu;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
@@ -15,10 +23,14 @@ class QTableView;
 
 namespace linkscope {
 struct LoadedProject;
+class Document;
+struct Mention;
 }
 
 namespace linkscope::ui {
 
+class CandidatesPanel;
+class CurationSession;
 class DocumentListModel;
 class DocumentView;
 class KnowledgeBaseSummary;
@@ -30,11 +42,21 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Starts loading a project manifest in the background.
-    void openProject(const QString& manifestPath);
+    /// Starts loading a project in the background: a manifest (.json), whose decisions are kept
+    /// in CurationSession::projectFileForManifest, or a project file (.linkscope).
+    void openProject(const QString& path);
     const LoadedProject* project() const { return project_.get(); }
     DocumentListModel* documentModel() const { return documents_; }
     DocumentView* documentView() const { return view_; }
+    CurationSession* session() const { return session_; }
+    CandidatesPanel* candidatesPanel() const { return candidates_; }
+    /// The shown document's split name and the document (nullptr when none is shown).
+    const Document* currentDocument() const { return currentDocument_; }
+    /// The selected mention's key, when a mention is selected.
+    std::optional<project::MentionKey> currentMentionKey() const;
+    /// Records a decision on the selected mention (as the curation keys do); false when there is
+    /// no selected mention or the decision was refused.
+    bool decideCurrent(project::DecisionKind kind, const QString& entityId = {});
 
 Q_SIGNALS:
     void projectLoaded();
@@ -52,6 +74,13 @@ private:
     void finishLoading();
     void restoreLayout();
     void chooseProject();
+    void createCurationActions(QMenu* edit);
+    void showCandidates();
+    void refreshMentionStates();
+    void offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind);
+    void applyOffer();
+    const Mention* currentMention() const;
+    MentionStatusFn statusFunction() const;
 
     std::shared_ptr<const LoadedProject> project_;
     ProjectLoader* loader_ = nullptr;
@@ -63,6 +92,17 @@ private:
     QLabel* documentHeader_ = nullptr;
     KnowledgeBaseSummary* kbSummary_ = nullptr;
     QPlainTextEdit* diagnostics_ = nullptr;
+    CurationSession* session_ = nullptr;
+    CandidatesPanel* candidates_ = nullptr;
+    std::string currentSplit_;
+    const Document* currentDocument_ = nullptr;
+    /// The last decision's "apply to all identical mentions" offer.
+    struct SameSurfaceOffer {
+        std::vector<std::pair<project::MentionKey, const Mention*>> mentions;
+        project::DecisionKind kind = project::DecisionKind::Accept;
+        std::string link;
+    };
+    SameSurfaceOffer offer_;
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     QLabel* statusLabel_ = nullptr;

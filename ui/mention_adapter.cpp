@@ -28,17 +28,20 @@ QString tooltipFor(const Mention& mention, const kb::KnowledgeBase& kb) {
 
 }  // namespace
 
-QVector<MentionSpan> mentionSpans(const Document& document, const LoadedProject& project) {
+QVector<MentionSpan> mentionSpans(const Document& document, const LoadedProject& project, const MentionStatusFn& status) {
     QVector<MentionSpan> spans;
     spans.reserve(static_cast<qsizetype>(document.mentions.size()));
     for (const Mention& mention : document.mentions) {
         MentionSpan span;
         span.start = static_cast<int>(mention.start);
         span.end = static_cast<int>(mention.end);
-        // Until a linker has run (issue: sparse linking) every mention is unreviewed.
-        span.state = MentionState::Unreviewed;
         span.composite = mention.ids.join != IdJoin::Single;
         span.tooltip = tooltipFor(mention, *project.kb);
+        if (status) {
+            const MentionStatus current = status(mention);
+            span.state = current.state;
+            if (!current.note.isEmpty()) span.tooltip += QStringLiteral("<hr>") + current.note;
+        }
         spans.push_back(std::move(span));
     }
     return spans;

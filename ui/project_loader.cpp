@@ -5,10 +5,20 @@
 
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
+#include "project/project_store.h"
 #include "util/error.h"
 #include "util/progress.h"
 
 namespace linkscope::ui {
+namespace {
+
+// A project file (.linkscope) carries its manifest; anything else is read as a JSON manifest.
+ProjectManifest manifestAt(const std::filesystem::path& path) {
+    if (path.extension() == ".linkscope") return project::ProjectStore::open(path).manifest();
+    return readProjectManifest(path);
+}
+
+}  // namespace
 
 ProjectLoader::ProjectLoader(QObject* parent) : QObject(parent) {
     connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &ProjectLoader::onFinished);
@@ -42,7 +52,7 @@ void ProjectLoader::load(const QString& manifestPath) {
         };
         sink.cancelled = [&promise] { return promise.isCanceled(); };
         try {
-            promise.addResult(Outcome{std::make_shared<const LoadedProject>(loadProject(readProjectManifest(path), sink)), {}});
+            promise.addResult(Outcome{std::make_shared<const LoadedProject>(loadProject(manifestAt(path), sink)), {}});
         } catch (const Cancelled&) {
             // no result: onFinished() reports the cancellation
         } catch (const std::exception& e) {

@@ -21,10 +21,13 @@ public:
     explicit ProjectLoader(QObject* parent = nullptr);
     ~ProjectLoader() override;
 
-    /// Starts loading; a load already running is cancelled first.
+    /// Starts loading a manifest (.json) or a project file (.linkscope); a load already running
+    /// is cancelled first.
     void load(const QString& manifestPath);
     void cancel();
     bool isRunning() const;
+    /// The path of the last load() (a manifest or a project file).
+    QString path() const { return path_; }
 
 Q_SIGNALS:
     void progress(const QString& stage, int percent);

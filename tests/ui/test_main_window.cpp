@@ -35,6 +35,7 @@ private Q_SLOTS:
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
         qputenv("XDG_CONFIG_HOME", dir_.path().toUtf8());  // keep QSettings out of the user's home
+        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());    // and the demo's project file
     }
 
     void opensTheDemoProject() {

@@ -1,0 +1,69 @@
+#include "curation/sparse_candidates.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "eval/dictionary.h"
+#include "kb/knowledge_base.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
+#include "text/normalizer.h"
+
+namespace linkscope::curation {
+
+struct SparseCandidates::State {
+    retrieval::NameDictionary dictionary;
+    retrieval::SparseIndex index;
+    std::shared_ptr<const text::Normalizer> normalizer;
+};
+
+SparseCandidates::SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpansion, const ProgressSink& progress)
+    : state_(std::make_unique<State>()) {
+    progress("Building the name dictionary", 0.0);
+    eval::DictionaryOptions options;
+    options.homonymExpansion = homonymExpansion;
+    options.normalizer = eval::bioSynDictionaryNormalizer();
+    state_->normalizer = options.normalizer;
+    eval::EvalDictionaryBuilder builder(options);
+    builder.addKnowledgeBase(kb);
+    state_->dictionary = builder.build().entries;
+    progress.checkCancelled();
+    progress("Indexing names (TF-IDF)", 0.4);
+    state_->index = retrieval::SparseIndex::build(state_->dictionary, retrieval::TfidfSettings::bioSyn());
+    progress.checkCancelled();
+    progress("Names indexed", 1.0);
+}
+
+SparseCandidates::SparseCandidates(SparseCandidates&&) noexcept = default;
+SparseCandidates& SparseCandidates::operator=(SparseCandidates&&) noexcept = default;
+SparseCandidates::~SparseCandidates() = default;
+
+std::size_t SparseCandidates::dictionarySize() const noexcept { return state_->dictionary.size(); }
+
+std::vector<CandidateRow> SparseCandidates::rank(std::string_view mention, std::size_t k) const {
+    std::vector<CandidateRow> rows;
+    if (k == 0) return rows;
+    const std::string query = state_->normalizer->normalize(mention);
+    if (query.empty()) return rows;
+    // Entries, not entities, are ranked: a homonym entry stands for several entities, and one
+    // entity has many names. Search deeper than k so that k distinct entities usually remain.
+    const std::vector<retrieval::Candidate> entries = state_->index.search(query, k * 4 + 16);
+    std::unordered_set<std::string_view> listed;
+    for (const retrieval::Candidate& candidate : entries) {
+        const retrieval::DictionaryEntry& entry = state_->dictionary[candidate.entry];
+        for (const std::string& id : entry.ids) {
+            if (!listed.insert(id).second) continue;
+            CandidateRow row;
+            row.entity = id;
+            row.matchedName = entry.name;
+            row.score = candidate.score;
+            row.sparse = candidate.score;
+            row.sharedName = entry.ids.size() > 1;
+            rows.push_back(std::move(row));
+            if (rows.size() == k) return rows;
+        }
+    }
+    return rows;
+}
+
+}  // namespace linkscope::curation

@@ -1,0 +1,41 @@
+#pragma once
+// The candidates a project shows before any model is trained: BioSyn's sparse TF-IDF (character
+// uni- and bigrams) over the knowledge base's names, homonym-expanded as BELHD does when asked,
+// ranked as entities. It needs no encoder, so it works in every build and on the demo project.
+//
+// A name shared by several entities (an unresolved homonym) ranks each of them at its score;
+// an entity is listed once, at its best name.
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "curation/candidate_row.h"
+#include "util/progress.h"
+
+namespace linkscope::kb {
+class KnowledgeBase;
+}
+
+namespace linkscope::curation {
+
+class SparseCandidates {
+public:
+    /// Builds the dictionary and the index (seconds on MEDIC: call it off the GUI thread).
+    /// Throws Cancelled when `progress` asks to stop.
+    SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpansion, const ProgressSink& progress = {});
+    SparseCandidates(SparseCandidates&&) noexcept;
+    SparseCandidates& operator=(SparseCandidates&&) noexcept;
+    ~SparseCandidates();
+
+    /// The top k entities for a mention's surface text (normalized as the dictionary is).
+    /// Safe to call from several threads at once.
+    std::vector<CandidateRow> rank(std::string_view mention, std::size_t k) const;
+    std::size_t dictionarySize() const noexcept;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace linkscope::curation

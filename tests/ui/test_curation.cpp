@@ -1,0 +1,242 @@
+// Curation in the main window, offscreen, as a curator works: open the demo project, select a
+// mention, accept with Enter, correct with a number key, reject, undo and redo with the Edit
+// menu's keys, close, reopen -- and check after each step what the project file holds, not
+// only what the window shows.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QListWidget>
+#include <QPushButton>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QUndoStack>
+
+#include "candidate_model.h"
+#include "candidates_panel.h"
+#include "corpus/corpus.h"
+#include "curation/sparse_candidates.h"
+#include "curation_session.h"
+#include "document_view.h"
+#include "kb/knowledge_base.h"
+#include "main_window.h"
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "test_data.h"
+
+using namespace linkscope;
+using namespace linkscope::ui;
+
+class TestCuration : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    int copies_ = 0;
+
+    // A fresh copy of the demo project per test: its project file (kept per manifest path)
+    // then starts empty, whatever the other tests decided.
+    QString copyDemo() {
+        const QString source = QString::fromUtf8(LINKSCOPE_SOURCE_DIR) + QStringLiteral("/resources/demo");
+        const QString target = dir_.filePath(QStringLiteral("demo-%1").arg(++copies_));
+        QDir().mkpath(target);
+        for (const QString& name : QDir(source).entryList(QDir::Files))
+            if (!QFile::copy(source + QLatin1Char('/') + name, target + QLatin1Char('/') + name)) return {};
+        return target + QStringLiteral("/demo-project.json");
+    }
+    // Opens a project and waits until the candidates are ranked.
+    static bool openDemo(MainWindow& window, const QString& manifest) {
+        QSignalSpy loaded(&window, &MainWindow::projectLoaded);
+        window.openProject(manifest);
+        if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->candidatesAvailable(); }, 30000))
+            return false;
+        // Window shortcuts (the curation keys) fire only in the active window.
+        window.activateWindow();
+        if (!QTest::qWaitForWindowActive(&window)) return false;
+        window.documentView()->setFocus();
+        return true;
+    }
+    static project::MentionKey keyOf(const MainWindow& window, int mention) {
+        const Document* document = window.currentDocument();
+        const Mention& m = document->mentions.at(static_cast<std::size_t>(mention));
+        return {"train", document->pmid(), m.start, m.end};
+    }
+    static std::unique_ptr<project::ProjectStore> reopenStore(const MainWindow& window) {
+        return std::make_unique<project::ProjectStore>(
+            project::ProjectStore::open(window.session()->projectFile().toStdString()));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
+        qputenv("XDG_CONFIG_HOME", dir_.path().toUtf8());
+        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());  // the demo's project file goes here
+    }
+
+    void candidatesOfTheSelectedMention() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        CandidateModel* model = window.candidatesPanel()->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // The first mention of the first document is "Huntington disease", a MEDIC name of
+        // MESH:D006816: the sparse ranker puts it first, and it is the gold.
+        const Document* document = window.currentDocument();
+        QVERIFY(document);
+        QCOMPARE(document->mentions.front().text, std::string("Huntington disease"));
+        QVERIFY(model->rowCount() > 1);
+        QCOMPARE(model->index(0, CandidateModel::EntityColumn).data().toString(), QStringLiteral("MESH:D006816"));
+        QCOMPARE(model->index(0, CandidateModel::GoldColumn).data().toString(), QStringLiteral("✓"));
+        QCOMPARE(model->index(0, CandidateModel::PreferredNameColumn).data().toString(), QStringLiteral("Huntington Disease"));
+        QVERIFY(model->index(0, 0).data(CandidateModel::IsCurrentRole).toBool());
+        // The rows are the core ranker's, in its order and with its sparse scores.
+        const curation::SparseCandidates reference(*window.project()->kb, true);
+        const auto expected = reference.rank(document->mentions.front().text, 20);
+        QCOMPARE(model->rowCount(), static_cast<int>(expected.size()));
+        for (int row = 0; row < model->rowCount(); ++row) {
+            QCOMPARE(model->index(row, CandidateModel::EntityColumn).data().toString(),
+                     QString::fromStdString(expected[static_cast<std::size_t>(row)].entity));
+            QCOMPARE(model->index(row, CandidateModel::SparseColumn).data().toString(),
+                     QString::number(static_cast<double>(*expected[static_cast<std::size_t>(row)].sparse), 'f', 4));
+        }
+        // Moving to the next mention shows its candidates.
+        QTest::keyClick(window.documentView(), Qt::Key_N);
+        QCOMPARE(window.documentView()->currentMention(), 1);
+        QCOMPARE(model->index(0, CandidateModel::EntityColumn).data().toString(), QStringLiteral("MESH:D006816"));
+    }
+
+    void acceptCorrectRejectUndoRedoAndReopen() {
+        const QString manifest = copyDemo();
+        QString projectFile;
+        project::MentionKey first, second;
+        QString secondChoice;
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(openDemo(window, manifest));
+            projectFile = window.session()->projectFile();
+            QVERIFY(QFileInfo::exists(projectFile));
+            const std::size_t before = window.session()->store()->decisionCount();
+
+            // Enter accepts the top candidate of mention 0; the file holds it at once.
+            first = keyOf(window, 0);
+            QTest::keyClick(window.documentView(), Qt::Key_Return);
+            {
+                const auto store = reopenStore(window);
+                QCOMPARE(store->decisionCount(), before + 1);
+                const auto decision = store->currentDecision(first);
+                QVERIFY(decision);
+                QCOMPARE(decision->kind, project::DecisionKind::Accept);
+                QCOMPARE(decision->newLink, std::string("MESH:D006816"));
+                QCOMPARE(decision->previousLink, std::string("MESH:D006816"));
+                QCOMPARE(decision->mentionText, std::string("Huntington disease"));
+            }
+            QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Accepted);
+
+            // Key 2 on mention 1 corrects it to the second candidate.
+            QTest::keyClick(window.documentView(), Qt::Key_N);
+            second = keyOf(window, 1);
+            secondChoice = window.candidatesPanel()->model()->index(1, CandidateModel::EntityColumn).data().toString();
+            QVERIFY(!secondChoice.isEmpty());
+            QTest::keyClick(window.documentView(), Qt::Key_2);
+            {
+                const auto decision = reopenStore(window)->currentDecision(second);
+                QVERIFY(decision);
+                QCOMPARE(decision->kind, project::DecisionKind::Correct);
+                QCOMPARE(QString::fromStdString(decision->newLink), secondChoice);
+            }
+            QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
+            // The candidate list now marks the corrected entity as the link in effect.
+            CandidateModel* model = window.candidatesPanel()->model();
+            QVERIFY(model->index(1, 0).data(CandidateModel::IsCurrentRole).toBool());
+
+            // R rejects it; undo (Ctrl+Z) brings the correction back, redo the rejection.
+            QTest::keyClick(window.documentView(), Qt::Key_R);
+            QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Reject);
+            QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Rejected);
+            QTest::keyClick(window.documentView(), Qt::Key_Z, Qt::ControlModifier);
+            QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Correct);
+            QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
+            QTest::keyClick(window.documentView(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+            QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Reject);
+            // Undo once more: the rejection is undone and stays undone when the window closes.
+            window.session()->undoStack()->undo();
+            QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Correct);
+            QVERIFY(window.session()->undoStack()->canRedo());
+            window.close();
+        }
+        // Reopen: the decisions, and the undo history, are where they were.
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, manifest));
+        QCOMPARE(window.session()->projectFile(), projectFile);
+        QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Accepted);
+        QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
+        QUndoStack* stack = window.session()->undoStack();
+        QVERIFY(stack->canRedo());
+        stack->redo();  // the rejection again
+        QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Reject);
+        stack->undo();
+        stack->undo();  // the correction
+        stack->undo();  // the acceptance
+        QVERIFY(!reopenStore(window)->currentDecision(first));
+        QVERIFY(!reopenStore(window)->currentDecision(second));
+        QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Predicted);
+        // A new decision cuts the redo stack, in the window and in the file.
+        window.documentView()->selectMention(0);
+        QVERIFY(window.decideCurrent(project::DecisionKind::Nil));
+        QVERIFY(!stack->canRedo());
+        const auto store = reopenStore(window);
+        QVERIFY(!store->canRedo());
+        QCOMPARE(store->currentDecision(first)->newLink, std::string("-1"));
+        QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Rejected);
+    }
+
+    void applyToAllIdenticalMentions() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        // Mentions 0 and 1 of the first document both read "Huntington disease". Correcting
+        // mention 0 to its second candidate offers mention 1 (and any other such mention).
+        const QString choice = window.candidatesPanel()->model()->index(1, CandidateModel::EntityColumn).data().toString();
+        QTest::keyClick(window.documentView(), Qt::Key_2);
+        CandidatesPanel* panel = window.candidatesPanel();
+        QVERIFY(panel->hasOffer());
+        auto* list = panel->findChild<QListWidget*>();
+        QVERIFY(list);
+        QVERIFY(list->count() >= 1);
+        const project::MentionKey twin = keyOf(window, 1);
+        QVERIFY(list->item(0)->text().contains(QString::fromStdString(twin.document)));
+        QVERIFY(!reopenStore(window)->currentDecision(twin));  // offered, not applied
+        const int offered = list->count();
+        const std::size_t before = reopenStore(window)->decisionCount();
+        panel->findChild<QPushButton*>(QStringLiteral("applyToAll"))->click();
+        QVERIFY(!panel->hasOffer());
+        const auto store = reopenStore(window);
+        QCOMPARE(store->decisionCount(), before + static_cast<std::size_t>(offered));
+        QCOMPARE(QString::fromStdString(store->currentDecision(twin)->newLink), choice);
+        QCOMPARE(store->currentDecision(twin)->kind, project::DecisionKind::Correct);
+        QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
+        // One undo takes the whole application back, not the correction it copied.
+        window.session()->undoStack()->undo();
+        QVERIFY(!reopenStore(window)->currentDecision(twin));
+        QVERIFY(reopenStore(window)->currentDecision(keyOf(window, 0)));
+    }
+
+    void enterInTheDocumentFilterDoesNotDecide() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        const std::size_t before = window.session()->store()->decisionCount();
+        auto* filter = window.findChild<QLineEdit*>(QStringLiteral("documentFilter"));
+        QVERIFY(filter);
+        filter->setFocus();
+        QTest::keyClicks(filter, QStringLiteral("r2s"));  // letters and digits are typing here
+        QTest::keyClick(filter, Qt::Key_Return);
+        QCOMPARE(window.session()->store()->decisionCount(), before);
+        QCOMPARE(filter->text(), QStringLiteral("r2s"));
+    }
+};
+
+QTEST_MAIN(TestCuration)
+#include "test_curation.moc"

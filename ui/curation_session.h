@@ -1,0 +1,123 @@
+#pragma once
+// The curation state of an open project, on the GUI thread: the project file (decisions and
+// their undo history, core/project/project_store.h), the QUndoStack that mirrors that history,
+// and the candidate ranker (built on a worker thread).
+//
+// Every decision goes to the project file first and is shown as done only after the store's
+// transaction has committed: decide() returns once it is on disk, and decisionChanged is emitted
+// after that. Undo and redo are state changes in the store, so the QUndoStack is rebuilt from
+// the store when a project is reopened and undo goes on where the last session stopped.
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "curation/candidate_row.h"
+#include "project/curation_decision.h"
+
+class QUndoStack;
+
+namespace linkscope {
+struct LoadedProject;
+struct Mention;
+namespace project {
+class ProjectStore;
+}
+namespace curation {
+class SparseCandidates;
+}
+}  // namespace linkscope
+
+namespace linkscope::ui {
+
+class CurationSession : public QObject {
+    Q_OBJECT
+public:
+    explicit CurationSession(QObject* parent = nullptr);
+    ~CurationSession() override;
+
+    /// The project file kept for a manifest: <app data>/projects/<manifest stem>-<hash of its
+    /// absolute path>.linkscope, so that opening the same manifest again finds its decisions and
+    /// a read-only installation (the demo project) still gets a writable file.
+    static QString projectFileForManifest(const QString& manifestPath);
+
+    /// Opens (or creates from the project's manifest) the project file and rebuilds the undo
+    /// stack from it; starts building the candidate ranker. Returns an error message, empty on
+    /// success.
+    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile);
+    void close();
+    bool isOpen() const { return store_ != nullptr; }
+    QString projectFile() const { return projectFile_; }
+
+    QUndoStack* undoStack() const { return undoStack_; }
+    project::ProjectStore* store() const { return store_.get(); }
+    const LoadedProject* project() const { return project_.get(); }
+
+    QString curator() const { return curator_; }
+    void setCurator(const QString& name) { curator_ = name; }
+
+    /// Candidates, once the ranker is built (candidatesReady); empty before.
+    bool candidatesAvailable() const { return candidates_ != nullptr; }
+    std::vector<curation::CandidateRow> candidates(const Mention& mention, std::size_t k = 20) const;
+    /// The ranker's top entity for a mention (the link proposed when nothing was decided).
+    std::string proposedLink(const Mention& mention) const;
+
+    /// The latest decision in effect on a mention.
+    std::optional<project::Decision> currentDecision(const project::MentionKey& key) const;
+    /// The link in effect: the current decision's, else the proposed one ("" when none).
+    std::string linkInEffect(const project::MentionKey& key, const Mention& mention) const;
+
+    /// Records a decision through the undo stack (stored before this returns). newLink: the
+    /// chosen ids for accept / correct (joined by '|'), ignored otherwise. Returns false, with
+    /// errorOccurred emitted, when the store refused it.
+    bool decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                const std::string& newLink = {});
+
+    /// Called by the undo commands: the store's side of record / undo / redo. Each emits
+    /// decisionChanged for the mention on success and errorOccurred otherwise.
+    std::optional<project::Decision> storeRecord(const project::Decision& decision);
+    bool storeUndo(std::int64_t expectedId);
+    bool storeRedo(std::int64_t expectedId);
+
+    /// A mention of the project, by key, with the mention itself (owned by the project).
+    struct MentionRef {
+        project::MentionKey key;
+        const Mention* mention = nullptr;
+    };
+    /// The other mentions of the project that read like `mention` (same text, ignoring case and
+    /// spacing), have no decision yet, and whose link in effect is not `link`: what "apply to
+    /// all identical mentions" would change. Project order (split, document, offset).
+    std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention, const std::string& link) const;
+    /// Records the same decision on every mention listed, as one undo step (a macro; reopened
+    /// projects undo them one by one). Returns how many were stored.
+    int decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink);
+
+Q_SIGNALS:
+    void decisionChanged(const linkscope::project::MentionKey& key);
+    void candidatesReady();
+    void candidatesProgress(const QString& stage, int percent);
+    void errorOccurred(const QString& message);
+
+private:
+    void rebuildUndoStack();
+    void reloadDecisions();
+    void startCandidates();
+
+    std::shared_ptr<const LoadedProject> project_;
+    std::unique_ptr<project::ProjectStore> store_;
+    QString projectFile_;
+    QUndoStack* undoStack_ = nullptr;
+    QString curator_;
+    bool lastRecordStored_ = false;  ///< set by storeRecord, read by decide
+    std::map<project::MentionKey, project::Decision> current_;
+    std::shared_ptr<const curation::SparseCandidates> candidates_;
+    QFutureWatcher<std::shared_ptr<const curation::SparseCandidates>> candidateWatcher_;
+    std::shared_ptr<std::atomic<bool>> cancelCandidates_;
+};
+
+}  // namespace linkscope::ui

@@ -1,0 +1,58 @@
+#include "decision_command.h"
+
+#include <QCoreApplication>
+
+#include "curation_session.h"
+
+namespace linkscope::ui {
+
+QString describeDecision(const project::Decision& decision) {
+    const QString text = QString::fromStdString(decision.mentionText);
+    const QString link = QString::fromStdString(decision.newLink);
+    switch (decision.kind) {
+    case project::DecisionKind::Accept:
+        return QCoreApplication::translate("DecisionCommand", "Accept %1 for “%2”").arg(link, text);
+    case project::DecisionKind::Correct:
+        return QCoreApplication::translate("DecisionCommand", "Correct “%2” to %1").arg(link, text);
+    case project::DecisionKind::Reject:
+        return QCoreApplication::translate("DecisionCommand", "Reject the link of “%1”").arg(text);
+    case project::DecisionKind::Nil:
+        return QCoreApplication::translate("DecisionCommand", "Mark “%1” as NIL").arg(text);
+    case project::DecisionKind::Skip:
+        return QCoreApplication::translate("DecisionCommand", "Skip “%1”").arg(text);
+    }
+    return {};
+}
+
+DecisionCommand::DecisionCommand(CurationSession& session, project::Decision decision)
+    : session_(&session), decision_(std::move(decision)) {
+    setText(describeDecision(decision_));
+}
+
+DecisionCommand* DecisionCommand::restored(CurationSession& session, project::Decision decision) {
+    auto* command = new DecisionCommand(session, std::move(decision));
+    command->firstRedo_ = false;
+    command->replaying_ = true;
+    return command;
+}
+
+void DecisionCommand::redo() {
+    if (replaying_) return;
+    if (firstRedo_) {
+        firstRedo_ = false;
+        if (const auto stored = session_->storeRecord(decision_)) {
+            decision_ = *stored;
+        } else {
+            setObsolete(true);  // refused: QUndoStack drops the command
+        }
+        return;
+    }
+    if (stored()) session_->storeRedo(decision_.id);
+}
+
+void DecisionCommand::undo() {
+    if (replaying_ || !stored()) return;
+    session_->storeUndo(decision_.id);
+}
+
+}  // namespace linkscope::ui
