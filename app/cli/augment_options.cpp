@@ -34,6 +34,10 @@ void AugmentArguments::addOptions(CLI::App& command) {
     command.add_option("--datastore", datastore,
                        "kNN datastore file: loaded when it exists (made by this model), else built from the training "
                        "mentions and saved");
+    command.add_option("--project", project,
+                       "Project file (.linkscope): the kNN datastore is kept inside it, one per encoder (loaded when "
+                       "there, else built from the training mentions and stored), and the run is registered in it")
+        ->check(CLI::ExistingFile);
 }
 
 curation::AugmentedOptions AugmentArguments::options(std::size_t ontologyEntries) const {

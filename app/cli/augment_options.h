@@ -9,6 +9,8 @@
 //                                           several side by side (one table row each)
 //   --datastore FILE                        loaded when it exists (and was made by the run's
 //                                           model), else built from --train and saved there
+//   --project FILE.linkscope                the same, kept inside the project file (one
+//                                           datastore per encoder), and the run registered there
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -33,6 +35,7 @@ struct AugmentArguments {
     std::string sieve;
     double sieveThreshold = 0.95;
     std::filesystem::path datastore;
+    std::filesystem::path project;
     std::vector<std::string> linkings;
 
     void addOptions(CLI::App& command);

@@ -20,6 +20,8 @@
 #include "train/run_directory.h"
 #include "train/training_preset.h"
 #include "curation/training_datastore.h"
+#include "project/datastore_storage.h"
+#include "project/project_store.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -100,16 +102,42 @@ LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const En
     return loaded;
 }
 
-retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker, const fs::path& file) {
+namespace {
+
+// The project's name for a model's datastore: FNV-1a of the encoder's fingerprint, so that a
+// retrained model (another fingerprint) gets its own datastore instead of a refusal.
+std::string projectDatastoreName(const std::string& fingerprint) {
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    for (const unsigned char c : fingerprint) hash = (hash ^ c) * 0x100000001b3ull;
+    char name[40];
+    std::snprintf(name, sizeof name, "training-%016llx", static_cast<unsigned long long>(hash));
+    return name;
+}
+
+}  // namespace
+
+retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker, const fs::path& file,
+                                     const fs::path& projectFile) {
     const std::string fingerprint = run.encoder->fingerprint();
-    if (!file.empty() && fs::exists(file)) return retrieval::KnnDatastore::load(file, fingerprint);
+    std::optional<project::ProjectStore> projectStore;
+    if (!projectFile.empty()) {
+        if (!file.empty()) throw Error("give --datastore or --project, not both");
+        projectStore.emplace(project::ProjectStore::open(projectFile));
+        projectStore->putRun({fs::absolute(run.modelDirectory.parent_path()).filename().string(),
+                              fs::absolute(run.modelDirectory.parent_path()), run.preset.name, {}});
+        if (auto stored = project::loadDatastore(*projectStore, projectDatastoreName(fingerprint), fingerprint))
+            return std::move(*stored);
+    } else if (!file.empty() && fs::exists(file)) {
+        return retrieval::KnnDatastore::load(file, fingerprint);
+    }
     const ProgressSink progress = terminalProgress();
     // The training mentions as the method reads them: in their own corpus's sentences.
     const auto inputs =
         train::mentionInputs(run.preset, run.setup.train, train::tokenCounterOf(run.encoder->tokenizer()));
     auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &progress);
     clearProgress(progress);
-    if (!file.empty()) store.save(file);
+    if (projectStore) project::saveDatastore(*projectStore, projectDatastoreName(fingerprint), store);
+    else if (!file.empty()) store.save(file);
     return store;
 }
 
@@ -188,7 +216,7 @@ void runEvalOfRun(const RunEvalArguments& args) {
     evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
     std::optional<retrieval::KnnDatastore> datastore;
     std::optional<curation::AugmentedLinker> augmented;
-    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore));
+    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project));
     if (comparing) {
         compareLinkings(args, loaded, linker, *datastore, compared, evalOptions);
         return;

@@ -52,9 +52,11 @@ LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& d
 
 /// The kNN datastore of a run: loaded from `file` when it exists (Error when another model made
 /// it), else built from the training mentions (as the method encodes mentions) and saved to
-/// `file` when one is given. Progress on a terminal.
+/// `file` when one is given. With a project file, the datastore is kept inside it instead, under
+/// a name derived from the encoder's fingerprint (so each model finds its own), and the run is
+/// registered in the project. Progress on a terminal.
 retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker,
-                                     const std::filesystem::path& file);
+                                     const std::filesystem::path& file, const std::filesystem::path& project = {});
 
 /// Runs the evaluation and prints the table (or the JSON report with `json`); writes the report
 /// and the per-mention predictions when their files are given. Error when the folder is not a

@@ -55,7 +55,7 @@ void runSimulation(const SimulateArguments& args) {
     linkerOptions.threads = args.threads;
     const train::MethodLinker linker(loaded.preset, *loaded.encoder, loaded.evalData.dictionary, loaded.setup.kb.get(),
                                      linkerOptions);
-    retrieval::KnnDatastore datastore = runDatastore(loaded, linker, args.augment.datastore);
+    retrieval::KnnDatastore datastore = runDatastore(loaded, linker, args.augment.datastore, args.augment.project);
     const std::size_t trainingKeys = datastore.size();
     const curation::AugmentedLinker augmented(linker, loaded.evalData.dictionary, &datastore, options);
 

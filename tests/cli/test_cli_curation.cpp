@@ -7,6 +7,8 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "project/project_manifest.h"
+#include "project/project_store.h"
 #include "test_data.h"
 
 using namespace linkscope;
@@ -61,6 +63,42 @@ private Q_SLOTS:
         QVERIFY2(loaded.exitCode == 0, loaded.err.constData());
         QCOMPARE(std::stoi(json(loaded)["datastore_keys"].get<std::string>()), keys);
         QCOMPARE(json(loaded)["acc@1"].get<double>(), accuracy);
+    }
+
+    // The datastore kept inside a project file: built and stored on first use, loaded after,
+    // and the run registered in the project.
+    void datastoreKeptInTheProjectFile() {
+        const QString projectFile = path("demo.linkscope");
+        project::ProjectStore::create(projectFile.toStdString(),
+                                      readProjectManifest(test::demoFile("demo-project.json").toStdString()));
+        const auto sizeBefore = fs::file_size(projectFile.toStdString());
+        const auto built = test::runCli(evalArguments({"--knn", "--project", projectFile}));
+        QVERIFY2(built.exitCode == 0, built.err.constData());
+        const int keys = std::stoi(json(built)["datastore_keys"].get<std::string>());
+        QVERIFY(keys > 0);
+        {
+            const auto store = project::ProjectStore::open(projectFile.toStdString());
+            const auto runs = store.runs();
+            QCOMPARE(runs.size(), std::size_t{1});
+            QCOMPARE(runs[0].name, std::string("run"));
+            QCOMPARE(runs[0].preset, std::string("tiny-triplet"));  // the preset file the run was trained with
+            QCOMPARE(runs[0].directory, fs::path(path("run").toStdString()));
+        }
+        // The keys' vectors are in the file now (and no datastore file was written beside it).
+        QVERIFY(fs::file_size(projectFile.toStdString()) > sizeBefore + static_cast<std::uintmax_t>(keys) * 4);
+        const auto loaded = test::runCli(evalArguments({"--knn", "--project", projectFile}));
+        QVERIFY2(loaded.exitCode == 0, loaded.err.constData());
+        QCOMPARE(std::stoi(json(loaded)["datastore_keys"].get<std::string>()), keys);
+        QCOMPARE(json(loaded)["acc@1"].get<double>(), json(built)["acc@1"].get<double>());
+        // One place for the datastore at a time.
+        const auto both = test::runCli(evalArguments({"--knn", "--project", projectFile, "--datastore", path("x.ds")}));
+        QVERIFY(both.exitCode != 0);
+        QVERIFY2(both.err.contains("--datastore or --project"), both.err.constData());
+        // A file that is not a project is named.
+        test::writeFile(path("not-a-project.linkscope").toStdString(), "hello");
+        const auto wrong = test::runCli(evalArguments({"--knn", "--project", path("not-a-project.linkscope")}));
+        QVERIFY(wrong.exitCode != 0);
+        QVERIFY2(wrong.err.contains("not-a-project.linkscope"), wrong.err.constData());
     }
 
     void knnInterpolation() {
