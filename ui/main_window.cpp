@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -28,6 +29,9 @@
 #include "project/project_store.h"
 #include "document_list_model.h"
 #include "document_view.h"
+#include "entity_search_box.h"
+#include "knowledge_base_dock.h"
+#include "raw_file_view.h"
 #include "knowledge_base_summary.h"
 #include "mention_adapter.h"
 #include "mention_palette.h"
@@ -136,6 +140,7 @@ void MainWindow::createDocks() {
     layout->setContentsMargins(2, 2, 2, 2);
     documentSearch_ = new QLineEdit(panel);
     documentSearch_->setObjectName(QStringLiteral("documentFilter"));
+    documentSearch_->installEventFilter(this);  // Enter belongs to the filter, not to "accept"
     documentSearch_->setPlaceholderText(tr("Filter by PMID or title"));
     documentSearch_->setClearButtonEnabled(true);
     documents_ = new DocumentListModel(this);
@@ -145,6 +150,7 @@ void MainWindow::createDocks() {
     documentFilter_->setFilterKeyColumn(-1);
     documentFilter_->setSortRole(Qt::DisplayRole);
     documentTable_ = new QTableView(panel);
+    documentTable_->setObjectName(QStringLiteral("documentTable"));
     documentTable_->setModel(documentFilter_);
     documentTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     documentTable_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -178,11 +184,48 @@ void MainWindow::createDocks() {
     connect(candidates_, &CandidatesPanel::skipRequested, this, [this] { decideCurrent(project::DecisionKind::Skip); });
     connect(candidates_, &CandidatesPanel::applyToAllRequested, this, &MainWindow::applyOffer);
 
+    correctionSearch_ = new EntitySearchBox(candidates_);
+    correctionSearch_->setObjectName(QStringLiteral("correctionSearch"));
+    candidates_->setSearchWidget(correctionSearch_);
+    connect(correctionSearch_, &EntitySearchBox::entityChosen, this, [this](const QString& id) {
+        const Mention* mention = currentMention();
+        const auto key = currentMentionKey();
+        if (!mention || !key) return;
+        const bool same = session_->linkInEffect(*key, *mention) == id.toStdString();
+        if (decideCurrent(same ? project::DecisionKind::Accept : project::DecisionKind::Correct, id))
+            view_->setFocus();  // back to the document: the next mention is one key away
+    });
+    // Selecting a candidate shows its entity page.
+    connect(candidates_->table()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const QString id = current.data(CandidateModel::EntityIdRole).toString();
+                if (!id.isEmpty()) kbDock_->showEntity(id);
+            });
+
     auto* kbDock = new QDockWidget(tr("Knowledge base"), this);
     kbDock->setObjectName(QStringLiteral("knowledgeBaseDock"));
-    kbSummary_ = new KnowledgeBaseSummary(kbDock);
-    kbDock->setWidget(kbSummary_);
+    kbDock_ = new KnowledgeBaseDock(kbDock);
+    kbDock->setWidget(kbDock_);
     addDockWidget(Qt::RightDockWidgetArea, kbDock);
+    connect(kbDock_, &KnowledgeBaseDock::searchIndexReady, this,
+            [this] { correctionSearch_->setIndex(kbDock_->searchIndex()); });
+    connect(kbDock_, &KnowledgeBaseDock::indexingFailed, this,
+            [this](const QString& message) { diagnostics_->appendPlainText(message); });
+    connect(kbDock_, &KnowledgeBaseDock::mentionActivated, this, &MainWindow::showMention);
+
+    auto* summaryDock = new QDockWidget(tr("Vocabulary"), this);
+    summaryDock->setObjectName(QStringLiteral("vocabularyDock"));
+    kbSummary_ = new KnowledgeBaseSummary(summaryDock);
+    summaryDock->setWidget(kbSummary_);
+    addDockWidget(Qt::RightDockWidgetArea, summaryDock);
+
+    auto* rawDock = new QDockWidget(tr("Raw file"), this);
+    rawDock->setObjectName(QStringLiteral("rawFileDock"));
+    rawView_ = new RawFileView(rawDock);
+    rawDock->setWidget(rawView_);
+    addDockWidget(Qt::BottomDockWidgetArea, rawDock);
+    connect(rawView_, &RawFileView::loadFailed, this,
+            [this](const QString&, const QString& message) { diagnostics_->appendPlainText(message); });
 
     auto* diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
     diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
@@ -193,9 +236,12 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
     // First-start proportions; a saved layout (restoreLayout) replaces them.
     tabifyDockWidget(candidatesDock, kbDock);
+    tabifyDockWidget(kbDock, summaryDock);
+    tabifyDockWidget(diagnosticsDock, rawDock);
     candidatesDock->raise();
+    diagnosticsDock->raise();
     resizeDocks({documentsDock, candidatesDock}, {380, 520}, Qt::Horizontal);
-    resizeDocks({diagnosticsDock}, {110}, Qt::Vertical);
+    resizeDocks({diagnosticsDock}, {140}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -217,6 +263,19 @@ void MainWindow::createActions() {
                            tr("<b>Linkscope %1</b><p>Biomedical entity linking: curation, training and error analysis.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // A window shortcut on Enter (accept the link) would take the key from a text field, which
+    // QLineEdit does not claim: claim it for the field.
+    if (watched == documentSearch_ && event->type() == QEvent::ShortcutOverride) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            event->accept();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::restoreLayout() {
@@ -272,6 +331,8 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     }
     documents_->setProject(project_);
     kbSummary_->setProject(project_);
+    kbDock_->setProject(project_);
+    correctionSearch_->setIndex(nullptr);
     view_->clearDocument();
     diagnostics_->clear();
     for (const auto& diagnostic : project_->diagnostics)
@@ -312,6 +373,33 @@ void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
                                  .arg(document->mentions.size()));
     view_->showDocument(QString::fromStdString(document->title), QString::fromStdString(document->abstract),
                         mentionSpans(*document, *project_, statusFunction()));
+    // The raw file follows the document (read once per file, on a worker).
+    if (!document->sourceFile.empty()) {
+        const QString file = QString::fromStdString(document->sourceFile);
+        if (rawView_->filePath() != file) rawView_->loadFile(file);
+        rawView_->goToLine(static_cast<int>(document->sourceLine));
+    }
+}
+
+bool MainWindow::showMention(const QString& split, const QString& pmid, int start, int end) {
+    for (int row = 0; row < documentFilter_->rowCount(); ++row) {
+        const QModelIndex proxy = documentFilter_->index(row, 0);
+        const QModelIndex source = documentFilter_->mapToSource(proxy);
+        const Document* document = documents_->documentAt(source.row());
+        const int splitIndex = documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
+        if (!document || QString::fromStdString(document->pmid()) != pmid ||
+            QString::fromStdString(project_->splits[static_cast<std::size_t>(splitIndex)].split) != split)
+            continue;
+        documentTable_->selectRow(row);
+        for (std::size_t i = 0; i < document->mentions.size(); ++i)
+            if (static_cast<int>(document->mentions[i].start) == start && static_cast<int>(document->mentions[i].end) == end) {
+                view_->selectMention(static_cast<int>(i));
+                view_->setFocus();
+                return true;
+            }
+        return false;
+    }
+    return false;
 }
 
 MentionStatusFn MainWindow::statusFunction() const {

@@ -32,6 +32,9 @@ namespace linkscope::ui {
 class CandidatesPanel;
 class CurationSession;
 class DocumentListModel;
+class EntitySearchBox;
+class KnowledgeBaseDock;
+class RawFileView;
 class DocumentView;
 class KnowledgeBaseSummary;
 class ProjectLoader;
@@ -50,6 +53,12 @@ public:
     DocumentView* documentView() const { return view_; }
     CurationSession* session() const { return session_; }
     CandidatesPanel* candidatesPanel() const { return candidates_; }
+    KnowledgeBaseDock* knowledgeBaseDock() const { return kbDock_; }
+    /// The candidates panel's "correct to" search over the whole KB.
+    EntitySearchBox* correctionSearch() const { return correctionSearch_; }
+    RawFileView* rawFileView() const { return rawView_; }
+    /// Shows a mention: selects its document and the mention in it; false when not found.
+    bool showMention(const QString& split, const QString& pmid, int start, int end);
     /// The shown document's split name and the document (nullptr when none is shown).
     const Document* currentDocument() const { return currentDocument_; }
     /// The selected mention's key, when a mention is selected.
@@ -64,6 +73,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createActions();
@@ -94,6 +104,9 @@ private:
     QPlainTextEdit* diagnostics_ = nullptr;
     CurationSession* session_ = nullptr;
     CandidatesPanel* candidates_ = nullptr;
+    EntitySearchBox* correctionSearch_ = nullptr;
+    KnowledgeBaseDock* kbDock_ = nullptr;
+    RawFileView* rawView_ = nullptr;
     std::string currentSplit_;
     const Document* currentDocument_ = nullptr;
     /// The last decision's "apply to all identical mentions" offer.

@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QFileInfo>
@@ -19,6 +20,8 @@
 #include "curation/sparse_candidates.h"
 #include "curation_session.h"
 #include "document_view.h"
+#include "entity_search_box.h"
+#include "entity_search_model.h"
 #include "kb/knowledge_base.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
@@ -223,6 +226,52 @@ private Q_SLOTS:
         QVERIFY(reopenStore(window)->currentDecision(keyOf(window, 0)));
     }
 
+    // Correcting to an entity outside the candidate list: the KB search box, by typing.
+    void correctThroughTheSearchBox() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        EntitySearchBox* search = window.correctionSearch();
+        QVERIFY(search);
+        QTRY_VERIFY_WITH_TIMEOUT(search->lineEdit()->isEnabled(), 30000);  // the KB index is built
+        const project::MentionKey first = keyOf(window, 0);
+        search->lineEdit()->setFocus();
+        QTest::keyClicks(search->lineEdit(), QStringLiteral("congenital megac"));
+        QVERIFY(search->model()->rowCount() >= 1);
+        QCOMPARE(search->currentId(), QStringLiteral("MESH:D006627"));
+        QTest::keyClick(search->lineEdit(), Qt::Key_Return);
+        const auto decision = reopenStore(window)->currentDecision(first);
+        QVERIFY(decision);
+        QCOMPARE(decision->kind, project::DecisionKind::Correct);
+        QCOMPARE(decision->newLink, std::string("MESH:D006627"));
+        QCOMPARE(decision->previousLink, std::string("MESH:D006816"));
+        QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Corrected);
+        QVERIFY(window.documentView()->hasFocus());  // back to the document for the next mention
+        // The mention line above the candidates names the decision in effect.
+        QVERIFY(window.candidatesPanel()->findChild<QLabel*>(QStringLiteral("mentionSummary"))->text().contains(QStringLiteral("MESH:D006627")));
+    }
+
+    // Clicking a linked mention on an entity page opens it in the document view.
+    void entityPageMentionOpensTheDocument() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        const Document* other = nullptr;
+        for (const auto& split : window.project()->splits)
+            for (const Document& document : split.corpus.documents())
+                if (document.pmid() != window.currentDocument()->pmid() && !document.mentions.empty() && !other)
+                    other = &document;
+        QVERIFY(other);
+        const Mention& target = other->mentions.back();
+        QVERIFY(window.showMention(QStringLiteral("test"), QString::fromStdString(other->pmid()), static_cast<int>(target.start),
+                                   static_cast<int>(target.end)) ||
+                window.showMention(QStringLiteral("train"), QString::fromStdString(other->pmid()), static_cast<int>(target.start),
+                                   static_cast<int>(target.end)));
+        QCOMPARE(window.currentDocument(), other);
+        QCOMPARE(window.documentView()->currentMention(), static_cast<int>(other->mentions.size()) - 1);
+        QVERIFY(!window.showMention(QStringLiteral("train"), QStringLiteral("no-such-pmid"), 0, 1));
+    }
+
     void enterInTheDocumentFilterDoesNotDecide() {
         MainWindow window;
         window.show();
@@ -231,10 +280,19 @@ private Q_SLOTS:
         auto* filter = window.findChild<QLineEdit*>(QStringLiteral("documentFilter"));
         QVERIFY(filter);
         filter->setFocus();
-        QTest::keyClicks(filter, QStringLiteral("r2s"));  // letters and digits are typing here
+        // Letters and digits are typing here, not curation keys; the filter keeps the shown
+        // document (its PMID), so a decision would have a mention to land on.
+        const QString pmid = QString::fromStdString(window.currentDocument()->pmid());
+        QTest::keyClicks(filter, pmid + QStringLiteral(" "));
+        QTest::keyClick(filter, Qt::Key_Backspace);
+        QTest::keyClicks(filter, QStringLiteral("rs"));
+        for (int i = 0; i < 2; ++i) QTest::keyClick(filter, Qt::Key_Backspace);
+        window.findChild<QTableView*>(QStringLiteral("documentTable"))->selectRow(0);
+        filter->setFocus();
         QTest::keyClick(filter, Qt::Key_Return);
+        QVERIFY(window.currentMentionKey());
         QCOMPARE(window.session()->store()->decisionCount(), before);
-        QCOMPARE(filter->text(), QStringLiteral("r2s"));
+        QCOMPARE(filter->text(), pmid);
     }
 };
 

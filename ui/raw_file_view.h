@@ -1,0 +1,67 @@
+#pragma once
+// A corpus file as it is on disk, read-only, with line numbers and PubTator syntax
+// highlighting: KDE's KSyntaxHighlighting with resources/syntax/pubtator.xml where CMake found
+// KF6SyntaxHighlighting, PubTatorHighlighter otherwise. The file is read on a worker thread
+// (through LineReader: .gz works, invalid UTF-8 is reported with its line), so a 2 MB training
+// file does not freeze the window; goToLine() waits for the load when one is running.
+#include <QFutureWatcher>
+#include <QPlainTextEdit>
+#include <QString>
+
+class QSyntaxHighlighter;
+
+namespace linkscope::ui {
+
+class RawFileView : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit RawFileView(QWidget* parent = nullptr);
+    ~RawFileView() override;
+
+    /// Starts reading `path` (a load already running is abandoned).
+    void loadFile(const QString& path);
+    bool isLoading() const { return loading_; }
+    /// The file shown (or being loaded).
+    const QString& filePath() const { return path_; }
+
+    /// Moves the cursor to the start of 1-based `line` (clamped) and centres it; while a load
+    /// runs, the move happens once the file is shown.
+    void goToLine(int line);
+    /// 1-based line of the cursor.
+    int currentLine() const;
+
+    /// The highlighter in use (KSyntaxHighlighting's or the built-in one).
+    QSyntaxHighlighter* highlighter() const { return highlighter_; }
+    /// True when KDE's KSyntaxHighlighting does the highlighting.
+    static bool usesKSyntaxHighlighting();
+
+    /// Width of the line-number margin, for the margin widget.
+    int lineNumberAreaWidth() const;
+    void paintLineNumbers(QPaintEvent* event);
+
+Q_SIGNALS:
+    void fileLoaded(const QString& path, int lineCount);
+    void loadFailed(const QString& path, const QString& message);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Loaded {
+        QString text;
+        QString error;
+    };
+    void onLoaded();
+    void updateLineNumberArea(const QRect& rect, int dy);
+
+    QFutureWatcher<Loaded> watcher_;
+    QString path_;
+    int pendingLine_ = 0;
+    /// Set from loadFile() until its result is shown: the worker may be done (the watcher no
+    /// longer running) before the result reaches this thread.
+    bool loading_ = false;
+    QSyntaxHighlighter* highlighter_ = nullptr;
+    QWidget* lineNumbers_ = nullptr;
+};
+
+}  // namespace linkscope::ui
