@@ -5,9 +5,12 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QUndoStack>
+#include <QPromise>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <atomic>
+#include <string_view>
 
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
@@ -29,15 +32,18 @@ QString userName() {
 
 CurationSession::CurationSession(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), curator_(userName()) {
-    connect(&candidateWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        if (candidateWatcher_.isCanceled()) return;
-        try {
-            candidates_ = candidateWatcher_.result();
-        } catch (const std::exception& error) {
-            Q_EMIT errorOccurred(tr("Could not index the knowledge base: %1").arg(QString::fromUtf8(error.what())));
-            return;
+    // Two results: the ranker as soon as it is built (candidates for the selected mention), then
+    // the proposals of every mention (filters), which take a search per mention.
+    connect(&candidateWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
+        const Ranked ranked = candidateWatcher_.resultAt(index);
+        if (ranked.candidates && !candidates_) {
+            candidates_ = ranked.candidates;
+            Q_EMIT candidatesReady();
         }
-        if (candidates_) Q_EMIT candidatesReady();
+        if (ranked.proposals) {
+            proposals_ = ranked.proposals;
+            Q_EMIT proposalsReady();
+        }
     });
 }
 
@@ -78,6 +84,7 @@ void CurationSession::close() {
     undoStack_->clear();
     current_.clear();
     candidates_.reset();
+    proposals_.reset();
     store_.reset();
     project_.reset();
     projectFile_.clear();
@@ -88,7 +95,7 @@ void CurationSession::startCandidates() {
     // The worker keeps the project alive; cancellation is polled between the build's stages.
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     cancelCandidates_ = cancelled;
-    candidateWatcher_.setFuture(QtConcurrent::run([this, project, cancelled]() -> std::shared_ptr<const curation::SparseCandidates> {
+    candidateWatcher_.setFuture(QtConcurrent::run([this, project, cancelled](QPromise<Ranked>& promise) {
         ProgressSink progress;
         progress.report = [this](std::string_view stage, double fraction) {
             const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
@@ -98,9 +105,37 @@ void CurationSession::startCandidates() {
         };
         progress.cancelled = [cancelled] { return cancelled->load(); };
         try {
-            return std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
+            auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
+            promise.addResult(Ranked{candidates, nullptr});
+            auto proposals = std::make_shared<std::map<project::MentionKey, Proposal>>();
+            std::size_t total = 0, done = 0, documents = 0;
+            for (const SplitCorpus& split : project->splits)
+                for (const Document& document : split.corpus.documents()) total += document.mentions.size();
+            for (const SplitCorpus& split : project->splits)
+                for (const Document& document : split.corpus.documents()) {
+                    progress.checkCancelled();
+                    for (const Mention& mention : document.mentions) {
+                        const auto rows = candidates->rank(mention.text, 2);
+                        Proposal proposal;
+                        if (!rows.empty()) {
+                            proposal.entity = rows[0].entity;
+                            proposal.score = rows[0].score;
+                            proposal.margin = rows.size() > 1 ? rows[0].score - rows[1].score : rows[0].score;
+                        }
+                        (*proposals)[{split.split, document.pmid(), mention.start, mention.end}] = std::move(proposal);
+                    }
+                    done += document.mentions.size();
+                    if (++documents % 64 == 0)  // a report now and then, not per document
+                        progress("Ranking every mention", static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(total, 1)));
+                }
+            promise.addResult(Ranked{nullptr, std::move(proposals)});
+            progress("Every mention ranked", 1.0);
         } catch (const Cancelled&) {
-            return nullptr;
+        } catch (const std::exception& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QMetaObject::invokeMethod(this, [this, message] {
+                Q_EMIT errorOccurred(tr("Could not rank the candidates: %1").arg(message));
+            }, Qt::QueuedConnection);
         }
     }));
 }
@@ -140,6 +175,61 @@ std::vector<curation::CandidateRow> CurationSession::candidates(const Mention& m
 std::string CurationSession::proposedLink(const Mention& mention) const {
     const auto rows = candidates(mention, 1);
     return rows.empty() ? std::string() : rows.front().entity;
+}
+
+const CurationSession::Proposal* CurationSession::proposal(const project::MentionKey& key) const {
+    if (!proposals_) return nullptr;
+    const auto found = proposals_->find(key);
+    return found == proposals_->end() ? nullptr : &found->second;
+}
+
+bool CurationSession::lowConfidence(const Proposal& proposal) {
+    return proposal.entity.empty() || proposal.score < 0.8 || proposal.margin < 0.02;
+}
+
+namespace {
+// Ids as a sorted set, so "A|B" and "B|A" agree.
+std::vector<std::string> idSet(std::string_view joined) {
+    std::vector<std::string> ids;
+    std::size_t start = 0;
+    while (start <= joined.size()) {
+        const std::size_t bar = joined.find('|', start);
+        const std::string_view id = joined.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+        if (!id.empty()) ids.emplace_back(id);
+        if (bar == std::string_view::npos) break;
+        start = bar + 1;
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+}  // namespace
+
+CurationSession::DocumentReview CurationSession::review(const std::string& split, const Document& document) const {
+    DocumentReview review;
+    for (const Mention& mention : document.mentions) {
+        ++review.mentions;
+        const project::MentionKey key{split, document.pmid(), mention.start, mention.end};
+        const auto decision = current_.find(key);
+        const bool decided = decision != current_.end();
+        if (decided) ++review.reviewed;
+        const Proposal* proposed = proposal(key);
+        if (!decided && proposed && lowConfidence(*proposed)) ++review.lowConfidence;
+        // The link in effect against the gold ids (CUI-less gold is "-1", like a NIL decision).
+        std::string link;
+        if (decided) {
+            if (const auto decidedTo = project::decidedLink(decision->second)) link = *decidedTo;
+            else if (proposed) link = proposed->entity;
+        } else if (proposed) {
+            link = proposed->entity;
+        } else {
+            continue;  // nothing known yet
+        }
+        std::vector<std::string> gold = mention.ids.ids;
+        if (mention.ids.cuiLess) gold = {"-1"};
+        std::sort(gold.begin(), gold.end());
+        if (idSet(link) != gold) ++review.disagreements;
+    }
+    return review;
 }
 
 std::optional<project::Decision> CurationSession::currentDecision(const project::MentionKey& key) const {

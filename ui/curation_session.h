@@ -23,6 +23,7 @@
 class QUndoStack;
 
 namespace linkscope {
+class Document;
 struct LoadedProject;
 struct Mention;
 namespace project {
@@ -67,6 +68,29 @@ public:
     /// The ranker's top entity for a mention (the link proposed when nothing was decided).
     std::string proposedLink(const Mention& mention) const;
 
+    /// The ranker's view of one mention, computed for every mention of the project on the worker
+    /// once the ranker is built (proposalsReady).
+    struct Proposal {
+        std::string entity;  ///< top entity ("" when nothing was ranked)
+        double score = 0.0;  ///< its score
+        double margin = 0.0; ///< its lead over the second entity (its score when alone)
+    };
+    bool proposalsAvailable() const { return proposals_ != nullptr; }
+    const Proposal* proposal(const project::MentionKey& key) const;
+    /// Low confidence, for the sparse ranker: the top name's TF-IDF cosine is below 0.8 (no close
+    /// spelling of any KB name) or it leads the next entity by less than 0.02 (a near tie).
+    static bool lowConfidence(const Proposal& proposal);
+
+    /// Review figures of one document: mentions with a decision, mentions whose link in effect
+    /// differs from the gold ids, mentions of low confidence without a decision.
+    struct DocumentReview {
+        int mentions = 0;
+        int reviewed = 0;
+        int disagreements = 0;
+        int lowConfidence = 0;
+    };
+    DocumentReview review(const std::string& split, const Document& document) const;
+
     /// The latest decision in effect on a mention.
     std::optional<project::Decision> currentDecision(const project::MentionKey& key) const;
     /// The link in effect: the current decision's, else the proposed one ("" when none).
@@ -100,6 +124,8 @@ public:
 Q_SIGNALS:
     void decisionChanged(const linkscope::project::MentionKey& key);
     void candidatesReady();
+    /// Every mention's proposal is known (filters on confidence and disagreement work).
+    void proposalsReady();
     void candidatesProgress(const QString& stage, int percent);
     void errorOccurred(const QString& message);
 
@@ -115,8 +141,14 @@ private:
     QString curator_;
     bool lastRecordStored_ = false;  ///< set by storeRecord, read by decide
     std::map<project::MentionKey, project::Decision> current_;
+    /// What the worker hands back: the ranker, then every mention's proposal.
+    struct Ranked {
+        std::shared_ptr<const curation::SparseCandidates> candidates;
+        std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals;
+    };
     std::shared_ptr<const curation::SparseCandidates> candidates_;
-    QFutureWatcher<std::shared_ptr<const curation::SparseCandidates>> candidateWatcher_;
+    std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals_;
+    QFutureWatcher<Ranked> candidateWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelCandidates_;
 };
 

@@ -28,6 +28,38 @@ const Document* DocumentListModel::documentAt(int row) const {
     return &project_->splits[static_cast<std::size_t>(r.split)].corpus.documents()[static_cast<std::size_t>(r.document)];
 }
 
+void DocumentListModel::setReviewFunction(ReviewFn review) {
+    review_ = std::move(review);
+    refreshReview();
+}
+
+void DocumentListModel::refreshReview() {
+    if (rows_.empty()) return;
+    Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(rows_.size()) - 1, ColumnCount - 1),
+                       {Qt::DisplayRole, UnreviewedRole, DisagreementRole, LowConfidenceRole});
+}
+
+DocumentListModel::Review DocumentListModel::reviewOf(int row) const {
+    const Document* document = documentAt(row);
+    if (!document) return {};
+    if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0};
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    return review_(project_->splits[static_cast<std::size_t>(r.split)].split, *document);
+}
+
+QVector<DocumentListModel::SplitProgress> DocumentListModel::splitProgress() const {
+    QVector<SplitProgress> totals;
+    if (!project_) return totals;
+    for (const SplitCorpus& split : project_->splits) totals.push_back({QString::fromStdString(split.split), 0, 0});
+    for (int row = 0; row < static_cast<int>(rows_.size()); ++row) {
+        const Review review = reviewOf(row);
+        SplitProgress& total = totals[rows_[static_cast<std::size_t>(row)].split];
+        total.reviewed += review.reviewed;
+        total.mentions += review.mentions;
+    }
+    return totals;
+}
+
 int DocumentListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
@@ -40,7 +72,18 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
     const Row& r = rows_[static_cast<std::size_t>(index.row())];
     if (role == SplitIndexRole) return r.split;
     if (role == DocumentIndexRole) return r.document;
-    if (role == Qt::TextAlignmentRole && index.column() == MentionsColumn)
+    if (role == UnreviewedRole || role == DisagreementRole || role == LowConfidenceRole) {
+        const Review review = reviewOf(index.row());
+        if (role == UnreviewedRole) return review.reviewed < review.mentions;
+        if (role == DisagreementRole) return review.disagreements > 0;
+        return review.lowConfidence > 0;
+    }
+    if (role == Qt::ToolTipRole && index.column() == ReviewedColumn) {
+        const Review review = reviewOf(index.row());
+        return tr("%1 of %2 mentions reviewed; %3 linked differently from the gold; %4 unreviewed of low confidence")
+            .arg(review.reviewed).arg(review.mentions).arg(review.disagreements).arg(review.lowConfidence);
+    }
+    if (role == Qt::TextAlignmentRole && (index.column() == MentionsColumn || index.column() == ReviewedColumn))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == TitleColumn) return QString::fromStdString(document->title);
     if (role != Qt::DisplayRole) return {};
@@ -49,6 +92,10 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
     case PmidColumn: return QString::fromStdString(document->pmid());
     case TitleColumn: return QString::fromStdString(document->title);
     case MentionsColumn: return static_cast<int>(document->mentions.size());
+    case ReviewedColumn: {
+        const Review review = reviewOf(index.row());
+        return QStringLiteral("%1/%2").arg(review.reviewed).arg(review.mentions);
+    }
     default: return {};
     }
 }
@@ -60,6 +107,7 @@ QVariant DocumentListModel::headerData(int section, Qt::Orientation orientation,
     case PmidColumn: return tr("PMID");
     case TitleColumn: return tr("Title");
     case MentionsColumn: return tr("Mentions");
+    case ReviewedColumn: return tr("Reviewed");
     default: return {};
     }
 }

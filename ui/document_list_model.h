@@ -2,8 +2,11 @@
 // The documents of a loaded project as a table (split, PMID, title, mentions), for the
 // Documents dock. It reads the project's corpora in place; nothing is copied.
 #include <QAbstractTableModel>
+#include <QVector>
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace linkscope {
@@ -16,13 +19,38 @@ namespace linkscope::ui {
 class DocumentListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { SplitColumn, PmidColumn, TitleColumn, MentionsColumn, ColumnCount };
-    enum Role { SplitIndexRole = Qt::UserRole + 1, DocumentIndexRole };
+    enum Column { SplitColumn, PmidColumn, TitleColumn, MentionsColumn, ReviewedColumn, ColumnCount };
+    enum Role {
+        SplitIndexRole = Qt::UserRole + 1,
+        DocumentIndexRole,
+        UnreviewedRole,     ///< bool: some mention has no decision
+        DisagreementRole,   ///< bool: some mention's link in effect differs from its gold
+        LowConfidenceRole,  ///< bool: some undecided mention's proposal is of low confidence
+    };
+    /// Review figures of a document, from the curation (see CurationSession::review).
+    struct Review {
+        int mentions = 0;
+        int reviewed = 0;
+        int disagreements = 0;
+        int lowConfidence = 0;
+    };
+    using ReviewFn = std::function<Review(const std::string& split, const Document& document)>;
 
     explicit DocumentListModel(QObject* parent = nullptr);
     ~DocumentListModel() override;
 
     void setProject(std::shared_ptr<const LoadedProject> project);
+    /// Where the review figures come from (none: every mention counts as unreviewed).
+    void setReviewFunction(ReviewFn review);
+    /// The figures changed (a decision, the proposals arrived): the review column and roles.
+    void refreshReview();
+    /// Totals per split, in project order: (split, reviewed, mentions).
+    struct SplitProgress {
+        QString split;
+        int reviewed = 0;
+        int mentions = 0;
+    };
+    QVector<SplitProgress> splitProgress() const;
     /// The document behind a row, or nullptr.
     const Document* documentAt(int row) const;
 
@@ -32,12 +60,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    Review reviewOf(int row) const;
+
     struct Row {
         int split;
         int document;
     };
     std::shared_ptr<const LoadedProject> project_;
     std::vector<Row> rows_;
+    ReviewFn review_;
 };
 
 }  // namespace linkscope::ui

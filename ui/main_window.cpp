@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -27,6 +28,7 @@
 #include "corpus/corpus.h"
 #include "curation_session.h"
 #include "project/project_store.h"
+#include "document_filter_model.h"
 #include "document_list_model.h"
 #include "document_view.h"
 #include "entity_search_box.h"
@@ -117,7 +119,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int) {
         statusLabel_->setText(stage);
     });
+    connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
     connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
+        refreshReview();
         if (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid()) {
             refreshMentionStates();
             showCandidates();
@@ -144,11 +148,20 @@ void MainWindow::createDocks() {
     documentSearch_->setPlaceholderText(tr("Filter by PMID or title"));
     documentSearch_->setClearButtonEnabled(true);
     documents_ = new DocumentListModel(this);
-    documentFilter_ = new QSortFilterProxyModel(this);
+    documentFilter_ = new DocumentFilterModel(this);
     documentFilter_->setSourceModel(documents_);
-    documentFilter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    documentFilter_->setFilterKeyColumn(-1);
     documentFilter_->setSortRole(Qt::DisplayRole);
+    reviewFilter_ = new QComboBox(panel);
+    reviewFilter_->setObjectName(QStringLiteral("reviewFilter"));
+    reviewFilter_->addItem(tr("All documents"), static_cast<int>(DocumentFilterModel::Review::All));
+    reviewFilter_->addItem(tr("Unreviewed mentions"), static_cast<int>(DocumentFilterModel::Review::Unreviewed));
+    reviewFilter_->addItem(tr("Disagreements with gold"), static_cast<int>(DocumentFilterModel::Review::Disagreements));
+    reviewFilter_->addItem(tr("Low confidence"), static_cast<int>(DocumentFilterModel::Review::LowConfidence));
+    reviewFilter_->setToolTip(tr("Show the documents with unreviewed mentions, with a link in effect that differs from "
+                                 "the gold, or with an unreviewed mention the ranker is unsure of"));
+    reviewProgress_ = new QLabel(panel);
+    reviewProgress_->setObjectName(QStringLiteral("reviewProgress"));
+    reviewProgress_->setWordWrap(true);
     documentTable_ = new QTableView(panel);
     documentTable_->setObjectName(QStringLiteral("documentTable"));
     documentTable_->setModel(documentFilter_);
@@ -163,11 +176,18 @@ void MainWindow::createDocks() {
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(DocumentListModel::TitleColumn, QHeaderView::Stretch);
     documentTable_->verticalHeader()->setDefaultSectionSize(documentTable_->fontMetrics().height() + 6);
-    layout->addWidget(documentSearch_);
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(documentSearch_, 1);
+    filters->addWidget(reviewFilter_);
+    layout->addLayout(filters);
     layout->addWidget(documentTable_, 1);
+    layout->addWidget(reviewProgress_);
     documentsDock->setWidget(panel);
     addDockWidget(Qt::LeftDockWidgetArea, documentsDock);
     connect(documentSearch_, &QLineEdit::textChanged, documentFilter_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(reviewFilter_, &QComboBox::currentIndexChanged, this, [this] {
+        documentFilter_->setReviewFilter(static_cast<DocumentFilterModel::Review>(reviewFilter_->currentData().toInt()));
+    });
     connect(documentTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDocumentAt(current); });
 
@@ -330,6 +350,11 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
         diagnostics_->appendPlainText(tr("Decisions cannot be saved: %1").arg(error));
     }
     documents_->setProject(project_);
+    documents_->setReviewFunction([this](const std::string& split, const Document& document) {
+        const CurationSession::DocumentReview review = session_->review(split, document);
+        return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
+    });
+    refreshReview();
     kbSummary_->setProject(project_);
     kbDock_->setProject(project_);
     correctionSearch_->setIndex(nullptr);
@@ -356,6 +381,7 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
 void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
     const QModelIndex source = documentFilter_->mapToSource(proxyIndex);
     const Document* document = documents_->documentAt(source.row());
+    if (document) documentFilter_->setPinnedRow(source.row());
     currentDocument_ = document && project_ ? document : nullptr;
     currentSplit_.clear();
     if (currentDocument_) {
@@ -425,6 +451,14 @@ MentionStatusFn MainWindow::statusFunction() const {
                                QString::fromStdString(decision->timestamp));
         return status;
     };
+}
+
+void MainWindow::refreshReview() {
+    documents_->refreshReview();
+    QStringList parts;
+    for (const auto& split : documents_->splitProgress())
+        parts << tr("%1: %2/%3 reviewed").arg(split.split).arg(split.reviewed).arg(split.mentions);
+    reviewProgress_->setText(parts.join(QStringLiteral(" · ")));
 }
 
 void MainWindow::refreshMentionStates() {

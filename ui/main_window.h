@@ -18,7 +18,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
+class QComboBox;
 class QTableView;
 
 namespace linkscope {
@@ -31,6 +31,7 @@ namespace linkscope::ui {
 
 class CandidatesPanel;
 class CurationSession;
+class DocumentFilterModel;
 class DocumentListModel;
 class EntitySearchBox;
 class KnowledgeBaseDock;
@@ -87,6 +88,7 @@ private:
     void createCurationActions(QMenu* edit);
     void showCandidates();
     void refreshMentionStates();
+    void refreshReview();
     void offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind);
     void applyOffer();
     const Mention* currentMention() const;
@@ -95,7 +97,9 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     ProjectLoader* loader_ = nullptr;
     DocumentListModel* documents_ = nullptr;
-    QSortFilterProxyModel* documentFilter_ = nullptr;
+    DocumentFilterModel* documentFilter_ = nullptr;
+    QComboBox* reviewFilter_ = nullptr;
+    QLabel* reviewProgress_ = nullptr;
     QTableView* documentTable_ = nullptr;
     QLineEdit* documentSearch_ = nullptr;
     DocumentView* view_ = nullptr;

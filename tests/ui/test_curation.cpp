@@ -4,6 +4,7 @@
 // only what the window shows.
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QListWidget>
@@ -19,6 +20,7 @@
 #include "corpus/corpus.h"
 #include "curation/sparse_candidates.h"
 #include "curation_session.h"
+#include "document_list_model.h"
 #include "document_view.h"
 #include "entity_search_box.h"
 #include "entity_search_model.h"
@@ -270,6 +272,61 @@ private Q_SLOTS:
         QCOMPARE(window.currentDocument(), other);
         QCOMPARE(window.documentView()->currentMention(), static_cast<int>(other->mentions.size()) - 1);
         QVERIFY(!window.showMention(QStringLiteral("train"), QStringLiteral("no-such-pmid"), 0, 1));
+    }
+
+    // The Documents dock: reviewed/total per document and split, and the review filters.
+    void documentFiltersAndProgress() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->proposalsAvailable(), 30000);
+        auto* table = window.findChild<QTableView*>(QStringLiteral("documentTable"));
+        auto* filter = window.findChild<QComboBox*>(QStringLiteral("reviewFilter"));
+        auto* progress = window.findChild<QLabel*>(QStringLiteral("reviewProgress"));
+        QVERIFY(table && filter && progress);
+        QAbstractItemModelTester tester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const Document* first = window.currentDocument();
+        const int mentions = static_cast<int>(first->mentions.size());
+        int trainMentions = 0;
+        for (const Document& document : window.project()->splits[0].corpus.documents())
+            trainMentions += static_cast<int>(document.mentions.size());
+        QVERIFY2(progress->text().contains(QStringLiteral("train: 0/%1 reviewed").arg(trainMentions)), qPrintable(progress->text()));
+
+        filter->setCurrentIndex(1);  // unreviewed
+        QCOMPARE(table->model()->rowCount(), 8);
+        // Accept every mention of the first document (Enter, then the next mention).
+        for (int i = 0; i < mentions; ++i) {
+            window.documentView()->selectMention(i);
+            QVERIFY(window.decideCurrent(project::DecisionKind::Accept));
+        }
+        QCOMPARE(table->model()->index(0, DocumentListModel::ReviewedColumn).data().toString(),
+                 QStringLiteral("%1/%1").arg(mentions));
+        QVERIFY(progress->text().contains(QStringLiteral("train: %1/%2 reviewed").arg(mentions).arg(trainMentions)));
+        // The document being curated stays listed; once another is selected, it leaves the list.
+        QCOMPARE(table->model()->rowCount(), 8);
+        table->selectRow(1);
+        filter->setCurrentIndex(0);
+        filter->setCurrentIndex(1);
+        QCOMPARE(table->model()->rowCount(), 7);
+
+        // Disagreements: exactly the documents whose review counts one, as the session computes it.
+        // The document shown stays listed whatever its figures.
+        filter->setCurrentIndex(2);
+        int expected = 0;
+        for (const auto& split : window.project()->splits)
+            for (const Document& document : split.corpus.documents())
+                if (window.session()->review(split.split, document).disagreements > 0 || &document == window.currentDocument())
+                    ++expected;
+        QVERIFY(expected >= 2);
+        QCOMPARE(table->model()->rowCount(), expected);
+        // The demo's HD mentions are homonyms: the sparse ranker cannot be sure of them.
+        filter->setCurrentIndex(3);
+        QVERIFY(table->model()->rowCount() >= 1);
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QModelIndex index = table->model()->index(row, DocumentListModel::PmidColumn);
+            QVERIFY(index.data(DocumentListModel::LowConfidenceRole).toBool() ||
+                    index.data().toString() == QString::fromStdString(window.currentDocument()->pmid()));
+        }
     }
 
     void enterInTheDocumentFilterDoesNotDecide() {
