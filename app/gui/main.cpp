@@ -5,6 +5,7 @@
 #include <QTimer>
 
 #include "main_window.h"
+#include "screenshot_tour.h"
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -23,6 +24,11 @@ int main(int argc, char* argv[]) {
                                                        "(for documentation; works with QT_QPA_PLATFORM=offscreen)"),
                                         QStringLiteral("file"));
     parser.addOption(screenshot);
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QStringLiteral("Save a PNG of each main view into the folder once the project is "
+                                                        "open and ranked, then quit (see tools/take-screenshots.sh)"),
+                                         QStringLiteral("folder"));
+    parser.addOption(screenshots);
     parser.process(app);
 
     linkscope::ui::MainWindow window;
@@ -39,6 +45,7 @@ int main(int argc, char* argv[]) {
         QObject::connect(&window, &linkscope::ui::MainWindow::projectLoaded, &window, [saveAndQuit] { saveAndQuit(0); });
         QObject::connect(&window, &linkscope::ui::MainWindow::projectFailed, &window, [saveAndQuit] { saveAndQuit(1); });
     }
+    if (parser.isSet(screenshots)) (new ScreenshotTour(window, parser.value(screenshots)))->start();
     if (const QStringList args = parser.positionalArguments(); !args.isEmpty())
         window.openProject(QFileInfo(args.first()).absoluteFilePath());
     return QApplication::exec();

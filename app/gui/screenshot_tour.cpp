@@ -1,0 +1,79 @@
+#include "screenshot_tour.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QTimer>
+
+#include "corpus/corpus.h"
+#include "curation_session.h"
+#include "document_view.h"
+#include "knowledge_base_dock.h"
+#include "main_window.h"
+
+using linkscope::ui::MainWindow;
+
+namespace {
+// Each view: the dock raised for it (by object name) and the PNG's name. Docks the build does not
+// have are passed over.
+struct View {
+    const char* dock;
+    const char* file;
+};
+constexpr View kViews[] = {
+    {"candidatesDock", "curation.png"},   {"knowledgeBaseDock", "knowledge-base.png"},
+    {"vocabularyDock", "vocabulary.png"}, {"rawFileDock", "raw-file.png"},
+    {"embeddingDock", "embedding-plot.png"}, {"evaluationDock", "evaluation.png"},
+    {"trainingDock", "training.png"},
+};
+}  // namespace
+
+ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder) : QObject(&window), window_(&window), folder_(std::move(folder)) {}
+
+void ScreenshotTour::start() {
+    QDir().mkpath(folder_);
+    window_->resize(1600, 1000);  // the Xvfb screen of tools/take-screenshots.sh
+    connect(window_, &MainWindow::projectFailed, this, [] { QCoreApplication::exit(1); });
+    // Ready when every mention is ranked (the filters and colours are final) and the KB indexed.
+    auto ready = [this] {
+        if (!window_->session()->proposalsAvailable() || window_->knowledgeBaseDock()->isIndexing()) return;
+        if (!remaining_.isEmpty() || failed_) return;
+        for (const View& view : kViews) remaining_ << QString::fromLatin1(view.dock);
+        // The third mention of the first document, for a candidate list with some competition.
+        window_->documentView()->selectMention(2);
+        QTimer::singleShot(500, this, &ScreenshotTour::next);
+    };
+    connect(window_->session(), &linkscope::ui::CurationSession::proposalsReady, this, ready);
+    connect(window_->knowledgeBaseDock(), &linkscope::ui::KnowledgeBaseDock::searchIndexReady, this, ready);
+}
+
+void ScreenshotTour::prepareView(const QString& dockName) {
+    auto* dock = window_->findChild<QDockWidget*>(dockName);
+    if (!dock) return;
+    dock->show();
+    dock->raise();
+    if (dockName == QLatin1String("knowledgeBaseDock")) {
+        // The entity page of the selected mention's first gold id.
+        if (const auto key = window_->currentMentionKey(); key && window_->currentDocument())
+            for (const auto& mention : window_->currentDocument()->mentions)
+                if (mention.start == key->start && mention.end == key->end && !mention.ids.ids.empty())
+                    window_->knowledgeBaseDock()->showEntity(QString::fromStdString(mention.ids.ids.front()));
+    }
+}
+
+void ScreenshotTour::next() {
+    while (!remaining_.isEmpty()) {
+        const QString dock = remaining_.takeFirst();
+        if (!window_->findChild<QDockWidget*>(dock)) continue;
+        prepareView(dock);
+        QTimer::singleShot(400, this, [this, dock] {
+            QString file;
+            for (const View& view : kViews)
+                if (dock == QLatin1String(view.dock)) file = QString::fromLatin1(view.file);
+            if (!window_->grab().save(folder_ + QLatin1Char('/') + file)) failed_ = true;
+            next();
+        });
+        return;
+    }
+    QCoreApplication::exit(failed_ ? 2 : 0);
+}
