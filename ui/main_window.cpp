@@ -32,6 +32,7 @@
 #include "document_list_model.h"
 #include "document_view.h"
 #include "entity_search_box.h"
+#include "evaluation_panel.h"
 #include "knowledge_base_dock.h"
 #include "raw_file_view.h"
 #include "knowledge_base_summary.h"
@@ -255,7 +256,17 @@ void MainWindow::createDocks() {
     diagnosticsDock->setWidget(diagnostics_);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
     // First-start proportions; a saved layout (restoreLayout) replaces them.
+    auto* evaluationDock = new QDockWidget(tr("Evaluation"), this);
+    evaluationDock->setObjectName(QStringLiteral("evaluationDock"));
+    evaluation_ = new EvaluationPanel(evaluationDock);
+    evaluationDock->setWidget(evaluation_);
+    addDockWidget(Qt::BottomDockWidgetArea, evaluationDock);
+    connect(evaluation_, &EvaluationPanel::mentionActivated, this, &MainWindow::showMention);
+    connect(evaluation_, &EvaluationPanel::runFailed, this,
+            [this](const QString& message) { diagnostics_->appendPlainText(message); });
+
     tabifyDockWidget(candidatesDock, kbDock);
+    tabifyDockWidget(diagnosticsDock, evaluationDock);
     tabifyDockWidget(kbDock, summaryDock);
     tabifyDockWidget(diagnosticsDock, rawDock);
     candidatesDock->raise();
@@ -357,6 +368,7 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     refreshReview();
     kbSummary_->setProject(project_);
     kbDock_->setProject(project_);
+    evaluation_->setProject(project_);
     correctionSearch_->setIndex(nullptr);
     view_->clearDocument();
     diagnostics_->clear();

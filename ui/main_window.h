@@ -34,6 +34,7 @@ class CurationSession;
 class DocumentFilterModel;
 class DocumentListModel;
 class EntitySearchBox;
+class EvaluationPanel;
 class KnowledgeBaseDock;
 class RawFileView;
 class DocumentView;
@@ -58,6 +59,7 @@ public:
     /// The candidates panel's "correct to" search over the whole KB.
     EntitySearchBox* correctionSearch() const { return correctionSearch_; }
     RawFileView* rawFileView() const { return rawView_; }
+    EvaluationPanel* evaluationPanel() const { return evaluation_; }
     /// Shows a mention: selects its document and the mention in it; false when not found.
     bool showMention(const QString& split, const QString& pmid, int start, int end);
     /// The shown document's split name and the document (nullptr when none is shown).
@@ -111,6 +113,7 @@ private:
     EntitySearchBox* correctionSearch_ = nullptr;
     KnowledgeBaseDock* kbDock_ = nullptr;
     RawFileView* rawView_ = nullptr;
+    EvaluationPanel* evaluation_ = nullptr;
     std::string currentSplit_;
     const Document* currentDocument_ = nullptr;
     /// The last decision's "apply to all identical mentions" offer.

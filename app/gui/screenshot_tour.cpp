@@ -8,6 +8,8 @@
 #include "corpus/corpus.h"
 #include "curation_session.h"
 #include "document_view.h"
+#include "evaluation_panel.h"
+#include "evaluation_run.h"
 #include "knowledge_base_dock.h"
 #include "main_window.h"
 
@@ -63,17 +65,37 @@ void ScreenshotTour::prepareView(const QString& dockName) {
 
 void ScreenshotTour::next() {
     while (!remaining_.isEmpty()) {
-        const QString dock = remaining_.takeFirst();
+        QString dock = remaining_.takeFirst();
+        const bool shotOnly = dock.endsWith(QLatin1String(":shot"));  // prepared, result arrived
+        if (shotOnly) dock.chop(5);
         if (!window_->findChild<QDockWidget*>(dock)) continue;
+        if (shotOnly) {
+            QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
+            return;
+        }
         prepareView(dock);
-        QTimer::singleShot(400, this, [this, dock] {
-            QString file;
-            for (const View& view : kViews)
-                if (dock == QLatin1String(view.dock)) file = QString::fromLatin1(view.file);
-            if (!window_->grab().save(folder_ + QLatin1Char('/') + file)) failed_ = true;
-            next();
-        });
+        // The evaluation view shows a result: the sparse linker on the first evaluable split.
+        auto* evaluation = window_->evaluationPanel();
+        if (dock == QLatin1String("evaluationDock") && evaluation && window_->project()) {
+            const auto splits = linkscope::ui::evaluableSplits(*window_->project());
+            if (!splits.empty() &&
+                evaluation->startSparseEvaluation(QString::fromStdString(splits.front()), linkscope::ui::EvaluationPanel::SlotA)) {
+                remaining_.prepend(QStringLiteral("evaluationDock:shot"));
+                connect(evaluation, &linkscope::ui::EvaluationPanel::runReady, this, [this] { next(); },
+                        Qt::SingleShotConnection);
+                return;
+            }
+        }
+        QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
         return;
     }
     QCoreApplication::exit(failed_ ? 2 : 0);
+}
+
+void ScreenshotTour::grabView(const QString& dock) {
+    QString file;
+    for (const View& view : kViews)
+        if (dock == QLatin1String(view.dock)) file = QString::fromLatin1(view.file);
+    if (!window_->grab().save(folder_ + QLatin1Char('/') + file)) failed_ = true;
+    next();
 }

@@ -23,6 +23,7 @@ public:
 private:
     void next();
     void prepareView(const QString& dock);
+    void grabView(const QString& dock);
 
     linkscope::ui::MainWindow* window_;
     QString folder_;

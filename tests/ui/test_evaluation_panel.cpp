@@ -1,0 +1,331 @@
+// The evaluation dock offscreen, on a small project this suite writes itself: the project's
+// sparse linker evaluated on a worker must give exactly what core's evaluate() gives on the same
+// data (built here independently, as `linkscope-cli eval --method sparse` builds it); the error
+// model and its filter under QAbstractItemModelTester; the category filter and the activation
+// signal; two per-mention files written by core's writer, loaded as A and B, with metrics and
+// McNemar / bootstrap numbers equal to core's; a malformed file and cancellation.
+#include <QAbstractItemModelTester>
+#include <QChart>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QtTest/QtTest>
+
+#include "error_filter_model.h"
+#include "error_table_model.h"
+#include "eval/compare.h"
+#include "eval/dictionary.h"
+#include "eval/evaluate.h"
+#include "eval/homonym_affected.h"
+#include "eval/queries.h"
+#include "eval/report.h"
+#include "evaluation_panel.h"
+#include "evaluation_run.h"
+#include "project/loaded_project.h"
+#include "project/project_manifest.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
+#include "test_data.h"
+#include "util/progress.h"
+
+using namespace linkscope;
+using namespace linkscope::ui;
+
+namespace {
+
+constexpr std::string_view kKb =
+    "D006816|143100||Huntington Disease|Huntington's Disease|Huntington Chorea|HD\n"
+    "D006627||Hirschsprung Disease|Congenital Megacolon|HD\n"
+    "D009369||Neoplasms|Tumors|Cancer\n"
+    "D001943||Breast Neoplasms|Breast Cancer\n"
+    "D010051||Ovarian Neoplasms|Ovarian Cancer\n"
+    "D003139||Common Cold|Cold\n"
+    "D003080||Cold Temperature|Cold\n"
+    "D019964||Mood Disorders|Affective Disorders\n";
+
+struct M {
+    std::string text;
+    std::string ids;
+    std::size_t occurrence = 0;
+};
+
+// A PubTator document whose offsets are found in the text (ASCII only).
+std::string document(const std::string& pmid, const std::string& title, const std::string& abstract,
+                     const std::vector<M>& mentions) {
+    const std::string text = title + " " + abstract;
+    std::string out = pmid + "|t|" + title + "\n" + pmid + "|a|" + abstract + "\n";
+    for (const M& m : mentions) {
+        std::size_t at = text.find(m.text);
+        for (std::size_t i = 0; i < m.occurrence && at != std::string::npos; ++i) at = text.find(m.text, at + 1);
+        if (at == std::string::npos) qFatal("fixture mention \"%s\" is not in the text", m.text.c_str());
+        out += pmid + "\t" + std::to_string(at) + "\t" + std::to_string(at + m.text.size()) + "\t" + m.text +
+               "\tDisease\t" + m.ids + "\n";
+    }
+    return out + "\n";
+}
+
+// What core gives on the project's data, built the CLI's way.
+struct CoreRun {
+    retrieval::NameDictionary dictionary;
+    eval::QuerySet queries;
+    eval::EvalResult sparse;  ///< BioSyn's char 1-2 TF-IDF
+    eval::EvalResult words;   ///< word unigrams: a second, different linker
+};
+
+}  // namespace
+
+class TestEvaluationPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::shared_ptr<const LoadedProject> project_;
+    CoreRun core_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+
+    const Corpus& corpus(const std::string& split) const {
+        for (const auto& s : project_->splits)
+            if (s.split == split) return s.corpus;
+        qFatal("no split %s", split.c_str());
+    }
+
+    static void compareGroups(const eval::GroupMetrics& got, const eval::GroupMetrics& expected, std::size_t goldDepth) {
+        QCOMPARE(got.mentions, expected.mentions);
+        QCOMPARE(got.hits, expected.hits);
+        QCOMPARE(got.strictHits, expected.strictHits);
+        QCOMPARE(got.goldIds, expected.goldIds);
+        for (std::size_t k = 1; k <= goldDepth; ++k) QCOMPARE(got.goldHits[k - 1], expected.goldHits[k - 1]);
+    }
+
+    static void waitForRun(EvaluationPanel& panel, EvaluationPanel::Slot slot, QSignalSpy& ready) {
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && ready.count() > 0, 60000);
+        QVERIFY(panel.run(slot) != nullptr);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        test::writeFile(path(QStringLiteral("kb.txt")).toStdString(), kKb);
+        test::writeFile(path(QStringLiteral("train.txt")).toStdString(),
+                        document("100", "Huntington disease and breast cancer.",
+                                 "HD patients rarely develop tumors or a common cold.",
+                                 {{"Huntington disease", "D006816"}, {"breast cancer", "D001943"}, {"HD", "D006816"},
+                                  {"tumors", "D009369"}, {"common cold", "D003139"}}));
+        test::writeFile(path(QStringLiteral("test.txt")).toStdString(),
+                        document("200", "Hirschsprung disease in a child.",
+                                 "Congenital megacolon (HD) is not Huntington disease. Ovarian tumours and a cold "
+                                 "were seen; hypomania too.",
+                                 {{"Hirschsprung disease", "D006627"}, {"Congenital megacolon", "D006627"}, {"HD", "D006627", 0},
+                                  {"Huntington disease", "OMIM:143100"}, {"Ovarian tumours", "D010051"}, {"cold", "D003139"},
+                                  {"hypomania", "D019964"}}) +
+                            document("201", "Breast and ovarian cancer.", "Cold exposure in HD families.",
+                                     {{"Breast and ovarian cancer", "D001943|D010051"}, {"Cold exposure", "D003080"},
+                                      {"HD", "D006816"}}));
+        test::writeFile(path(QStringLiteral("project.json")).toStdString(), R"({
+  "format": "linkscope-project-manifest", "version": 1, "name": "Evaluation fixture",
+  "knowledgeBase": { "path": "kb.txt", "format": "medic" },
+  "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator" },
+               { "split": "test", "path": "test.txt", "format": "pubtator" } ] })");
+        project_ = std::make_shared<const LoadedProject>(
+            loadProject(readProjectManifest(path(QStringLiteral("project.json")).toStdString())));
+        QCOMPARE(evaluableSplits(*project_), std::vector<std::string>{"test"});
+
+        // The CLI's protocol (app/cli/dictionary_setup.cpp) with core alone.
+        const kb::KnowledgeBase& kb = *project_->kb;
+        eval::QueryOptions queryOptions;
+        queryOptions.normalizer = eval::bioSynQueryNormalizer();
+        eval::EvalDictionaryBuilder builder;
+        builder.addKnowledgeBase(kb);
+        const eval::QuerySet train = eval::buildQueries(corpus("train"), kb, queryOptions);
+        builder.addMentions(train.queries);
+        core_.dictionary = builder.build().entries;
+        core_.queries = eval::buildQueries(corpus("test"), kb, queryOptions);
+        eval::markHomonymAffected(core_.queries.queries, kb);
+        eval::EvalOptions options;
+        options.trainingIds = eval::goldIdSet(train.queries);
+        const auto chars = retrieval::SparseIndex::build(core_.dictionary, retrieval::TfidfSettings::bioSyn());
+        core_.sparse = eval::evaluate(core_.queries, core_.dictionary,
+                                      [&](std::span<const std::string> q, std::size_t k) { return chars.search(q, k); }, options);
+        const auto words = retrieval::SparseIndex::build(core_.dictionary, retrieval::TfidfSettings::leNguyenWords());
+        core_.words = eval::evaluate(core_.queries, core_.dictionary,
+                                     [&](std::span<const std::string> q, std::size_t k) { return words.search(q, k); }, options);
+        QCOMPARE(core_.sparse.mentions.size(), std::size_t{10});
+        // The fixture must hold errors, or the error list tests would test nothing.
+        QVERIFY(core_.sparse.all.hits[0] < core_.sparse.all.mentions);
+    }
+
+    void sparseEvaluationEqualsCore() {
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy ready(&panel, &EvaluationPanel::runReady);
+        QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
+        QVERIFY(!panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotB));  // one job at a time
+        waitForRun(panel, EvaluationPanel::SlotA, ready);
+        const EvaluationRun& run = *panel.run(EvaluationPanel::SlotA);
+        const eval::EvalResult& expected = core_.sparse;
+        QCOMPARE(run.result.depth, expected.depth);
+        compareGroups(run.result.all, expected.all, expected.depth);
+        QVERIFY(run.result.seen && run.result.unseen && expected.seen && expected.unseen);
+        compareGroups(*run.result.seen, *expected.seen, expected.depth);
+        compareGroups(*run.result.unseen, *expected.unseen, expected.depth);
+        QVERIFY(run.result.homonymAffected.has_value());
+        compareGroups(*run.result.homonymAffected, *expected.homonymAffected, expected.depth);
+        QCOMPARE(run.result.byType.size(), expected.byType.size());
+        QCOMPARE(run.mentions.size(), expected.mentions.size());
+        for (std::size_t i = 0; i < run.mentions.size(); ++i) {
+            QCOMPARE(run.mentions[i].rank, expected.mentions[i].rank);
+            QCOMPARE(run.mentions[i].document, expected.mentions[i].document);
+            QCOMPARE(run.mentions[i].split, std::string("test"));
+        }
+        // The metrics table lists all, seen, unseen, homonym-affected and not, and one type.
+        QCOMPARE(panel.metricsTable()->rowCount(), 6);
+        QCOMPARE(panel.metricsTable()->item(0, 2)->text(), QString::number(expected.all.mentions));
+        QCOMPARE(panel.metricsTable()->item(0, 3)->text(), QString::number(100.0 * expected.all.accuracy(1), 'f', 2));
+        QCOMPARE(panel.recallChart()->series().size(), 1);
+    }
+
+    void errorListFiltersAndActivates() {
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy ready(&panel, &EvaluationPanel::runReady);
+        QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
+        waitForRun(panel, EvaluationPanel::SlotA, ready);
+        QAbstractItemModelTester modelTester(panel.errorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(panel.errorFilter(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const EvaluationRun& run = *panel.run(EvaluationPanel::SlotA);
+        QCOMPARE(panel.errorModel()->rowCount(), static_cast<int>(run.mentions.size()));
+
+        // Errors only by default.
+        const auto errors = std::count_if(run.mentions.begin(), run.mentions.end(), [](const auto& m) { return !m.correct(); });
+        QVERIFY(errors > 0);
+        QCOMPARE(panel.errorFilter()->rowCount(), static_cast<int>(errors));
+        panel.errorFilter()->setShowCorrect(true);
+        QCOMPARE(panel.errorFilter()->rowCount(), static_cast<int>(run.mentions.size()));
+        panel.errorFilter()->setShowCorrect(false);
+
+        // Each category through the combo: exactly the wrong mentions that carry it.
+        int categoriesSeen = 0;
+        for (int item = 1; item < panel.categoryFilter()->count(); ++item) {
+            panel.categoryFilter()->setCurrentIndex(item);
+            const auto category = static_cast<eval::ErrorCategory>(item - 1);
+            const auto expected = std::count_if(run.mentions.begin(), run.mentions.end(), [&](const auto& m) {
+                return !m.correct() && m.categories.has(category);
+            });
+            QCOMPARE(panel.errorFilter()->rowCount(), static_cast<int>(expected));
+            for (int row = 0; row < panel.errorFilter()->rowCount(); ++row) {
+                const QString shown = panel.errorFilter()->index(row, ErrorTableModel::CategoriesColumn).data().toString();
+                QVERIFY2(shown.contains(QString::fromUtf8(eval::errorCategoryName(category).data())), qPrintable(shown));
+            }
+            if (expected > 0) ++categoriesSeen;
+        }
+        QVERIFY(categoriesSeen >= 2);
+        panel.categoryFilter()->setCurrentIndex(0);
+
+        // The hypomania mention: unseen, and no word shared with "mood disorders".
+        const auto hypomania = std::find_if(run.mentions.begin(), run.mentions.end(),
+                                            [](const auto& m) { return m.mention == "hypomania"; });
+        QVERIFY(hypomania != run.mentions.end());
+        QVERIFY(hypomania->categories.has(eval::ErrorCategory::Unseen));
+        QVERIFY(!hypomania->correct());
+        QVERIFY(hypomania->categories.has(eval::ErrorCategory::IncompleteSynset));
+
+        // Text filter, then activation of the row.
+        panel.errorFilter()->setFilterFixedString(QStringLiteral("hypomania"));
+        QCOMPARE(panel.errorFilter()->rowCount(), 1);
+        QSignalSpy activated(&panel, &EvaluationPanel::mentionActivated);
+        Q_EMIT panel.errorView()->activated(panel.errorFilter()->index(0, ErrorTableModel::PredictedColumn));
+        QCOMPARE(activated.count(), 1);
+        const QList<QVariant> args = activated.takeFirst();
+        QCOMPARE(args[0].toString(), QStringLiteral("test"));
+        QCOMPARE(args[1].toString(), QStringLiteral("200"));
+        QCOMPARE(args[2].toInt(), static_cast<int>(hypomania->start));
+        QCOMPARE(args[3].toInt(), static_cast<int>(hypomania->end));
+        QCOMPARE(args[3].toInt() - args[2].toInt(), 9);
+    }
+
+    void perMentionFilesCompareAsCore() {
+        const std::filesystem::path fileA = path(QStringLiteral("a.jsonl")).toStdString();
+        const std::filesystem::path fileB = path(QStringLiteral("b.jsonl")).toStdString();
+        eval::writePerMention(fileA, core_.sparse, core_.queries.queries, core_.dictionary);
+        eval::writePerMention(fileB, core_.words, core_.queries.queries, core_.dictionary);
+
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy ready(&panel, &EvaluationPanel::runReady);
+        QSignalSpy compared(&panel, &EvaluationPanel::comparisonReady);
+        QVERIFY(panel.startLoadingFile(QString::fromStdString(fileA.string()), EvaluationPanel::SlotA));
+        waitForRun(panel, EvaluationPanel::SlotA, ready);
+        QVERIFY(panel.startLoadingFile(QString::fromStdString(fileB.string()), EvaluationPanel::SlotB));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && ready.count() == 2, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.comparison().has_value(), 60000);
+
+        // Metrics from the file: exact for accuracy; recall as far as the saved predictions go.
+        const EvaluationRun& a = *panel.run(EvaluationPanel::SlotA);
+        QCOMPARE(a.curveDepth, std::size_t{10});
+        compareGroups(a.result.all, core_.sparse.all, a.curveDepth);
+        compareGroups(*a.result.unseen, *core_.sparse.unseen, a.curveDepth);
+        const EvaluationRun& b = *panel.run(EvaluationPanel::SlotB);
+        compareGroups(b.result.all, core_.words.all, b.curveDepth);
+        QCOMPARE(panel.recallChart()->series().size(), 2);
+
+        // The file's mentions are categorized as the direct evaluation's are.
+        const EvaluationRun direct = evaluateProjectSparse(*project_, {});
+        QCOMPARE(a.mentions.size(), direct.mentions.size());
+        for (std::size_t i = 0; i < direct.mentions.size(); ++i) {
+            QCOMPARE(a.mentions[i].split, std::string("test"));
+            QCOMPARE(a.mentions[i].mention, direct.mentions[i].mention);
+            QCOMPARE(eval::describe(a.mentions[i].categories), eval::describe(direct.mentions[i].categories));
+        }
+
+        // McNemar and the bootstrap interval: core's numbers.
+        const eval::RunComparison expected = eval::compareRuns(core_.sparse, core_.words, 1, false);
+        const eval::RunComparison& got = *panel.comparison();
+        QCOMPARE(got.mcnemar.onlyA, expected.mcnemar.onlyA);
+        QCOMPARE(got.mcnemar.onlyB, expected.mcnemar.onlyB);
+        QCOMPARE(got.mcnemar.bothCorrect, expected.mcnemar.bothCorrect);
+        QCOMPARE(got.mcnemar.bothWrong, expected.mcnemar.bothWrong);
+        QCOMPARE(got.mcnemar.pValue, expected.mcnemar.pValue);
+        QCOMPARE(got.difference.lower, expected.difference.lower);
+        QCOMPARE(got.difference.upper, expected.difference.upper);
+        QVERIFY(panel.comparisonLabel()->text().contains(QString::number(expected.mcnemar.pValue, 'g', 4)));
+        QVERIFY(compared.count() >= 1);
+    }
+
+    void malformedFileFails() {
+        const std::filesystem::path bad = path(QStringLiteral("bad.jsonl")).toStdString();
+        test::writeFile(bad, "{\"document\":\"200\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":1}\n{truncated\n");
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
+        QVERIFY(panel.startLoadingFile(QString::fromStdString(bad.string()), EvaluationPanel::SlotA));
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("bad.jsonl:2:")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(panel.run(EvaluationPanel::SlotA) == nullptr);
+    }
+
+    void replacingTheProjectDropsTheRunningJob() {
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
+        panel.setProject(project_);  // before the event loop could deliver the result
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning(), 60000);
+        QCoreApplication::processEvents();
+        QVERIFY(panel.run(EvaluationPanel::SlotA) == nullptr);
+        QSignalSpy ready(&panel, &EvaluationPanel::runReady);
+        QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
+        waitForRun(panel, EvaluationPanel::SlotA, ready);
+    }
+
+    void cancellationStopsTheWorker() {
+        ProgressSink cancelled;
+        cancelled.cancelled = [] { return true; };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, evaluateProjectSparse(*project_, {}, cancelled));
+        QVERIFY_THROWS_EXCEPTION(Error, evaluateProjectSparse(*project_, {.split = "nope"}));
+    }
+};
+
+QTEST_MAIN(TestEvaluationPanel)
+#include "test_evaluation_panel.moc"
