@@ -64,6 +64,8 @@ public:
 
     /// Candidates, once the ranker is built (candidatesReady); empty before.
     bool candidatesAvailable() const { return candidates_ != nullptr; }
+    /// The ranker itself, to share with other views (the embedding plot); null before.
+    std::shared_ptr<const curation::SparseCandidates> sparseCandidates() const { return candidates_; }
     std::vector<curation::CandidateRow> candidates(const Mention& mention, std::size_t k = 20) const;
     /// The ranker's top entity for a mention (the link proposed when nothing was decided).
     std::string proposedLink(const Mention& mention) const;

@@ -31,6 +31,7 @@
 #include "document_filter_model.h"
 #include "document_list_model.h"
 #include "document_view.h"
+#include "embedding_plot.h"
 #include "entity_search_box.h"
 #include "evaluation_panel.h"
 #include "knowledge_base_dock.h"
@@ -234,6 +235,22 @@ void MainWindow::createDocks() {
             [this](const QString& message) { diagnostics_->appendPlainText(message); });
     connect(kbDock_, &KnowledgeBaseDock::mentionActivated, this, &MainWindow::showMention);
 
+    auto* plotDock = new QDockWidget(tr("Embedding plot"), this);
+    plotDock->setObjectName(QStringLiteral("embeddingDock"));
+    embeddingPlot_ = new EmbeddingPlot(plotDock);
+    plotDock->setWidget(embeddingPlot_);
+    addDockWidget(Qt::BottomDockWidgetArea, plotDock);
+    connect(embeddingPlot_, &EmbeddingPlot::mentionActivated, this, &MainWindow::showMention);
+    connect(embeddingPlot_, &EmbeddingPlot::entityActivated, kbDock_, &KnowledgeBaseDock::showEntity);
+    connect(embeddingPlot_, &EmbeddingPlot::failed, this,
+            [this](const QString& message) { diagnostics_->appendPlainText(message); });
+    // The plot follows the entity page while it is visible (each plot is a worker job).
+    connect(kbDock_, &KnowledgeBaseDock::entityShown, this, [this, plotDock](const QString& id) {
+        if (plotDock->isVisible() && !plotDock->visibleRegion().isEmpty()) embeddingPlot_->showEntity(id);
+    });
+    connect(session_, &CurationSession::candidatesReady, this,
+            [this] { embeddingPlot_->setCandidates(session_->sparseCandidates()); });
+
     auto* summaryDock = new QDockWidget(tr("Vocabulary"), this);
     summaryDock->setObjectName(QStringLiteral("vocabularyDock"));
     kbSummary_ = new KnowledgeBaseSummary(summaryDock);
@@ -267,6 +284,7 @@ void MainWindow::createDocks() {
 
     tabifyDockWidget(candidatesDock, kbDock);
     tabifyDockWidget(diagnosticsDock, evaluationDock);
+    tabifyDockWidget(evaluationDock, plotDock);
     tabifyDockWidget(kbDock, summaryDock);
     tabifyDockWidget(diagnosticsDock, rawDock);
     candidatesDock->raise();
@@ -369,6 +387,7 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     kbSummary_->setProject(project_);
     kbDock_->setProject(project_);
     evaluation_->setProject(project_);
+    embeddingPlot_->setProject(project_);
     correctionSearch_->setIndex(nullptr);
     view_->clearDocument();
     diagnostics_->clear();

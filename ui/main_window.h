@@ -33,6 +33,7 @@ class CandidatesPanel;
 class CurationSession;
 class DocumentFilterModel;
 class DocumentListModel;
+class EmbeddingPlot;
 class EntitySearchBox;
 class EvaluationPanel;
 class KnowledgeBaseDock;
@@ -60,6 +61,7 @@ public:
     EntitySearchBox* correctionSearch() const { return correctionSearch_; }
     RawFileView* rawFileView() const { return rawView_; }
     EvaluationPanel* evaluationPanel() const { return evaluation_; }
+    EmbeddingPlot* embeddingPlot() const { return embeddingPlot_; }
     /// Shows a mention: selects its document and the mention in it; false when not found.
     bool showMention(const QString& split, const QString& pmid, int start, int end);
     /// The shown document's split name and the document (nullptr when none is shown).
@@ -114,6 +116,7 @@ private:
     KnowledgeBaseDock* kbDock_ = nullptr;
     RawFileView* rawView_ = nullptr;
     EvaluationPanel* evaluation_ = nullptr;
+    EmbeddingPlot* embeddingPlot_ = nullptr;
     std::string currentSplit_;
     const Document* currentDocument_ = nullptr;
     /// The last decision's "apply to all identical mentions" offer.

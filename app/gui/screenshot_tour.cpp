@@ -8,6 +8,7 @@
 #include "corpus/corpus.h"
 #include "curation_session.h"
 #include "document_view.h"
+#include "embedding_plot.h"
 #include "evaluation_panel.h"
 #include "evaluation_run.h"
 #include "knowledge_base_dock.h"
@@ -58,8 +59,10 @@ void ScreenshotTour::prepareView(const QString& dockName) {
         // The entity page of the selected mention's first gold id.
         if (const auto key = window_->currentMentionKey(); key && window_->currentDocument())
             for (const auto& mention : window_->currentDocument()->mentions)
-                if (mention.start == key->start && mention.end == key->end && !mention.ids.ids.empty())
-                    window_->knowledgeBaseDock()->showEntity(QString::fromStdString(mention.ids.ids.front()));
+                if (mention.start == key->start && mention.end == key->end && !mention.ids.ids.empty()) {
+                    plotEntity_ = QString::fromStdString(mention.ids.ids.front());
+                    window_->knowledgeBaseDock()->showEntity(plotEntity_);
+                }
     }
 }
 
@@ -85,6 +88,15 @@ void ScreenshotTour::next() {
                         Qt::SingleShotConnection);
                 return;
             }
+        }
+        // The embedding plot of the selected mention's gold entity, once computed.
+        auto* plot = window_->embeddingPlot();
+        if (dock == QLatin1String("embeddingDock") && plot && !plotEntity_.isEmpty()) {
+            remaining_.prepend(QStringLiteral("embeddingDock:shot"));
+            connect(plot, &linkscope::ui::EmbeddingPlot::computed, this, [this] { next(); }, Qt::SingleShotConnection);
+            connect(plot, &linkscope::ui::EmbeddingPlot::failed, this, [this] { next(); }, Qt::SingleShotConnection);
+            plot->showEntity(plotEntity_);
+            return;
         }
         QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
         return;

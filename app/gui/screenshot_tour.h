@@ -29,4 +29,5 @@ private:
     QString folder_;
     QStringList remaining_;
     bool failed_ = false;
+    QString plotEntity_;  ///< the entity shown on the knowledge-base page, then plotted
 };
