@@ -5,6 +5,9 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -31,6 +34,7 @@
 #include "document_filter_model.h"
 #include "document_list_model.h"
 #include "document_view.h"
+#include "export_dialog.h"
 #include "embedding_plot.h"
 #include "entity_search_box.h"
 #include "evaluation_panel.h"
@@ -297,6 +301,8 @@ void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Project…"), this, &MainWindow::chooseProject);
     open->setShortcut(QKeySequence::Open);
+    QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::chooseExport);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -345,6 +351,49 @@ void MainWindow::chooseProject() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
                                                       tr("Linkscope projects (*.linkscope *.json)"));
     if (!path.isEmpty()) openProject(path);
+}
+
+void MainWindow::chooseExport() {
+    if (!project_ || !session_->isOpen()) return;
+    QStringList splits;
+    for (const auto& split : project_->splits) splits << QString::fromStdString(split.split);
+    ExportDialog dialog(splits, QFileInfo(QString::fromStdString(project_->manifest.file.string())).absolutePath(), this);
+    if (dialog.exec() == QDialog::Accepted) startExport(dialog.options());
+}
+
+bool MainWindow::startExport(const curation::ExportOptions& options) {
+    if (!project_ || !session_->isOpen() || exporting_) return false;
+    // The decisions are read here (milliseconds); reading and writing the corpora is the worker's.
+    auto input = std::make_shared<const curation::ExportInput>(curation::exportInputOf(*session_->store()));
+    exporting_ = true;
+    statusLabel_->setText(tr("Exporting…"));
+    auto* watcher = new QFutureWatcher<std::pair<QStringList, QString>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const auto [lines, error] = watcher->result();
+        watcher->deleteLater();
+        exporting_ = false;
+        if (!error.isEmpty()) {
+            diagnostics_->appendPlainText(tr("Export failed: %1").arg(error));
+            statusLabel_->setText(tr("Export failed"));
+            Q_EMIT exportFailed(error);
+            return;
+        }
+        for (const QString& line : lines) diagnostics_->appendPlainText(line);
+        statusLabel_->setText(tr("Exported: %1").arg(lines.isEmpty() ? QString() : lines.back()));
+        Q_EMIT exportFinished(lines);
+    });
+    watcher->setFuture(QtConcurrent::run([input, options]() -> std::pair<QStringList, QString> {
+        try {
+            const curation::ExportReport report = curation::exportProject(*input, options);
+            QStringList lines;
+            for (const auto& note : report.notes) lines << QStringLiteral("note: ") + QString::fromStdString(note);
+            for (const auto& line : report.lines) lines << QString::fromStdString(line);
+            return {lines, {}};
+        } catch (const std::exception& error) {
+            return {{}, QString::fromUtf8(error.what())};
+        }
+    }));
+    return true;
 }
 
 void MainWindow::openProject(const QString& manifestPath) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "curation/project_export.h"
 #include "mention_adapter.h"
 #include "project/curation_decision.h"
 
@@ -71,10 +72,15 @@ public:
     /// Records a decision on the selected mention (as the curation keys do); false when there is
     /// no selected mention or the decision was refused.
     bool decideCurrent(project::DecisionKind kind, const QString& entityId = {});
+    /// Exports the open project (its decisions in effect applied) on a worker; exportFinished or
+    /// exportFailed follows. False when no project is open or an export is running.
+    bool startExport(const curation::ExportOptions& options);
 
 Q_SIGNALS:
     void projectLoaded();
     void projectFailed(const QString& message);
+    void exportFinished(const QStringList& lines);
+    void exportFailed(const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -89,6 +95,7 @@ private:
     void finishLoading();
     void restoreLayout();
     void chooseProject();
+    void chooseExport();
     void createCurationActions(QMenu* edit);
     void showCandidates();
     void refreshMentionStates();
@@ -126,6 +133,7 @@ private:
         std::string link;
     };
     SameSurfaceOffer offer_;
+    bool exporting_ = false;
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     QLabel* statusLabel_ = nullptr;

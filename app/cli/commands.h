@@ -12,6 +12,7 @@ void addEvalCommand(CLI::App& app);
 void addCompareCommand(CLI::App& app);
 void addIndexCommand(CLI::App& app);
 void addTokenizeCommand(CLI::App& app);
+void addExportCommand(CLI::App& app);
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);

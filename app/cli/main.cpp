@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addCompareCommand(app);
     linkscope::cli::addIndexCommand(app);
     linkscope::cli::addTokenizeCommand(app);
+    linkscope::cli::addExportCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);

@@ -18,6 +18,7 @@
 #include "candidate_model.h"
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
+#include "curation/project_export.h"
 #include "curation/sparse_candidates.h"
 #include "curation_session.h"
 #include "document_list_model.h"
@@ -327,6 +328,51 @@ private Q_SLOTS:
             QVERIFY(index.data(DocumentListModel::LowConfidenceRole).toBool() ||
                     index.data().toString() == QString::fromStdString(window.currentDocument()->pmid()));
         }
+    }
+
+    // File > Export through MainWindow::startExport: without decisions the PubTator export is the
+    // input byte for byte; after a correction and a rejection it differs in exactly those lines.
+    void exportDiffersExactlyInTheDecisions() {
+        const QString manifest = copyDemo();
+        const QString input = QFileInfo(manifest).absolutePath() + QStringLiteral("/demo-train.txt");
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, manifest));
+        auto exportTrain = [&](const QString& out) {
+            QSignalSpy finished(&window, &MainWindow::exportFinished);
+            QSignalSpy failed(&window, &MainWindow::exportFailed);
+            curation::ExportOptions options;
+            options.format = curation::ExportFormat::PubTator;
+            options.out = out.toStdString();
+            options.splits = {"train"};
+            if (!window.startExport(options)) return false;
+            return QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 30000) && failed.isEmpty();
+        };
+        auto lines = [](const QString& path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n')) : QStringList();
+        };
+        const QString untouched = dir_.filePath(QStringLiteral("untouched.txt"));
+        QVERIFY(exportTrain(untouched));
+        QCOMPARE(lines(untouched), lines(input));
+
+        QTest::keyClick(window.documentView(), Qt::Key_2);  // mention 0: corrected to candidate 2
+        const QString chosen = QString::fromStdString(reopenStore(window)->currentDecision(keyOf(window, 0))->newLink);
+        window.candidatesPanel()->clearOffer();
+        window.documentView()->selectMention(2);
+        QTest::keyClick(window.documentView(), Qt::Key_R);  // mention 2 ("HD"): rejected
+        const QString corrected = dir_.filePath(QStringLiteral("corrected.txt"));
+        QVERIFY(exportTrain(corrected));
+        const QStringList before = lines(input);
+        const QStringList after = lines(corrected);
+        QCOMPARE(after.size(), before.size());
+        QStringList changed;
+        for (int i = 0; i < before.size(); ++i)
+            if (before[i] != after[i]) changed << after[i];
+        QCOMPARE(changed.size(), 2);
+        QVERIFY2(changed[0].startsWith(QStringLiteral("90000001\t21\t39\tHuntington disease\tSpecificDisease\t")), qPrintable(changed[0]));
+        QVERIFY2(changed[0].endsWith(chosen.section(QLatin1Char(':'), 1)), qPrintable(changed[0] + " / " + chosen));
+        QCOMPARE(changed[1], QStringLiteral("90000001\t90\t92\tHD\tSpecificDisease\t"));
     }
 
     void enterInTheDocumentFilterDoesNotDecide() {

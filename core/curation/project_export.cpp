@@ -1,0 +1,178 @@
+#include "curation/project_export.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "corpus/bioc_writer.h"
+#include "corpus/brat_writer.h"
+#include "corpus/pubtator_reader.h"
+#include "corpus/pubtator_writer.h"
+#include "curation/apply_decisions.h"
+#include "curation/decision_log.h"
+#include "project/project_store.h"
+#include "util/error.h"
+
+namespace linkscope::curation {
+namespace {
+
+// An unknown --split is an error naming the splits there are.
+void requireKnownSplits(const ProjectManifest& manifest, const std::vector<std::string>& splits) {
+    std::set<std::string> known;
+    for (const auto& corpus : manifest.corpora) known.insert(corpus.split);
+    for (const auto& split : splits)
+        if (!known.contains(split)) {
+            std::string names;
+            for (const auto& name : known) names += (names.empty() ? "" : ", ") + name;
+            throw Error("the project has no split \"" + split + "\" (its splits: " + names + ")");
+        }
+}
+
+// The corpora to export, in manifest order.
+std::vector<CorpusReference> selectCorpora(const ProjectManifest& manifest, const std::vector<std::string>& splits) {
+    requireKnownSplits(manifest, splits);
+    std::vector<CorpusReference> selected;
+    std::set<std::string> seen;
+    for (const auto& corpus : manifest.corpora) {
+        if (!splits.empty() && std::find(splits.begin(), splits.end(), corpus.split) == splits.end()) continue;
+        // Decisions name their mention by split: two files of one split would be ambiguous.
+        if (!seen.insert(corpus.split).second)
+            throw Error("the manifest names several corpus files for split \"" + corpus.split +
+                        "\"; export them one split name per file");
+        selected.push_back(corpus);
+    }
+    return selected;
+}
+
+// Every decision in effect must name a split of the project: one that names none would
+// otherwise vanish from every export.
+void checkDecisionSplits(const ProjectManifest& manifest, const std::vector<project::Decision>& done) {
+    std::set<std::string> known;
+    for (const auto& corpus : manifest.corpora) known.insert(corpus.split);
+    std::size_t orphans = 0;
+    std::string list;
+    for (const auto& decision : done)
+        if (!known.contains(decision.mention.split)) {
+            ++orphans;
+            list += "\n  decision " + std::to_string(decision.id) + " names split \"" + decision.mention.split + "\"";
+        }
+    if (orphans > 0)
+        throw Error(std::to_string(orphans) + " decision(s) in effect name a split the project does not have:" + list);
+}
+
+std::filesystem::path outputFor(const ExportOptions& options, const CorpusReference& corpus, bool several) {
+    if (!several) return options.out;
+    if (options.format == ExportFormat::PubTator) return options.out / (corpus.split + ".pubtator.txt");
+    if (options.format == ExportFormat::BioC) return options.out / (corpus.split + ".bioc.xml");
+    return options.out / corpus.split;
+}
+
+ExportReport exportDecisions(const ExportInput& input, const ExportOptions& options) {
+    if (!input.fromProject) throw Error("the decisions log needs a project file (a manifest holds no decisions)");
+    requireKnownSplits(input.manifest, options.splits);
+    std::vector<project::Decision> selected;
+    for (const auto& decision : input.history)
+        if (options.splits.empty() ||
+            std::find(options.splits.begin(), options.splits.end(), decision.mention.split) != options.splits.end())
+            selected.push_back(decision);
+    std::size_t done = 0;
+    for (const auto& decision : selected) done += decision.state == project::DecisionState::Done ? 1 : 0;
+    writeDecisionLog(selected, options.out);
+    ExportReport report;
+    report.lines.push_back("decisions: " + std::to_string(selected.size()) + " written (" + std::to_string(done) +
+                           " in effect, " + std::to_string(selected.size() - done) + " undone or discarded) -> " +
+                           options.out.string());
+    report.written.push_back(options.out);
+    return report;
+}
+
+}  // namespace
+
+std::string_view exportFormatName(ExportFormat format) noexcept {
+    switch (format) {
+    case ExportFormat::PubTator: return "pubtator";
+    case ExportFormat::BioC: return "bioc";
+    case ExportFormat::Brat: return "brat";
+    case ExportFormat::Decisions: return "decisions";
+    }
+    return "pubtator";
+}
+
+std::optional<ExportFormat> parseExportFormat(std::string_view name) noexcept {
+    for (const ExportFormat format : {ExportFormat::PubTator, ExportFormat::BioC, ExportFormat::Brat, ExportFormat::Decisions})
+        if (exportFormatName(format) == name) return format;
+    return std::nullopt;
+}
+
+ExportInput exportInputOf(const project::ProjectStore& store) {
+    ExportInput input;
+    input.manifest = store.manifest();
+    input.history = store.decisions();
+    input.done = store.doneDecisions();
+    input.fromProject = true;
+    return input;
+}
+
+ExportInput exportInputOf(ProjectManifest manifest) {
+    ExportInput input;
+    input.manifest = std::move(manifest);
+    return input;
+}
+
+ExportReport exportProject(const ExportInput& input, const ExportOptions& options, const ProgressSink& progress) {
+    if (options.format == ExportFormat::Decisions) return exportDecisions(input, options);
+
+    checkDecisionSplits(input.manifest, input.done);
+    const auto corpora = selectCorpora(input.manifest, options.splits);
+    const bool several = corpora.size() > 1;
+    struct Prepared {
+        CorpusReference reference;
+        Corpus corpus;
+        ApplySummary applied;
+    };
+    std::vector<Prepared> prepared;
+    ExportReport report;
+    for (std::size_t i = 0; i < corpora.size(); ++i) {
+        const auto& reference = corpora[i];
+        progress.checkCancelled();
+        progress("Reading " + reference.path.filename().string(), 0.8 * static_cast<double>(i) / static_cast<double>(corpora.size()));
+        const Corpus read = readPubTator(reference.path);
+        for (const auto& diagnostic : read.diagnostics) report.notes.push_back(diagnostic.toString());
+        Prepared item{reference, {}, {}};
+        item.corpus = applyDecisions(read, reference.split, input.done, &item.applied);
+        prepared.push_back(std::move(item));
+    }
+    progress.checkCancelled();
+    if (several) {
+        std::error_code ec;
+        std::filesystem::create_directories(options.out, ec);
+        if (ec) throw Error("cannot create folder " + options.out.string() + ": " + ec.message());
+    }
+    progress("Writing", 0.8);
+    for (const auto& item : prepared) {
+        const auto path = outputFor(options, item.reference, several);
+        std::size_t mentions = 0;
+        for (const auto& document : item.corpus.documents()) mentions += document.mentions.size();
+        std::string line = item.reference.split + ": " + std::to_string(item.corpus.size()) + " documents, " +
+                           std::to_string(mentions) + " mentions, " + std::to_string(item.applied.decisions) +
+                           " decisions applied, " + std::to_string(item.applied.changedMentions) + " mentions changed";
+        if (options.format == ExportFormat::PubTator) {
+            writePubTator(item.corpus, path);
+        } else if (options.format == ExportFormat::BioC) {
+            BioCWriteOptions bioc;
+            bioc.date = options.date;
+            writeBioC(item.corpus, path, bioc);
+        } else {
+            const BratExportSummary summary = writeBrat(item.corpus, path);
+            if (!summary.complete())
+                line += "; brat cannot hold " + std::to_string(summary.relationsLeftOut) + " document-level relations and " +
+                        std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out";
+        }
+        report.lines.push_back(line + " -> " + path.string());
+        report.written.push_back(path);
+    }
+    progress("Exported", 1.0);
+    return report;
+}
+
+}  // namespace linkscope::curation
