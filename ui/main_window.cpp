@@ -40,6 +40,7 @@
 #include "evaluation_panel.h"
 #include "knowledge_base_dock.h"
 #include "raw_file_view.h"
+#include "training_panel.h"
 #include "knowledge_base_summary.h"
 #include "mention_adapter.h"
 #include "mention_palette.h"
@@ -255,6 +256,18 @@ void MainWindow::createDocks() {
     connect(session_, &CurationSession::candidatesReady, this,
             [this] { embeddingPlot_->setCandidates(session_->sparseCandidates()); });
 
+    auto* trainingDock = new QDockWidget(tr("Training"), this);
+    trainingDock->setObjectName(QStringLiteral("trainingDock"));
+    training_ = new TrainingPanel(trainingDock);
+    trainingDock->setWidget(training_);
+    addDockWidget(Qt::RightDockWidgetArea, trainingDock);
+    connect(training_, &TrainingPanel::runFinished, this, [this](const QString& directory) {
+        statusLabel_->setText(tr("Training finished: %1 (registered in the project)").arg(directory));
+        diagnostics_->appendPlainText(tr("Training finished: %1").arg(directory));
+    });
+    connect(training_, &TrainingPanel::trainingFailed, this,
+            [this](const QString& message) { diagnostics_->appendPlainText(tr("Training failed: %1").arg(message)); });
+
     auto* summaryDock = new QDockWidget(tr("Vocabulary"), this);
     summaryDock->setObjectName(QStringLiteral("vocabularyDock"));
     kbSummary_ = new KnowledgeBaseSummary(summaryDock);
@@ -290,6 +303,7 @@ void MainWindow::createDocks() {
     tabifyDockWidget(diagnosticsDock, evaluationDock);
     tabifyDockWidget(evaluationDock, plotDock);
     tabifyDockWidget(kbDock, summaryDock);
+    tabifyDockWidget(summaryDock, trainingDock);
     tabifyDockWidget(diagnosticsDock, rawDock);
     candidatesDock->raise();
     diagnosticsDock->raise();
@@ -397,6 +411,7 @@ bool MainWindow::startExport(const curation::ExportOptions& options) {
 }
 
 void MainWindow::openProject(const QString& manifestPath) {
+    training_->setStore(nullptr);  // the store closes with the session
     session_->close();
     candidates_->model()->clear();
     candidates_->clearOffer();
@@ -427,6 +442,8 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     if (const QString error = session_->open(project_, projectFile); !error.isEmpty()) {
         diagnostics_->appendPlainText(tr("Decisions cannot be saved: %1").arg(error));
     }
+    training_->setStore(session_->isOpen() ? session_->store() : nullptr);
+    training_->setProject(project_);
     documents_->setProject(project_);
     documents_->setReviewFunction([this](const std::string& split, const Document& document) {
         const CurationSession::DocumentReview review = session_->review(split, document);

@@ -39,6 +39,7 @@ class EntitySearchBox;
 class EvaluationPanel;
 class KnowledgeBaseDock;
 class RawFileView;
+class TrainingPanel;
 class DocumentView;
 class KnowledgeBaseSummary;
 class ProjectLoader;
@@ -63,6 +64,7 @@ public:
     RawFileView* rawFileView() const { return rawView_; }
     EvaluationPanel* evaluationPanel() const { return evaluation_; }
     EmbeddingPlot* embeddingPlot() const { return embeddingPlot_; }
+    TrainingPanel* trainingPanel() const { return training_; }
     /// Shows a mention: selects its document and the mention in it; false when not found.
     bool showMention(const QString& split, const QString& pmid, int start, int end);
     /// The shown document's split name and the document (nullptr when none is shown).
@@ -124,6 +126,7 @@ private:
     RawFileView* rawView_ = nullptr;
     EvaluationPanel* evaluation_ = nullptr;
     EmbeddingPlot* embeddingPlot_ = nullptr;
+    TrainingPanel* training_ = nullptr;
     std::string currentSplit_;
     const Document* currentDocument_ = nullptr;
     /// The last decision's "apply to all identical mentions" offer.

@@ -1,0 +1,9 @@
+# The GUI's event-loop stalls while a project loads and indexes and while a training runs
+# (issue 7's 100 ms rule); needs the Qt Widgets half. Run with QT_QPA_PLATFORM=offscreen.
+if(TARGET linkscope_ui)
+  linkscope_add_benchmark(ui_stall ui_stall.cpp)
+  target_link_libraries(ui_stall PRIVATE linkscope::ui Qt6::Widgets nlohmann_json::nlohmann_json)
+  target_compile_definitions(ui_stall PRIVATE
+      LINKSCOPE_DEFAULT_DATA_DIR="${LINKSCOPE_DEFAULT_DATA_DIR}"
+      LINKSCOPE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endif()

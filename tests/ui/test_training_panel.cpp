@@ -1,0 +1,250 @@
+// The training dock offscreen on the demo project: a preset cut to one epoch of a few mentions
+// trained with a small compact encoder through the panel (progress, the chart points, the run
+// directory, the run registered in a project file), a training cancelled right after its start
+// (cancelled, the event loop kept running meanwhile, the panel ready again), a request the
+// trainer refuses, and, in a build without LibTorch, the panel saying so.
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "project/loaded_project.h"
+#include "project/project_manifest.h"
+#include "project/project_store.h"
+#include "test_data.h"
+#include "train/run_directory.h"
+#include "training_panel.h"
+#include "training_worker.h"
+
+using namespace linkscope;
+using namespace linkscope::ui;
+namespace fs = std::filesystem;
+
+class TestTrainingPanel : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::shared_ptr<const LoadedProject> project_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    QString modelsDirectory() const { return path(QStringLiteral("models")); }
+
+    // A panel on the demo project with the tiny preset chosen, the demo's test split as dev.
+    void configure(TrainingPanel& panel, const QString& runs) const {
+        panel.setModelsDirectory(modelsDirectory());
+        panel.setProject(project_);
+        panel.setRunsFolder(runs);
+        panel.presetCombo()->setCurrentIndex(panel.presetCombo()->findText(QStringLiteral("tiny-triplet")));
+        QVERIFY(panel.presetCombo()->currentIndex() >= 0);
+        panel.scheduleCombo()->setCurrentIndex(panel.scheduleCombo()->findText(QStringLiteral("paper")));
+        QVERIFY(panel.scheduleCombo()->currentIndex() >= 0);
+        panel.devSplitCombo()->setCurrentIndex(panel.devSplitCombo()->findData(QStringLiteral("test")));
+        QVERIFY(panel.devSplitCombo()->currentIndex() >= 0);
+        panel.deviceCombo()->setCurrentIndex(panel.deviceCombo()->findData(QStringLiteral("cpu")));
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
+        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());  // the default runs folder stays in here
+        const fs::path manifest = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo" / "demo-project.json";
+        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifest)));
+
+        // The triplet preset cut to one epoch of 8 mentions, and a compact encoder small enough
+        // for a sanitizer build: the panel is under test here, not the method.
+        QVERIFY(QDir().mkpath(modelsDirectory()));
+        const fs::path models = fs::path(LINKSCOPE_SOURCE_DIR) / "models";
+        auto preset = nlohmann::json::parse(test::readFile(models / "triplet.json"));
+        for (auto* schedule : {&preset["training"], &preset["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 1;
+            (*schedule)["max_train_mentions"] = 8;
+            (*schedule)["batch_size"] = 64;
+        }
+        test::writeFile(path(QStringLiteral("models/tiny-triplet.json")).toStdString(), preset.dump(2));
+        auto compact = nlohmann::json::parse(test::readFile(models / "compact-encoder.json"));
+        compact["config"]["hidden_size"] = 32;
+        compact["config"]["num_hidden_layers"] = 1;
+        compact["config"]["num_attention_heads"] = 2;
+        compact["config"]["intermediate_size"] = 64;
+        compact["vocabulary"]["size"] = 400;
+        test::writeFile(path(QStringLiteral("models/compact-encoder.json")).toStdString(), compact.dump(2));
+    }
+
+    void listsThePresetsAndSplits() {
+        TrainingPanel panel;
+        panel.setModelsDirectory(modelsDirectory());
+        QCOMPARE(panel.presetCombo()->count(), 1);  // compact-encoder.json is not a preset
+        QCOMPARE(panel.presetCombo()->currentText(), QStringLiteral("tiny-triplet"));
+        QVERIFY(panel.scheduleCombo()->findText(QStringLiteral("paper")) >= 0);
+        QCOMPARE(panel.scheduleCombo()->currentText(), QStringLiteral("short"));  // the default for a new choice
+        QVERIFY(!panel.startButton()->isEnabled());  // no project yet
+        panel.setProject(project_);
+        // "(none)" and the demo's test split; the train split is what is trained on.
+        QCOMPARE(panel.devSplitCombo()->count(), 2);
+        QCOMPARE(panel.devSplitCombo()->currentData().toString(), QStringLiteral("test"));
+        QCOMPARE(panel.startButton()->isEnabled(), TrainingWorker::isAvailable());
+        QVERIFY(!panel.cancelButton()->isEnabled());
+        // The source tree's presets are found the way the CLI finds them.
+        QVERIFY(!TrainingPanel::defaultModelsDirectory().isEmpty());
+    }
+
+    void withoutLibTorchThePanelSaysSo() {
+        if (TrainingWorker::isAvailable()) QSKIP("this build has LibTorch");
+        TrainingPanel panel;
+        panel.setModelsDirectory(modelsDirectory());
+        panel.setProject(project_);
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("trainingUnavailable"));
+        QVERIFY(label && !label->isHidden());
+        QVERIFY(label->text().contains(QStringLiteral("LibTorch")));
+        QVERIFY(!panel.startButton()->isEnabled());
+        QVERIFY(!panel.start());
+    }
+
+    void trainsAndRegistersTheRun() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        const fs::path projectFile = path(QStringLiteral("demo.linkscope")).toStdString();
+        auto store = project::ProjectStore::create(projectFile, project_->manifest);
+
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("runs")));
+        panel.setStore(&store);
+        QSignalSpy progress(panel.worker(), &TrainingWorker::progress);
+        QSignalSpy epochs(panel.worker(), &TrainingWorker::epochEnded);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+
+        QVERIFY(panel.start());
+        QVERIFY(panel.isTraining());
+        QVERIFY(!panel.startButton()->isEnabled());
+        QVERIFY(panel.cancelButton()->isEnabled());
+        QVERIFY(!panel.start());  // one training at a time
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!panel.isTraining());
+        QVERIFY(panel.startButton()->isEnabled());
+        QCOMPARE(panel.progressBar()->value(), panel.progressBar()->maximum());
+
+        // Progress came, with training steps among it.
+        QVERIFY(!progress.isEmpty());
+        bool sawTraining = false;
+        for (const auto& arguments : progress) {
+            const auto update = arguments.first().value<TrainingUpdate>();
+            if (update.stage == QLatin1String("Training")) {
+                sawTraining = true;
+                QCOMPARE(update.epochs, 1);
+                QVERIFY(update.stepsPerEpoch >= 1);
+            }
+        }
+        QVERIFY(sawTraining);
+        QVERIFY(panel.lossSeries()->count() >= 1);
+        for (const QPointF& point : panel.lossSeries()->points()) QVERIFY(std::isfinite(point.y()));
+
+        // The untrained model's validation (epoch 0, no loss), then epoch 1 with its mean loss,
+        // matching what the run recorded.
+        QCOMPARE(epochs.size(), 2);
+        QCOMPARE(epochs[0][0].toInt(), 0);
+        QVERIFY(std::isnan(epochs[0][1].toDouble()));
+        QCOMPARE(epochs[1][0].toInt(), 1);
+        QVERIFY(std::isfinite(epochs[1][1].toDouble()));
+        const double accuracy = epochs[1][2].toDouble();
+        QVERIFY(accuracy >= 0.0 && accuracy <= 1.0);
+        QCOMPARE(panel.accuracySeries()->count(), 2);
+        QCOMPARE(panel.accuracySeries()->at(1), QPointF(1.0, accuracy));
+
+        // The run directory, as the trainer writes it.
+        const QString directory = finished.first().first().toString();
+        QCOMPARE(directory, panel.currentRunDirectory());
+        QVERIFY(directory.startsWith(path(QStringLiteral("runs/tiny-triplet-"))));
+        const fs::path run = directory.toStdString();
+        QVERIFY(fs::exists(train::modelDirectory(run) / "config.json"));
+        QVERIFY(fs::exists(train::runInfoFile(run)));
+        const train::RunInfo info = train::readRunInfo(run);
+        QCOMPARE(info.status, std::string("finished"));
+        QCOMPARE(info.preset, std::string("tiny-triplet"));
+        QCOMPARE(info.epochsDone, std::size_t{1});
+        QCOMPARE(info.device, std::string("cpu"));
+        QCOMPARE(epochs[0][2].toDouble(), info.untrainedDevAccuracy);
+        QCOMPARE(panel.accuracySeries()->at(0), QPointF(0.0, info.untrainedDevAccuracy));
+
+        // Registered in the project file, seen by another connection too.
+        const auto reopened = project::ProjectStore::open(projectFile);
+        const auto runs = reopened.runs();
+        QCOMPARE(runs.size(), std::size_t{1});
+        QCOMPARE(runs[0].name, run.filename().string());
+        QCOMPARE(runs[0].directory, fs::absolute(run));
+        QCOMPARE(runs[0].preset, std::string("tiny-triplet"));
+    }
+
+    void cancelRightAfterStart() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        const fs::path projectFile = path(QStringLiteral("cancel.linkscope")).toStdString();
+        auto store = project::ProjectStore::create(projectFile, project_->manifest);
+
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("cancelled-runs")));
+        panel.setStore(&store);
+        QSignalSpy cancelled(&panel, &TrainingPanel::trainingCancelled);
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+        // The GUI thread keeps serving its event loop while the worker stops: timer ticks arrive.
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start();
+
+        QVERIFY(panel.start());
+        panel.cancel();
+        QVERIFY(!panel.cancelButton()->isEnabled());  // cancelling once is enough
+        QTRY_VERIFY_WITH_TIMEOUT(!cancelled.isEmpty() || !finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(cancelled.size(), 1);
+        QVERIFY(finished.isEmpty());
+        QVERIFY(ticks > 0);
+        QVERIFY(!panel.isTraining());
+        QVERIFY(panel.startButton()->isEnabled());
+        QVERIFY(panel.statusLabel()->text().contains(QStringLiteral("cancelled")));
+        QVERIFY(store.runs().empty());  // only finished runs are registered
+
+        // Responsive means usable too: the next training starts at once.
+        QVERIFY(panel.start());
+        panel.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.size() + finished.size() + failed.size() == 2, 600000);
+    }
+
+    void refusedRequestsFail() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        TrainingWorker worker;
+        QSignalSpy failed(&worker, &TrainingWorker::failed);
+        TrainingRequest request;
+        request.preset = QStringLiteral("no-such-preset");
+        request.modelsDirectory = modelsDirectory();
+        request.runDirectory = path(QStringLiteral("refused"));
+        QVERIFY(worker.start(project_, request));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60000);
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("tiny-triplet")),
+                 qPrintable(failed.first().first().toString()));  // the available names are listed
+
+        request.preset = QStringLiteral("tiny-triplet");
+        request.devSplit = QStringLiteral("dev");  // the demo has none
+        QVERIFY(worker.start(project_, request));
+        QTRY_VERIFY_WITH_TIMEOUT(failed.size() == 2, 60000);
+        QVERIFY2(failed.last().first().toString().contains(QStringLiteral("\"dev\"")),
+                 qPrintable(failed.last().first().toString()));
+        QVERIFY(!fs::exists(request.runDirectory.toStdString()));
+    }
+};
+
+QTEST_MAIN(TestTrainingPanel)
+#include "test_training_panel.moc"

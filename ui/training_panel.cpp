@@ -1,0 +1,410 @@
+#include "training_panel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "train/run_directory.h"
+#include "train/training_preset.h"
+#include "training_worker.h"
+#include "util/error.h"
+
+namespace linkscope::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+QString fromPath(const fs::path& path) { return QString::fromStdString(path.string()); }
+
+QString formatDuration(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("-");
+    const auto total = static_cast<long long>(std::llround(seconds));
+    if (total < 60) return QStringLiteral("%1 s").arg(total);
+    if (total < 3600) return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60);
+    return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
+}
+
+QChartView* makeChartView(const QString& title, QLineSeries* series, QValueAxis* x, QValueAxis* y, QWidget* parent) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->hide();
+    chart->addSeries(series);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    auto* view = new QChartView(chart, parent);  // the view owns the chart, the chart its series and axes
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(140);
+    return view;
+}
+
+}  // namespace
+
+QString TrainingPanel::defaultModelsDirectory() {
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("LINKSCOPE_MODELS_DIR"); env && *env) candidates.emplace_back(env);
+#ifdef LINKSCOPE_SOURCE_MODELS_DIR
+    candidates.emplace_back(LINKSCOPE_SOURCE_MODELS_DIR);
+#endif
+    std::error_code error;
+    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+    if (!error) candidates.push_back(executable.parent_path().parent_path() / "share" / "linkscope" / "models");
+#ifdef LINKSCOPE_INSTALL_MODELS_DIR
+    candidates.emplace_back(LINKSCOPE_INSTALL_MODELS_DIR);
+#endif
+    const auto found = train::findModelsDirectory(candidates);
+    return found ? fromPath(*found) : QString();
+}
+
+TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new TrainingWorker(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    unavailable_ = new QLabel(tr("Training needs LibTorch: this build of Linkscope was made without it."), this);
+    unavailable_->setObjectName(QStringLiteral("trainingUnavailable"));
+    unavailable_->setWordWrap(true);
+    unavailable_->setVisible(!TrainingWorker::isAvailable());
+    layout->addWidget(unavailable_);
+
+    auto* form = new QFormLayout;
+    preset_ = new QComboBox(this);
+    preset_->setObjectName(QStringLiteral("trainingPreset"));
+    form->addRow(tr("&Preset"), preset_);
+    presetInfo_ = new QLabel(this);
+    presetInfo_->setWordWrap(true);
+    presetInfo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), presetInfo_);
+    schedule_ = new QComboBox(this);
+    schedule_->setObjectName(QStringLiteral("trainingSchedule"));
+    schedule_->setToolTip(tr("\"paper\": the paper's hyper-parameters; \"short\": a schedule a CPU finishes in minutes"));
+    form->addRow(tr("&Schedule"), schedule_);
+    devSplit_ = new QComboBox(this);
+    devSplit_->setObjectName(QStringLiteral("trainingDevSplit"));
+    devSplit_->setToolTip(tr("Validated after every epoch; the best model is kept"));
+    form->addRow(tr("&Dev split"), devSplit_);
+    model_ = new QLineEdit(this);
+    model_->setObjectName(QStringLiteral("trainingModel"));
+    model_->setPlaceholderText(tr("empty: the compact encoder, trained from scratch"));
+    model_->setToolTip(tr("A BERT checkpoint folder (Hugging Face layout) to fine-tune"));
+    form->addRow(tr("&Encoder"), model_);
+    device_ = new QComboBox(this);
+    device_->setObjectName(QStringLiteral("trainingDevice"));
+    device_->addItem(tr("auto (CUDA when available)"), QStringLiteral("auto"));
+    device_->addItem(tr("CPU"), QStringLiteral("cpu"));
+    device_->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    form->addRow(tr("De&vice"), device_);
+    auto* folderRow = new QHBoxLayout;
+    runsFolder_ = new QLineEdit(this);
+    runsFolder_->setObjectName(QStringLiteral("trainingRunsFolder"));
+    runsFolder_->setToolTip(tr("Each run gets its own folder in here: <preset>-<date>-<time>"));
+    auto* browse = new QToolButton(this);
+    browse->setText(QStringLiteral("…"));
+    folderRow->addWidget(runsFolder_, 1);
+    folderRow->addWidget(browse);
+    form->addRow(tr("&Output folder"), folderRow);
+    layout->addLayout(form);
+
+    auto* buttons = new QHBoxLayout;
+    start_ = new QPushButton(tr("Start training"), this);
+    start_->setObjectName(QStringLiteral("trainingStart"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("trainingCancel"));
+    buttons->addWidget(start_);
+    buttons->addWidget(cancel_);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("trainingProgress"));
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    layout->addWidget(progress_);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("trainingStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(status_);
+
+    buildCharts();
+    auto* charts = new QSplitter(Qt::Vertical, this);
+    charts->addWidget(lossView_);
+    charts->addWidget(accuracyView_);
+    layout->addWidget(charts, 1);
+
+    runsFolder_->setText(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Folder for training runs"), runsFolder_->text());
+        if (!folder.isEmpty()) runsFolder_->setText(folder);
+    });
+    connect(preset_, &QComboBox::currentIndexChanged, this, [this] { fillSchedules(); });
+    connect(start_, &QPushButton::clicked, this, [this] { start(); });
+    connect(cancel_, &QPushButton::clicked, this, &TrainingPanel::cancel);
+    connect(worker_, &TrainingWorker::progress, this, &TrainingPanel::showUpdate);
+    connect(worker_, &TrainingWorker::epochEnded, this, &TrainingPanel::addEpochPoint);
+    connect(worker_, &TrainingWorker::finished, this, &TrainingPanel::onFinished);
+    connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
+        onStopped(tr("Training failed: %1").arg(message));
+        Q_EMIT trainingFailed(message);
+    });
+    connect(worker_, &TrainingWorker::cancelled, this, [this] {
+        onStopped(tr("Training cancelled; the checkpoint is in %1").arg(runDirectory_));
+        Q_EMIT trainingCancelled();
+    });
+
+    setModelsDirectory(defaultModelsDirectory());
+}
+
+TrainingPanel::~TrainingPanel() = default;
+
+void TrainingPanel::buildCharts() {
+    lossSeries_ = new QLineSeries;
+    lossSeries_->setName(tr("loss"));
+    lossX_ = new QValueAxis;
+    lossX_->setTitleText(tr("step"));
+    lossX_->setLabelFormat(QStringLiteral("%d"));
+    lossX_->setRange(0, 1);
+    lossY_ = new QValueAxis;
+    lossY_->setRange(0, 1);
+    lossView_ = makeChartView(tr("Training loss"), lossSeries_, lossX_, lossY_, this);
+    lossView_->setObjectName(QStringLiteral("trainingLossChart"));
+
+    accuracySeries_ = new QLineSeries;
+    accuracySeries_->setName(tr("dev Acc@1"));
+    accuracySeries_->setPointsVisible(true);
+    accuracyX_ = new QValueAxis;
+    accuracyX_->setTitleText(tr("epoch"));
+    accuracyX_->setLabelFormat(QStringLiteral("%d"));
+    accuracyX_->setRange(0, 1);
+    auto* accuracyY = new QValueAxis;
+    accuracyY->setRange(0, 1);
+    accuracyView_ = makeChartView(tr("Dev Acc@1"), accuracySeries_, accuracyX_, accuracyY, this);
+    accuracyView_->setObjectName(QStringLiteral("trainingAccuracyChart"));
+}
+
+void TrainingPanel::setProject(std::shared_ptr<const LoadedProject> project) {
+    project_ = std::move(project);
+    const QString previous = devSplit_->currentData().toString();
+    devSplit_->clear();
+    devSplit_->addItem(tr("(none)"), QString());
+    if (project_) {
+        for (const SplitCorpus& split : project_->splits) {
+            if (split.split == "train") continue;
+            const QString name = QString::fromStdString(split.split);
+            devSplit_->addItem(name, name);
+        }
+        // "dev" when there is one, else the previous choice, else the first other split.
+        int index = devSplit_->findData(QStringLiteral("dev"));
+        if (index < 0 && !previous.isEmpty()) index = devSplit_->findData(previous);
+        if (index < 0 && devSplit_->count() > 1) index = 1;
+        devSplit_->setCurrentIndex(std::max(index, 0));
+    }
+    updateEnabled();
+}
+
+void TrainingPanel::setModelsDirectory(const QString& directory) {
+    modelsDirectory_ = directory;
+    const QString previous = preset_->currentText();
+    const QSignalBlocker block(preset_);
+    preset_->clear();
+    if (!directory.isEmpty()) {
+        try {
+            for (const fs::path& file : train::presetFiles(directory.toStdString()))
+                preset_->addItem(QString::fromStdString(file.stem().string()), fromPath(file));
+        } catch (const std::exception& e) {
+            status_->setText(tr("Could not list the presets: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    const int index = preset_->findText(previous);
+    preset_->setCurrentIndex(index >= 0 ? index : (preset_->count() > 0 ? 0 : -1));
+    fillSchedules();
+}
+
+void TrainingPanel::setStore(project::ProjectStore* store) {
+    if (store != store_) runStore_ = nullptr;  // the running training belongs to the old project
+    store_ = store;
+}
+
+void TrainingPanel::setRunsFolder(const QString& folder) { runsFolder_->setText(folder); }
+
+void TrainingPanel::fillSchedules() {
+    const QString previous = schedule_->currentText();
+    schedule_->clear();
+    presetInfo_->clear();
+    const QString file = preset_->currentData().toString();
+    if (!file.isEmpty()) {
+        try {
+            const train::TrainingPreset preset = train::TrainingPreset::load(file.toStdString());
+            schedule_->addItem(QStringLiteral("paper"));
+            for (const auto& [name, schedule] : preset.schedules)
+                if (name != "paper") schedule_->addItem(QString::fromStdString(name));
+            const train::Schedule& paper = preset.training;
+            presetInfo_->setText(tr("%1 — %2").arg(QString::fromUtf8(train::methodName(preset.method).data()),
+                                                   QString::fromStdString(preset.paper)));
+            presetInfo_->setToolTip(QString::fromStdString(preset.description) +
+                                    tr("\n\nPaper schedule: %1 epochs, batch %2, learning rate %3")
+                                        .arg(paper.epochs)
+                                        .arg(paper.batchSize)
+                                        .arg(paper.learningRate));
+        } catch (const std::exception& e) {
+            presetInfo_->setText(tr("Unreadable preset: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    // "short" first for a new choice: the paper schedules take hours without a GPU.
+    int index = schedule_->findText(previous);
+    if (index < 0) index = schedule_->findText(QStringLiteral("short"));
+    schedule_->setCurrentIndex(index >= 0 ? index : (schedule_->count() > 0 ? 0 : -1));
+    updateEnabled();
+}
+
+bool TrainingPanel::isTraining() const { return worker_->isRunning(); }
+
+void TrainingPanel::updateEnabled() {
+    const bool running = worker_->isRunning();
+    const bool ready = TrainingWorker::isAvailable() && project_ && preset_->currentIndex() >= 0 &&
+                       schedule_->currentIndex() >= 0;
+    start_->setEnabled(ready && !running);
+    cancel_->setEnabled(running);
+    for (QWidget* input : {static_cast<QWidget*>(preset_), static_cast<QWidget*>(schedule_),
+                           static_cast<QWidget*>(devSplit_), static_cast<QWidget*>(device_),
+                           static_cast<QWidget*>(model_), static_cast<QWidget*>(runsFolder_)})
+        input->setEnabled(!running);
+}
+
+bool TrainingPanel::start() {
+    if (!start_->isEnabled()) return false;
+    const QString folder = runsFolder_->text().trimmed();
+    if (folder.isEmpty() || !QDir().mkpath(folder)) {
+        status_->setText(tr("Cannot create the output folder \"%1\"").arg(folder));
+        return false;
+    }
+    // A fresh folder per run: the trainer refuses a non-empty one (that would be a resume).
+    const QString base = QDir(folder).filePath(preset_->currentText() + QLatin1Char('-') +
+                                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    QString directory = base;
+    for (int n = 2; QFileInfo::exists(directory); ++n) directory = base + QLatin1Char('-') + QString::number(n);
+
+    TrainingRequest request;
+    request.preset = preset_->currentData().toString();
+    request.modelsDirectory = modelsDirectory_;
+    request.schedule = schedule_->currentText();
+    request.devSplit = devSplit_->currentData().toString();
+    request.modelDirectory = model_->text().trimmed();
+    request.runDirectory = directory;
+    request.device = device_->currentData().toString();
+    if (!worker_->start(project_, request)) return false;
+
+    runDirectory_ = directory;
+    runStore_ = store_;
+    lossSeries_->clear();
+    accuracySeries_->clear();
+    lossMax_ = 0;
+    lossX_->setRange(0, 1);
+    lossY_->setRange(0, 1);
+    accuracyX_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(tr("Starting…"));
+    status_->setText(tr("Training into %1").arg(directory));
+    updateEnabled();
+    return true;
+}
+
+void TrainingPanel::cancel() {
+    if (!worker_->isRunning()) return;
+    worker_->cancel();
+    cancel_->setEnabled(false);  // once is enough; the checkpoint may take a moment
+    status_->setText(tr("Cancelling after the current step…"));
+}
+
+void TrainingPanel::showUpdate(const TrainingUpdate& update) {
+    if (!update.losses.isEmpty()) {
+        lossSeries_->append(update.losses);
+        for (const QPointF& point : update.losses)
+            if (std::isfinite(point.y())) lossMax_ = std::max(lossMax_, point.y());
+        lossX_->setRange(0, std::max(1.0, update.losses.back().x()));
+        lossY_->setRange(0, lossMax_ > 0 ? lossMax_ * 1.05 : 1.0);
+    }
+    if (update.epochs > 0) accuracyX_->setRange(0, update.epochs);
+
+    if (update.stage == QLatin1String("Training") && update.epochs > 0 && update.stepsPerEpoch > 0) {
+        const double done = (double(update.epoch - 1) + double(update.step) / update.stepsPerEpoch) / update.epochs;
+        progress_->setValue(static_cast<int>(std::clamp(done, 0.0, 1.0) * 1000));
+        progress_->setFormat(tr("Epoch %1/%2 · step %3/%4 · %p%")
+                                 .arg(update.epoch)
+                                 .arg(update.epochs)
+                                 .arg(update.step)
+                                 .arg(update.stepsPerEpoch));
+        status_->setText(tr("loss %1 · %2 examples/s · ETA %3")
+                             .arg(update.loss, 0, 'g', 4)
+                             .arg(update.examplesPerSecond, 0, 'f', 1)
+                             .arg(formatDuration(update.etaSeconds)));
+    } else {
+        progress_->setValue(static_cast<int>(std::clamp(update.stageFraction, 0.0, 1.0) * 1000));
+        progress_->setFormat(update.epochs > 0 ? tr("%1 (epoch %2/%3) · %p%").arg(update.stage).arg(update.epoch).arg(update.epochs)
+                                               : tr("%1 · %p%").arg(update.stage));
+    }
+}
+
+void TrainingPanel::addEpochPoint(int epoch, double /*trainLoss*/, double devAccuracy) {
+    if (devAccuracy < 0) return;  // no dev split: nothing to plot
+    accuracySeries_->append(epoch, devAccuracy);
+    accuracyX_->setRange(0, std::max(accuracyX_->max(), double(std::max(epoch, 1))));
+    status_->setText(epoch == 0 ? tr("Untrained model: dev Acc@1 %1").arg(devAccuracy, 0, 'f', 4)
+                                : tr("Epoch %1: dev Acc@1 %2").arg(epoch).arg(devAccuracy, 0, 'f', 4));
+}
+
+void TrainingPanel::onFinished(const QString& directory) {
+    progress_->setValue(progress_->maximum());
+    progress_->setFormat(tr("Finished · %p%"));
+    QString message = tr("Finished: %1").arg(directory);
+    if (runStore_) {
+        try {
+            const fs::path run = directory.toStdString();
+            project::RunReference reference;
+            reference.name = run.filename().string();
+            reference.directory = fs::absolute(run);
+            reference.preset = train::readRunInfo(run).preset;
+            runStore_->putRun(reference);
+            message += tr(" (added to the project's runs)");
+        } catch (const std::exception& e) {
+            message += tr(" — could not add it to the project: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    runStore_ = nullptr;
+    status_->setText(message);
+    updateEnabled();
+    Q_EMIT runFinished(directory);
+}
+
+void TrainingPanel::onStopped(const QString& message) {
+    progress_->setFormat(tr("Stopped · %p%"));
+    status_->setText(message);
+    updateEnabled();
+}
+
+}  // namespace linkscope::ui

@@ -1,0 +1,126 @@
+#pragma once
+// The training dock's content: choose a method preset (models/*.json), its schedule, the dev
+// split and the encoder, start, watch the progress bar and two live Qt Charts curves (training
+// loss per optimizer step, dev Acc@1 per epoch), cancel. The run itself is a TrainingWorker's
+// (off the GUI thread). A finished run is registered in the project file (when a store is set)
+// and announced with runFinished().
+//
+// Built without LibTorch, the panel says "Training needs LibTorch" and Start stays disabled.
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QProgressBar;
+class QPushButton;
+class QValueAxis;
+
+namespace linkscope {
+struct LoadedProject;
+namespace project {
+class ProjectStore;
+}
+}  // namespace linkscope
+
+namespace linkscope::ui {
+
+class TrainingWorker;
+struct TrainingUpdate;
+
+class TrainingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingPanel(QWidget* parent = nullptr);
+    ~TrainingPanel() override;
+
+    /// Where the presets are, as `linkscope-cli train` looks: $LINKSCOPE_MODELS_DIR, the source
+    /// tree's models/, <prefix>/share/linkscope/models beside the executable, the install
+    /// prefix's. Empty when none holds a preset.
+    static QString defaultModelsDirectory();
+
+    /// The project trained on (its "train" split, its KB); null: none, Start is disabled.
+    void setProject(std::shared_ptr<const LoadedProject> project);
+    /// The project file finished runs are registered in (not owned; must outlive the panel or be
+    /// reset first); null: runs are not registered. A run is registered in the store that was
+    /// set when it started: changing the store meanwhile (another project opened) leaves it out.
+    void setStore(project::ProjectStore* store);
+    /// Lists the presets of this folder (the default one at construction).
+    void setModelsDirectory(const QString& directory);
+    QString modelsDirectory() const { return modelsDirectory_; }
+    /// The folder new run directories are created in (<folder>/<preset>-<date>-<time>).
+    void setRunsFolder(const QString& folder);
+
+    bool isTraining() const;
+    /// The run directory of the training running or last started.
+    QString currentRunDirectory() const { return runDirectory_; }
+
+    // The widgets, for the main window's keyboard shortcuts and for tests.
+    QComboBox* presetCombo() const { return preset_; }
+    QComboBox* scheduleCombo() const { return schedule_; }
+    QComboBox* devSplitCombo() const { return devSplit_; }
+    QComboBox* deviceCombo() const { return device_; }
+    QLineEdit* modelEdit() const { return model_; }
+    QLineEdit* runsFolderEdit() const { return runsFolder_; }
+    QPushButton* startButton() const { return start_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QLabel* statusLabel() const { return status_; }
+    QLineSeries* lossSeries() const { return lossSeries_; }
+    QLineSeries* accuracySeries() const { return accuracySeries_; }
+    TrainingWorker* worker() const { return worker_; }
+
+public Q_SLOTS:
+    /// Starts a training with the chosen settings; false when one runs or nothing can start.
+    bool start();
+    void cancel();
+
+Q_SIGNALS:
+    /// A training finished; `directory` is its run directory (registered in the store, if any).
+    void runFinished(const QString& directory);
+    void trainingFailed(const QString& message);
+    void trainingCancelled();
+
+private:
+    void buildCharts();
+    void fillSchedules();
+    void updateEnabled();
+    void showUpdate(const TrainingUpdate& update);
+    void addEpochPoint(int epoch, double trainLoss, double devAccuracy);
+    void onFinished(const QString& directory);
+    void onStopped(const QString& message);
+
+    std::shared_ptr<const LoadedProject> project_;
+    project::ProjectStore* store_ = nullptr;
+    project::ProjectStore* runStore_ = nullptr;  ///< where the running training gets registered
+    QString modelsDirectory_;
+    QString runDirectory_;
+    TrainingWorker* worker_ = nullptr;
+
+    QComboBox* preset_ = nullptr;
+    QLabel* presetInfo_ = nullptr;
+    QComboBox* schedule_ = nullptr;
+    QComboBox* devSplit_ = nullptr;
+    QComboBox* device_ = nullptr;
+    QLineEdit* model_ = nullptr;
+    QLineEdit* runsFolder_ = nullptr;
+    QPushButton* start_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* unavailable_ = nullptr;
+    QChartView* lossView_ = nullptr;
+    QChartView* accuracyView_ = nullptr;
+    QLineSeries* lossSeries_ = nullptr;
+    QLineSeries* accuracySeries_ = nullptr;
+    QValueAxis* lossX_ = nullptr;
+    QValueAxis* lossY_ = nullptr;
+    QValueAxis* accuracyX_ = nullptr;
+    double lossMax_ = 0;
+};
+
+}  // namespace linkscope::ui

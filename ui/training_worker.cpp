@@ -1,0 +1,256 @@
+#include "training_worker.h"
+
+#include <QtConcurrent/QtConcurrent>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "project/loaded_project.h"
+#include "util/error.h"
+#include "util/progress.h"
+
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "encoder/compact_encoder.h"
+#include "encoder/text_encoder.h"
+#include "eval/queries.h"
+#include "train/method_inputs.h"
+#include "train/run_directory.h"
+#include "train/trainer.h"
+#include "train/training_preset.h"
+#endif
+
+namespace linkscope::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path toPath(const QString& text) { return fs::path(text.toStdString()); }
+
+int toInt(std::size_t value) { return static_cast<int>(std::min<std::size_t>(value, std::numeric_limits<int>::max())); }
+
+const Corpus* splitNamed(const LoadedProject& project, const QString& name) {
+    const std::string wanted = name.toStdString();
+    for (const SplitCorpus& split : project.splits)
+        if (split.split == wanted) return &split.corpus;
+    return nullptr;
+}
+
+}  // namespace
+
+// Per-epoch bookkeeping on the pool thread: the mean loss of an epoch's steps, and the epoch
+// ends of a run without dev split (no validation event closes them: the next epoch's first step
+// or the end of the run does).
+struct TrainingWorker::EpochTracker {
+    int epoch = 0;
+    double lossSum = 0;
+    int losses = 0;
+    int closed = -1;  ///< the last epoch reported by epochEnded
+
+    double meanLoss() const { return losses ? lossSum / losses : std::numeric_limits<double>::quiet_NaN(); }
+};
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {
+    pool_.setMaxThreadCount(1);
+    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &TrainingWorker::onFinished);
+}
+
+TrainingWorker::~TrainingWorker() {
+    if (cancel_) cancel_->store(true);
+    watcher_.waitForFinished();
+}
+
+bool TrainingWorker::isAvailable() noexcept {
+#ifdef LINKSCOPE_HAVE_TORCH
+    return true;
+#else
+    return false;
+#endif
+}
+
+void TrainingWorker::cancel() {
+    if (cancel_) cancel_->store(true);
+}
+
+bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const TrainingRequest& request) {
+    if (running_) return false;
+    running_ = true;
+    request_ = request;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    auto cancelFlag = cancel_;
+
+    // Everything the pool thread tells the GUI goes through here: queued to this object, so it is
+    // dropped, not delivered to a dead object, should the worker be destroyed first.
+    // (The pool thread never outlives this object: the destructor waits for it.)
+    auto post = [this](std::function<void(TrainingWorker*)> emitter) {
+        QMetaObject::invokeMethod(
+            this, [this, emitter = std::move(emitter)] { emitter(this); }, Qt::QueuedConnection);
+    };
+
+    watcher_.setFuture(QtConcurrent::run(&pool_, [project = std::move(project), request, cancelFlag, post]() -> Outcome {
+        try {
+#ifdef LINKSCOPE_HAVE_TORCH
+            if (!project || !project->kb) throw Error("no project is open");
+            const Corpus* train = splitNamed(*project, request.trainSplit);
+            if (!train) throw Error("the project has no split \"" + request.trainSplit.toStdString() + "\" to train on");
+            const Corpus* dev = nullptr;
+            if (!request.devSplit.isEmpty()) {
+                dev = splitNamed(*project, request.devSplit);
+                if (!dev) throw Error("the project has no split \"" + request.devSplit.toStdString() + "\"");
+            }
+            if (request.runDirectory.isEmpty()) throw Error("no output folder was chosen for the run");
+
+            const fs::path models = toPath(request.modelsDirectory);
+            const train::TrainingPreset preset = train::findPreset(request.preset.toStdString(), models);
+            const std::string schedule = request.schedule.isEmpty() ? std::string("paper") : request.schedule.toStdString();
+            (void)preset.schedule(schedule);  // a wrong name fails now, before the encoder is built
+
+            const encoder::DevicePreference device = request.device == QLatin1String("cpu")    ? encoder::DevicePreference::Cpu
+                                                     : request.device == QLatin1String("cuda") ? encoder::DevicePreference::Cuda
+                                                                                               : encoder::DevicePreference::Auto;
+            // Learning a compact vocabulary from a large KB takes seconds: say so.
+            TrainingUpdate preparing;
+            preparing.stage = QStringLiteral("Preparing the encoder");
+            post([preparing](TrainingWorker* self) { Q_EMIT self->progress(preparing); });
+            encoder::EncoderOptions encoderOptions;
+            encoderOptions.device = device;
+            encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
+            encoderOptions.pooling = preset.pooling;
+            std::vector<std::string> markers;
+            const auto [open, close] = train::markerTokens(preset.markers);
+            for (const auto token : {open, close})
+                if (!token.empty()) markers.emplace_back(token);
+
+            // As `linkscope-cli train` does: the compact encoder learns its vocabulary from the KB
+            // and the corpora; a checkpoint gets the method's marker tokens added.
+            auto makeEncoder = [&]() -> encoder::TextEncoder {
+                if (request.modelDirectory.isEmpty()) {
+                    encoder::CompactEncoderPreset compact = encoder::CompactEncoderPreset::load(models / "compact-encoder.json");
+                    compact.config.projectionDim = preset.projectionDim;
+                    compact.config.pooling = preset.pooling;
+                    std::vector<const Corpus*> corpora = {train};
+                    if (dev) corpora.push_back(dev);
+                    const std::vector<std::string> texts = encoder::vocabularyTexts(*project->kb, corpora);
+                    return encoder::createCompactEncoder(compact, texts, markers, encoderOptions);
+                }
+                encoder::TextEncoder loaded = encoder::TextEncoder::load(toPath(request.modelDirectory), encoderOptions);
+                std::vector<std::string> missing;
+                for (const auto& marker : markers)
+                    if (!loaded.tokenizer().tokenId(marker)) missing.push_back(marker);
+                if (!missing.empty()) loaded.addTokens(missing, preset.seed);
+                return loaded;
+            };
+            encoder::TextEncoder textEncoder = makeEncoder();
+            if (cancelFlag->load()) return {Outcome::Kind::Cancelled, {}};
+
+            train::TrainingInputs inputs;
+            inputs.kb = project->kb.get();
+            inputs.train = train;
+            inputs.dev = dev;
+            inputs.queries.normalizer = eval::bioSynQueryNormalizer();
+
+            EpochTracker epochs;
+            using Clock = std::chrono::steady_clock;
+            Clock::time_point lastPost{};
+            QString lastStage;
+            QList<QPointF> pendingLosses;
+            bool sawTraining = false;
+            auto closeEpoch = [&epochs, &post](int epoch, double devAccuracy) {
+                const double loss = epoch == epochs.epoch ? epochs.meanLoss() : std::numeric_limits<double>::quiet_NaN();
+                epochs.closed = epoch;
+                post([epoch, loss, devAccuracy](TrainingWorker* self) { Q_EMIT self->epochEnded(epoch, loss, devAccuracy); });
+            };
+
+            train::TrainerOptions options;
+            options.runDirectory = toPath(request.runDirectory);
+            options.schedule = schedule;
+            options.device = device;
+            options.cancelled = [cancelFlag] { return cancelFlag->load(); };
+            options.progress = [&](const train::TrainingProgress& p) {
+                const bool training = p.stage == "Training";
+                if (training && !sawTraining) {
+                    sawTraining = true;
+                    // The trainer validates the untrained model before its first step but reports
+                    // it only in run.json (written before the loop): the curve's starting point.
+                    if (dev) {
+                        try {
+                            const double untrained = train::readRunInfo(options.runDirectory).untrainedDevAccuracy;
+                            if (untrained >= 0) closeEpoch(0, untrained);
+                        } catch (const std::exception&) {
+                            // no starting point then; the run itself is unaffected
+                        }
+                    }
+                }
+                if (training) {
+                    const int epoch = toInt(p.epoch);
+                    if (epoch != epochs.epoch) {
+                        // Without a dev split nothing else closes the previous epoch.
+                        if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch) closeEpoch(epochs.epoch, -1.0);
+                        epochs = EpochTracker{epoch, 0.0, 0, epochs.closed};
+                    }
+                    epochs.lossSum += p.loss;
+                    ++epochs.losses;
+                    pendingLosses.append(QPointF(double(p.globalStep), p.loss));
+                }
+                if (p.devAccuracy) closeEpoch(toInt(p.epoch), *p.devAccuracy);
+
+                const QString stage = QString::fromStdString(p.stage);
+                const auto now = Clock::now();
+                const bool due = stage != lastStage || now - lastPost >= std::chrono::milliseconds(50) ||
+                                 (training && p.step == p.stepsPerEpoch);
+                if (!due) return;
+                lastStage = stage;
+                lastPost = now;
+                TrainingUpdate update;
+                update.stage = stage;
+                update.stageFraction = p.stageFraction;
+                update.epoch = toInt(p.epoch);
+                update.epochs = toInt(p.epochs);
+                update.step = toInt(p.step);
+                update.stepsPerEpoch = toInt(p.stepsPerEpoch);
+                update.globalStep = toInt(p.globalStep);
+                update.loss = p.loss;
+                update.learningRate = p.learningRate;
+                update.examplesPerSecond = p.examplesPerSecond;
+                update.etaSeconds = p.etaSeconds;
+                update.losses = std::exchange(pendingLosses, {});
+                post([update = std::move(update)](TrainingWorker* self) { Q_EMIT self->progress(update); });
+            };
+
+            const train::TrainingResult result = train::trainModel(preset, std::move(textEncoder), inputs, options);
+            if (result.cancelled) return {Outcome::Kind::Cancelled, {}};
+            if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch) closeEpoch(epochs.epoch, -1.0);
+            return {Outcome::Kind::Finished, request.runDirectory};
+#else
+            (void)project;
+            (void)request;
+            (void)cancelFlag;
+            (void)post;
+            return {Outcome::Kind::Failed, QObject::tr("Training needs LibTorch: this build of Linkscope has none")};
+#endif
+        } catch (const Cancelled&) {
+            return {Outcome::Kind::Cancelled, {}};
+        } catch (const std::exception& e) {
+            return {Outcome::Kind::Failed, QString::fromUtf8(e.what())};
+        }
+    }));
+    return true;
+}
+
+void TrainingWorker::onFinished() {
+    running_ = false;
+    const Outcome outcome = watcher_.future().result();
+    switch (outcome.kind) {
+    case Outcome::Kind::Finished: Q_EMIT finished(outcome.message); break;
+    case Outcome::Kind::Cancelled: Q_EMIT cancelled(); break;
+    case Outcome::Kind::Failed: Q_EMIT failed(outcome.message); break;
+    }
+}
+
+}  // namespace linkscope::ui
