@@ -45,6 +45,7 @@ PubTatorHighlighter::PubTatorHighlighter(QTextDocument* document) : QSyntaxHighl
 }
 
 void PubTatorHighlighter::highlightBlock(const QString& text) {
+    if (const int block = currentBlock().blockNumber(); block < first_ || block > last_) return;
     if (text.trimmed().isEmpty()) return;  // the blank lines between documents
     const auto size = static_cast<int>(text.size());
     const int tab = static_cast<int>(text.indexOf(QLatin1Char('\t')));

@@ -1,4 +1,5 @@
 #pragma once
+#include <limits>
 // Syntax highlighting of PubTator files for the raw file view, used when KDE's
 // KSyntaxHighlighting (with resources/syntax/pubtator.xml) is not available:
 //   PMID|t|title            PMID, the |t| / |a| marker, the text
@@ -6,8 +7,9 @@
 //   PMID<TAB>start<TAB>end<TAB>mention<TAB>type<TAB>ids[<TAB>individual mentions]
 //   PMID<TAB>relation<TAB>id<TAB>id          (BC5CDR's CID lines)
 // A line that is none of these is marked as an error, as are offsets that are not numbers.
-// Lines are split by hand rather than with regular expressions: NCBI's training file has
-// ~20,000 lines, all highlighted when the file is shown.
+// Lines are split by hand rather than with regular expressions. A view of a large file can
+// restrict highlighting to a window of lines (setLineWindow): QSyntaxHighlighter otherwise
+// formats every line of NCBI's training file on the GUI thread when it is shown (~160 ms).
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
 
@@ -34,6 +36,13 @@ public:
 
     explicit PubTatorHighlighter(QTextDocument* document);
 
+    /// Only blocks numbered [first, last] get formats; the others are left plain (the view
+    /// highlights what is on screen with rehighlightBlock). Default: every block.
+    void setLineWindow(int first, int last) {
+        first_ = first;
+        last_ = last;
+    }
+
     /// The format given to a kind of token (tests compare block formats with these).
     const QTextCharFormat& format(Token token) const { return formats_[static_cast<std::size_t>(token)]; }
 
@@ -43,6 +52,8 @@ protected:
 private:
     void apply(int start, int length, Token token) { setFormat(start, length, format(token)); }
     std::array<QTextCharFormat, kTokenCount> formats_;
+    int first_ = 0;
+    int last_ = std::numeric_limits<int>::max();
 };
 
 }  // namespace linkscope::ui

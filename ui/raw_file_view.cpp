@@ -74,6 +74,8 @@ RawFileView::RawFileView(QWidget* parent) : QPlainTextEdit(parent) {
     lineNumbers_ = new LineNumberArea(this);
     connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
     connect(this, &QPlainTextEdit::updateRequest, this, &RawFileView::updateLineNumberArea);
+    // Scrolling brings new lines on screen: highlight them (a check per visible line otherwise).
+    connect(this, &QPlainTextEdit::updateRequest, this, [this] { highlightVisible(); });
     setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
     connect(&watcher_, &QFutureWatcher<Loaded>::finished, this, &RawFileView::onLoaded);
 }
@@ -123,11 +125,32 @@ void RawFileView::onLoaded() {
         Q_EMIT loadFailed(path_, loaded.error);
         return;
     }
+    // The built-in highlighter formats only the lines on screen: a full pass over a 2 MB file
+    // blocks the GUI thread for longer than the 100 ms the issue allows.
+    auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_);
+    if (lazy) lazy->setLineWindow(0, -1);
     setPlainText(loaded.text);
+    highlighted_.assign(static_cast<std::size_t>(blockCount()), false);
     const int line = pendingLine_;
     pendingLine_ = 0;
     goToLine(line > 0 ? line : 1);
+    highlightVisible();
     Q_EMIT fileLoaded(path_, blockCount());
+}
+
+void RawFileView::highlightVisible() {
+    auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_);
+    if (!lazy || loading_ || highlighted_.empty()) return;
+    const int lineHeight = std::max(1, fontMetrics().height());
+    const int first = std::max(0, firstVisibleBlock().blockNumber() - 50);
+    const int last = std::min(blockCount() - 1, firstVisibleBlock().blockNumber() + viewport()->height() / lineHeight + 50);
+    for (int number = first; number <= last; ++number) {
+        if (highlighted_[static_cast<std::size_t>(number)]) continue;
+        highlighted_[static_cast<std::size_t>(number)] = true;
+        lazy->setLineWindow(number, number);
+        lazy->rehighlightBlock(document()->findBlockByNumber(number));
+    }
+    lazy->setLineWindow(0, -1);
 }
 
 void RawFileView::goToLine(int line) {

@@ -8,6 +8,8 @@
 #include <QPlainTextEdit>
 #include <QString>
 
+#include <vector>
+
 class QSyntaxHighlighter;
 
 namespace linkscope::ui {
@@ -53,6 +55,8 @@ private:
     };
     void onLoaded();
     void updateLineNumberArea(const QRect& rect, int dy);
+    /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
+    void highlightVisible();
 
     QFutureWatcher<Loaded> watcher_;
     QString path_;
@@ -62,6 +66,7 @@ private:
     bool loading_ = false;
     QSyntaxHighlighter* highlighter_ = nullptr;
     QWidget* lineNumbers_ = nullptr;
+    std::vector<bool> highlighted_;  ///< per block, with the built-in highlighter's lazy mode
 };
 
 }  // namespace linkscope::ui

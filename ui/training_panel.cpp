@@ -127,7 +127,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     browse->setText(QStringLiteral("…"));
     folderRow->addWidget(runsFolder_, 1);
     folderRow->addWidget(browse);
-    form->addRow(tr("&Output folder"), folderRow);
+    form->addRow(tr("Output folder"), folderRow);
     layout->addLayout(form);
 
     auto* buttons = new QHBoxLayout;
