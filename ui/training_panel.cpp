@@ -67,18 +67,17 @@ QChartView* makeChartView(const QString& title, QLineSeries* series, QValueAxis*
 }  // namespace
 
 QString TrainingPanel::defaultModelsDirectory() {
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("LINKSCOPE_MODELS_DIR"); env && *env) candidates.emplace_back(env);
 #ifdef LINKSCOPE_SOURCE_MODELS_DIR
-    candidates.emplace_back(LINKSCOPE_SOURCE_MODELS_DIR);
+    const fs::path sourceTree = LINKSCOPE_SOURCE_MODELS_DIR;
+#else
+    const fs::path sourceTree;
 #endif
-    std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error) candidates.push_back(executable.parent_path().parent_path() / "share" / "linkscope" / "models");
 #ifdef LINKSCOPE_INSTALL_MODELS_DIR
-    candidates.emplace_back(LINKSCOPE_INSTALL_MODELS_DIR);
+    const fs::path installed = LINKSCOPE_INSTALL_MODELS_DIR;
+#else
+    const fs::path installed;
 #endif
-    const auto found = train::findModelsDirectory(candidates);
+    const auto found = train::findStandardModelsDirectory(sourceTree, installed);
     return found ? fromPath(*found) : QString();
 }
 

@@ -102,18 +102,17 @@ private:
 // installed), beside an installed executable (<prefix>/share/linkscope/models), the
 // configured install prefix.
 std::optional<fs::path> modelsDirectory() {
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("LINKSCOPE_MODELS_DIR"); env && *env) candidates.emplace_back(env);
 #ifdef LINKSCOPE_SOURCE_MODELS_DIR
-    candidates.emplace_back(LINKSCOPE_SOURCE_MODELS_DIR);
+    const fs::path sourceTree = LINKSCOPE_SOURCE_MODELS_DIR;
+#else
+    const fs::path sourceTree;
 #endif
-    std::error_code error;
-    const fs::path executable = fs::read_symlink("/proc/self/exe", error);
-    if (!error) candidates.push_back(executable.parent_path().parent_path() / "share" / "linkscope" / "models");
 #ifdef LINKSCOPE_INSTALL_MODELS_DIR
-    candidates.emplace_back(LINKSCOPE_INSTALL_MODELS_DIR);
+    const fs::path installed = LINKSCOPE_INSTALL_MODELS_DIR;
+#else
+    const fs::path installed;
 #endif
-    return train::findModelsDirectory(candidates);
+    return train::findStandardModelsDirectory(sourceTree, installed);
 }
 
 // A word of a shell command line, quoted when it needs to be.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
 #include <utility>
@@ -577,6 +578,18 @@ std::optional<std::filesystem::path> findModelsDirectory(const std::vector<std::
     for (const std::filesystem::path& candidate : candidates)
         if (!candidate.empty() && !presetFiles(candidate).empty()) return candidate;
     return std::nullopt;
+}
+
+std::optional<std::filesystem::path> findStandardModelsDirectory(const std::filesystem::path& sourceTree,
+                                                                 const std::filesystem::path& installed) {
+    std::vector<std::filesystem::path> candidates;
+    if (const char* env = std::getenv("LINKSCOPE_MODELS_DIR"); env && *env) candidates.emplace_back(env);
+    candidates.push_back(sourceTree);
+    std::error_code error;
+    const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) candidates.push_back(executable.parent_path().parent_path() / "share" / "linkscope" / "models");
+    candidates.push_back(installed);
+    return findModelsDirectory(candidates);
 }
 
 TrainingPreset findPreset(const std::string& nameOrPath, const std::filesystem::path& modelsDirectory) {

@@ -176,6 +176,13 @@ std::vector<std::filesystem::path> presetFiles(const std::filesystem::path& dire
 /// source tree and the install prefix, in that order). nullopt when none does.
 std::optional<std::filesystem::path> findModelsDirectory(const std::vector<std::filesystem::path>& candidates);
 
+/// Where the CLI and the GUI look for the presets, in order: $LINKSCOPE_MODELS_DIR, `sourceTree`
+/// (a build that is not installed), beside the running executable
+/// (<prefix>/share/linkscope/models), `installed` (the configured prefix); either path may be
+/// empty. The first that holds a preset, nullopt when none does.
+std::optional<std::filesystem::path> findStandardModelsDirectory(const std::filesystem::path& sourceTree,
+                                                                 const std::filesystem::path& installed);
+
 /// A preset by name from a directory, or from a path when `nameOrPath` names a file. Error
 /// listing the available names when there is none.
 TrainingPreset findPreset(const std::string& nameOrPath, const std::filesystem::path& modelsDirectory);
