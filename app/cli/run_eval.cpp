@@ -18,6 +18,7 @@
 #include "eval/report.h"
 #include "train/method_linker.h"
 #include "train/run_directory.h"
+#include "train/run_model.h"
 #include "train/training_preset.h"
 #include "curation/training_datastore.h"
 #include "project/datastore_storage.h"
@@ -74,47 +75,20 @@ std::string rankerDescription(const train::TrainingPreset& preset, const train::
 }  // namespace
 
 LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const EncoderArguments& encoderArgs) {
-    if (!train::isRunDirectory(run))
-        throw Error(run.string() + " is not a run directory (it has no run.json and preset.json); "
-                                   "`linkscope-cli train --out DIR` makes one");
+    train::RunModel model = train::loadRunModel(run, encoderArgs.options());
     LoadedRun loaded;
-    loaded.info = train::readRunInfo(run);
-    // Named by run.json: preset.json alone reads back as a preset named "preset".
-    loaded.preset = train::loadRunPreset(run, loaded.info);
-    loaded.modelDirectory = train::modelDirectory(run);
-    if (!fs::exists(loaded.modelDirectory / "config.json"))
-        throw Error(run.string() + " holds no model yet (run status \"" + loaded.info.status +
-                    "\"): the model is written after the first validated epoch");
+    loaded.info = std::move(model.info);
+    loaded.preset = std::move(model.preset);
+    loaded.modelDirectory = std::move(model.modelDirectory);
+    loaded.encoder.emplace(std::move(model.encoder));
 
     loaded.data = data;
     loaded.data.homonymExpansion = loaded.data.homonymExpansion || loaded.preset.homonymExpansion;
     loaded.setup = CorpusSetup::read(loaded.data);
 
-    // The method's pooling and lengths (the linker encodes mentions and names with the
-    // preset's lengths per call; the options' length only bounds what is loaded).
-    encoder::EncoderOptions options = encoderArgs.options();
-    options.pooling = loaded.preset.pooling;
-    options.maxLength = std::max(loaded.preset.maxLength, loaded.preset.entityMaxLength);
-    options.normalize = false;
-    loaded.encoder.emplace(encoder::TextEncoder::load(loaded.modelDirectory, options));
-
     loaded.evalData = buildEvalData(loaded.data, loaded.setup);
     return loaded;
 }
-
-namespace {
-
-// The project's name for a model's datastore: FNV-1a of the encoder's fingerprint, so that a
-// retrained model (another fingerprint) gets its own datastore instead of a refusal.
-std::string projectDatastoreName(const std::string& fingerprint) {
-    std::uint64_t hash = 0xcbf29ce484222325ull;
-    for (const unsigned char c : fingerprint) hash = (hash ^ c) * 0x100000001b3ull;
-    char name[40];
-    std::snprintf(name, sizeof name, "training-%016llx", static_cast<unsigned long long>(hash));
-    return name;
-}
-
-}  // namespace
 
 retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker, const fs::path& file,
                                      const fs::path& projectFile) {
@@ -125,7 +99,7 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
         projectStore.emplace(project::ProjectStore::open(projectFile));
         projectStore->putRun({fs::absolute(run.modelDirectory.parent_path()).filename().string(),
                               fs::absolute(run.modelDirectory.parent_path()), run.preset.name, {}});
-        if (auto stored = project::loadDatastore(*projectStore, projectDatastoreName(fingerprint), fingerprint))
+        if (auto stored = project::loadDatastore(*projectStore, project::trainingDatastoreName(fingerprint), fingerprint))
             return std::move(*stored);
     } else if (!file.empty() && fs::exists(file)) {
         return retrieval::KnnDatastore::load(file, fingerprint);
@@ -136,7 +110,7 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
         train::mentionInputs(run.preset, run.setup.train, train::tokenCounterOf(run.encoder->tokenizer()));
     auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &progress);
     clearProgress(progress);
-    if (projectStore) project::saveDatastore(*projectStore, projectDatastoreName(fingerprint), store);
+    if (projectStore) project::saveDatastore(*projectStore, project::trainingDatastoreName(fingerprint), store);
     else if (!file.empty()) store.save(file);
     return store;
 }

@@ -1,5 +1,7 @@
 #include "project/datastore_storage.h"
 
+#include <cstdint>
+#include <cstdio>
 #include <random>
 #include <system_error>
 
@@ -46,6 +48,14 @@ std::string checkedName(const ProjectStore& project, std::string_view name) {
 }  // namespace
 
 std::string datastoreBlobName(std::string_view name) { return "knn-datastore/" + std::string(name); }
+
+std::string trainingDatastoreName(std::string_view encoderFingerprint) {
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    for (const unsigned char c : encoderFingerprint) hash = (hash ^ c) * 0x100000001b3ull;
+    char name[40];
+    std::snprintf(name, sizeof name, "training-%016llx", static_cast<unsigned long long>(hash));
+    return name;
+}
 
 void saveDatastore(ProjectStore& project, std::string_view name, const retrieval::KnnDatastore& datastore) {
     const std::string blob = checkedName(project, name);

@@ -15,6 +15,11 @@ namespace linkscope::project {
 /// for instance, never collide with the project's other blobs).
 std::string datastoreBlobName(std::string_view name);
 
+/// The name a model's datastore of training mentions is kept under: "training-" and the FNV-1a
+/// hash of the encoder's fingerprint, so that a retrained model (another fingerprint) gets its
+/// own datastore instead of a refusal.
+std::string trainingDatastoreName(std::string_view encoderFingerprint);
+
 /// Stores (or replaces) a datastore under `name`, in one transaction, in KnnDatastore's own
 /// checksummed binary format. Throws Error for an empty name or when it cannot be written.
 void saveDatastore(ProjectStore& project, std::string_view name, const retrieval::KnnDatastore& datastore);

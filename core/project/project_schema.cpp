@@ -134,6 +134,10 @@ void configure(SQLite::Database& db) {
     // with the file; a file system that cannot share memory for WAL keeps the rollback
     // journal, which is as durable with synchronous = FULL, so the answer is not checked.
     db.exec("PRAGMA journal_mode = WAL");
+    // Two connections may write (the GUI records a decision while a worker stores a datastore
+    // built from the same project): the second waits for the first's commit instead of failing
+    // with "database is locked" at once.
+    db.setBusyTimeout(10000);
 }
 
 }  // namespace linkscope::project::schema
