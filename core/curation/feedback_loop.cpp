@@ -86,6 +86,13 @@ DecisionEffect FeedbackLoop::record(std::size_t target, std::string_view entity,
     return effect;
 }
 
+std::span<const float> FeedbackLoop::vector(std::size_t target) const {
+    const auto found = vectors_.find(target);
+    if (found == vectors_.end())
+        throw Error("curation: mention " + std::to_string(target) + " has not been encoded yet");
+    return found->second;
+}
+
 bool FeedbackLoop::undo(std::uint64_t key) { return datastore_->remove(key); }
 
 std::vector<std::size_t> FeedbackLoop::sameSurface(std::size_t target) const {

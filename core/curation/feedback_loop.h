@@ -76,6 +76,9 @@ public:
     /// Takes a decision's key back; false when the datastore has no such key.
     bool undo(std::uint64_t key);
 
+    /// A prepared target's vector, as the model encoded it (raw); Error when it is not prepared.
+    std::span<const float> vector(std::size_t target) const;
+
     /// The other targets whose normalized text equals this one's, in target order.
     std::vector<std::size_t> sameSurface(std::size_t target) const;
 

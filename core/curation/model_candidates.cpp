@@ -1,0 +1,369 @@
+#include "curation/model_candidates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <span>
+#include <unordered_set>
+
+#include "corpus/corpus.h"
+#include "curation/feedback_loop.h"
+#include "curation/training_datastore.h"
+#include "eval/dictionary.h"
+#include "eval/queries.h"
+#include "project/datastore_storage.h"
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "retrieval/knn_datastore.h"
+#include "text/normalizer.h"
+#include "train/method_inputs.h"
+#include "train/method_linker.h"
+#include "train/run_model.h"
+#include "util/error.h"
+
+namespace linkscope::curation {
+namespace {
+
+constexpr std::size_t kBatch = 256;  // mentions per encoding / ranking call: progress and cancel between
+constexpr float kTie = 1e-6f;        // cosines this close count as equal (float rounding)
+
+// The mentions of one split as queries: whole (a composite is one target), gold ids kept even
+// when the KB lacks them, abbreviations expanded and normalized as the evaluation does.
+std::map<std::pair<std::string, std::size_t>, std::string> normalizedMentions(const Corpus& corpus, const kb::KnowledgeBase& kb,
+                                                                              const std::shared_ptr<const text::Normalizer>& normalizer) {
+    eval::QueryOptions options;
+    options.splitComposites = false;
+    options.dropUnknownIds = false;
+    options.normalizer = normalizer;
+    std::map<std::pair<std::string, std::size_t>, std::string> texts;  // (pmid, start) -> text
+    for (eval::EvalQuery& query : eval::buildQueries(corpus, kb, options).queries) {
+        std::string text;
+        for (const std::string& part : query.parts) text += (text.empty() ? "" : " ") + part;
+        texts[{query.document, query.start}] = std::move(text);
+    }
+    return texts;
+}
+
+std::vector<std::string> splitIds(const std::string& link) {
+    std::vector<std::string> ids;
+    std::size_t start = 0;
+    while (start <= link.size()) {
+        const std::size_t bar = link.find('|', start);
+        std::string id = link.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+        if (!id.empty() && id != "-1") ids.push_back(std::move(id));
+        if (bar == std::string::npos) break;
+        start = bar + 1;
+    }
+    return ids;
+}
+
+}  // namespace
+
+struct ModelCandidates::State {
+    std::shared_ptr<const LoadedProject> project;
+    ModelCandidatesOptions options;
+    std::optional<train::RunModel> model;
+    retrieval::NameDictionary dictionary;
+    std::optional<train::MethodLinker> linker;
+    std::optional<retrieval::KnnDatastore> datastore;
+    std::size_t trainingKeys = 0;
+    std::optional<AugmentedLinker> augmented;
+    std::optional<FeedbackLoop> loop;
+    std::vector<project::MentionKey> keys;  // target index -> mention
+    std::map<project::MentionKey, std::size_t> targetOf;
+    std::vector<TopProposal> proposals;     // per target
+    std::vector<float> kthSimilarity;       // per target: its k-th neighbour's cosine (-inf: fewer than k)
+    std::vector<float> inverseNorms;        // per target: 1 / |vector|
+    struct Fed {
+        std::size_t target = 0;
+        std::vector<std::uint64_t> keys;
+    };
+    std::map<std::int64_t, Fed> fed;  // decision id -> its keys
+
+    std::size_t neighbours() const {
+        switch (options.mode) {
+        case LinkMode::Knn: return options.knn.k;
+        case LinkMode::Sieve: return 1;
+        case LinkMode::Model: return 0;
+        }
+        return 0;
+    }
+    std::span<const float> vector(std::size_t target) const { return loop->vector(target); }
+
+    float cosine(std::size_t a, std::size_t b) const {
+        const auto x = vector(a), y = vector(b);
+        double dot = 0.0;
+        for (std::size_t i = 0; i < x.size(); ++i) dot += static_cast<double>(x[i]) * y[i];
+        return static_cast<float>(dot * inverseNorms[a] * inverseNorms[b]);
+    }
+
+    // Refreshes the k-th neighbour cosine and the proposal of the targets given (ranked again).
+    void refresh(std::span<const std::size_t> targets, const ProgressSink* progress, std::string_view stage) {
+        const std::size_t k = neighbours();
+        for (std::size_t from = 0; from < targets.size(); from += kBatch) {
+            if (progress) {
+                progress->checkCancelled();
+                (*progress)(stage, static_cast<double>(from) / static_cast<double>(targets.size()));
+            }
+            const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
+            if (k > 0) {
+                std::vector<float> queries;
+                for (const std::size_t t : batch) queries.insert(queries.end(), vector(t).begin(), vector(t).end());
+                const auto found = datastore->search(queries, k);
+                for (std::size_t i = 0; i < batch.size(); ++i)
+                    kthSimilarity[batch[i]] =
+                        found[i].size() < k ? -std::numeric_limits<float>::infinity() : found[i].back().similarity;
+            }
+            const auto ranked = loop->predict(batch, 2);
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                TopProposal proposal;
+                if (!ranked[i].empty()) {
+                    proposal.entity = augmented->entityId(ranked[i][0].entity);
+                    proposal.score = ranked[i][0].score;
+                    proposal.margin = ranked[i].size() > 1 ? ranked[i][0].score - ranked[i][1].score : ranked[i][0].score;
+                }
+                proposals[batch[i]] = std::move(proposal);
+            }
+        }
+    }
+
+    // The targets whose k nearest keys a key with the vector of `source` enters (or left, for a
+    // removed key: it was among them exactly when its cosine reached the k-th's).
+    std::vector<std::size_t> reachedBy(std::size_t source) const {
+        std::vector<std::size_t> reached;
+        if (neighbours() == 0) return reached;
+        for (std::size_t t = 0; t < keys.size(); ++t)
+            if (cosine(source, t) >= kthSimilarity[t] - kTie) reached.push_back(t);
+        return reached;
+    }
+
+    ProposalChanges changesAfter(std::vector<std::size_t> reached, std::size_t added, std::size_t removed) {
+        ProposalChanges changes;
+        changes.keysAdded = added;
+        changes.keysRemoved = removed;
+        std::vector<std::string> before;
+        for (const std::size_t t : reached) before.push_back(proposals[t].entity);
+        refresh(reached, nullptr, {});
+        for (std::size_t i = 0; i < reached.size(); ++i) {
+            changes.reranked.push_back(keys[reached[i]]);
+            if (proposals[reached[i]].entity != before[i]) changes.topChanged.push_back(keys[reached[i]]);
+        }
+        return changes;
+    }
+};
+
+ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, const ModelCandidatesOptions& options,
+                                 const std::vector<project::Decision>& decisions, const ProgressSink& progress)
+    : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    s.project = std::move(project);
+    s.options = options;
+    const LoadedProject& loaded = *s.project;
+    progress("Loading the model", 0.0);
+    encoder::EncoderOptions encoderOptions;
+    if (options.cpuOnly) encoderOptions.device = encoder::DevicePreference::Cpu;
+    s.model.emplace(train::loadRunModel(options.run, encoderOptions));
+    const train::TrainingPreset& preset = s.model->preset;
+    const auto counter = train::tokenCounterOf(s.model->encoder.tokenizer());
+    const auto normalizer = eval::bioSynQueryNormalizer();
+
+    // BioSyn's dictionary: the KB's names, then the training mentions (eval's preprocessing).
+    const SplitCorpus* train = nullptr;
+    for (const SplitCorpus& split : loaded.splits)
+        if (split.split == "train") train = &split;
+    eval::DictionaryOptions dictionaryOptions;
+    dictionaryOptions.homonymExpansion = preset.homonymExpansion;
+    eval::EvalDictionaryBuilder builder(dictionaryOptions);
+    builder.addKnowledgeBase(*loaded.kb);
+    const std::size_t kbEntries = builder.size();
+    eval::QueryOptions trainOptions;
+    trainOptions.normalizer = normalizer;
+    const std::vector<eval::EvalQuery> trainQueries =
+        train ? eval::buildQueries(train->corpus, *loaded.kb, trainOptions).queries : std::vector<eval::EvalQuery>{};
+    builder.addMentions(trainQueries);
+    s.dictionary = builder.build().entries;
+
+    train::LinkerOptions linkerOptions;
+    linkerOptions.sparseWeight = s.model->info.sparseWeight;
+    s.linker.emplace(preset, s.model->encoder, s.dictionary, loaded.kb.get(), linkerOptions, &progress);
+
+    // The training datastore: from the project file when this model made one there before.
+    const std::string fingerprint = s.model->encoder.fingerprint();
+    std::optional<project::ProjectStore> store;
+    if (!options.projectFile.empty()) {
+        store.emplace(project::ProjectStore::open(options.projectFile));
+        s.datastore = project::loadDatastore(*store, project::trainingDatastoreName(fingerprint), fingerprint);
+    }
+    if (!s.datastore) {
+        if (train) {
+            const auto inputs = train::mentionInputs(preset, train->corpus, counter);
+            s.datastore.emplace(buildTrainingDatastore(*s.linker, trainQueries, inputs, fingerprint, &progress));
+        } else {
+            s.datastore.emplace(s.linker->dimension(), fingerprint);
+        }
+        if (store) project::saveDatastore(*store, project::trainingDatastoreName(fingerprint), *s.datastore);
+    }
+    s.trainingKeys = s.datastore->size();
+
+    AugmentedOptions augmentedOptions;
+    augmentedOptions.mode = options.mode;
+    augmentedOptions.knn = options.knn;
+    augmentedOptions.sieve = options.sieve;
+    augmentedOptions.ontologyEntries = kbEntries;
+    s.augmented.emplace(*s.linker, s.dictionary, &*s.datastore, augmentedOptions);
+
+    // Every mention of every split is a target.
+    std::vector<LinkTarget> targets;
+    for (const SplitCorpus& split : loaded.splits) {
+        const auto texts = normalizedMentions(split.corpus, *loaded.kb, normalizer);
+        for (const Document& document : split.corpus.documents())
+            for (const Mention& mention : document.mentions) {
+                const auto found = texts.find({document.pmid(), mention.start});
+                // A CUI-less mention is no query of the evaluation: normalized alone.
+                std::string text = found != texts.end() ? found->second : normalizer->normalize(mention.text);
+                if (text.empty()) text = mention.text;
+                std::string input = train::fittedMentionInput(document, mention.start, mention.end, text, preset.markers,
+                                                              preset.maxLength, counter);
+                targets.push_back({document.pmid(), mention.start, mention.end, std::move(text), std::move(input)});
+                s.keys.push_back({split.split, document.pmid(), mention.start, mention.end});
+                s.targetOf.emplace(s.keys.back(), s.keys.size() - 1);
+            }
+    }
+    s.loop.emplace(*s.augmented, *s.datastore, std::move(targets));
+    const std::size_t count = s.keys.size();
+    std::vector<std::size_t> all(count);
+    for (std::size_t t = 0; t < count; ++t) all[t] = t;
+    for (std::size_t from = 0; from < count; from += kBatch) {
+        progress.checkCancelled();
+        progress("Encoding the mentions", static_cast<double>(from) / static_cast<double>(std::max<std::size_t>(count, 1)));
+        s.loop->prepare(std::span<const std::size_t>(all).subspan(from, std::min(kBatch, count - from)));
+    }
+    s.inverseNorms.resize(count);
+    for (std::size_t t = 0; t < count; ++t) {
+        double norm = 0.0;
+        for (const float v : s.vector(t)) norm += static_cast<double>(v) * v;
+        s.inverseNorms[t] = norm > 0.0 ? static_cast<float>(1.0 / std::sqrt(norm)) : 0.0f;
+    }
+    // The decisions in effect become keys before anything is ranked.
+    for (const project::Decision& decision : decisions) {
+        progress.checkCancelled();
+        const auto target = s.targetOf.find(decision.mention);
+        if (target == s.targetOf.end()) continue;  // a mention the corpus no longer has
+        feed(decision);
+    }
+    s.proposals.assign(count, {});
+    s.kthSimilarity.assign(count, -std::numeric_limits<float>::infinity());
+    s.refresh(all, &progress, "Ranking every mention");
+    progress("Every mention ranked", 1.0);
+}
+
+ModelCandidates::~ModelCandidates() = default;
+
+std::string ModelCandidates::runName() const { return state_->options.run.filename().string(); }
+
+LinkMode ModelCandidates::mode() const noexcept { return state_->options.mode; }
+
+std::size_t ModelCandidates::datastoreKeys() const noexcept { return state_->datastore->size(); }
+
+std::size_t ModelCandidates::curatorKeys() const noexcept { return state_->datastore->size() - state_->trainingKeys; }
+
+std::string ModelCandidates::description() const {
+    const State& s = *state_;
+    std::string text = std::string(train::methodName(s.model->preset.method)) + " (run " + runName() + ")";
+    switch (s.options.mode) {
+    case LinkMode::Knn: text += ", kNN interpolation over " + std::to_string(datastoreKeys()) + " keys"; break;
+    case LinkMode::Sieve: text += ", sieve " + retrieval::sieveName(s.augmented->options().sieve); break;
+    case LinkMode::Model: text += ", the model alone"; break;
+    }
+    return text;
+}
+
+bool ModelCandidates::knows(const project::MentionKey& mention) const { return state_->targetOf.contains(mention); }
+
+std::vector<CandidateRow> ModelCandidates::rank(const project::MentionKey& mention, std::size_t k) {
+    State& s = *state_;
+    const auto target = s.targetOf.find(mention);
+    if (target == s.targetOf.end()) return {};
+    const std::size_t t = target->second;
+    const auto ranked = s.loop->predict(std::span<const std::size_t>(&t, 1), k);
+    const bool sparse = s.model->preset.method == train::Method::BioSyn;
+    std::vector<CandidateRow> rows;
+    for (const RankedEntity& entity : ranked.front()) {
+        CandidateRow row;
+        row.entity = s.augmented->entityId(entity.entity);
+        const retrieval::DictionaryEntry& entry = s.dictionary.at(entity.entry);
+        row.matchedName = entry.name;
+        row.sharedName = entry.ids.size() > 1;
+        row.score = entity.score;
+        switch (s.options.mode) {
+        case LinkMode::Knn:
+            row.modelProbability = entity.modelProbability;
+            row.knnProbability = entity.knnProbability;
+            [[fallthrough]];
+        case LinkMode::Model:
+            row.dense = entity.dense;
+            if (sparse) row.sparse = entity.sparse;
+            break;
+        case LinkMode::Sieve: row.sieveStage = entity.sieveStage; break;
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+const TopProposal* ModelCandidates::proposal(const project::MentionKey& mention) const {
+    const auto target = state_->targetOf.find(mention);
+    return target == state_->targetOf.end() ? nullptr : &state_->proposals[target->second];
+}
+
+bool ModelCandidates::lowConfidence(const TopProposal& proposal) const {
+    if (proposal.entity.empty()) return true;
+    switch (state_->options.mode) {
+    case LinkMode::Knn: return proposal.score < 0.5 || proposal.margin < 0.1;
+    case LinkMode::Sieve: return proposal.score < state_->augmented->options().sieve.threshold;
+    case LinkMode::Model: return proposal.margin < 0.01 * std::abs(proposal.score);
+    }
+    return false;
+}
+
+ProposalChanges ModelCandidates::feed(const project::Decision& decision) {
+    State& s = *state_;
+    if (decision.kind != project::DecisionKind::Accept && decision.kind != project::DecisionKind::Correct) return {};
+    if (s.fed.contains(decision.id)) return {};
+    const auto target = s.targetOf.find(decision.mention);
+    if (target == s.targetOf.end()) return {};
+    const std::size_t t = target->second;
+    const DecisionKind kind = decision.kind == project::DecisionKind::Accept ? DecisionKind::Accept : DecisionKind::Correct;
+    State::Fed fed{t, {}};
+    for (const std::string& id : splitIds(decision.newLink))
+        if (s.augmented->findEntity(id))
+            if (const auto key = s.loop->record(t, id, kind, /*listSameSurface=*/false).key) fed.keys.push_back(*key);
+    if (fed.keys.empty()) return {};
+    const std::size_t added = fed.keys.size();
+    s.fed.emplace(decision.id, std::move(fed));
+    // While building, nothing is ranked yet: the first ranking reads the keys.
+    if (s.proposals.empty()) return {};
+    return s.changesAfter(s.reachedBy(t), added, 0);
+}
+
+std::vector<std::int64_t> ModelCandidates::fedDecisions() const {
+    std::vector<std::int64_t> ids;
+    for (const auto& [id, fed] : state_->fed) ids.push_back(id);
+    return ids;
+}
+
+ProposalChanges ModelCandidates::unfeed(std::int64_t decisionId) {
+    State& s = *state_;
+    const auto fed = s.fed.find(decisionId);
+    if (fed == s.fed.end()) return {};
+    // Found before the keys go: the mentions that had them among their k nearest.
+    std::vector<std::size_t> reached = s.reachedBy(fed->second.target);
+    std::size_t removed = 0;
+    for (const std::uint64_t key : fed->second.keys)
+        if (s.loop->undo(key)) ++removed;
+    s.fed.erase(fed);
+    return s.changesAfter(std::move(reached), 0, removed);
+}
+
+}  // namespace linkscope::curation

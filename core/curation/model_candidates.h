@@ -1,0 +1,114 @@
+#pragma once
+// The curation GUI's candidates from a trained run: every mention of a project linked the way the
+// run's method links (train/method_linker.h), combined with a kNN datastore of the training
+// mentions and of the curator's decisions (curation/augmented_linker.h), and a decision fed into
+// that datastore at once (curation/feedback_loop.h), as issue 7's curation loop asks.
+//
+// Built once on a worker thread (the model loaded, the KB's names encoded, the training
+// datastore built or read from the project file, every mention encoded and ranked), then used
+// from one thread only: a decision adds its keys, and the mentions whose ranking that can change
+// are ranked again and reported.
+//
+// Which mentions a key can change: the interpolation reads a mention's k nearest keys, so a new
+// key changes a mention's ranking exactly when its cosine with the mention is at least that of
+// the mention's k-th neighbour (or the mention has fewer than k). The k-th neighbour's cosine is
+// kept per mention, so a decision costs one pass over the mention vectors, not a new search of
+// every mention. A removed key (undo) changes the mentions it was a neighbour of, found the same
+// way. The sieve reads the nearest key (k = 1); its concept-vector strategies (-C) are moved by
+// every key of the entity, which this test does not see (the GUI links with kNN by default).
+//
+// The dictionary is BioSyn's evaluation dictionary: the KB's names (homonym-expanded when the
+// preset trains on the expanded KB) and the training split's mentions; the datastore keys are
+// the training split's mentions (a project without a split named "train" starts with an empty
+// datastore). Mentions are whole (a composite mention is one target; its decision's ids are
+// each a key), normalized and abbreviation-expanded as the evaluation does.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "curation/augmented_linker.h"
+#include "curation/candidate_row.h"
+#include "project/curation_decision.h"
+#include "util/progress.h"
+
+namespace linkscope {
+struct LoadedProject;
+}
+
+namespace linkscope::curation {
+
+struct ModelCandidatesOptions {
+    std::filesystem::path run;  ///< a training run directory (train/run_directory.h)
+    /// knn: kNN-BioEL's interpolation (the paper's NCBI settings); sieve: `sieve`; model: the
+    /// method alone, decisions then change no ranking.
+    LinkMode mode = LinkMode::Knn;
+    retrieval::KnnSettings knn = retrieval::KnnSettings::ncbi();
+    retrieval::SieveSpec sieve;
+    /// The project file the training datastore is kept in (project/datastore_storage.h), opened
+    /// with its own connection; empty: built every time, kept nowhere.
+    std::filesystem::path projectFile;
+    bool cpuOnly = false;  ///< CPU even when LibTorch has CUDA
+};
+
+/// A mention's top entity, as the filters and the document view read it.
+struct TopProposal {
+    std::string entity;  ///< "" when nothing was ranked
+    double score = 0.0;
+    double margin = 0.0;  ///< its lead over the second entity (its score when alone)
+};
+
+/// What one decision (or its undo) changed beyond its own mention.
+struct ProposalChanges {
+    std::vector<project::MentionKey> reranked;    ///< mentions ranked again (their scores may differ)
+    std::vector<project::MentionKey> topChanged;  ///< of those, the ones whose top entity changed
+    std::size_t keysAdded = 0;
+    std::size_t keysRemoved = 0;
+};
+
+class ModelCandidates {
+public:
+    /// Loads the run and links every mention of the project (minutes on MEDIC and a CPU: call it
+    /// on a worker thread). `decisions` are the project's decisions in effect: each accept and
+    /// correct becomes a key, as if just made. Progress by stage; Cancelled; Error when the run
+    /// holds no model or its datastore in the project file was made by another model.
+    ModelCandidates(std::shared_ptr<const LoadedProject> project, const ModelCandidatesOptions& options,
+                    const std::vector<project::Decision>& decisions, const ProgressSink& progress = {});
+    ~ModelCandidates();
+    ModelCandidates(const ModelCandidates&) = delete;
+    ModelCandidates& operator=(const ModelCandidates&) = delete;
+
+    /// "triplet (run NAME), kNN interpolation over 5,131 keys".
+    std::string description() const;
+    std::string runName() const;
+    LinkMode mode() const noexcept;
+    std::size_t datastoreKeys() const noexcept;
+    std::size_t curatorKeys() const noexcept;
+
+    bool knows(const project::MentionKey& mention) const;
+    /// The top k entities of a mention with the datastore as it is now; empty for an unknown mention.
+    std::vector<CandidateRow> rank(const project::MentionKey& mention, std::size_t k);
+    /// The top entity of a mention as last ranked (at building, or after a decision reached it).
+    const TopProposal* proposal(const project::MentionKey& mention) const;
+    /// Low confidence for this ranker: kNN p below 0.5 or a lead below 0.1; sieve cosine below
+    /// its threshold; model alone: a lead below 1 % of the score.
+    bool lowConfidence(const TopProposal& proposal) const;
+
+    /// Feeds a decision in effect: accept / correct add one key per id of `decision`'s new link
+    /// (an id the dictionary lacks is passed over); reject, NIL and skip add none. Re-feeding a
+    /// decision id already fed does nothing.
+    ProposalChanges feed(const project::Decision& decision);
+    /// Takes a decision's keys back (undo); nothing when it had none.
+    ProposalChanges unfeed(std::int64_t decisionId);
+    /// The decisions whose keys are in the datastore, by id.
+    std::vector<std::int64_t> fedDecisions() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace linkscope::curation
