@@ -15,6 +15,9 @@
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
 #include "curation/sparse_candidates.h"
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "curation/model_candidates.h"
+#endif
 #include "decision_command.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
@@ -34,6 +37,14 @@ CurationSession::CurationSession(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), curator_(userName()) {
     // Two results: the ranker as soon as it is built (candidates for the selected mention), then
     // the proposals of every mention (filters), which take a search per mention.
+    modelPool_.setMaxThreadCount(1);
+    connect(&modelWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        if (modelWatcher_.isCanceled() || modelWatcher_.future().resultCount() == 0) {
+            Q_EMIT runLinkingCancelled();
+            return;
+        }
+        adoptModel(modelWatcher_.result());
+    });
     connect(&candidateWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
         const Ranked ranked = candidateWatcher_.resultAt(index);
         if (ranked.candidates && !candidates_) {
@@ -48,6 +59,21 @@ CurationSession::CurationSession(QObject* parent)
 }
 
 CurationSession::~CurationSession() { close(); }
+
+namespace {
+// Progress of a worker, reported on the session's thread.
+ProgressSink workerProgress(CurationSession* session, std::shared_ptr<std::atomic<bool>> cancelled) {
+    ProgressSink progress;
+    progress.report = [session](std::string_view stage, double fraction) {
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        QMetaObject::invokeMethod(session, [session, text, fraction] {
+            Q_EMIT session->candidatesProgress(text, static_cast<int>(fraction * 100));
+        }, Qt::QueuedConnection);
+    };
+    progress.cancelled = [cancelled] { return cancelled->load(); };
+    return progress;
+}
+}  // namespace
 
 QString CurationSession::projectFileForManifest(const QString& manifestPath) {
     const QFileInfo manifest(manifestPath);
@@ -76,6 +102,9 @@ QString CurationSession::open(std::shared_ptr<const LoadedProject> project, cons
 }
 
 void CurationSession::close() {
+    cancelRunLinking();
+    modelWatcher_.waitForFinished();  // its own pool: waits for this job alone
+    model_.reset();
     if (cancelCandidates_) cancelCandidates_->store(true);
     if (candidateWatcher_.isRunning()) {
         candidateWatcher_.cancel();  // the watcher then reports no result
@@ -96,14 +125,7 @@ void CurationSession::startCandidates() {
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     cancelCandidates_ = cancelled;
     candidateWatcher_.setFuture(QtConcurrent::run([this, project, cancelled](QPromise<Ranked>& promise) {
-        ProgressSink progress;
-        progress.report = [this](std::string_view stage, double fraction) {
-            const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-            QMetaObject::invokeMethod(this, [this, text, fraction] {
-                Q_EMIT candidatesProgress(text, static_cast<int>(fraction * 100));
-            }, Qt::QueuedConnection);
-        };
-        progress.cancelled = [cancelled] { return cancelled->load(); };
+        const ProgressSink progress = workerProgress(this, cancelled);
         try {
             auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
             promise.addResult(Ranked{candidates, nullptr});
@@ -167,24 +189,162 @@ void CurationSession::rebuildUndoStack() {
     undoStack_->setClean();
 }
 
-std::vector<curation::CandidateRow> CurationSession::candidates(const Mention& mention, std::size_t k) const {
+std::vector<curation::CandidateRow> CurationSession::candidates(const project::MentionKey& key, const Mention& mention,
+                                                                std::size_t k) const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_ && model_->knows(key)) return model_->rank(key, k);
+#endif
     if (!candidates_) return {};
     return candidates_->rank(mention.text, k);
 }
 
-std::string CurationSession::proposedLink(const Mention& mention) const {
-    const auto rows = candidates(mention, 1);
+std::string CurationSession::proposedLink(const project::MentionKey& key, const Mention& mention) const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_)
+        if (const auto* proposal = model_->proposal(key)) return proposal->entity;
+#endif
+    const auto rows = candidates(key, mention, 1);
     return rows.empty() ? std::string() : rows.front().entity;
 }
 
-const CurationSession::Proposal* CurationSession::proposal(const project::MentionKey& key) const {
-    if (!proposals_) return nullptr;
+std::optional<CurationSession::Proposal> CurationSession::proposal(const project::MentionKey& key) const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_)
+        if (const auto* proposal = model_->proposal(key)) return Proposal{proposal->entity, proposal->score, proposal->margin};
+#endif
+    if (!proposals_) return std::nullopt;
     const auto found = proposals_->find(key);
-    return found == proposals_->end() ? nullptr : &found->second;
+    if (found == proposals_->end()) return std::nullopt;
+    return found->second;
 }
 
-bool CurationSession::lowConfidence(const Proposal& proposal) {
+bool CurationSession::lowSparseConfidence(const Proposal& proposal) {
     return proposal.entity.empty() || proposal.score < 0.8 || proposal.margin < 0.02;
+}
+
+bool CurationSession::lowConfidence(const Proposal& proposal) const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_) return model_->lowConfidence({proposal.entity, proposal.score, proposal.margin});
+#endif
+    return lowSparseConfidence(proposal);
+}
+
+bool CurationSession::runLinkingAvailable() {
+#ifdef LINKSCOPE_HAVE_TORCH
+    return true;
+#else
+    return false;
+#endif
+}
+
+QString CurationSession::rankerDescription() const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_) return QString::fromStdString(model_->description());
+#endif
+    return tr("sparse TF-IDF (character uni- and bigrams) over the homonym-expanded KB names");
+}
+
+void CurationSession::linkWithRun(const QString& runDirectory, curation::LinkMode mode) {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (!project_ || !store_) return;
+    cancelRunLinking();
+    modelWatcher_.waitForFinished();
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    cancelModel_ = cancelled;
+    curation::ModelCandidatesOptions options;
+    options.run = runDirectory.toStdString();
+    options.mode = mode;
+    options.projectFile = projectFile_.toStdString();
+    std::vector<project::Decision> decisions;
+    for (const auto& [key, decision] : current_) decisions.push_back(decision);
+    auto project = project_;
+    // Its own pool: a QtConcurrent job on the global pool could wait behind the sparse ranking.
+    modelWatcher_.setFuture(QtConcurrent::run(&modelPool_, [this, project, options, decisions, cancelled]()
+                                                               -> std::shared_ptr<curation::ModelCandidates> {
+        const ProgressSink progress = workerProgress(this, cancelled);
+        try {
+            return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
+        } catch (const Cancelled&) {
+        } catch (const std::exception& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QMetaObject::invokeMethod(this, [this, message] {
+                Q_EMIT errorOccurred(tr("Could not link with the run: %1").arg(message));
+            }, Qt::QueuedConnection);
+        }
+        return nullptr;
+    }));
+#else
+    Q_UNUSED(runDirectory);
+    Q_UNUSED(mode);
+    Q_EMIT errorOccurred(tr("This build has no LibTorch: it links with sparse TF-IDF only"));
+#endif
+}
+
+void CurationSession::cancelRunLinking() {
+    if (cancelModel_) cancelModel_->store(true);
+}
+
+void CurationSession::linkWithSparse() {
+    cancelRunLinking();
+    if (!model_) return;
+    model_.reset();
+    Q_EMIT sparseLinked();
+    if (candidates_) Q_EMIT candidatesReady();
+    if (proposals_) Q_EMIT proposalsReady();
+}
+
+void CurationSession::adoptModel(std::shared_ptr<curation::ModelCandidates> model) {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (!model) {
+        Q_EMIT runLinkingCancelled();  // failed: errorOccurred said why
+        return;
+    }
+    model_ = std::move(model);
+    // Decisions made or undone while it was built: the model took the ones in effect then.
+    for (const std::int64_t id : model_->fedDecisions()) {
+        const bool inEffect = std::any_of(current_.begin(), current_.end(),
+                                          [id](const auto& entry) { return entry.second.id == id; });
+        if (!inEffect) model_->unfeed(id);
+    }
+    for (const auto& [key, decision] : current_) model_->feed(decision);
+    Q_EMIT runLinked();
+    Q_EMIT candidatesReady();
+    Q_EMIT proposalsReady();
+#else
+    Q_UNUSED(model);
+#endif
+}
+
+void CurationSession::feedModel(const project::Decision& decision) {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (!model_) return;
+    try {
+        const curation::ProposalChanges changes = model_->feed(decision);
+        reportChanges(decision.mention, changes.reranked, changes.topChanged.size());
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(tr("The decision is saved, but the datastore did not take it: %1").arg(QString::fromUtf8(error.what())));
+    }
+#else
+    Q_UNUSED(decision);
+#endif
+}
+
+void CurationSession::unfeedModel(const project::Decision& decision) {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (!model_) return;
+    const curation::ProposalChanges changes = model_->unfeed(decision.id);
+    reportChanges(decision.mention, changes.reranked, changes.topChanged.size());
+#else
+    Q_UNUSED(decision);
+#endif
+}
+
+void CurationSession::reportChanges(const project::MentionKey& decided, const std::vector<project::MentionKey>& reranked,
+                                    std::size_t topChanged) {
+    std::vector<project::MentionKey> others;
+    for (const project::MentionKey& key : reranked)
+        if (key != decided) others.push_back(key);
+    if (!others.empty()) Q_EMIT rankingsChanged(others, static_cast<int>(topChanged));
 }
 
 namespace {
@@ -212,7 +372,7 @@ CurationSession::DocumentReview CurationSession::review(const std::string& split
         const auto decision = current_.find(key);
         const bool decided = decision != current_.end();
         if (decided) ++review.reviewed;
-        const Proposal* proposed = proposal(key);
+        const std::optional<Proposal> proposed = proposal(key);
         if (!decided && proposed && lowConfidence(*proposed)) ++review.lowConfidence;
         // The link in effect against the gold ids (CUI-less gold is "-1", like a NIL decision).
         std::string link;
@@ -241,7 +401,7 @@ std::optional<project::Decision> CurationSession::currentDecision(const project:
 std::string CurationSession::linkInEffect(const project::MentionKey& key, const Mention& mention) const {
     if (const auto decision = currentDecision(key))
         if (const auto link = project::decidedLink(*decision)) return *link;
-    return proposedLink(mention);
+    return proposedLink(key, mention);
 }
 
 bool CurationSession::decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
@@ -277,7 +437,7 @@ std::vector<CurationSession::MentionRef> CurationSession::sameSurface(const proj
                 if (surfaceKey(other.text) != surface) continue;
                 project::MentionKey otherKey{split.split, document.pmid(), other.start, other.end};
                 if (otherKey == key || current_.count(otherKey) > 0) continue;
-                if (proposedLink(other) == link) continue;
+                if (proposedLink(otherKey, other) == link) continue;
                 found.push_back({std::move(otherKey), &other});
             }
     return found;
@@ -296,9 +456,13 @@ int CurationSession::decideAll(const std::vector<MentionRef>& mentions, project:
 std::optional<project::Decision> CurationSession::storeRecord(const project::Decision& decision) {
     try {
         project::Decision stored = store_->record(decision);
+        const auto replaced = currentDecision(stored.mention);
         current_[stored.mention] = stored;
         lastRecordStored_ = true;
         Q_EMIT decisionChanged(stored.mention);
+        // The datastore follows the decisions in effect: the replaced one's keys go.
+        if (replaced) unfeedModel(*replaced);
+        feedModel(stored);
         return stored;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(QString::fromUtf8(error.what())));
@@ -313,6 +477,8 @@ bool CurationSession::storeUndo(std::int64_t expectedId) {
             throw Error("the project file's undo history differs from the window's (was it changed elsewhere?)");
         reloadDecisions();
         Q_EMIT decisionChanged(undone->mention);
+        unfeedModel(*undone);
+        if (const auto back = currentDecision(undone->mention)) feedModel(*back);  // in effect again
         return true;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("Undo failed: %1").arg(QString::fromUtf8(error.what())));
@@ -325,8 +491,11 @@ bool CurationSession::storeRedo(std::int64_t expectedId) {
         const auto redone = store_->redo();
         if (!redone || redone->id != expectedId)
             throw Error("the project file's redo history differs from the window's (was it changed elsewhere?)");
+        const auto replaced = currentDecision(redone->mention);
         current_[redone->mention] = *redone;
         Q_EMIT decisionChanged(redone->mention);
+        if (replaced) unfeedModel(*replaced);
+        feedModel(*redone);
         return true;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("Redo failed: %1").arg(QString::fromUtf8(error.what())));

@@ -1,7 +1,10 @@
 #pragma once
 // The curation state of an open project, on the GUI thread: the project file (decisions and
 // their undo history, core/project/project_store.h), the QUndoStack that mirrors that history,
-// and the candidate ranker (built on a worker thread).
+// and the candidate ranker (built on a worker thread): sparse TF-IDF from the start, and a
+// trained run with its kNN datastore when the user links with one (linkWithRun). With a run,
+// every accept and correct becomes a datastore key as it is stored, undo takes it back, and the
+// mentions whose ranking that changes are ranked again at once (rankingsChanged).
 //
 // Every decision goes to the project file first and is shown as done only after the store's
 // transaction has committed: decide() returns once it is on disk, and decisionChanged is emitted
@@ -10,6 +13,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <atomic>
 #include <map>
@@ -31,6 +35,8 @@ class ProjectStore;
 }
 namespace curation {
 class SparseCandidates;
+class ModelCandidates;
+enum class LinkMode;
 }
 }  // namespace linkscope
 
@@ -64,11 +70,29 @@ public:
 
     /// Candidates, once the ranker is built (candidatesReady); empty before.
     bool candidatesAvailable() const { return candidates_ != nullptr; }
-    /// The ranker itself, to share with other views (the embedding plot); null before.
+    /// The sparse ranker, to share with other views (the embedding plot); null before.
     std::shared_ptr<const curation::SparseCandidates> sparseCandidates() const { return candidates_; }
-    std::vector<curation::CandidateRow> candidates(const Mention& mention, std::size_t k = 20) const;
+    /// The active ranker's candidates: the trained run's when one is linked, else sparse.
+    std::vector<curation::CandidateRow> candidates(const project::MentionKey& key, const Mention& mention,
+                                                   std::size_t k = 20) const;
     /// The ranker's top entity for a mention (the link proposed when nothing was decided).
-    std::string proposedLink(const Mention& mention) const;
+    std::string proposedLink(const project::MentionKey& key, const Mention& mention) const;
+
+    /// Whether this build can link with a trained run (it needs LibTorch).
+    static bool runLinkingAvailable();
+    /// Starts linking every mention with a trained run on a worker (its own thread pool):
+    /// candidatesProgress while it builds, then runLinked, or errorOccurred. The sparse ranker
+    /// stays in use until then. The training datastore is kept in the project file.
+    void linkWithRun(const QString& runDirectory, curation::LinkMode mode);
+    /// Stops a linkWithRun() under way (runLinkingCancelled once the worker has stopped).
+    void cancelRunLinking();
+    bool runLinkingUnderWay() const { return modelWatcher_.isRunning(); }
+    /// Goes back to the sparse ranker.
+    void linkWithSparse();
+    /// The run linking in use, null when sparse.
+    const curation::ModelCandidates* runLinking() const { return model_.get(); }
+    /// One line on the active ranker ("sparse TF-IDF ...", or the run's description).
+    QString rankerDescription() const;
 
     /// The ranker's view of one mention, computed for every mention of the project on the worker
     /// once the ranker is built (proposalsReady).
@@ -77,11 +101,13 @@ public:
         double score = 0.0;  ///< its score
         double margin = 0.0; ///< its lead over the second entity (its score when alone)
     };
-    bool proposalsAvailable() const { return proposals_ != nullptr; }
-    const Proposal* proposal(const project::MentionKey& key) const;
+    bool proposalsAvailable() const { return proposals_ != nullptr || model_ != nullptr; }
+    std::optional<Proposal> proposal(const project::MentionKey& key) const;
     /// Low confidence, for the sparse ranker: the top name's TF-IDF cosine is below 0.8 (no close
     /// spelling of any KB name) or it leads the next entity by less than 0.02 (a near tie).
-    static bool lowConfidence(const Proposal& proposal);
+    static bool lowSparseConfidence(const Proposal& proposal);
+    /// Low confidence for the active ranker (a trained run has its own measure).
+    bool lowConfidence(const Proposal& proposal) const;
 
     /// Review figures of one document: mentions with a decision, mentions whose link in effect
     /// differs from the gold ids, mentions of low confidence without a decision.
@@ -130,11 +156,24 @@ Q_SIGNALS:
     void proposalsReady();
     void candidatesProgress(const QString& stage, int percent);
     void errorOccurred(const QString& message);
+    /// A trained run now ranks every mention (rankerDescription() says which).
+    void runLinked();
+    void runLinkingCancelled();
+    /// Back to sparse TF-IDF.
+    void sparseLinked();
+    /// A decision (or its undo) changed the datastore and these mentions were ranked again;
+    /// `topChanged` of them now propose another entity. The decided mention itself is not listed.
+    void rankingsChanged(const std::vector<linkscope::project::MentionKey>& reranked, int topChanged);
 
 private:
     void rebuildUndoStack();
     void reloadDecisions();
     void startCandidates();
+    void feedModel(const project::Decision& decision);
+    void unfeedModel(const project::Decision& decision);
+    void reportChanges(const project::MentionKey& decided, const std::vector<project::MentionKey>& reranked,
+                       std::size_t topChanged);
+    void adoptModel(std::shared_ptr<curation::ModelCandidates> model);
 
     std::shared_ptr<const LoadedProject> project_;
     std::unique_ptr<project::ProjectStore> store_;
@@ -152,6 +191,12 @@ private:
     std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals_;
     QFutureWatcher<Ranked> candidateWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelCandidates_;
+    /// The trained run's linking: built on its own pool, so that no other job's worker delays it
+    /// and close() waits for this job alone.
+    std::shared_ptr<curation::ModelCandidates> model_;
+    QThreadPool modelPool_;
+    QFutureWatcher<std::shared_ptr<curation::ModelCandidates>> modelWatcher_;
+    std::shared_ptr<std::atomic<bool>> cancelModel_;
 };
 
 }  // namespace linkscope::ui

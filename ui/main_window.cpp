@@ -23,6 +23,7 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -39,6 +40,7 @@
 #include "entity_search_box.h"
 #include "evaluation_panel.h"
 #include "knowledge_base_dock.h"
+#include "linking_menu.h"
 #include "raw_file_view.h"
 #include "training_panel.h"
 #include "knowledge_base_summary.h"
@@ -123,9 +125,34 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
         refreshMentionStates();
         showCandidates();
     });
-    connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int) {
-        statusLabel_->setText(stage);
+    connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int percent) {
+        statusLabel_->setText(tr("%1: %2 %").arg(stage).arg(percent));
     });
+    connect(session_, &CurationSession::runLinked, this, [this] {
+        statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription()));
+        diagnostics_->appendPlainText(tr("Linked with %1").arg(session_->rankerDescription()));
+    });
+    connect(session_, &CurationSession::runLinkingCancelled, this,
+            [this] { statusLabel_->setText(tr("Linking with the run stopped; %1 ranks").arg(session_->rankerDescription())); });
+    connect(session_, &CurationSession::sparseLinked, this,
+            [this] { statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription())); });
+    // A decision fed the datastore: the mentions it reached were ranked again.
+    connect(session_, &CurationSession::rankingsChanged, this,
+            [this](const std::vector<project::MentionKey>& reranked, int topChanged) {
+                refreshReview();
+                const auto selected = currentMentionKey();
+                bool here = false, selectedReranked = false;
+                for (const project::MentionKey& key : reranked) {
+                    here = here || (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid());
+                    selectedReranked = selectedReranked || (selected && key == *selected);
+                }
+                if (here) refreshMentionStates();
+                if (selectedReranked) showCandidates();
+                statusLabel_->setText(tr("%1 · the datastore changed: %n other mention(s) ranked again, %2 now "
+                                         "proposing another entity", nullptr, static_cast<int>(reranked.size()))
+                                          .arg(session_->undoStack()->undoText())
+                                          .arg(topChanged));
+            });
     connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
     connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
         refreshReview();
@@ -325,6 +352,7 @@ void MainWindow::createActions() {
     quit->setShortcut(QKeySequence::Quit);
 
     createCurationActions(menuBar()->addMenu(tr("&Edit")));
+    menuBar()->addMenu(new LinkingMenu(session_, this));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
@@ -445,37 +473,66 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     if (const QString error = session_->open(project_, projectFile); !error.isEmpty()) {
         diagnostics_->appendPlainText(tr("Decisions cannot be saved: %1").arg(error));
     }
+    // What points into the previous project or its store goes now, not a turn later.
     training_->setStore(session_->isOpen() ? session_->store() : nullptr);
-    training_->setProject(project_);
-    documents_->setProject(project_);
-    documents_->setReviewFunction([this](const std::string& split, const Document& document) {
-        const CurationSession::DocumentReview review = session_->review(split, document);
-        return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
-    });
-    refreshReview();
-    kbSummary_->setProject(project_);
-    kbDock_->setProject(project_);
-    evaluation_->setProject(project_);
-    embeddingPlot_->setProject(project_);
-    correctionSearch_->setIndex(nullptr);
-    view_->clearDocument();
-    diagnostics_->clear();
-    for (const auto& diagnostic : project_->diagnostics)
-        diagnostics_->appendPlainText(QString::fromStdString(diagnostic.toString()));
-    if (session_->isOpen())
-        diagnostics_->appendPlainText(tr("Decisions are saved in %1 (%2 so far)")
-                                          .arg(session_->projectFile())
-                                          .arg(session_->store()->decisionCount()));
+    currentDocument_ = nullptr;
+    currentSplit_.clear();
     setWindowTitle(tr("%1 — Linkscope").arg(QString::fromStdString(project_->manifest.name)));
-    std::size_t mentions = 0;
-    for (const auto& split : project_->splits)
-        for (const auto& document : split.corpus.documents()) mentions += document.mentions.size();
-    statusLabel_->setText(tr("%1 documents, %2 mentions; %3 diagnostics")
-                              .arg(documents_->rowCount())
-                              .arg(mentions)
-                              .arg(project_->diagnostics.size()));
-    if (documents_->rowCount() > 0) documentTable_->selectRow(0);
-    Q_EMIT projectLoaded();
+    view_->clearDocument();
+    correctionSearch_->setIndex(nullptr);
+    // The views take the project one per turn of the event loop: together they take longer than
+    // the 100 ms the UI thread may stall (benchmarks/ui_stall, docs/benchmarks.md).
+    runInTurns({
+        [this] {
+            training_->setProject(project_);
+            documents_->setProject(project_);
+            documents_->setReviewFunction([this](const std::string& split, const Document& document) {
+                const CurationSession::DocumentReview review = session_->review(split, document);
+                return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
+            });
+        },
+        [this] { refreshReview(); },
+        [this] { kbSummary_->setProject(project_); },
+        [this] { kbDock_->setProject(project_); },
+        [this] {
+            evaluation_->setProject(project_);
+            embeddingPlot_->setProject(project_);
+        },
+        [this] {
+            diagnostics_->clear();
+            for (const auto& diagnostic : project_->diagnostics)
+                diagnostics_->appendPlainText(QString::fromStdString(diagnostic.toString()));
+            if (session_->isOpen())
+                diagnostics_->appendPlainText(tr("Decisions are saved in %1 (%2 so far)")
+                                                  .arg(session_->projectFile())
+                                                  .arg(session_->store()->decisionCount()));
+            std::size_t mentions = 0;
+            for (const auto& split : project_->splits)
+                for (const auto& document : split.corpus.documents()) mentions += document.mentions.size();
+            statusLabel_->setText(tr("%1 documents, %2 mentions; %3 diagnostics")
+                                      .arg(documents_->rowCount())
+                                      .arg(mentions)
+                                      .arg(project_->diagnostics.size()));
+        },
+        [this] {
+            if (documents_->rowCount() > 0) documentTable_->selectRow(0);
+            Q_EMIT projectLoaded();
+        },
+    });
+}
+
+void MainWindow::runInTurns(std::vector<std::function<void()>> steps) {
+    const std::uint64_t generation = ++showGeneration_;
+    auto pending = std::make_shared<std::vector<std::function<void()>>>(std::move(steps));
+    auto next = std::make_shared<std::function<void(std::size_t)>>();
+    // The lambda holds `next` weakly: a strong capture would keep itself alive forever.
+    *next = [this, generation, pending, weakNext = std::weak_ptr(next)](std::size_t index) {
+        if (generation != showGeneration_ || index >= pending->size()) return;
+        (*pending)[index]();
+        if (auto again = weakNext.lock())
+            QTimer::singleShot(0, this, [again, index] { (*again)(index + 1); });
+    };
+    QTimer::singleShot(0, this, [next] { (*next)(0); });
 }
 
 void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
@@ -588,7 +645,7 @@ void MainWindow::showCandidates() {
         return;
     }
     const std::string current = session_->linkInEffect(*key, *mention);
-    candidates_->model()->setCandidates(session_->candidates(*mention), project_->kb.get(), mention->ids.ids, current);
+    candidates_->model()->setCandidates(session_->candidates(*key, *mention), project_->kb.get(), mention->ids.ids, current);
     QString summary = tr("<b>%1</b> <i>%2</i> · gold: %3")
                           .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
                                QString::fromStdString(mention->type).toHtmlEscaped(),
@@ -601,6 +658,7 @@ void MainWindow::showCandidates() {
                             QString::fromStdString(decision->curator).toHtmlEscaped());
     else if (!session_->candidatesAvailable())
         summary += tr("<br><i>ranking candidates…</i>");
+    summary += tr("<br><small>Ranked by %1</small>").arg(session_->rankerDescription().toHtmlEscaped());
     candidates_->setMentionSummary(summary);
     candidates_->setActionsEnabled(session_->isOpen());
 }
@@ -633,7 +691,7 @@ void MainWindow::offerSameSurface(const project::MentionKey& key, const Mention&
     QStringList lines;
     for (const auto& ref : same) {
         offer_.mentions.emplace_back(ref.key, ref.mention);
-        const std::string before = session_->proposedLink(*ref.mention);
+        const std::string before = session_->proposedLink(ref.key, *ref.mention);
         lines << tr("%1 · PMID %2 · “%3”: %4 → %5")
                      .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
                           QString::fromStdString(ref.mention->text),

@@ -3,6 +3,8 @@
 // diagnostics log, with dock layout kept across sessions (QSettings).
 #include <QMainWindow>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,6 +94,9 @@ private:
     void createActions();
     void createDocks();
     void showProject(std::shared_ptr<const LoadedProject> project);
+    /// Runs the steps one per turn of the event loop (no step of showing a project may hold the
+    /// loop for long); a later showProject() drops the steps left of an earlier one.
+    void runInTurns(std::vector<std::function<void()>> steps);
     void showDocumentAt(const QModelIndex& proxyIndex);
     void showLoadProgress(const QString& stage, int percent);
     void finishLoading();
@@ -108,6 +113,7 @@ private:
     MentionStatusFn statusFunction() const;
 
     std::shared_ptr<const LoadedProject> project_;
+    std::uint64_t showGeneration_ = 0;  ///< counts showProject() calls (runInTurns)
     ProjectLoader* loader_ = nullptr;
     DocumentListModel* documents_ = nullptr;
     DocumentFilterModel* documentFilter_ = nullptr;

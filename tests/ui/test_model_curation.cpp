@@ -1,0 +1,273 @@
+// Curation with a trained run (issue 7's curation loop): the demo project linked with a run's
+// model and its kNN datastore, and every accept / correct fed into that datastore at once --
+// the other mentions it reaches ranked again, undo and redo taking the key back and forth, a
+// replaced decision's key removed, the training datastore kept in the project file, and a
+// reopened project feeding the decisions it holds. The run is written by the test: the triplet
+// preset with a tiny random BERT (tests/common/tiny_bert.h), so its rankings are arbitrary but
+// deterministic; what is checked is what the datastore does to them.
+#include <QAction>
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test_data.h"
+#include "corpus/corpus.h"
+#include "curation/augmented_linker.h"
+#include "curation_session.h"
+#include "linking_menu.h"
+#include "project/datastore_storage.h"
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "tiny_bert.h"
+#include "encoder/text_encoder.h"
+#include "curation/model_candidates.h"
+#include "train/run_directory.h"
+#include "train/training_preset.h"
+#endif
+
+using namespace linkscope;
+using namespace linkscope::ui;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct MentionAt {
+    project::MentionKey key;
+    const Mention* mention = nullptr;
+};
+
+// Every mention of the project whose text reads `text` (ignoring case), in project order.
+std::vector<MentionAt> mentionsReading(const LoadedProject& project, const std::string& text) {
+    std::vector<MentionAt> found;
+    auto lower = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return s;
+    };
+    for (const SplitCorpus& split : project.splits)
+        for (const Document& document : split.corpus.documents())
+            for (const Mention& mention : document.mentions)
+                if (lower(mention.text) == text)
+                    found.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
+    return found;
+}
+
+std::optional<curation::CandidateRow> rowOf(const std::vector<curation::CandidateRow>& rows, const std::string& entity) {
+    for (const auto& row : rows)
+        if (row.entity == entity) return row;
+    return std::nullopt;
+}
+
+}  // namespace
+
+class TestModelCuration : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::shared_ptr<const LoadedProject> project_;
+    QString run_;
+    QString projectFile_;
+
+    // A session on the demo project with the sparse ranker built.
+    void openSession(CurationSession& session) const {
+        QSignalSpy ready(&session, &CurationSession::candidatesReady);
+        QCOMPARE(session.open(project_, projectFile_), QString());
+        QVERIFY(ready.wait(30000));
+    }
+
+    void linkWithRun(CurationSession& session) const {
+        QSignalSpy linked(&session, &CurationSession::runLinked);
+        QSignalSpy errors(&session, &CurationSession::errorOccurred);
+        session.linkWithRun(run_, curation::LinkMode::Knn);
+        QVERIFY2(linked.wait(120000), errors.isEmpty() ? "no signal" : qPrintable(errors.first().first().toString()));
+        QVERIFY(session.runLinking() != nullptr);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (!CurationSession::runLinkingAvailable()) QSKIP("this build has no LibTorch: run linking needs it");
+#ifdef LINKSCOPE_HAVE_TORCH
+        QVERIFY(dir_.isValid());
+        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
+        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());
+        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
+        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(demo / "demo-project.json")));
+        projectFile_ = dir_.filePath(QStringLiteral("demo.linkscope"));
+
+        // A finished triplet run whose model is a tiny BERT knowing the demo's words.
+        const fs::path run = dir_.filePath(QStringLiteral("runs/tiny-triplet")).toStdString();
+        fs::create_directories(run);
+        const train::TrainingPreset preset = train::TrainingPreset::load(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "triplet.json");
+        std::vector<std::string> texts;
+        for (const char* file : {"demo-kb.txt", "demo-train.txt", "demo-test.txt"}) {
+            std::string text = test::readFile(demo / file);
+            std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            texts.push_back(std::move(text));
+        }
+        test::tinyBert(texts, preset.pooling).save(train::modelDirectory(run));
+        test::writeFile(train::presetFile(run), preset.toJson());
+        train::RunInfo info;
+        info.status = "finished";
+        info.preset = "triplet";
+        train::writeRunInfo(run, info);
+        run_ = QString::fromStdString(run.string());
+#endif
+    }
+
+    void decisionsFeedTheDatastoreAtOnce() {
+#ifdef LINKSCOPE_HAVE_TORCH
+        CurationSession session;
+        openSession(session);
+        const QString sparse = session.rankerDescription();
+        linkWithRun(session);
+        const curation::ModelCandidates& model = *session.runLinking();
+        QVERIFY(session.rankerDescription().contains(QStringLiteral("triplet")));
+        QVERIFY(session.rankerDescription().contains(QStringLiteral("kNN")));
+        QVERIFY(session.rankerDescription() != sparse);
+        QCOMPARE(model.curatorKeys(), std::size_t{0});
+        QVERIFY(model.datastoreKeys() > 0);  // the demo's training mentions
+
+        // The training datastore is kept in the project file, under the model's name.
+        {
+            const auto store = project::ProjectStore::open(projectFile_.toStdString());
+            const std::string fingerprint =
+                encoder::TextEncoder::load(train::modelDirectory(run_.toStdString())).fingerprint();
+            const auto kept = project::loadDatastore(store, project::trainingDatastoreName(fingerprint), fingerprint);
+            QVERIFY(kept.has_value());
+            QCOMPARE(kept->size(), model.datastoreKeys());
+        }
+
+        // "stroke" three times in one test abstract: the same input, hence the same vector.
+        const auto strokes = mentionsReading(*project_, "stroke");
+        QCOMPARE(strokes.size(), std::size_t{3});
+        const MentionAt& decided = strokes[0];
+        const MentionAt& other = strokes[1];
+        const auto rows = session.candidates(other.key, *other.mention, 64);
+        QVERIFY(!rows.empty());
+        QVERIFY(rows.front().knnProbability.has_value());
+        QVERIFY(rows.front().modelProbability.has_value());
+        QVERIFY(rows.front().dense.has_value());
+        QCOMPARE(session.proposedLink(other.key, *other.mention), rows.front().entity);
+        // An entity far down the list, which no neighbour names yet.
+        const std::string entity = rows.back().entity;
+        QVERIFY(entity != rows.front().entity);
+        const double before = rowOf(rows, entity)->knnProbability.value_or(0.0);
+
+        std::vector<project::MentionKey> reranked;
+        int topChanged = -1;
+        connect(&session, &CurationSession::rankingsChanged, this,
+                [&](const std::vector<project::MentionKey>& keys, int changed) {
+                    reranked = keys;
+                    topChanged = changed;
+                });
+        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Correct, entity));
+        QCOMPARE(model.curatorKeys(), std::size_t{1});
+        // Both other "stroke" mentions were reached (cosine 1 with the new key) and ranked again.
+        for (const MentionAt* mention : {&strokes[1], &strokes[2]})
+            QVERIFY(std::find(reranked.begin(), reranked.end(), mention->key) != reranked.end());
+        QVERIFY(std::find(reranked.begin(), reranked.end(), decided.key) == reranked.end());
+        QVERIFY(topChanged >= 0);
+        const auto after = rowOf(session.candidates(other.key, *other.mention, 64), entity);
+        QVERIFY(after.has_value());
+        QVERIFY2(after->knnProbability.value_or(0.0) > before + 0.1, "the corrected entity is the nearest key's now");
+        const double fed = *after->knnProbability;
+        // The proposal the document view and the filters read follows the new ranking.
+        QCOMPARE(session.proposedLink(other.key, *other.mention),
+                 session.candidates(other.key, *other.mention, 1).front().entity);
+
+        // Undo takes the key back: the ranking is the one before, exactly.
+        reranked.clear();
+        session.undoStack()->undo();
+        QCOMPARE(model.curatorKeys(), std::size_t{0});
+        QVERIFY(std::find(reranked.begin(), reranked.end(), other.key) != reranked.end());
+        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0), before);
+        session.undoStack()->redo();
+        QCOMPARE(model.curatorKeys(), std::size_t{1});
+        QCOMPARE(*rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability, fed);
+
+        // A new decision on the same mention replaces the old one's key: still one curator key,
+        // and a rejection (no key) leaves none.
+        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Accept, rows.front().entity));
+        QCOMPARE(model.curatorKeys(), std::size_t{1});
+        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Reject));
+        QCOMPARE(model.curatorKeys(), std::size_t{0});
+        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0), before);
+        session.undoStack()->undo();  // the accept is in effect again
+        QCOMPARE(model.curatorKeys(), std::size_t{1});
+
+        // Back to sparse: the candidates lose the model's parts.
+        QSignalSpy sparseSpy(&session, &CurationSession::sparseLinked);
+        session.linkWithSparse();
+        QCOMPARE(sparseSpy.count(), 1);
+        QVERIFY(session.runLinking() == nullptr);
+        const auto sparseRows = session.candidates(other.key, *other.mention, 5);
+        QVERIFY(!sparseRows.empty());
+        QVERIFY(!sparseRows.front().knnProbability.has_value());
+        QVERIFY(sparseRows.front().sparse.has_value());
+#endif
+    }
+
+    void reopenedProjectFeedsTheDecisionsInEffect() {
+#ifdef LINKSCOPE_HAVE_TORCH
+        // The previous case left one accept in effect on the first "stroke".
+        CurationSession session;
+        openSession(session);
+        const auto strokes = mentionsReading(*project_, "stroke");
+        const auto decision = session.currentDecision(strokes[0].key);
+        QVERIFY(decision.has_value());
+        QCOMPARE(decision->kind, project::DecisionKind::Accept);
+        linkWithRun(session);
+        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
+        // Undo across the reopening: the correction before the accept is in effect again (its
+        // key replaces the accept's), then nothing is.
+        session.undoStack()->undo();
+        QCOMPARE(session.currentDecision(strokes[0].key)->kind, project::DecisionKind::Correct);
+        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
+        session.undoStack()->undo();
+        QVERIFY(!session.currentDecision(strokes[0].key).has_value());
+        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{0});
+#endif
+    }
+
+    void cancellingKeepsTheSparseRanker() {
+#ifdef LINKSCOPE_HAVE_TORCH
+        CurationSession session;
+        openSession(session);
+        QSignalSpy cancelled(&session, &CurationSession::runLinkingCancelled);
+        QSignalSpy linked(&session, &CurationSession::runLinked);
+        session.linkWithRun(run_, curation::LinkMode::Knn);
+        QVERIFY(session.runLinkingUnderWay());
+        session.cancelRunLinking();
+        QVERIFY(cancelled.wait(60000));
+        QCOMPARE(linked.count(), 0);
+        QVERIFY(session.runLinking() == nullptr);
+        QVERIFY(!session.rankerDescription().contains(QStringLiteral("triplet")));
+#endif
+    }
+
+    void theLinkingMenuFollowsTheSession() {
+        CurationSession session;
+        LinkingMenu menu(&session, nullptr);
+        QAction* linkRun = menu.findChild<QAction*>(QStringLiteral("linkWithRun"));
+        QVERIFY(linkRun);
+        Q_EMIT menu.aboutToShow();
+        QVERIFY(!linkRun->isEnabled());  // no project open
+#ifdef LINKSCOPE_HAVE_TORCH
+        openSession(session);
+        Q_EMIT menu.aboutToShow();
+        QVERIFY(linkRun->isEnabled());
+#endif
+    }
+};
+
+QTEST_MAIN(TestModelCuration)
+#include "test_model_curation.moc"
