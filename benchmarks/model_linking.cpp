@@ -1,0 +1,155 @@
+// The GUI's "link with a trained run" on a real project (issue 7), without the GUI:
+// curation::ModelCandidates built on a project (model loaded, KB names encoded, training
+// datastore, every mention encoded and ranked), then a curator's decisions fed one by one, as
+// the curation session feeds them on the GUI thread:
+//   build    the worker's part, by stage, and the peak memory;
+//   rank     the candidate list of one mention (what selecting a mention costs);
+//   feed     one decision: its key added, the mentions it reaches found and ranked again;
+//   unfeed   its undo.
+// The decisions walk the test split in order: each mention is corrected to its gold ids (or
+// accepted when the proposal is already right), as a curator working through the documents.
+//
+// Usage: model_linking MANIFEST RUN [--decisions 300] [--mode knn|sieve|model]
+// Prints a markdown table on stdout, progress on stderr.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "curation/model_candidates.h"
+#include "project/loaded_project.h"
+#include "project/project_manifest.h"
+
+using namespace linkscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+double peakMegabytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+struct Summary {
+    double median = 0, p95 = 0, max = 0;
+};
+Summary summarize(std::vector<double> values) {
+    if (values.empty()) return {};
+    std::sort(values.begin(), values.end());
+    return {values[values.size() / 2], values[std::min(values.size() - 1, values.size() * 95 / 100)], values.back()};
+}
+
+std::string joined(const std::vector<std::string>& ids) {
+    std::string text;
+    for (const std::string& id : ids) text += (text.empty() ? "" : "|") + id;
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model]\n");
+        return 2;
+    }
+    std::size_t decisionCount = 300;
+    curation::ModelCandidatesOptions options;
+    options.run = argv[2];
+    for (int i = 3; i + 1 < argc; i += 2) {
+        const std::string_view flag = argv[i];
+        if (flag == "--decisions") decisionCount = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (flag == "--mode") {
+            const std::string_view mode = argv[i + 1];
+            options.mode = mode == "sieve" ? curation::LinkMode::Sieve
+                           : mode == "model" ? curation::LinkMode::Model
+                                             : curation::LinkMode::Knn;
+        }
+    }
+    auto start = Clock::now();
+    auto project = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(argv[1])));
+    const double loadMs = msSince(start);
+    std::size_t mentions = 0;
+    for (const SplitCorpus& split : project->splits)
+        for (const Document& document : split.corpus.documents()) mentions += document.mentions.size();
+
+    // The worker's build, stage by stage.
+    std::vector<std::pair<std::string, double>> stages;
+    std::string stage;
+    Clock::time_point stageStart = Clock::now();
+    ProgressSink progress;
+    progress.report = [&](std::string_view name, double) {
+        if (name == stage) return;
+        if (!stage.empty()) stages.emplace_back(stage, msSince(stageStart));
+        stage = name;
+        stageStart = Clock::now();
+        std::fprintf(stderr, "%s\n", stage.c_str());
+    };
+    start = Clock::now();
+    curation::ModelCandidates model(project, options, {}, progress);
+    const double buildMs = msSince(start);
+    if (!stage.empty()) stages.emplace_back(stage, msSince(stageStart));
+    const double peak = peakMegabytes();
+
+    // The test split's mentions, in document order.
+    std::vector<std::pair<project::MentionKey, const Mention*>> walk;
+    for (const SplitCorpus& split : project->splits)
+        if (split.split == "test")
+            for (const Document& document : split.corpus.documents())
+                for (const Mention& mention : document.mentions)
+                    if (!mention.ids.cuiLess && !mention.ids.ids.empty())
+                        walk.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
+    if (walk.size() > decisionCount) walk.resize(decisionCount);
+
+    std::vector<double> rankMs, feedMs, unfeedMs, reranked;
+    std::size_t topChanged = 0, corrections = 0;
+    std::int64_t id = 0;
+    for (const auto& [key, mention] : walk) {
+        auto t = Clock::now();
+        const auto rows = model.rank(key, 20);
+        rankMs.push_back(msSince(t));
+        project::Decision decision;
+        decision.id = ++id;
+        decision.mention = key;
+        decision.newLink = joined(mention->ids.ids);
+        const bool right = !rows.empty() && rows.front().entity == decision.newLink;
+        decision.kind = right ? project::DecisionKind::Accept : project::DecisionKind::Correct;
+        corrections += right ? 0 : 1;
+        t = Clock::now();
+        const curation::ProposalChanges changes = model.feed(decision);
+        feedMs.push_back(msSince(t));
+        reranked.push_back(static_cast<double>(changes.reranked.size()));
+        topChanged += changes.topChanged.size();
+    }
+    // Undo the second half, newest first.
+    for (std::int64_t undo = id; undo > id / 2; --undo) {
+        const auto t = Clock::now();
+        model.unfeed(undo);
+        unfeedMs.push_back(msSince(t));
+    }
+
+    const Summary rank = summarize(rankMs), feed = summarize(feedMs), unfeed = summarize(unfeedMs),
+                  reach = summarize(reranked);
+    std::printf("project: %s, %zu mentions; run: %s (%s)\n\n", project->manifest.name.c_str(), mentions,
+                options.run.string().c_str(), model.description().c_str());
+    std::printf("| step | time |\n|---|---|\n");
+    std::printf("| load project (KB + corpora) | %.1f s |\n", loadMs / 1000.0);
+    for (const auto& [name, ms] : stages) std::printf("| build: %s | %.1f s |\n", name.c_str(), ms / 1000.0);
+    std::printf("| build, total | %.1f s (peak RSS %.0f MB) |\n\n", buildMs / 1000.0, peak);
+    std::printf("%zu decisions on the test split (%zu corrections), %zu undone; %zu proposals changed in all\n\n",
+                walk.size(), corrections, unfeedMs.size(), topChanged);
+    std::printf("| per decision | median | p95 | max |\n|---|---|---|---|\n");
+    std::printf("| rank one mention (k = 20) | %.2f ms | %.2f ms | %.2f ms |\n", rank.median, rank.p95, rank.max);
+    std::printf("| feed (key + reach + re-rank) | %.2f ms | %.2f ms | %.2f ms |\n", feed.median, feed.p95, feed.max);
+    std::printf("| mentions ranked again | %.0f | %.0f | %.0f |\n", reach.median, reach.p95, reach.max);
+    std::printf("| unfeed (undo) | %.2f ms | %.2f ms | %.2f ms |\n", unfeed.median, unfeed.p95, unfeed.max);
+    return 0;
+}
