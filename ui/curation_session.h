@@ -87,6 +87,8 @@ public:
     /// Stops a linkWithRun() under way (runLinkingCancelled once the worker has stopped).
     void cancelRunLinking();
     bool runLinkingUnderWay() const { return modelWatcher_.isRunning(); }
+    /// Mentions a decision reached that are still to be ranked again (rankingsChanged follows).
+    bool rerankPending() const { return !pendingRerank_.empty(); }
     /// Goes back to the sparse ranker.
     void linkWithSparse();
     /// The run linking in use, null when sparse.
@@ -161,8 +163,9 @@ Q_SIGNALS:
     void runLinkingCancelled();
     /// Back to sparse TF-IDF.
     void sparseLinked();
-    /// A decision (or its undo) changed the datastore and these mentions were ranked again;
-    /// `topChanged` of them now propose another entity. The decided mention itself is not listed.
+    /// A decision (or its undo) changed the datastore and these mentions were ranked again (a
+    /// few per turn of the event loop, so one decision may give several signals); `topChanged`
+    /// of them now propose another entity.
     void rankingsChanged(const std::vector<linkscope::project::MentionKey>& reranked, int topChanged);
 
 private:
@@ -171,8 +174,9 @@ private:
     void startCandidates();
     void feedModel(const project::Decision& decision);
     void unfeedModel(const project::Decision& decision);
-    void reportChanges(const project::MentionKey& decided, const std::vector<project::MentionKey>& reranked,
-                       std::size_t topChanged);
+    /// Queues mentions to rank again; they are ranked kRerankBatch per turn of the event loop.
+    void scheduleRerank(const std::vector<project::MentionKey>& mentions);
+    void rerankSome();
     void adoptModel(std::shared_ptr<curation::ModelCandidates> model);
 
     std::shared_ptr<const LoadedProject> project_;
@@ -197,6 +201,8 @@ private:
     QThreadPool modelPool_;
     QFutureWatcher<std::shared_ptr<curation::ModelCandidates>> modelWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelModel_;
+    std::vector<project::MentionKey> pendingRerank_;  ///< in order of arrival, no repeats
+    bool rerankQueued_ = false;
 };
 
 }  // namespace linkscope::ui

@@ -138,18 +138,11 @@ struct ModelCandidates::State {
         return reached;
     }
 
-    ProposalChanges changesAfter(std::vector<std::size_t> reached, std::size_t added, std::size_t removed) {
-        ProposalChanges changes;
-        changes.keysAdded = added;
-        changes.keysRemoved = removed;
-        std::vector<std::string> before;
-        for (const std::size_t t : reached) before.push_back(proposals[t].entity);
-        refresh(reached, nullptr, {});
-        for (std::size_t i = 0; i < reached.size(); ++i) {
-            changes.reranked.push_back(keys[reached[i]]);
-            if (proposals[reached[i]].entity != before[i]) changes.topChanged.push_back(keys[reached[i]]);
-        }
-        return changes;
+    std::vector<project::MentionKey> keysOf(const std::vector<std::size_t>& targets) const {
+        std::vector<project::MentionKey> found;
+        found.reserve(targets.size());
+        for (const std::size_t t : targets) found.push_back(keys[t]);
+        return found;
     }
 };
 
@@ -327,7 +320,7 @@ bool ModelCandidates::lowConfidence(const TopProposal& proposal) const {
     return false;
 }
 
-ProposalChanges ModelCandidates::feed(const project::Decision& decision) {
+std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& decision) {
     State& s = *state_;
     if (decision.kind != project::DecisionKind::Accept && decision.kind != project::DecisionKind::Correct) return {};
     if (s.fed.contains(decision.id)) return {};
@@ -340,11 +333,10 @@ ProposalChanges ModelCandidates::feed(const project::Decision& decision) {
         if (s.augmented->findEntity(id))
             if (const auto key = s.loop->record(t, id, kind, /*listSameSurface=*/false).key) fed.keys.push_back(*key);
     if (fed.keys.empty()) return {};
-    const std::size_t added = fed.keys.size();
     s.fed.emplace(decision.id, std::move(fed));
     // While building, nothing is ranked yet: the first ranking reads the keys.
     if (s.proposals.empty()) return {};
-    return s.changesAfter(s.reachedBy(t), added, 0);
+    return s.keysOf(s.reachedBy(t));
 }
 
 std::vector<std::int64_t> ModelCandidates::fedDecisions() const {
@@ -353,17 +345,34 @@ std::vector<std::int64_t> ModelCandidates::fedDecisions() const {
     return ids;
 }
 
-ProposalChanges ModelCandidates::unfeed(std::int64_t decisionId) {
+std::vector<project::MentionKey> ModelCandidates::unfeed(std::int64_t decisionId) {
     State& s = *state_;
     const auto fed = s.fed.find(decisionId);
     if (fed == s.fed.end()) return {};
     // Found before the keys go: the mentions that had them among their k nearest.
-    std::vector<std::size_t> reached = s.reachedBy(fed->second.target);
-    std::size_t removed = 0;
-    for (const std::uint64_t key : fed->second.keys)
-        if (s.loop->undo(key)) ++removed;
+    const std::vector<std::size_t> reached = s.reachedBy(fed->second.target);
+    for (const std::uint64_t key : fed->second.keys) s.loop->undo(key);
     s.fed.erase(fed);
-    return s.changesAfter(std::move(reached), 0, removed);
+    return s.keysOf(reached);
+}
+
+ProposalChanges ModelCandidates::rerank(std::span<const project::MentionKey> mentions) {
+    State& s = *state_;
+    std::vector<std::size_t> targets;
+    std::vector<std::string> before;
+    for (const project::MentionKey& mention : mentions) {
+        const auto target = s.targetOf.find(mention);
+        if (target == s.targetOf.end()) continue;
+        targets.push_back(target->second);
+        before.push_back(s.proposals[target->second].entity);
+    }
+    s.refresh(targets, nullptr, {});
+    ProposalChanges changes;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        changes.reranked.push_back(s.keys[targets[i]]);
+        if (s.proposals[targets[i]].entity != before[i]) changes.topChanged.push_back(s.keys[targets[i]]);
+    }
+    return changes;
 }
 
 }  // namespace linkscope::curation

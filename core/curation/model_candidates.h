@@ -6,8 +6,9 @@
 //
 // Built once on a worker thread (the model loaded, the KB's names encoded, the training
 // datastore built or read from the project file, every mention encoded and ranked), then used
-// from one thread only: a decision adds its keys, and the mentions whose ranking that can change
-// are ranked again and reported.
+// from one thread only: a decision adds its keys and returns the mentions whose ranking that can
+// change, which the caller ranks again (rerank) a few at a time: on NCBI Disease a frequent
+// surface form reaches ~180 mentions, ~100 ms of ranking, too long for one turn of a GUI loop.
 //
 // Which mentions a key can change: the interpolation reads a mention's k nearest keys, so a new
 // key changes a mention's ranking exactly when its cosine with the mention is at least that of
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,12 +63,10 @@ struct TopProposal {
     double margin = 0.0;  ///< its lead over the second entity (its score when alone)
 };
 
-/// What one decision (or its undo) changed beyond its own mention.
+/// What ranking mentions again changed.
 struct ProposalChanges {
     std::vector<project::MentionKey> reranked;    ///< mentions ranked again (their scores may differ)
     std::vector<project::MentionKey> topChanged;  ///< of those, the ones whose top entity changed
-    std::size_t keysAdded = 0;
-    std::size_t keysRemoved = 0;
 };
 
 class ModelCandidates {
@@ -99,10 +99,15 @@ public:
 
     /// Feeds a decision in effect: accept / correct add one key per id of `decision`'s new link
     /// (an id the dictionary lacks is passed over); reject, NIL and skip add none. Re-feeding a
-    /// decision id already fed does nothing.
-    ProposalChanges feed(const project::Decision& decision);
-    /// Takes a decision's keys back (undo); nothing when it had none.
-    ProposalChanges unfeed(std::int64_t decisionId);
+    /// decision id already fed does nothing. Returns the mentions the keys reach: their
+    /// proposals are stale until rerank() (rank() always reads the datastore as it is), so that
+    /// a caller on the GUI thread can rank them again a few at a time.
+    std::vector<project::MentionKey> feed(const project::Decision& decision);
+    /// Takes a decision's keys back (undo); nothing when it had none. Returns the mentions the
+    /// keys were among the nearest of, stale as after feed().
+    std::vector<project::MentionKey> unfeed(std::int64_t decisionId);
+    /// Ranks mentions again with the datastore as it is: their proposals and k-th neighbours.
+    ProposalChanges rerank(std::span<const project::MentionKey> mentions);
     /// The decisions whose keys are in the datastore, by id.
     std::vector<std::int64_t> fedDecisions() const;
 
