@@ -12,13 +12,17 @@ void DocumentListModel::setProject(std::shared_ptr<const LoadedProject> project)
     beginResetModel();
     project_ = std::move(project);
     rows_.clear();
+    rowOf_.clear();
     if (project_) {
         for (std::size_t s = 0; s < project_->splits.size(); ++s) {
             const auto documents = project_->splits[s].corpus.documents();
-            for (std::size_t d = 0; d < documents.size(); ++d)
+            for (std::size_t d = 0; d < documents.size(); ++d) {
+                rowOf_.emplace(std::pair(project_->splits[s].split, documents[d].pmid()), static_cast<int>(rows_.size()));
                 rows_.push_back({static_cast<int>(s), static_cast<int>(d)});
+            }
         }
     }
+    reviews_.assign(rows_.size(), std::nullopt);
     endResetModel();
 }
 
@@ -30,21 +34,38 @@ const Document* DocumentListModel::documentAt(int row) const {
 
 void DocumentListModel::setReviewFunction(ReviewFn review) {
     review_ = std::move(review);
+    reviews_.assign(rows_.size(), std::nullopt);
     refreshReview();
 }
 
 void DocumentListModel::refreshReview() {
+    reviews_.assign(rows_.size(), std::nullopt);
     if (rows_.empty()) return;
     Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(rows_.size()) - 1, ColumnCount - 1),
                        {Qt::DisplayRole, UnreviewedRole, DisagreementRole, LowConfidenceRole});
+}
+
+void DocumentListModel::refreshReview(const std::vector<std::pair<std::string, std::string>>& documents) {
+    for (const auto& document : documents) {
+        const auto found = rowOf_.find(document);
+        if (found == rowOf_.end()) continue;
+        const int row = found->second;
+        reviews_[static_cast<std::size_t>(row)].reset();
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1),
+                           {Qt::DisplayRole, UnreviewedRole, DisagreementRole, LowConfidenceRole});
+    }
 }
 
 DocumentListModel::Review DocumentListModel::reviewOf(int row) const {
     const Document* document = documentAt(row);
     if (!document) return {};
     if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0};
-    const Row& r = rows_[static_cast<std::size_t>(row)];
-    return review_(project_->splits[static_cast<std::size_t>(r.split)].split, *document);
+    std::optional<Review>& cached = reviews_[static_cast<std::size_t>(row)];
+    if (!cached) {
+        const Row& r = rows_[static_cast<std::size_t>(row)];
+        cached = review_(project_->splits[static_cast<std::size_t>(r.split)].split, *document);
+    }
+    return *cached;
 }
 
 QVector<DocumentListModel::SplitProgress> DocumentListModel::splitProgress() const {

@@ -139,7 +139,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     // A decision fed the datastore: the mentions it reached were ranked again.
     connect(session_, &CurationSession::rankingsChanged, this,
             [this](const std::vector<project::MentionKey>& reranked, int topChanged) {
-                refreshReview();
+                refreshReview(reranked);
                 const auto selected = currentMentionKey();
                 bool here = false, selectedReranked = false;
                 for (const project::MentionKey& key : reranked) {
@@ -148,14 +148,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
                 }
                 if (here) refreshMentionStates();
                 if (selectedReranked) showCandidates();
-                statusLabel_->setText(tr("%1 · the datastore changed: %n other mention(s) ranked again, %2 now "
-                                         "proposing another entity", nullptr, static_cast<int>(reranked.size()))
-                                          .arg(session_->undoStack()->undoText())
+                statusLabel_->setText(tr("The datastore changed: %n mention(s) ranked again, %1 now proposing another entity",
+                                         nullptr, static_cast<int>(reranked.size()))
                                           .arg(topChanged));
             });
     connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
     connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
-        refreshReview();
+        refreshReview(std::vector<project::MentionKey>{key});
         if (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid()) {
             refreshMentionStates();
             showCandidates();
@@ -610,8 +609,19 @@ MentionStatusFn MainWindow::statusFunction() const {
     };
 }
 
+void MainWindow::refreshReview(const std::vector<project::MentionKey>& changed) {
+    std::vector<std::pair<std::string, std::string>> documents;
+    for (const project::MentionKey& key : changed) documents.emplace_back(key.split, key.document);
+    documents_->refreshReview(documents);
+    showReviewProgress();
+}
+
 void MainWindow::refreshReview() {
     documents_->refreshReview();
+    showReviewProgress();
+}
+
+void MainWindow::showReviewProgress() {
     QStringList parts;
     for (const auto& split : documents_->splitProgress())
         parts << tr("%1: %2/%3 reviewed").arg(split.split).arg(split.reviewed).arg(split.mentions);

@@ -107,6 +107,9 @@ private:
     void showCandidates();
     void refreshMentionStates();
     void refreshReview();
+    /// Only the documents of these mentions changed (a decision, a re-ranking).
+    void refreshReview(const std::vector<project::MentionKey>& changed);
+    void showReviewProgress();  ///< the reviewed/total line of every split
     void offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind);
     void applyOffer();
     const Mention* currentMention() const;
