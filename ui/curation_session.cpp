@@ -126,7 +126,7 @@ void CurationSession::startCandidates() {
     // The worker keeps the project alive; cancellation is polled between the build's stages.
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     cancelCandidates_ = cancelled;
-    candidateWatcher_.setFuture(QtConcurrent::run([this, project, cancelled](QPromise<Ranked>& promise) {
+    candidateWatcher_.setFuture(QtConcurrent::run(&rankerPool_, [this, project, cancelled](QPromise<Ranked>& promise) {
         const ProgressSink progress = workerProgress(this, cancelled);
         try {
             auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
@@ -419,6 +419,11 @@ CurationSession::DocumentReview CurationSession::review(const std::string& split
         if (idSet(link) != gold) ++review.disagreements;
     }
     return review;
+}
+
+int CurationSession::reviewedIn(const std::string& split) const {
+    return static_cast<int>(std::count_if(current_.begin(), current_.end(),
+                                          [&split](const auto& entry) { return entry.first.split == split; }));
 }
 
 std::optional<project::Decision> CurationSession::currentDecision(const project::MentionKey& key) const {

@@ -120,6 +120,9 @@ public:
         int lowConfidence = 0;
     };
     DocumentReview review(const std::string& split, const Document& document) const;
+    /// Mentions of a split with a decision in effect (what review() counts as reviewed, summed
+    /// over the split's documents, without ranking anything).
+    int reviewedIn(const std::string& split) const;
 
     /// The latest decision in effect on a mention.
     std::optional<project::Decision> currentDecision(const project::MentionKey& key) const;
@@ -193,6 +196,9 @@ private:
     };
     std::shared_ptr<const curation::SparseCandidates> candidates_;
     std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals_;
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool rankerPool_;
     QFutureWatcher<Ranked> candidateWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelCandidates_;
     /// The trained run's linking: built on its own pool, so that no other job's worker delays it

@@ -68,19 +68,6 @@ DocumentListModel::Review DocumentListModel::reviewOf(int row) const {
     return *cached;
 }
 
-QVector<DocumentListModel::SplitProgress> DocumentListModel::splitProgress() const {
-    QVector<SplitProgress> totals;
-    if (!project_) return totals;
-    for (const SplitCorpus& split : project_->splits) totals.push_back({QString::fromStdString(split.split), 0, 0});
-    for (int row = 0; row < static_cast<int>(rows_.size()); ++row) {
-        const Review review = reviewOf(row);
-        SplitProgress& total = totals[rows_[static_cast<std::size_t>(row)].split];
-        total.reviewed += review.reviewed;
-        total.mentions += review.mentions;
-    }
-    return totals;
-}
-
 int DocumentListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }

@@ -2,7 +2,6 @@
 // The documents of a loaded project as a table (split, PMID, title, mentions), for the
 // Documents dock. It reads the project's corpora in place; nothing is copied.
 #include <QAbstractTableModel>
-#include <QVector>
 
 #include <functional>
 #include <map>
@@ -51,13 +50,6 @@ public:
     /// Only these documents' figures changed (split name, PMID): a decision, a re-ranking. On
     /// NCBI Disease recomputing all 2,541 documents takes tens of milliseconds per decision.
     void refreshReview(const std::vector<std::pair<std::string, std::string>>& documents);
-    /// Totals per split, in project order: (split, reviewed, mentions).
-    struct SplitProgress {
-        QString split;
-        int reviewed = 0;
-        int mentions = 0;
-    };
-    QVector<SplitProgress> splitProgress() const;
     /// The document behind a row, or nullptr.
     const Document* documentAt(int row) const;
 

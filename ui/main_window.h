@@ -2,6 +2,7 @@
 // The Linkscope main window: documents dock, document view, knowledge-base summary and a
 // diagnostics log, with dock layout kept across sessions (QSettings).
 #include <QMainWindow>
+#include <QThreadPool>
 
 #include <cstdint>
 #include <functional>
@@ -146,6 +147,8 @@ private:
     };
     SameSurfaceOffer offer_;
     bool exporting_ = false;
+    /// The export's own pool (see CurationSession: a job on the global pool delays painting).
+    QThreadPool exportPool_;
     QProgressBar* progressBar_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     QLabel* statusLabel_ = nullptr;
