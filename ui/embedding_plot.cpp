@@ -171,7 +171,7 @@ void EmbeddingPlot::showEntity(const QString& id) {
     }
     watcher_.cancel();  // the running job, if any, stops at its next check; its result is dropped
     setComputing(true, tr("Computing the neighbourhood of %1…").arg(id));
-    watcher_.setFuture(QtConcurrent::run(
+    watcher_.setFuture(QtConcurrent::run(&pool_,
         [project = project_, candidates = candidates_, options = options_, id](QPromise<Outcome>& promise) {
             promise.setProgressRange(0, 100);
             Outcome outcome;

@@ -9,6 +9,7 @@
 // worker thread; a new request cancels the running one. Without a ranker handed over by
 // setCandidates(), the first request builds the sparse candidate ranker itself (seconds on MEDIC).
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -97,6 +98,9 @@ private:
     std::shared_ptr<const curation::SparseCandidates> candidates_;
     curation::NeighbourhoodOptions options_;
     std::shared_ptr<const Layout> layout_;
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool pool_;
     QFutureWatcher<Outcome> watcher_;
     bool computing_ = false;
     /// Per series: the index in layout_->neighbourhood.points of each of its points, in order.

@@ -240,7 +240,7 @@ bool EvaluationPanel::startJob(Job job, Slot slot, const QString& what) {
     runButton_->setEnabled(false);
     fileButton_->setEnabled(false);
     status_->setText(what);
-    watcher_.setFuture(QtConcurrent::run([job = std::move(job)](QPromise<Outcome>& promise) {
+    watcher_.setFuture(QtConcurrent::run(&pool_, [job = std::move(job)](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 100);
         ProgressSink sink;
         sink.cancelled = [&promise] { return promise.isCanceled(); };
@@ -372,7 +372,7 @@ void EvaluationPanel::startComparison() {
     comparisonLabel_->setText(tr("Comparing…"));
     const std::size_t k = compareK_->currentData().toULongLong();
     const bool strict = compareStrict_->isChecked();
-    comparisonWatcher_.setFuture(QtConcurrent::run([a = runs_[SlotA], b = runs_[SlotB], k, strict]()
+    comparisonWatcher_.setFuture(QtConcurrent::run(&pool_, [a = runs_[SlotA], b = runs_[SlotB], k, strict]()
                                                        -> std::optional<eval::RunComparison> {
         try {
             return eval::compareRuns(a->result, b->result, k, strict);

@@ -6,6 +6,7 @@
 // against B (also on a worker); and the error list of one of them, filterable by category.
 // Activating an error emits mentionActivated, which the main window routes to the document view.
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <array>
@@ -101,6 +102,9 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     std::array<std::shared_ptr<const EvaluationRun>, 2> runs_;
     std::optional<eval::RunComparison> comparison_;
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool pool_;
     QFutureWatcher<Outcome> watcher_;
     QFutureWatcher<std::optional<eval::RunComparison>> comparisonWatcher_;
     Slot pendingSlot_ = SlotA;

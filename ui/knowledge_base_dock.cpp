@@ -70,7 +70,7 @@ void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project)
     page_->setProject(project_);
     if (!project_ || !project_->kb) return;
     indexing_ = true;
-    watcher_.setFuture(QtConcurrent::run([project = project_](QPromise<Built>& promise) {
+    watcher_.setFuture(QtConcurrent::run(&pool_, [project = project_](QPromise<Built>& promise) {
         ProgressSink sink;
         sink.cancelled = [&promise] { return promise.isCanceled(); };
         QElapsedTimer timer;

@@ -4,6 +4,7 @@
 // worker thread (a second or so for MEDIC in a debug build; the box is disabled meanwhile); the
 // index is then shared with whoever else needs an entity search (the candidates panel).
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -63,6 +64,9 @@ private:
 
     std::shared_ptr<const LoadedProject> project_;
     std::shared_ptr<const kb::EntitySearchIndex> index_;
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool pool_;
     QFutureWatcher<Built> watcher_;
     double lastIndexSeconds_ = 0;
     bool indexing_ = false;  ///< from setProject() until the build's result reached this thread

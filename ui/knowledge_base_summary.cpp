@@ -30,6 +30,9 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
     homonyms_->setColumnCount(3);
     homonyms_->setHeaderLabels({tr("Homonym / entity"), tr("Expanded name"), tr("Case")});
     homonyms_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // Sized from the first rows: measuring every listed homonym on MEDIC held the GUI thread for
+    // ~100 ms after a project opened (benchmarks/ui_stall).
+    homonyms_->header()->setResizeContentsPrecision(64);
     homonyms_->setUniformRowHeights(true);
     layout->addWidget(figures_);
     layout->addWidget(new QLabel(tr("<b>Homonyms</b> (names of several entities, BELHD §4.1)"), this));

@@ -44,7 +44,7 @@ void ProjectLoader::load(const QString& manifestPath) {
     }
     path_ = manifestPath;
     const std::string path = manifestPath.toStdString();
-    watcher_.setFuture(QtConcurrent::run([path](QPromise<Outcome>& promise) {
+    watcher_.setFuture(QtConcurrent::run(&pool_, [path](QPromise<Outcome>& promise) {
         promise.setProgressRange(0, 100);
         ProgressSink sink;
         sink.report = [&promise](std::string_view stage, double fraction) {

@@ -2,6 +2,7 @@
 // Loads a project (manifest, knowledge base, corpora) on a worker thread with progress and
 // cancellation, and hands the result to the GUI thread through signals.
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QObject>
 #include <QString>
 
@@ -44,6 +45,9 @@ private:
     };
     void onFinished();
 
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool pool_;
     QFutureWatcher<Outcome> watcher_;
     QString path_;
 };

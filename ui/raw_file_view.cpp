@@ -97,7 +97,7 @@ void RawFileView::loadFile(const QString& path) {
     clear();
     setPlaceholderText(tr("Loading %1…").arg(path));
     const std::string file = path.toStdString();
-    watcher_.setFuture(QtConcurrent::run([file](QPromise<Loaded>& promise) {
+    watcher_.setFuture(QtConcurrent::run(&pool_, [file](QPromise<Loaded>& promise) {
         try {
             LineReader reader(file);
             std::string text;

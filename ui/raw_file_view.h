@@ -5,6 +5,7 @@
 // (through LineReader: .gz works, invalid UTF-8 is reported with its line), so a 2 MB training
 // file does not freeze the window; goToLine() waits for the load when one is running.
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QPlainTextEdit>
 #include <QString>
 
@@ -58,6 +59,9 @@ private:
     /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
     void highlightVisible();
 
+    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
+    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
+    QThreadPool pool_;
     QFutureWatcher<Loaded> watcher_;
     QString path_;
     int pendingLine_ = 0;
