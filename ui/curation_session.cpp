@@ -36,8 +36,6 @@ QString userName() {
 
 CurationSession::CurationSession(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), curator_(userName()) {
-    // Two results: the ranker as soon as it is built (candidates for the selected mention), then
-    // the proposals of every mention (filters), which take a search per mention.
     modelPool_.setMaxThreadCount(1);
     connect(&modelWatcher_, &QFutureWatcherBase::finished, this, [this] {
         if (modelWatcher_.isCanceled() || modelWatcher_.future().resultCount() == 0) {
@@ -46,6 +44,8 @@ CurationSession::CurationSession(QObject* parent)
         }
         adoptModel(modelWatcher_.result());
     });
+    // Two results: the ranker as soon as it is built (candidates for the selected mention), then
+    // the proposals of every mention (filters), which take a search per mention.
     connect(&candidateWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
         const Ranked ranked = candidateWatcher_.resultAt(index);
         if (ranked.candidates && !candidates_) {
@@ -106,7 +106,7 @@ void CurationSession::close() {
     cancelRunLinking();
     modelWatcher_.waitForFinished();  // its own pool: waits for this job alone
     model_.reset();
-    pendingRerank_.clear();
+    clearPendingRerank();
     if (cancelCandidates_) cancelCandidates_->store(true);
     if (candidateWatcher_.isRunning()) {
         candidateWatcher_.cancel();  // the watcher then reports no result
@@ -290,10 +290,10 @@ void CurationSession::linkWithSparse() {
     cancelRunLinking();
     if (!model_) return;
     model_.reset();
-    pendingRerank_.clear();
-    Q_EMIT sparseLinked();
+    clearPendingRerank();
     if (candidates_) Q_EMIT candidatesReady();
     if (proposals_) Q_EMIT proposalsReady();
+    Q_EMIT sparseLinked();
 }
 
 void CurationSession::adoptModel(std::shared_ptr<curation::ModelCandidates> model) {
@@ -303,7 +303,7 @@ void CurationSession::adoptModel(std::shared_ptr<curation::ModelCandidates> mode
         return;
     }
     model_ = std::move(model);
-    pendingRerank_.clear();
+    clearPendingRerank();
     // Decisions made or undone while it was built: the model took the ones in effect then.
     for (const std::int64_t id : model_->fedDecisions()) {
         const bool inEffect = std::any_of(current_.begin(), current_.end(),
@@ -311,9 +311,9 @@ void CurationSession::adoptModel(std::shared_ptr<curation::ModelCandidates> mode
         if (!inEffect) scheduleRerank(model_->unfeed(id));
     }
     for (const auto& [key, decision] : current_) scheduleRerank(model_->feed(decision));
-    Q_EMIT runLinked();
     Q_EMIT candidatesReady();
     Q_EMIT proposalsReady();
+    Q_EMIT runLinked();
 #else
     Q_UNUSED(model);
 #endif
@@ -348,8 +348,7 @@ constexpr std::size_t kRerankBatch = 24;
 
 void CurationSession::scheduleRerank(const std::vector<project::MentionKey>& mentions) {
     for (const project::MentionKey& key : mentions)
-        if (std::find(pendingRerank_.begin(), pendingRerank_.end(), key) == pendingRerank_.end())
-            pendingRerank_.push_back(key);
+        if (pendingSet_.insert(key).second) pendingRerank_.push_back(key);
     if (pendingRerank_.empty() || rerankQueued_) return;
     rerankQueued_ = true;
     QTimer::singleShot(0, this, &CurationSession::rerankSome);
@@ -359,12 +358,13 @@ void CurationSession::rerankSome() {
     rerankQueued_ = false;
 #ifdef LINKSCOPE_HAVE_TORCH
     if (!model_) {
-        pendingRerank_.clear();
+        clearPendingRerank();
         return;
     }
     const std::size_t count = std::min(kRerankBatch, pendingRerank_.size());
     const std::vector<project::MentionKey> batch(pendingRerank_.begin(), pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
     pendingRerank_.erase(pendingRerank_.begin(), pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
+    for (const project::MentionKey& key : batch) pendingSet_.erase(key);
     const curation::ProposalChanges changes = model_->rerank(batch);
     if (!pendingRerank_.empty()) {
         rerankQueued_ = true;
@@ -372,8 +372,13 @@ void CurationSession::rerankSome() {
     }
     if (!changes.reranked.empty()) Q_EMIT rankingsChanged(changes.reranked, static_cast<int>(changes.topChanged.size()));
 #else
-    pendingRerank_.clear();
+    clearPendingRerank();
 #endif
+}
+
+void CurationSession::clearPendingRerank() {
+    pendingRerank_.clear();
+    pendingSet_.clear();
 }
 
 namespace {

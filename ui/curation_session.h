@@ -16,9 +16,11 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "curation/candidate_row.h"
@@ -180,6 +182,7 @@ private:
     /// Queues mentions to rank again; they are ranked kRerankBatch per turn of the event loop.
     void scheduleRerank(const std::vector<project::MentionKey>& mentions);
     void rerankSome();
+    void clearPendingRerank();
     void adoptModel(std::shared_ptr<curation::ModelCandidates> model);
 
     std::shared_ptr<const LoadedProject> project_;
@@ -207,7 +210,8 @@ private:
     QThreadPool modelPool_;
     QFutureWatcher<std::shared_ptr<curation::ModelCandidates>> modelWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelModel_;
-    std::vector<project::MentionKey> pendingRerank_;  ///< in order of arrival, no repeats
+    std::deque<project::MentionKey> pendingRerank_;   ///< in order of arrival, no repeats
+    std::set<project::MentionKey> pendingSet_;        ///< the same, for the repeat check
     bool rerankQueued_ = false;
 };
 
