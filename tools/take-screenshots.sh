@@ -3,7 +3,9 @@
 # under Xvfb (no display needed). Run from the repository root after building (cmake --build
 # --preset default); needs ../shared/data and xvfb-run (package xvfb, installed by
 # packaging/install-deps.sh). A fresh settings and data folder is used, so the shots show the
-# default layout and no earlier decisions.
+# default layout and no earlier decisions. With LINKSCOPE_SCREENSHOT_RUN=RUN_DIR (a training run,
+# e.g. `linkscope-cli train --preset triplet --schedule short --out RUN_DIR ...`) it also links the
+# project with that run and saves curation-trained-run.png.
 set -eu
 DATA=${LINKSCOPE_DATA_DIR:-../shared/data}
 APP=${LINKSCOPE_APP:-build/default/bin/linkscope}
@@ -25,6 +27,8 @@ cat > "$TMP/ncbi-disease.json" <<JSON
     { "split": "test", "path": "$DATA/ncbi-disease/NCBItestset_corpus.txt", "format": "pubtator" } ] }
 JSON
 mkdir -p "$OUT"
+set -- --screenshots "$OUT"
+[ -n "${LINKSCOPE_SCREENSHOT_RUN:-}" ] && set -- "$@" --screenshot-run "$LINKSCOPE_SCREENSHOT_RUN"
 XDG_CONFIG_HOME="$TMP/config" XDG_DATA_HOME="$TMP/data" \
-  xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" --screenshots "$OUT" "$TMP/ncbi-disease.json"
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" "$@" "$TMP/ncbi-disease.json"
 ls -l "$OUT"

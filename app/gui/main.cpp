@@ -29,6 +29,11 @@ int main(int argc, char* argv[]) {
                                                         "open and ranked, then quit (see tools/take-screenshots.sh)"),
                                          QStringLiteral("folder"));
     parser.addOption(screenshots);
+    const QCommandLineOption screenshotRun(QStringLiteral("screenshot-run"),
+                                           QStringLiteral("With --screenshots: then link with this trained run and save the "
+                                                          "candidates it ranks"),
+                                           QStringLiteral("run"));
+    parser.addOption(screenshotRun);
     parser.process(app);
 
     linkscope::ui::MainWindow window;
@@ -45,7 +50,11 @@ int main(int argc, char* argv[]) {
         QObject::connect(&window, &linkscope::ui::MainWindow::projectLoaded, &window, [saveAndQuit] { saveAndQuit(0); });
         QObject::connect(&window, &linkscope::ui::MainWindow::projectFailed, &window, [saveAndQuit] { saveAndQuit(1); });
     }
-    if (parser.isSet(screenshots)) (new ScreenshotTour(window, parser.value(screenshots)))->start();
+    if (parser.isSet(screenshots)) {
+        auto* tour = new ScreenshotTour(window, parser.value(screenshots));
+        if (parser.isSet(screenshotRun)) tour->setRun(QFileInfo(parser.value(screenshotRun)).absoluteFilePath());
+        tour->start();
+    }
     if (const QStringList args = parser.positionalArguments(); !args.isEmpty())
         window.openProject(QFileInfo(args.first()).absoluteFilePath());
     return QApplication::exec();

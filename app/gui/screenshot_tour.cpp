@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include "corpus/corpus.h"
+#include "curation/augmented_linker.h"
 #include "curation_session.h"
 #include "document_view.h"
 #include "embedding_plot.h"
@@ -101,7 +102,29 @@ void ScreenshotTour::next() {
         QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
         return;
     }
+    if (!run_.isEmpty() && !runShot_ && !failed_) {
+        shootRun();
+        return;
+    }
     QCoreApplication::exit(failed_ ? 2 : 0);
+}
+
+void ScreenshotTour::shootRun() {
+    runShot_ = true;
+    auto* session = window_->session();
+    connect(session, &linkscope::ui::CurationSession::runLinked, this, [this] {
+        prepareView(QStringLiteral("candidatesDock"));
+        window_->documentView()->selectMention(2);
+        QTimer::singleShot(500, this, [this] {
+            if (!window_->grab().save(folder_ + QStringLiteral("/curation-trained-run.png"))) failed_ = true;
+            next();
+        });
+    }, Qt::SingleShotConnection);
+    connect(session, &linkscope::ui::CurationSession::runLinkingCancelled, this, [this] {
+        failed_ = true;
+        next();
+    }, Qt::SingleShotConnection);
+    session->linkWithRun(run_, linkscope::curation::LinkMode::Knn);
 }
 
 void ScreenshotTour::grabView(const QString& dock) {

@@ -17,8 +17,11 @@ public:
     ScreenshotTour(linkscope::ui::MainWindow& window, QString folder);
 
     /// Starts once the project is loaded and ranked; exits the application when done (status 0,
-    /// 1 when the project failed to open, 2 when a file could not be written).
+    /// 1 when the project failed to open, 2 when a file could not be written or the run not linked).
     void start();
+    /// After the views: link with this trained run (kNN) and save the Candidates dock with the
+    /// run's ranking as curation-trained-run.png.
+    void setRun(const QString& runDirectory) { run_ = runDirectory; }
 
 private:
     void next();
@@ -30,4 +33,7 @@ private:
     QStringList remaining_;
     bool failed_ = false;
     QString plotEntity_;  ///< the entity shown on the knowledge-base page, then plotted
+    QString run_;
+    bool runShot_ = false;
+    void shootRun();
 };
