@@ -19,6 +19,7 @@
 #ifdef LINKSCOPE_HAVE_TORCH
 #include "curation/model_candidates.h"
 #endif
+#include "abbreviation_expansion.h"
 #include "decision_command.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
@@ -50,6 +51,7 @@ CurationSession::CurationSession(QObject* parent)
         const Ranked ranked = candidateWatcher_.resultAt(index);
         if (ranked.candidates && !candidates_) {
             candidates_ = ranked.candidates;
+            expansions_ = ranked.expansions;
             Q_EMIT candidatesReady();
         }
         if (ranked.proposals) {
@@ -115,6 +117,7 @@ void CurationSession::close() {
     undoStack_->clear();
     current_.clear();
     candidates_.reset();
+    expansions_.reset();
     proposals_.reset();
     store_.reset();
     project_.reset();
@@ -130,7 +133,15 @@ void CurationSession::startCandidates() {
         const ProgressSink progress = workerProgress(this, cancelled);
         try {
             auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
-            promise.addResult(Ranked{candidates, nullptr});
+            auto expansions = std::make_shared<std::map<project::MentionKey, std::string>>();
+            for (const SplitCorpus& split : project->splits)
+                for (const Document& document : split.corpus.documents()) {
+                    const auto definitions = abbreviationsOf(document);
+                    for (const Mention& mention : document.mentions)
+                        if (auto expanded = expandedMention(mention, definitions))
+                            (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] = std::move(expanded->text);
+                }
+            promise.addResult(Ranked{candidates, expansions, nullptr});
             auto proposals = std::make_shared<std::map<project::MentionKey, Proposal>>();
             std::size_t total = 0, done = 0, documents = 0;
             for (const SplitCorpus& split : project->splits)
@@ -139,20 +150,22 @@ void CurationSession::startCandidates() {
                 for (const Document& document : split.corpus.documents()) {
                     progress.checkCancelled();
                     for (const Mention& mention : document.mentions) {
-                        const auto rows = candidates->rank(mention.text, 2);
+                        const project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
+                        const auto expanded = expansions->find(key);
+                        const auto rows = candidates->rank(expanded != expansions->end() ? expanded->second : mention.text, 2);
                         Proposal proposal;
                         if (!rows.empty()) {
                             proposal.entity = rows[0].entity;
                             proposal.score = rows[0].score;
                             proposal.margin = rows.size() > 1 ? rows[0].score - rows[1].score : rows[0].score;
                         }
-                        (*proposals)[{split.split, document.pmid(), mention.start, mention.end}] = std::move(proposal);
+                        (*proposals)[key] = std::move(proposal);
                     }
                     done += document.mentions.size();
                     if (++documents % 64 == 0)  // a report now and then, not per document
                         progress("Ranking every mention", static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(total, 1)));
                 }
-            promise.addResult(Ranked{nullptr, std::move(proposals)});
+            promise.addResult(Ranked{nullptr, nullptr, std::move(proposals)});
             progress("Every mention ranked", 1.0);
         } catch (const Cancelled&) {
         } catch (const std::exception& error) {
@@ -197,7 +210,13 @@ std::vector<curation::CandidateRow> CurationSession::candidates(const project::M
     if (model_ && model_->knows(key)) return model_->rank(key, k);
 #endif
     if (!candidates_) return {};
-    return candidates_->rank(mention.text, k);
+    return candidates_->rank(sparseText(key, mention), k);
+}
+
+const std::string& CurationSession::sparseText(const project::MentionKey& key, const Mention& mention) const {
+    if (expansions_)
+        if (const auto found = expansions_->find(key); found != expansions_->end()) return found->second;
+    return mention.text;
 }
 
 std::string CurationSession::proposedLink(const project::MentionKey& key, const Mention& mention) const {

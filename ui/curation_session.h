@@ -195,8 +195,14 @@ private:
     /// What the worker hands back: the ranker, then every mention's proposal.
     struct Ranked {
         std::shared_ptr<const curation::SparseCandidates> candidates;
+        /// What the sparse ranker ranks for a mention whose document defines an abbreviation
+        /// in it: the expanded text (ui/abbreviation_expansion.h); other mentions rank their text.
+        std::shared_ptr<const std::map<project::MentionKey, std::string>> expansions;
         std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals;
     };
+    /// The text the sparse ranker ranks for a mention (its expansion, or itself).
+    const std::string& sparseText(const project::MentionKey& key, const Mention& mention) const;
+    std::shared_ptr<const std::map<project::MentionKey, std::string>> expansions_;
     std::shared_ptr<const curation::SparseCandidates> candidates_;
     std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals_;
     /// Its own pool: on the global one a long job holds the threads that Qt's raster engine

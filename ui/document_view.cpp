@@ -92,6 +92,8 @@ void DocumentView::applyHighlights() {
         selection.cursor.setPosition(utf16End_[i], QTextCursor::KeepAnchor);
         selection.format.setBackground(mentionColor(spans_[i].state));
         if (spans_[i].composite) selection.format.setFontUnderline(true);
+        // An abbreviation (its expansion in the tooltip) is dotted; composite keeps the line.
+        else if (!spans_[i].expansion.isEmpty()) selection.format.setUnderlineStyle(QTextCharFormat::DotLine);
         if (i == current_) {
             selection.format.setFontWeight(QFont::Bold);
             selection.format.setProperty(QTextFormat::OutlinePen, QPen(palette().highlight().color(), 1));

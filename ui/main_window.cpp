@@ -65,6 +65,9 @@ QWidget* makeLegend(QWidget* parent) {
     }
     auto* composite = new QLabel(QObject::tr("<u>composite</u>"), legend);
     layout->addWidget(composite);
+    auto* abbreviation = new QLabel(QObject::tr("abbreviation (dotted)"), legend);
+    abbreviation->setToolTip(QObject::tr("A short form the document defines; the tooltip shows the expansion the linkers read"));
+    layout->addWidget(abbreviation);
     layout->addStretch();
     return legend;
 }
@@ -677,6 +680,9 @@ void MainWindow::showCandidates() {
                             QString::fromStdString(decision->curator).toHtmlEscaped());
     else if (!session_->candidatesAvailable())
         summary += tr("<br><i>ranking candidates…</i>");
+    if (const int index = view_->currentMention(); index >= 0 && index < view_->spans().size())
+        if (const QString expansion = view_->spans().at(index).expansion; !expansion.isEmpty())
+            summary += tr("<br>abbreviation, linked as “%1”").arg(expansion.toHtmlEscaped());
     summary += tr("<br><small>Ranked by %1</small>").arg(session_->rankerDescription().toHtmlEscaped());
     candidates_->setMentionSummary(summary);
     candidates_->setActionsEnabled(session_->isOpen());

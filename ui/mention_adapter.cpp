@@ -2,6 +2,7 @@
 
 #include <QObject>
 
+#include "abbreviation_expansion.h"
 #include "corpus/document.h"
 #include "kb/knowledge_base.h"
 #include "project/loaded_project.h"
@@ -31,12 +32,22 @@ QString tooltipFor(const Mention& mention, const kb::KnowledgeBase& kb) {
 QVector<MentionSpan> mentionSpans(const Document& document, const LoadedProject& project, const MentionStatusFn& status) {
     QVector<MentionSpan> spans;
     spans.reserve(static_cast<qsizetype>(document.mentions.size()));
+    const auto definitions = abbreviationsOf(document);
     for (const Mention& mention : document.mentions) {
         MentionSpan span;
         span.start = static_cast<int>(mention.start);
         span.end = static_cast<int>(mention.end);
         span.composite = mention.ids.join != IdJoin::Single;
         span.tooltip = tooltipFor(mention, *project.kb);
+        if (const auto expanded = expandedMention(mention, definitions)) {
+            span.expansion = qs(expanded->text);
+            QStringList forms;
+            for (const std::size_t index : expanded->applied)
+                forms << QObject::tr("%1 = %2").arg(qs(definitions[index].shortForm).toHtmlEscaped(),
+                                                    qs(definitions[index].longForm).toHtmlEscaped());
+            span.tooltip += QObject::tr("<br>abbreviation: %1<br>linked as “%2”")
+                                .arg(forms.join(QStringLiteral("; ")), span.expansion.toHtmlEscaped());
+        }
         if (status) {
             const MentionStatus current = status(mention);
             span.state = current.state;

@@ -12,6 +12,9 @@ struct MentionSpan {
     int end = 0;    ///< code points, exclusive
     MentionState state = MentionState::Unreviewed;
     bool composite = false;
+    /// The mention with the abbreviations its document defines expanded ("HD" -> "Huntington
+    /// disease"), as the linkers read it; empty when it holds no defined short form.
+    QString expansion;
     QString tooltip;  ///< rich text
 };
 

@@ -111,6 +111,30 @@ private Q_SLOTS:
         QCOMPARE(model->index(0, CandidateModel::EntityColumn).data().toString(), QStringLiteral("MESH:D006816"));
     }
 
+    // "HD" in a document that writes "Huntington disease (HD)": the view marks it and names the
+    // expansion, and the sparse ranker ranks the expansion, as the evaluation's queries do.
+    void abbreviationsAreShownAndRankedExpanded() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        const Document* document = window.currentDocument();
+        QCOMPARE(document->mentions.at(2).text, std::string("HD"));
+        const MentionSpan& span = window.documentView()->spans().at(2);
+        QCOMPARE(span.expansion, QStringLiteral("Huntington disease"));
+        QVERIFY2(span.tooltip.contains(QStringLiteral("HD = Huntington disease")), qPrintable(span.tooltip));
+        QVERIFY(window.documentView()->spans().at(0).expansion.isEmpty());  // the long form itself
+        const curation::SparseCandidates reference(*window.project()->kb, true);
+        const auto expected = reference.rank("Huntington disease", 5);
+        const auto rows = window.session()->candidates(keyOf(window, 2), document->mentions.at(2), 5);
+        QCOMPARE(rows.size(), expected.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) QCOMPARE(rows[i].entity, expected[i].entity);
+        QVERIFY(reference.rank("HD", 1).front().score < rows.front().score);  // "HD" alone ranks worse
+        window.documentView()->selectMention(2);
+        const auto* summary = window.candidatesPanel()->findChild<QLabel*>(QStringLiteral("mentionSummary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral("linked as “Huntington disease”")), qPrintable(summary->text()));
+    }
+
     void acceptCorrectRejectUndoRedoAndReopen() {
         const QString manifest = copyDemo();
         QString projectFile;
