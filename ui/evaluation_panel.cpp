@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
+#include <QMenu>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -59,6 +60,24 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     splitCombo_->setObjectName(QStringLiteral("evaluationSplit"));
     homonymExpansion_ = new QCheckBox(tr("homonym-expanded names"), source);
     runButton_ = new QPushButton(tr("Evaluate sparse linker"), source);
+    // A trained run: the project's runs (runsProvider) or any run folder, alone or with kNN.
+    trainedButton_ = new QPushButton(tr("Evaluate trained run"), source);
+    trainedButton_->setObjectName(QStringLiteral("evaluateTrainedRun"));
+    auto* trainedMenu = new QMenu(trainedButton_);
+    trainedButton_->setMenu(trainedMenu);
+    connect(trainedMenu, &QMenu::aboutToShow, this, [this, trainedMenu] {
+        trainedMenu->clear();
+        const QStringList runs = runsProvider_ ? runsProvider_() : QStringList();
+        for (const QString& run : runs)
+            trainedMenu->addAction(QFileInfo(run).fileName(), this, [this, run] { startTrainedFromControls(run); });
+        if (!runs.isEmpty()) trainedMenu->addSeparator();
+        trainedMenu->addAction(tr("Other run folder…"), this, [this] {
+            const QString run = QFileDialog::getExistingDirectory(this, tr("Run folder (linkscope-cli train --out)"));
+            if (!run.isEmpty()) startTrainedFromControls(run);
+        });
+    });
+    knnCheck_ = new QCheckBox(tr("with kNN datastore"), source);
+    knnCheck_->setToolTip(tr("Trained runs: kNN-BioEL's interpolation with the training mentions as keys"));
     fileButton_ = new QPushButton(tr("Load per-mention file…"), source);
     cancelButton_ = new QPushButton(tr("Cancel"), source);
     cancelButton_->setEnabled(false);
@@ -70,6 +89,8 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     sourceLayout->addWidget(splitCombo_);
     sourceLayout->addWidget(homonymExpansion_);
     sourceLayout->addWidget(runButton_);
+    sourceLayout->addWidget(trainedButton_);
+    sourceLayout->addWidget(knnCheck_);
     sourceLayout->addWidget(fileButton_);
     sourceLayout->addWidget(slotCombo_);
     sourceLayout->addWidget(progress_);
@@ -211,6 +232,7 @@ void EvaluationPanel::refreshSplits() {
     if (project_)
         for (const std::string& split : evaluableSplits(*project_)) splitCombo_->addItem(QString::fromStdString(split));
     runButton_->setEnabled(project_ && splitCombo_->count() > 0 && !isRunning());
+    trainedButton_->setEnabled(runButton_->isEnabled());
     fileButton_->setEnabled(!isRunning());
 }
 
@@ -222,6 +244,22 @@ bool EvaluationPanel::startSparseEvaluation(const QString& split, Slot slot, boo
     return startJob([project = project_, options](const ProgressSink& progress) {
         return evaluateProjectSparse(*project, options, progress);
     }, slot, tr("Evaluating the sparse linker on %1").arg(split));
+}
+
+bool EvaluationPanel::startRunEvaluation(const QString& runDirectory, const QString& split, Slot slot, bool knn) {
+    if (!project_) return false;
+    RunEvaluationOptions options;
+    options.run = runDirectory.toStdString();
+    options.split = split.toStdString();
+    options.knn = knn;
+    return startJob([project = project_, options](const ProgressSink& progress) {
+        return evaluateProjectRun(*project, options, progress);
+    }, slot, tr("Evaluating %1 on %2").arg(QFileInfo(runDirectory).fileName(), split));
+}
+
+void EvaluationPanel::startTrainedFromControls(const QString& runDirectory) {
+    startRunEvaluation(runDirectory, splitCombo_->currentText(), static_cast<Slot>(slotCombo_->currentIndex()),
+                       knnCheck_->isChecked());
 }
 
 bool EvaluationPanel::startLoadingFile(const QString& path, Slot slot) {
@@ -238,6 +276,7 @@ bool EvaluationPanel::startJob(Job job, Slot slot, const QString& what) {
     progress_->setVisible(true);
     cancelButton_->setEnabled(true);
     runButton_->setEnabled(false);
+    trainedButton_->setEnabled(false);
     fileButton_->setEnabled(false);
     status_->setText(what);
     watcher_.setFuture(QtConcurrent::run(&pool_, [job = std::move(job)](QPromise<Outcome>& promise) {
@@ -268,6 +307,7 @@ void EvaluationPanel::onJobFinished() {
     cancelButton_->setEnabled(false);
     fileButton_->setEnabled(true);
     runButton_->setEnabled(project_ && splitCombo_->count() > 0);
+    trainedButton_->setEnabled(runButton_->isEnabled());
     const QFuture<Outcome> future = watcher_.future();
     if (jobGeneration_ != generation_) return;  // started for a project that was replaced
     if (future.isCanceled() || future.resultCount() == 0) {

@@ -7,6 +7,7 @@
 // Activating an error emits mentionActivated, which the main window routes to the document view.
 #include <QFutureWatcher>
 #include <QThreadPool>
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -54,6 +55,12 @@ public:
     /// Runs the project's sparse linker on a split into a slot, on a worker thread. False when
     /// there is no project or a job is running.
     bool startSparseEvaluation(const QString& split, Slot slot, bool homonymExpansion = false);
+    /// Evaluates a trained run (a training run directory) on a split into a slot, on a worker
+    /// thread, alone or with kNN-BioEL's datastore; needs LibTorch (runFailed says so otherwise).
+    /// False when there is no project or a job is running.
+    bool startRunEvaluation(const QString& runDirectory, const QString& split, Slot slot, bool knn = false);
+    /// The run directories the "Evaluate trained run" menu lists (the project's registered runs).
+    void setRunsProvider(std::function<QStringList()> provider) { runsProvider_ = std::move(provider); }
     /// Reads a per-mention file into a slot, on a worker thread. False when a job is running.
     bool startLoadingFile(const QString& path, Slot slot);
     void cancel();
@@ -97,6 +104,7 @@ private:
     void refreshErrors();
     void startComparison();
     void chooseFile();
+    void startTrainedFromControls(const QString& runDirectory);
     void activateError(const QModelIndex& proxyIndex);
 
     std::shared_ptr<const LoadedProject> project_;
@@ -115,6 +123,9 @@ private:
     QCheckBox* homonymExpansion_ = nullptr;
     QComboBox* slotCombo_ = nullptr;
     QPushButton* runButton_ = nullptr;
+    QPushButton* trainedButton_ = nullptr;
+    QCheckBox* knnCheck_ = nullptr;
+    std::function<QStringList()> runsProvider_;
     QPushButton* fileButton_ = nullptr;
     QPushButton* cancelButton_ = nullptr;
     QProgressBar* progress_ = nullptr;

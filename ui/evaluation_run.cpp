@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <unordered_set>
 
 #include "eval/dictionary.h"
 #include "eval/homonym_affected.h"
@@ -19,6 +21,14 @@
 #include "text/abbreviations.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "curation/augmented_linker.h"
+#include "curation/training_datastore.h"
+#include "retrieval/knn_datastore.h"
+#include "train/method_inputs.h"
+#include "train/method_linker.h"
+#include "train/run_model.h"
+#endif
 
 namespace linkscope::ui {
 namespace {
@@ -98,63 +108,80 @@ std::vector<std::string> evaluableSplits(const LoadedProject& project) {
     return out;
 }
 
-EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEvaluationOptions& options,
-                                    const ProgressSink& progress) {
+namespace {
+
+// BioSyn's evaluation data for one split of a project, as `linkscope-cli eval` builds it: the
+// dictionary (KB names + training mentions, + dev mentions for the test split) and the queries.
+struct ProjectEvalData {
+    const Corpus* evaluated = nullptr;
+    const Corpus* train = nullptr;
+    retrieval::NameDictionary dictionary;
+    std::size_t kbEntries = 0;  ///< dictionary[0, kbEntries) are the KB's names
+    eval::QuerySet trainQueries;
+    eval::QuerySet queries;
+    std::optional<std::unordered_set<std::string>> trainingIds;
+};
+
+ProjectEvalData buildProjectEvalData(const LoadedProject& project, const std::string& split, bool homonymExpansion,
+                                     const ProgressSink& progress) {
     if (!project.kb) throw Error("the project has no knowledge base");
-    const Corpus* evaluated = corpusOf(project, options.split);
-    if (!evaluated) throw Error("the project has no split \"" + options.split + "\"");
-    const Corpus* train = options.split == "train" ? nullptr : corpusOf(project, "train");
-    const Corpus* dev = options.split == "test" ? corpusOf(project, "dev") : nullptr;
+    ProjectEvalData data;
+    data.evaluated = corpusOf(project, split);
+    if (!data.evaluated) throw Error("the project has no split \"" + split + "\"");
+    data.train = split == "train" ? nullptr : corpusOf(project, "train");
+    const Corpus* dev = split == "test" ? corpusOf(project, "dev") : nullptr;
     const kb::KnowledgeBase& kb = *project.kb;
 
     progress("Building the dictionary", 0.0);
     eval::QueryOptions queryOptions;
     queryOptions.normalizer = eval::bioSynQueryNormalizer();
     eval::DictionaryOptions dictionaryOptions;
-    dictionaryOptions.homonymExpansion = options.homonymExpansion;
+    dictionaryOptions.homonymExpansion = homonymExpansion;
     eval::EvalDictionaryBuilder builder(dictionaryOptions);
     builder.addKnowledgeBase(kb);
+    data.kbEntries = builder.size();
     progress.checkCancelled();
-    eval::QuerySet trainQueries;
-    if (train) {
-        trainQueries = eval::buildQueries(*train, kb, queryOptions);
-        builder.addMentions(trainQueries.queries);
+    if (data.train) {
+        data.trainQueries = eval::buildQueries(*data.train, kb, queryOptions);
+        builder.addMentions(data.trainQueries.queries);
+        data.trainingIds = eval::goldIdSet(data.trainQueries.queries);
     }
     if (dev) builder.addMentions(eval::buildQueries(*dev, kb, queryOptions).queries);
-    const retrieval::NameDictionary dictionary = builder.build().entries;
-    eval::QuerySet queries = eval::buildQueries(*evaluated, kb, queryOptions);
-    eval::markHomonymAffected(queries.queries, kb);
+    data.dictionary = builder.build().entries;
+    data.queries = eval::buildQueries(*data.evaluated, kb, queryOptions);
+    eval::markHomonymAffected(data.queries.queries, kb);
     progress.checkCancelled();
+    return data;
+}
 
-    progress("Indexing the dictionary", 0.1);
-    const retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn());
-    progress.checkCancelled();
-
-    eval::EvalOptions evalOptions;
-    evalOptions.k = eval::kMinimumDepth;
-    if (train) evalOptions.trainingIds = eval::goldIdSet(trainQueries.queries);
-    evalOptions.batchSize = 512;  // cancel within a fraction of a second
-    evalOptions.progress.cancelled = progress.cancelled;
-    evalOptions.progress.report = [&progress](std::string_view stage, double fraction) {
-        progress(stage, 0.15 + 0.85 * fraction);
+// The evaluation options both sources share; progress maps evaluate()'s onto [from, 1].
+eval::EvalOptions projectEvalOptions(const ProjectEvalData& data, const ProgressSink& progress, double from) {
+    eval::EvalOptions options;
+    options.k = eval::kMinimumDepth;
+    options.trainingIds = data.trainingIds;
+    options.batchSize = 512;  // cancel within a fraction of a second
+    options.progress.cancelled = progress.cancelled;
+    options.progress.report = [progress, from](std::string_view stage, double fraction) {
+        progress(stage, from + (1.0 - from) * fraction);
     };
-    const eval::RankFn rank = [&index](std::span<const std::string> texts, std::size_t k) {
-        return index.search(texts, k);
-    };
+    return options;
+}
 
+// The error list's rows of an evaluated split.
+EvaluationRun finishRun(QString name, const LoadedProject& project, const std::string& split, const ProjectEvalData& data,
+                        eval::EvalResult result, const ProgressSink& progress) {
     EvaluationRun run;
-    run.name = QStringLiteral("sparse on %1").arg(QString::fromStdString(options.split));
-    run.result = eval::evaluate(queries, dictionary, rank, evalOptions);
+    run.name = std::move(name);
+    run.result = std::move(result);
     run.curveDepth = run.result.depth;
-
     ShortFormCache shortForms;
-    const std::unordered_set<std::string>* trainingIds = evalOptions.trainingIds ? &*evalOptions.trainingIds : nullptr;
-    run.mentions.reserve(queries.queries.size());
-    for (std::size_t i = 0; i < queries.queries.size(); ++i) {
-        const eval::EvalQuery& query = queries.queries[i];
+    const std::unordered_set<std::string>* trainingIds = data.trainingIds ? &*data.trainingIds : nullptr;
+    run.mentions.reserve(data.queries.queries.size());
+    for (std::size_t i = 0; i < data.queries.queries.size(); ++i) {
+        const eval::EvalQuery& query = data.queries.queries[i];
         const eval::MentionOutcome& outcome = run.result.mentions[i];
         EvaluatedMention row;
-        row.split = options.split;
+        row.split = split;
         row.document = query.document;
         row.start = query.start;
         row.end = query.end;
@@ -166,7 +193,7 @@ EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEv
         const retrieval::DictionaryEntry* top = nullptr;
         for (const eval::PartOutcome& part : outcome.parts) {
             if (part.candidates.empty()) continue;
-            const retrieval::DictionaryEntry& entry = dictionary[part.candidates.front().entry];
+            const retrieval::DictionaryEntry& entry = data.dictionary[part.candidates.front().entry];
             if (!top) top = &entry;
             row.predictedName += (row.predictedName.empty() ? "" : " | ") + entry.name;
             for (const std::string& id : entry.ids)
@@ -181,15 +208,77 @@ EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEv
             facts.predictedIds = top->ids;
         }
         facts.correct = outcome.correctAt(1);
-        facts.documentShortForms = shortForms.of(evaluated, query.document);
+        facts.documentShortForms = shortForms.of(data.evaluated, query.document);
         facts.abbreviationExpanded = query.abbreviationExpanded;
         facts.trainingIds = trainingIds;
-        row.categories = eval::categorizeMention(facts, &kb);
+        row.categories = eval::categorizeMention(facts, project.kb.get());
         run.mentions.push_back(std::move(row));
         if (i % 1024 == 0) progress.checkCancelled();
     }
     progress("Done", 1.0);
     return run;
+}
+
+}  // namespace
+
+EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEvaluationOptions& options,
+                                    const ProgressSink& progress) {
+    const ProjectEvalData data = buildProjectEvalData(project, options.split, options.homonymExpansion, progress);
+    progress("Indexing the dictionary", 0.1);
+    const retrieval::SparseIndex index = retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
+    progress.checkCancelled();
+    const eval::RankFn rank = [&index](std::span<const std::string> texts, std::size_t k) {
+        return index.search(texts, k);
+    };
+    eval::EvalResult result = eval::evaluate(data.queries, data.dictionary, rank, projectEvalOptions(data, progress, 0.15));
+    return finishRun(QStringLiteral("sparse on %1").arg(QString::fromStdString(options.split)), project, options.split, data,
+                     std::move(result), progress);
+}
+
+EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluationOptions& options, const ProgressSink& progress) {
+#ifdef LINKSCOPE_HAVE_TORCH
+    progress("Loading the model", 0.0);
+    encoder::EncoderOptions encoderOptions;
+    if (options.cpuOnly) encoderOptions.device = encoder::DevicePreference::Cpu;
+    const train::RunModel model = train::loadRunModel(options.run, encoderOptions);
+    const train::TrainingPreset& preset = model.preset;
+    // The dictionary the method was trained for: BELHD's expanded names when its preset says so.
+    const ProjectEvalData data =
+        buildProjectEvalData(project, options.split, options.homonymExpansion || preset.homonymExpansion, progress);
+    train::LinkerOptions linkerOptions;
+    linkerOptions.sparseWeight = model.info.sparseWeight;
+    const train::MethodLinker linker(preset, model.encoder, data.dictionary, project.kb.get(), linkerOptions, &progress);
+    const auto counter = train::tokenCounterOf(model.encoder.tokenizer());
+    eval::EvalOptions evalOptions = projectEvalOptions(data, progress, 0.6);
+    evalOptions.partText = train::mentionInputs(preset, *data.evaluated, counter);
+    std::optional<retrieval::KnnDatastore> datastore;
+    std::optional<curation::AugmentedLinker> augmented;
+    if (options.knn) {
+        // kNN-BioEL's inference: the training mentions as keys, the paper's NCBI settings.
+        if (data.train)
+            datastore.emplace(curation::buildTrainingDatastore(linker, data.trainQueries.queries,
+                                                               train::mentionInputs(preset, *data.train, counter),
+                                                               model.encoder.fingerprint(), &progress));
+        else
+            datastore.emplace(linker.dimension(), model.encoder.fingerprint());
+        curation::AugmentedOptions augmentedOptions;
+        augmentedOptions.mode = curation::LinkMode::Knn;
+        augmentedOptions.ontologyEntries = data.kbEntries;
+        augmented.emplace(linker, data.dictionary, &*datastore, augmentedOptions);
+    }
+    eval::EvalResult result = eval::evaluate(data.queries, data.dictionary,
+                                             augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
+    const QString name = QStringLiteral("%1%2 on %3")
+                             .arg(QString::fromStdString(options.run.filename().string()),
+                                  options.knn ? QStringLiteral(" + kNN") : QString(), QString::fromStdString(options.split));
+    return finishRun(name, project, options.split, data, std::move(result), progress);
+#else
+    (void)project;
+    (void)options;
+    (void)progress;
+    throw Error("this build has no LibTorch: a trained run cannot be evaluated here (linkscope-cli eval --run on a "
+                "machine with LibTorch writes a per-mention file the dock reads)");
+#endif
 }
 
 EvaluationRun loadPerMentionRun(const std::filesystem::path& file, const LoadedProject* project) {

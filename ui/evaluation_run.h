@@ -1,11 +1,13 @@
 #pragma once
 // One evaluation result as the evaluation dock holds it: core's EvalResult (metrics and the
 // per-mention ranks that compare.h pairs), plus one row per mention for the error list. It comes
-// from one of two sources:
+// from one of three sources:
 //   - the project's sparse linker on one split: BioSyn's protocol as `linkscope-cli eval
 //     --method sparse` runs it (dictionary = KB names + training mentions, + dev mentions for
 //     the test split; queries = the split's mentions after BioSyn's preprocessing; TF-IDF on
 //     character 1-2 grams), ranked by core's evaluate();
+//   - a trained run on one split, linked as its method links (the CLI's `eval --run`), alone or
+//     with kNN-BioEL's datastore of the training mentions (`--knn`);
 //   - a per-mention file written by `linkscope-cli eval --per-mention FILE`: ranks through
 //     eval::readPerMention, and the rest of each line (mention, type, gold, seen, predictions)
 //     read here for the metrics groups and the error list.
@@ -68,6 +70,20 @@ std::vector<std::string> evaluableSplits(const LoadedProject& project);
 /// Error for an unknown split, Cancelled when `progress` asks.
 EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEvaluationOptions& options,
                                     const ProgressSink& progress = {});
+
+struct RunEvaluationOptions {
+    std::filesystem::path run;  ///< a training run directory
+    std::string split = "test";
+    bool knn = false;               ///< interpolate with the training mentions' datastore
+    bool homonymExpansion = false;  ///< on anyway when the run's preset trains on the expanded KB
+    bool cpuOnly = false;
+};
+
+/// Ranks the split's mentions with a trained run (same dictionary and queries as the sparse
+/// source, the method's inputs and similarity). Needs LibTorch: Error without it, and when the
+/// folder holds no model. Cancelled when `progress` asks.
+EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluationOptions& options,
+                                 const ProgressSink& progress = {});
 
 /// Reads a per-mention file. `project` (may be null) resolves each document's split and gives
 /// the KB for the categories that need it. Throws ParseError naming the file and line.

@@ -325,6 +325,12 @@ void MainWindow::createDocks() {
     auto* evaluationDock = new QDockWidget(tr("Evaluation"), this);
     evaluationDock->setObjectName(QStringLiteral("evaluationDock"));
     evaluation_ = new EvaluationPanel(evaluationDock);
+    evaluation_->setRunsProvider([this] {
+        QStringList runs;
+        if (session_->isOpen())
+            for (const auto& run : session_->store()->runs()) runs << QString::fromStdString(run.directory.string());
+        return runs;
+    });
     evaluationDock->setWidget(evaluation_);
     addDockWidget(Qt::BottomDockWidgetArea, evaluationDock);
     connect(evaluation_, &EvaluationPanel::mentionActivated, this, &MainWindow::showMention);

@@ -30,6 +30,15 @@
 #include "retrieval/tfidf_settings.h"
 #include "test_data.h"
 #include "util/progress.h"
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "tiny_bert.h"
+#include "train/run_directory.h"
+#include "train/training_preset.h"
+#endif
+#include <QMenu>
+#include <QPushButton>
+#include <algorithm>
+#include <cctype>
 
 using namespace linkscope;
 using namespace linkscope::ui;
@@ -184,6 +193,63 @@ private Q_SLOTS:
         QCOMPARE(panel.metricsTable()->item(0, 2)->text(), QString::number(expected.all.mentions));
         QCOMPARE(panel.metricsTable()->item(0, 3)->text(), QString::number(100.0 * expected.all.accuracy(1), 'f', 2));
         QCOMPARE(panel.recallChart()->series().size(), 1);
+    }
+
+    // A trained run evaluated in the dock: a triplet run whose model is a tiny random BERT (so the
+    // ranking is arbitrary except where a mention reads exactly as a name: the same input, the
+    // same vector, cosine 1), alone and with the kNN datastore.
+    void trainedRunEvaluation() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
+        QVERIFY(panel.startRunEvaluation(path(QStringLiteral("no-run")), QStringLiteral("test"), EvaluationPanel::SlotA));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("LibTorch")));
+#else
+        const std::filesystem::path run = path(QStringLiteral("runs/tiny-triplet")).toStdString();
+        const train::TrainingPreset preset = train::TrainingPreset::load(std::filesystem::path(LINKSCOPE_SOURCE_DIR) / "models" / "triplet.json");
+        std::vector<std::string> texts;
+        for (const char* file : {"kb.txt", "train.txt", "test.txt"}) {
+            std::string text = test::readFile(path(QString::fromLatin1(file)).toStdString());
+            std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            texts.push_back(std::move(text));
+        }
+        test::tinyBert(texts, preset.pooling).save(train::modelDirectory(run));
+        test::writeFile(train::presetFile(run), preset.toJson());
+        train::RunInfo info;
+        info.status = "finished";
+        info.preset = "triplet";
+        train::writeRunInfo(run, info);
+
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        QSignalSpy ready(&panel, &EvaluationPanel::runReady);
+        QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
+        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotA));
+        waitForRun(panel, EvaluationPanel::SlotA, ready);
+        QVERIFY(failed.isEmpty());
+        const EvaluationRun& alone = *panel.run(EvaluationPanel::SlotA);
+        QCOMPARE(alone.name, QStringLiteral("tiny-triplet on test"));
+        QCOMPARE(alone.mentions.size(), core_.queries.queries.size());  // the same queries as sparse
+        int exactNames = 0;
+        for (const EvaluatedMention& mention : alone.mentions)
+            if (mention.mention == "Hirschsprung disease" || mention.mention == "Congenital megacolon") {
+                ++exactNames;
+                QVERIFY2(mention.rank == 1, mention.mention.c_str());
+            }
+        QCOMPARE(exactNames, 2);
+        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotB, true));
+        waitForRun(panel, EvaluationPanel::SlotB, ready);
+        QCOMPARE(panel.run(EvaluationPanel::SlotB)->name, QStringLiteral("tiny-triplet + kNN on test"));
+        QCOMPARE(panel.run(EvaluationPanel::SlotB)->mentions.size(), alone.mentions.size());
+        // The run listed by the project shows in the button's menu.
+        panel.setRunsProvider([run] { return QStringList{QString::fromStdString(run.string())}; });
+        auto* button = panel.findChild<QPushButton*>(QStringLiteral("evaluateTrainedRun"));
+        QVERIFY(button && button->menu());
+        Q_EMIT button->menu()->aboutToShow();
+        QCOMPARE(button->menu()->actions().first()->text(), QStringLiteral("tiny-triplet"));
+#endif
     }
 
     void errorListFiltersAndActivates() {
