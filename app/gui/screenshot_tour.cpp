@@ -41,7 +41,9 @@ void ScreenshotTour::start() {
     // Ready when every mention is ranked (the filters and colours are final) and the KB indexed.
     auto ready = [this] {
         if (!window_->session()->proposalsAvailable() || window_->knowledgeBaseDock()->isIndexing()) return;
-        if (!remaining_.isEmpty() || failed_) return;
+        // Once: linking with a run (setRun) announces its proposals again.
+        if (started_ || failed_) return;
+        started_ = true;
         for (const View& view : kViews) remaining_ << QString::fromLatin1(view.dock);
         // The third mention of the first document, for a candidate list with some competition.
         window_->documentView()->selectMention(2);

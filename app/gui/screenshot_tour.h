@@ -35,5 +35,6 @@ private:
     QString plotEntity_;  ///< the entity shown on the knowledge-base page, then plotted
     QString run_;
     bool runShot_ = false;
+    bool started_ = false;
     void shootRun();
 };
