@@ -95,6 +95,8 @@ public:
     void linkWithSparse();
     /// The run linking in use, null when sparse.
     const curation::ModelCandidates* runLinking() const { return model_.get(); }
+    /// The same, shared (what outlives a change of ranker: the embedding plot's encoder).
+    std::shared_ptr<const curation::ModelCandidates> sharedRunLinking() const { return model_; }
     /// One line on the active ranker ("sparse TF-IDF ...", or the run's description).
     QString rankerDescription() const;
 

@@ -228,8 +228,14 @@ void EmbeddingPlot::onFinished() {
                        .arg(n.entities.size() - 1);
     if (n.sampledOutMentions > 0) text += tr(" (%1 mentions sampled out)").arg(n.sampledOutMentions);
     text += tr("; the plane shows %1% of the variance.").arg(100.0 * outcome.layout->mds.varianceExplained(), 0, 'f', 1);
+    text += tr(" Distances: %1.").arg(distances_.isEmpty() ? tr("cosine of character 1-2-gram TF-IDF vectors") : distances_);
     setComputing(false, text);
     Q_EMIT computed(outcome.layout->entityId);
+}
+
+void EmbeddingPlot::setOptions(const curation::NeighbourhoodOptions& options, const QString& distances) {
+    options_ = options;
+    distances_ = distances;
 }
 
 void EmbeddingPlot::setComputing(bool computing, const QString& text) {

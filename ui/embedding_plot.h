@@ -51,8 +51,9 @@ public:
     /// The sparse ranker to find competitors with (the curation session's, so that it is built
     /// once); null: build one on first use. It must rank the current project's KB.
     void setCandidates(std::shared_ptr<const curation::SparseCandidates> candidates);
-    /// Gathering options (number of competitors, point cap, a dense embedding).
-    void setOptions(const curation::NeighbourhoodOptions& options) { options_ = options; }
+    /// Gathering options (number of competitors, point cap, a dense embedding), and what the
+    /// distances are, for the status line ("TF-IDF cosine", a run's name).
+    void setOptions(const curation::NeighbourhoodOptions& options, const QString& distances = {});
 
     bool isComputing() const { return computing_; }
     /// The plotted layout, null before the first result (and after setProject).
@@ -97,6 +98,7 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     std::shared_ptr<const curation::SparseCandidates> candidates_;
     curation::NeighbourhoodOptions options_;
+    QString distances_;
     std::shared_ptr<const Layout> layout_;
     /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
     /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).

@@ -31,6 +31,9 @@
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
 #include "curation_session.h"
+#ifdef LINKSCOPE_HAVE_TORCH
+#include "curation/model_candidates.h"
+#endif
 #include "project/project_store.h"
 #include "document_filter_model.h"
 #include "document_list_model.h"
@@ -132,13 +135,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
         statusLabel_->setText(tr("%1: %2 %").arg(stage).arg(percent));
     });
     connect(session_, &CurationSession::runLinked, this, [this] {
+#ifdef LINKSCOPE_HAVE_TORCH
+        // The plot's distances in the run's own space from now on.
+        curation::NeighbourhoodOptions options;
+        options.embed = curation::ModelCandidates::textEmbedding(session_->sharedRunLinking());
+        embeddingPlot_->setOptions(options, tr("cosine of %1's vectors").arg(QString::fromStdString(session_->runLinking()->runName())));
+#endif
         statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription()));
         diagnostics_->appendPlainText(tr("Linked with %1").arg(session_->rankerDescription()));
     });
     connect(session_, &CurationSession::runLinkingCancelled, this,
             [this] { statusLabel_->setText(tr("Linking with the run stopped; %1 ranks").arg(session_->rankerDescription())); });
-    connect(session_, &CurationSession::sparseLinked, this,
-            [this] { statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription())); });
+    connect(session_, &CurationSession::sparseLinked, this, [this] {
+        embeddingPlot_->setOptions({});
+        statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription()));
+    });
     // A decision fed the datastore: the mentions it reached were ranked again.
     connect(session_, &CurationSession::rankingsChanged, this,
             [this](const std::vector<project::MentionKey>& reranked, int topChanged) {
@@ -483,6 +494,7 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     }
     // What points into the previous project or its store goes now, not a turn later.
     training_->setStore(session_->isOpen() ? session_->store() : nullptr);
+    embeddingPlot_->setOptions({});  // a run's encoder belongs to the previous project's linking
     currentDocument_ = nullptr;
     currentSplit_.clear();
     setWindowTitle(tr("%1 — Linkscope").arg(QString::fromStdString(project_->manifest.name)));

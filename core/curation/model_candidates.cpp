@@ -339,6 +339,20 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
     return s.keysOf(s.reachedBy(t));
 }
 
+TextEmbedding ModelCandidates::textEmbedding(std::shared_ptr<const ModelCandidates> model) {
+    return [model = std::move(model)](std::span<const std::string> texts) {
+        const State& s = *model->state_;
+        const auto normalizer = eval::bioSynQueryNormalizer();
+        std::vector<std::string> inputs;
+        inputs.reserve(texts.size());
+        for (const std::string& text : texts) {
+            std::string normalized = normalizer->normalize(text);
+            inputs.push_back(train::nameInput(normalized.empty() ? text : normalized, s.model->preset.markers));
+        }
+        return s.linker->encodeMentions(inputs);
+    };
+}
+
 std::vector<std::int64_t> ModelCandidates::fedDecisions() const {
     std::vector<std::int64_t> ids;
     for (const auto& [id, fed] : state_->fed) ids.push_back(id);

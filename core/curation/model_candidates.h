@@ -34,6 +34,7 @@
 
 #include "curation/augmented_linker.h"
 #include "curation/candidate_row.h"
+#include "curation/entity_neighbourhood.h"
 #include "project/curation_decision.h"
 #include "util/progress.h"
 
@@ -108,6 +109,13 @@ public:
     std::vector<project::MentionKey> unfeed(std::int64_t decisionId);
     /// Ranks mentions again with the datastore as it is: their proposals and k-th neighbours.
     ProposalChanges rerank(std::span<const project::MentionKey> mentions);
+
+    /// The run's vectors of free texts (normalized as queries, wrapped as the method wraps a
+    /// name, encoded as it encodes mentions), for the embedding plot's distances in the run's own
+    /// space. Mentions are encoded without their sentence, an approximation for the context
+    /// methods (belhd, prototype-srn). It only encodes, so it may run on another thread than the
+    /// one that ranks; the function keeps `model` alive.
+    static TextEmbedding textEmbedding(std::shared_ptr<const ModelCandidates> model);
     /// The decisions whose keys are in the datastore, by id.
     std::vector<std::int64_t> fedDecisions() const;
 

@@ -6,6 +6,7 @@
 // preset with a tiny random BERT (tests/common/tiny_bert.h), so its rankings are arbitrary but
 // deterministic; what is checked is what the datastore does to them.
 #include <QAction>
+#include <QLabel>
 #include <QApplication>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,6 +26,7 @@
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "embedding_plot.h"
 #include "linking_menu.h"
 #include "project/datastore_storage.h"
 #include "project/loaded_project.h"
@@ -238,6 +241,48 @@ private Q_SLOTS:
         session.undoStack()->undo();
         QVERIFY(!session.currentDecision(strokes[0].key).has_value());
         QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{0});
+#endif
+    }
+
+    // With a run linked, the embedding plot measures distances in the run's space.
+    void theEmbeddingPlotUsesTheRunsVectors() {
+#ifdef LINKSCOPE_HAVE_TORCH
+        CurationSession session;
+        openSession(session);
+        linkWithRun(session);
+        const curation::TextEmbedding embed = curation::ModelCandidates::textEmbedding(session.sharedRunLinking());
+        const std::vector<std::string> texts = {"Stroke", "stroke", "Hypertension"};
+        const std::vector<float> vectors = embed(texts);
+        QVERIFY(!vectors.empty() && vectors.size() % 3 == 0);
+        const std::size_t dimension = vectors.size() / 3;
+        // Normalized as queries: the same text whatever its case.
+        QVERIFY(std::equal(vectors.begin(), vectors.begin() + static_cast<std::ptrdiff_t>(dimension),
+                           vectors.begin() + static_cast<std::ptrdiff_t>(dimension)));
+        QVERIFY(!std::equal(vectors.begin(), vectors.begin() + static_cast<std::ptrdiff_t>(dimension),
+                            vectors.begin() + static_cast<std::ptrdiff_t>(2 * dimension)));
+
+        EmbeddingPlot plot;
+        plot.setProject(project_);
+        plot.setCandidates(session.sparseCandidates());
+        curation::NeighbourhoodOptions options;
+        options.embed = embed;
+        plot.setOptions(options, QStringLiteral("cosine of tiny-triplet's vectors"));
+        QSignalSpy computed(&plot, &EmbeddingPlot::computed);
+        plot.showEntity(QStringLiteral("MESH:D020521"));
+        QVERIFY(computed.wait(60000));
+        QVERIFY(plot.statusLabel()->text().contains(QStringLiteral("tiny-triplet")));
+        // Every distance is 1 - cosine of the run's vectors of the two labels.
+        const curation::EntityNeighbourhood& n = plot.layout()->neighbourhood;
+        QVERIFY(n.points.size() >= 2);
+        const std::vector<std::string> pair = {n.points[0].label, n.points.back().label};
+        const std::vector<float> v = embed(pair);
+        double dot = 0, a = 0, b = 0;
+        for (std::size_t i = 0; i < dimension; ++i) {
+            dot += double(v[i]) * v[dimension + i];
+            a += double(v[i]) * v[i];
+            b += double(v[dimension + i]) * v[dimension + i];
+        }
+        QVERIFY(std::abs(n.distance(0, n.points.size() - 1) - (1.0 - dot / std::sqrt(a * b))) < 1e-4);
 #endif
     }
 
