@@ -107,6 +107,9 @@ ProgressSink stageSink(Promise& promise, int from, int to) {
 }  // namespace
 
 EmbeddingPlot::EmbeddingPlot(QWidget* parent) : QWidget(parent) {
+    // One job at a time: a cancelled computation still finishing must not encode beside the next
+    // one through the same run's encoder (options_.embed).
+    pool_.setMaxThreadCount(1);
     chart_ = new QChart();
     chart_->legend()->setAlignment(Qt::AlignBottom);
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
