@@ -27,6 +27,7 @@
 #endif
 
 namespace linkscope::ui {
+#ifdef LINKSCOPE_HAVE_TORCH  // the helpers of the training job, which needs LibTorch
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,6 +44,7 @@ const Corpus* splitNamed(const LoadedProject& project, const QString& name) {
 }
 
 }  // namespace
+#endif
 
 // Per-epoch bookkeeping on the pool thread: the mean loss of an epoch's steps, and the epoch
 // ends of a run without dev split (no validation event closes them: the next epoch's first step
