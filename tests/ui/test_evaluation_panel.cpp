@@ -31,9 +31,7 @@
 #include "test_data.h"
 #include "util/progress.h"
 #ifdef LINKSCOPE_HAVE_TORCH
-#include "tiny_bert.h"
-#include "train/run_directory.h"
-#include "train/training_preset.h"
+#include "tiny_run.h"
 #endif
 #include <QMenu>
 #include <QPushButton>
@@ -208,19 +206,8 @@ private Q_SLOTS:
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("LibTorch")));
 #else
         const std::filesystem::path run = path(QStringLiteral("runs/tiny-triplet")).toStdString();
-        const train::TrainingPreset preset = train::TrainingPreset::load(std::filesystem::path(LINKSCOPE_SOURCE_DIR) / "models" / "triplet.json");
-        std::vector<std::string> texts;
-        for (const char* file : {"kb.txt", "train.txt", "test.txt"}) {
-            std::string text = test::readFile(path(QString::fromLatin1(file)).toStdString());
-            std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            texts.push_back(std::move(text));
-        }
-        test::tinyBert(texts, preset.pooling).save(train::modelDirectory(run));
-        test::writeFile(train::presetFile(run), preset.toJson());
-        train::RunInfo info;
-        info.status = "finished";
-        info.preset = "triplet";
-        train::writeRunInfo(run, info);
+        test::writeTinyTripletRun(run, {path(QStringLiteral("kb.txt")).toStdString(), path(QStringLiteral("train.txt")).toStdString(),
+                                        path(QStringLiteral("test.txt")).toStdString()});
 
         EvaluationPanel panel;
         panel.setProject(project_);

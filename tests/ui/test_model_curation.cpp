@@ -3,7 +3,7 @@
 // the other mentions it reaches ranked again, undo and redo taking the key back and forth, a
 // replaced decision's key removed, the training datastore kept in the project file, and a
 // reopened project feeding the decisions it holds. The run is written by the test: the triplet
-// preset with a tiny random BERT (tests/common/tiny_bert.h), so its rankings are arbitrary but
+// preset with a tiny random BERT (tests/common/tiny_run.h), so its rankings are arbitrary but
 // deterministic; what is checked is what the datastore does to them.
 #include <QAction>
 #include <QLabel>
@@ -32,7 +32,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #ifdef LINKSCOPE_HAVE_TORCH
-#include "tiny_bert.h"
+#include "tiny_run.h"
 #include "encoder/text_encoder.h"
 #include "curation/model_candidates.h"
 #include "train/run_directory.h"
@@ -109,20 +109,7 @@ private Q_SLOTS:
 
         // A finished triplet run whose model is a tiny BERT knowing the demo's words.
         const fs::path run = dir_.filePath(QStringLiteral("runs/tiny-triplet")).toStdString();
-        fs::create_directories(run);
-        const train::TrainingPreset preset = train::TrainingPreset::load(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "triplet.json");
-        std::vector<std::string> texts;
-        for (const char* file : {"demo-kb.txt", "demo-train.txt", "demo-test.txt"}) {
-            std::string text = test::readFile(demo / file);
-            std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            texts.push_back(std::move(text));
-        }
-        test::tinyBert(texts, preset.pooling).save(train::modelDirectory(run));
-        test::writeFile(train::presetFile(run), preset.toJson());
-        train::RunInfo info;
-        info.status = "finished";
-        info.preset = "triplet";
-        train::writeRunInfo(run, info);
+        test::writeTinyTripletRun(run, {demo / "demo-kb.txt", demo / "demo-train.txt", demo / "demo-test.txt"});
         run_ = QString::fromStdString(run.string());
 #endif
     }
