@@ -76,6 +76,12 @@ ProgressSink workerProgress(CurationSession* session, std::shared_ptr<std::atomi
     progress.cancelled = [cancelled] { return cancelled->load(); };
     return progress;
 }
+
+// A worker's failure, reported on the session's thread; `what` holds %1 for the error's text.
+void reportWorkerError(CurationSession* session, const QString& what, const std::exception& error) {
+    const QString message = what.arg(QString::fromUtf8(error.what()));
+    QMetaObject::invokeMethod(session, [session, message] { Q_EMIT session->errorOccurred(message); }, Qt::QueuedConnection);
+}
 }  // namespace
 
 QString CurationSession::projectFileForManifest(const QString& manifestPath) {
@@ -169,10 +175,7 @@ void CurationSession::startCandidates() {
             progress("Every mention ranked", 1.0);
         } catch (const Cancelled&) {
         } catch (const std::exception& error) {
-            const QString message = QString::fromUtf8(error.what());
-            QMetaObject::invokeMethod(this, [this, message] {
-                Q_EMIT errorOccurred(tr("Could not rank the candidates: %1").arg(message));
-            }, Qt::QueuedConnection);
+            reportWorkerError(this, tr("Could not rank the candidates: %1"), error);
         }
     }));
 }
@@ -279,7 +282,7 @@ void CurationSession::linkWithRun(const QString& runDirectory, curation::LinkMod
     std::vector<project::Decision> decisions;
     for (const auto& [key, decision] : current_) decisions.push_back(decision);
     auto project = project_;
-    // Its own pool: a QtConcurrent job on the global pool could wait behind the sparse ranking.
+    // Its own pool, of one thread: close() and a new linkWithRun() wait for this job alone.
     modelWatcher_.setFuture(QtConcurrent::run(&modelPool_, [this, project, options, decisions, cancelled]()
                                                                -> std::shared_ptr<curation::ModelCandidates> {
         const ProgressSink progress = workerProgress(this, cancelled);
@@ -287,10 +290,7 @@ void CurationSession::linkWithRun(const QString& runDirectory, curation::LinkMod
             return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
         } catch (const Cancelled&) {
         } catch (const std::exception& error) {
-            const QString message = QString::fromUtf8(error.what());
-            QMetaObject::invokeMethod(this, [this, message] {
-                Q_EMIT errorOccurred(tr("Could not link with the run: %1").arg(message));
-            }, Qt::QueuedConnection);
+            reportWorkerError(this, tr("Could not link with the run: %1"), error);
         }
         return nullptr;
     }));

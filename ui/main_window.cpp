@@ -27,6 +27,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <set>
+
 #include "candidate_model.h"
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
@@ -631,9 +633,10 @@ MentionStatusFn MainWindow::statusFunction() const {
 }
 
 void MainWindow::refreshReview(const std::vector<project::MentionKey>& changed) {
-    std::vector<std::pair<std::string, std::string>> documents;
-    for (const project::MentionKey& key : changed) documents.emplace_back(key.split, key.document);
-    documents_->refreshReview(documents);
+    // Once per document: a decision often reaches several mentions of one abstract.
+    std::set<std::pair<std::string, std::string>> distinct;
+    for (const project::MentionKey& key : changed) distinct.emplace(key.split, key.document);
+    documents_->refreshReview({distinct.begin(), distinct.end()});
     showReviewProgress();
 }
 
