@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -107,11 +108,17 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     devSplit_->setObjectName(QStringLiteral("trainingDevSplit"));
     devSplit_->setToolTip(tr("Validated after every epoch; the best model is kept"));
     form->addRow(tr("&Dev split"), devSplit_);
+    startFrom_ = new QComboBox(this);
+    startFrom_->setObjectName(QStringLiteral("trainingStartFrom"));
+    startFrom_->setToolTip(tr("The encoder the method fine-tunes. The papers start from a model that already places "
+                              "synonyms together (SapBERT, BioBERT): without one, pretrain the compact encoder on the "
+                              "KB's synonyms first (Pretrain encoder)."));
+    form->addRow(tr("Start &from"), startFrom_);
     model_ = new QLineEdit(this);
     model_->setObjectName(QStringLiteral("trainingModel"));
-    model_->setPlaceholderText(tr("empty: the compact encoder, trained from scratch"));
+    model_->setPlaceholderText(tr("a checkpoint folder (Hugging Face layout) or a run folder"));
     model_->setToolTip(tr("A BERT checkpoint folder (Hugging Face layout) to fine-tune"));
-    form->addRow(tr("&Encoder"), model_);
+    form->addRow(tr("&Encoder folder"), model_);
     device_ = new QComboBox(this);
     device_->setObjectName(QStringLiteral("trainingDevice"));
     device_->addItem(tr("auto (CUDA when available)"), QStringLiteral("auto"));
@@ -134,7 +141,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     start_->setObjectName(QStringLiteral("trainingStart"));
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setObjectName(QStringLiteral("trainingCancel"));
+    pretrain_ = new QPushButton(tr("Pretrain encoder"), this);
+    pretrain_->setObjectName(QStringLiteral("trainingPretrain"));
+    pretrain_->setToolTip(tr("SapBERT's self-alignment of the compact encoder on the synonyms of the project's KB "
+                             "(models/sapbert.json): the start every method then fine-tunes"));
     buttons->addWidget(start_);
+    buttons->addWidget(pretrain_);
     buttons->addWidget(cancel_);
     buttons->addStretch(1);
     layout->addLayout(buttons);
@@ -149,6 +161,13 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(status_);
+    warning_ = new QLabel(this);
+    warning_->setObjectName(QStringLiteral("trainingWarning"));
+    warning_->setWordWrap(true);
+    warning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    warning_->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
+    warning_->hide();
+    layout->addWidget(warning_);
 
     buildCharts();
     auto* charts = new QSplitter(Qt::Vertical, this);
@@ -163,6 +182,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { fillSchedules(); });
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
+    connect(pretrain_, &QPushButton::clicked, this, [this] { startPretraining(); });
+    connect(startFrom_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    connect(startFrom_, &QComboBox::activated, this, [this] { startChosenByUser_ = true; });
+    connect(runsFolder_, &QLineEdit::editingFinished, this, &TrainingPanel::refreshStarts);
+    connect(worker_, &TrainingWorker::collapseWarning, this, [this](int epoch, const QString& warning) {
+        warning_->setText(epoch == 0 ? tr("Warning: the starting model — %1").arg(warning)
+                                     : tr("Warning after epoch %1: %2").arg(epoch).arg(warning));
+        warning_->show();
+    });
     connect(cancel_, &QPushButton::clicked, this, &TrainingPanel::cancel);
     connect(worker_, &TrainingWorker::progress, this, &TrainingPanel::showUpdate);
     connect(worker_, &TrainingWorker::epochEnded, this, &TrainingPanel::addEpochPoint);
@@ -177,6 +205,7 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     });
 
     setModelsDirectory(defaultModelsDirectory());
+    refreshStarts();
 }
 
 TrainingPanel::~TrainingPanel() = default;
@@ -233,8 +262,21 @@ void TrainingPanel::setModelsDirectory(const QString& directory) {
     preset_->clear();
     if (!directory.isEmpty()) {
         try {
-            for (const fs::path& file : train::presetFiles(directory.toStdString()))
+            pretrainPreset_.clear();
+            for (const fs::path& file : train::presetFiles(directory.toStdString())) {
+                // The pretraining is not a linking method: it has its own button.
+                bool pretraining = false;
+                try {
+                    pretraining = !train::linksMentions(train::TrainingPreset::load(file).method);
+                } catch (const std::exception&) {
+                    // listed: choosing it shows why it does not load
+                }
+                if (pretraining) {
+                    if (pretrainPreset_.isEmpty()) pretrainPreset_ = fromPath(file);
+                    continue;
+                }
                 preset_->addItem(QString::fromStdString(file.stem().string()), fromPath(file));
+            }
         } catch (const std::exception& e) {
             status_->setText(tr("Could not list the presets: %1").arg(QString::fromUtf8(e.what())));
         }
@@ -247,9 +289,64 @@ void TrainingPanel::setModelsDirectory(const QString& directory) {
 void TrainingPanel::setStore(project::ProjectStore* store) {
     if (store != store_) runStore_ = nullptr;  // the running training belongs to the old project
     store_ = store;
+    refreshStarts();
 }
 
-void TrainingPanel::setRunsFolder(const QString& folder) { runsFolder_->setText(folder); }
+void TrainingPanel::setRunsFolder(const QString& folder) {
+    runsFolder_->setText(folder);
+    refreshStarts();
+}
+
+void TrainingPanel::refreshStarts() {
+    const QString previous = startFrom_->currentData().toString();
+    // Finished self-alignment runs: the project's, then those of the output folder.
+    struct Pretrained {
+        fs::path directory;
+        fs::file_time_type written;
+    };
+    std::vector<Pretrained> found;
+    const auto consider = [&found](const fs::path& directory) {
+        std::error_code error;
+        if (!train::isRunDirectory(directory) || !fs::exists(train::modelDirectory(directory) / "config.json", error)) return;
+        try {
+            const auto info = train::readRunInfo(directory);
+            if (info.status != "finished") return;
+            if (train::loadRunPreset(directory, info).method != train::Method::SelfAlignment) return;
+        } catch (const std::exception&) {
+            return;
+        }
+        const fs::path absolute = fs::absolute(directory, error).lexically_normal();
+        for (const auto& known : found)
+            if (known.directory == absolute) return;
+        found.push_back({absolute, fs::last_write_time(train::runInfoFile(directory), error)});
+    };
+    if (store_) {
+        try {
+            for (const auto& run : store_->runs()) consider(run.directory);
+        } catch (const std::exception&) {
+            // an unreadable store lists no runs; the folder's are still offered
+        }
+    }
+    std::error_code error;
+    const fs::path folder = runsFolder_->text().trimmed().toStdString();
+    if (!folder.empty())
+        for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator(); it.increment(error))
+            if (it->path().filename().string().rfind("sapbert-", 0) == 0) consider(it->path());
+    std::sort(found.begin(), found.end(), [](const Pretrained& a, const Pretrained& b) { return a.written > b.written; });
+
+    const QSignalBlocker block(startFrom_);
+    startFrom_->clear();
+    startFrom_->addItem(tr("Compact encoder from scratch"), QString());
+    for (const auto& pretrained : found)
+        startFrom_->addItem(tr("Pretrained on the KB: %1").arg(QString::fromStdString(pretrained.directory.filename().string())),
+                            fromPath(pretrained.directory));
+    startFrom_->addItem(tr("Checkpoint folder below"), QStringLiteral("custom"));
+    // The newest pretrained encoder by default (the papers fine-tune a pretrained model), unless
+    // the user picked a start that is still offered.
+    const int index = startChosenByUser_ ? startFrom_->findData(previous) : -1;
+    startFrom_->setCurrentIndex(index >= 0 ? index : (found.empty() ? 0 : 1));
+    updateEnabled();
+}
 
 void TrainingPanel::fillSchedules() {
     const QString previous = schedule_->currentText();
@@ -288,32 +385,62 @@ void TrainingPanel::updateEnabled() {
     const bool ready = TrainingWorker::isAvailable() && project_ && preset_->currentIndex() >= 0 &&
                        schedule_->currentIndex() >= 0;
     start_->setEnabled(ready && !running);
+    pretrain_->setEnabled(TrainingWorker::isAvailable() && project_ && !pretrainPreset_.isEmpty() && !running);
     cancel_->setEnabled(running);
     for (QWidget* input : {static_cast<QWidget*>(preset_), static_cast<QWidget*>(schedule_),
                            static_cast<QWidget*>(devSplit_), static_cast<QWidget*>(device_),
-                           static_cast<QWidget*>(model_), static_cast<QWidget*>(runsFolder_)})
+                           static_cast<QWidget*>(startFrom_), static_cast<QWidget*>(runsFolder_)})
         input->setEnabled(!running);
+    model_->setEnabled(!running && startFrom_->currentData().toString() == QLatin1String("custom"));
 }
 
 bool TrainingPanel::start() {
     if (!start_->isEnabled()) return false;
+    const QString start = startFrom_->currentData().toString();
+    const QString model = start == QLatin1String("custom") ? model_->text().trimmed() : start;
+    if (start == QLatin1String("custom") && model.isEmpty()) {
+        status_->setText(tr("Choose the checkpoint folder to start from"));
+        return false;
+    }
+    pretraining_ = false;
+    return startRun(preset_->currentData().toString(), schedule_->currentText(), model);
+}
+
+bool TrainingPanel::startPretraining() {
+    if (!pretrain_->isEnabled()) return false;
+    // Its own schedules: "short" (a CPU, under an hour on MEDIC) unless it has none.
+    QString schedule = QStringLiteral("paper");
+    try {
+        if (train::TrainingPreset::load(pretrainPreset_.toStdString()).schedules.contains("short"))
+            schedule = QStringLiteral("short");
+    } catch (const std::exception& e) {
+        status_->setText(tr("Unreadable pretraining preset: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    pretraining_ = true;
+    if (startRun(pretrainPreset_, schedule, QString())) return true;
+    pretraining_ = false;
+    return false;
+}
+
+bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule, const QString& modelDirectory) {
     const QString folder = runsFolder_->text().trimmed();
     if (folder.isEmpty() || !QDir().mkpath(folder)) {
         status_->setText(tr("Cannot create the output folder \"%1\"").arg(folder));
         return false;
     }
     // A fresh folder per run: the trainer refuses a non-empty one (that would be a resume).
-    const QString base = QDir(folder).filePath(preset_->currentText() + QLatin1Char('-') +
+    const QString base = QDir(folder).filePath(QFileInfo(presetFile).completeBaseName() + QLatin1Char('-') +
                                                QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString directory = base;
     for (int n = 2; QFileInfo::exists(directory); ++n) directory = base + QLatin1Char('-') + QString::number(n);
 
     TrainingRequest request;
-    request.preset = preset_->currentData().toString();
+    request.preset = presetFile;
     request.modelsDirectory = modelsDirectory_;
-    request.schedule = schedule_->currentText();
+    request.schedule = schedule;
     request.devSplit = devSplit_->currentData().toString();
-    request.modelDirectory = model_->text().trimmed();
+    request.modelDirectory = modelDirectory;
     request.runDirectory = directory;
     request.device = device_->currentData().toString();
     if (!worker_->start(project_, request)) return false;
@@ -328,7 +455,9 @@ bool TrainingPanel::start() {
     accuracyX_->setRange(0, 1);
     progress_->setValue(0);
     progress_->setFormat(tr("Starting…"));
-    status_->setText(tr("Training into %1").arg(directory));
+    warning_->clear();
+    warning_->hide();
+    status_->setText((pretraining_ ? tr("Pretraining the encoder into %1") : tr("Training into %1")).arg(directory));
     updateEnabled();
     return true;
 }
@@ -395,7 +524,25 @@ void TrainingPanel::onFinished(const QString& directory) {
         }
     }
     runStore_ = nullptr;
+    // The kept model's collapse, from run.json: also when no validation was watched live.
+    try {
+        const auto info = train::readRunInfo(directory.toStdString());
+        if (!info.collapse.empty()) {
+            warning_->setText(tr("Warning: the kept model is no linker — %1. It proposes (nearly) one entity for "
+                                 "every mention; do not link with it.")
+                                  .arg(QString::fromStdString(info.collapse)));
+            warning_->show();
+        }
+    } catch (const std::exception&) {
+        // run.json unreadable: nothing more to say than "finished"
+    }
     status_->setText(message);
+    if (pretraining_) {
+        refreshStarts();
+        // The encoder just made is the start of the next training.
+        const int index = startFrom_->findData(fromPath(fs::absolute(directory.toStdString()).lexically_normal()));
+        if (index >= 0) startFrom_->setCurrentIndex(index);
+    }
     updateEnabled();
     Q_EMIT runFinished(directory);
 }

@@ -1,7 +1,11 @@
 #pragma once
 // The training dock's content: choose a method preset (models/*.json), its schedule, the dev
-// split and the encoder, start, watch the progress bar and two live Qt Charts curves (training
-// loss per optimizer step, dev Acc@1 per epoch), cancel. The run itself is a TrainingWorker's
+// split and the encoder to start from (the compact one from scratch, an encoder pretrained on
+// the KB's synonyms, or any checkpoint), start, watch the progress bar and two live Qt Charts
+// curves (training loss per optimizer step, dev Acc@1 per epoch), cancel. "Pretrain encoder"
+// runs SapBERT's self-alignment (models/sapbert.json) on the project's KB the same way; the
+// encoder it makes is offered as the start of every method, the newest first. A validation that
+// finds a collapsed model (one answer for every mention) is shown as a warning. The run itself is a TrainingWorker's
 // (off the GUI thread). A finished run is registered in the project file (when a store is set)
 // and announced with runFinished().
 //
@@ -65,6 +69,11 @@ public:
     QComboBox* devSplitCombo() const { return devSplit_; }
     QComboBox* deviceCombo() const { return device_; }
     QLineEdit* modelEdit() const { return model_; }
+    /// Where the method starts: data "" the compact encoder from scratch, a folder (a
+    /// pretrained encoder's run), or "custom": the folder in modelEdit().
+    QComboBox* startFromCombo() const { return startFrom_; }
+    QPushButton* pretrainButton() const { return pretrain_; }
+    QLabel* warningLabel() const { return warning_; }
     QLineEdit* runsFolderEdit() const { return runsFolder_; }
     QPushButton* startButton() const { return start_; }
     QPushButton* cancelButton() const { return cancel_; }
@@ -77,6 +86,13 @@ public:
 public Q_SLOTS:
     /// Starts a training with the chosen settings; false when one runs or nothing can start.
     bool start();
+    /// Starts the self-alignment pretraining of the compact encoder on the project's KB (the
+    /// chosen schedule of models/sapbert.json, "short" when it has one); false when one runs.
+    bool startPretraining();
+    /// Lists the pretrained encoders again: the project's runs of the sapbert preset and the
+    /// finished sapbert-* runs of the output folder, newest first; the newest is chosen unless
+    /// the user chose another start.
+    void refreshStarts();
     void cancel();
 
 Q_SIGNALS:
@@ -88,6 +104,7 @@ Q_SIGNALS:
 private:
     void buildCharts();
     void fillSchedules();
+    bool startRun(const QString& presetFile, const QString& schedule, const QString& modelDirectory);
     void updateEnabled();
     void showUpdate(const TrainingUpdate& update);
     void addEpochPoint(int epoch, double trainLoss, double devAccuracy);
@@ -106,7 +123,13 @@ private:
     QComboBox* schedule_ = nullptr;
     QComboBox* devSplit_ = nullptr;
     QComboBox* device_ = nullptr;
+    QComboBox* startFrom_ = nullptr;
     QLineEdit* model_ = nullptr;
+    QPushButton* pretrain_ = nullptr;
+    QLabel* warning_ = nullptr;
+    QString pretrainPreset_;   ///< models/sapbert.json, when the models folder has it
+    bool pretraining_ = false; ///< the running (or last) run is a pretraining
+    bool startChosenByUser_ = false;  ///< the user picked the start: a new pretrained encoder does not replace it
     QLineEdit* runsFolder_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;

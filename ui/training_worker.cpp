@@ -128,6 +128,9 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
             const auto [open, close] = train::markerTokens(preset.markers);
             for (const auto token : {open, close})
                 if (!token.empty()) markers.emplace_back(token);
+            // A pretrained encoder is fine-tuned by every method later: its vocabulary gets every
+            // method's markers, as `linkscope-cli pretrain` gives them.
+            if (!train::linksMentions(preset.method)) markers = {"[S]", "[E]", "[START]", "[END]"};
 
             // As `linkscope-cli train` does: the compact encoder learns its vocabulary from the KB
             // and the corpora; a checkpoint gets the method's marker tokens added.
@@ -135,6 +138,7 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
                 if (request.modelDirectory.isEmpty()) {
                     encoder::CompactEncoderPreset compact = encoder::CompactEncoderPreset::load(models / "compact-encoder.json");
                     compact.config.projectionDim = preset.projectionDim;
+                    compact.config.projectionHead = preset.projectionHead;
                     compact.config.pooling = preset.pooling;
                     std::vector<const Corpus*> corpora = {train};
                     if (dev) corpora.push_back(dev);
@@ -162,7 +166,6 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
             Clock::time_point lastPost{};
             QString lastStage;
             QList<QPointF> pendingLosses;
-            bool sawTraining = false;
             auto closeEpoch = [&epochs, &post](int epoch, double devAccuracy) {
                 const double loss = epoch == epochs.epoch ? epochs.meanLoss() : std::numeric_limits<double>::quiet_NaN();
                 epochs.closed = epoch;
@@ -176,19 +179,6 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
             options.cancelled = [cancelFlag] { return cancelFlag->load(); };
             options.progress = [&](const train::TrainingProgress& p) {
                 const bool training = p.stage == "Training";
-                if (training && !sawTraining) {
-                    sawTraining = true;
-                    // The trainer validates the untrained model before its first step but reports
-                    // it only in run.json (written before the loop): the curve's starting point.
-                    if (dev) {
-                        try {
-                            const double untrained = train::readRunInfo(options.runDirectory).untrainedDevAccuracy;
-                            if (untrained >= 0) closeEpoch(0, untrained);
-                        } catch (const std::exception&) {
-                            // no starting point then; the run itself is unaffected
-                        }
-                    }
-                }
                 if (training) {
                     const int epoch = toInt(p.epoch);
                     if (epoch != epochs.epoch) {
@@ -200,7 +190,13 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
                     ++epochs.losses;
                     pendingLosses.append(QPointF(double(p.globalStep), p.loss));
                 }
+                // The untrained model's validation comes as epoch 0: the curve's starting point.
                 if (p.devAccuracy) closeEpoch(toInt(p.epoch), *p.devAccuracy);
+                if (p.devAccuracy && !p.warning.empty()) {
+                    const int epoch = toInt(p.epoch);
+                    const QString warning = QString::fromStdString(p.warning);
+                    post([epoch, warning](TrainingWorker* self) { Q_EMIT self->collapseWarning(epoch, warning); });
+                }
 
                 const QString stage = QString::fromStdString(p.stage);
                 const auto now = Clock::now();

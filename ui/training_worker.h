@@ -84,6 +84,10 @@ Q_SIGNALS:
     /// Acc@1 of the model after it (-1 without a dev split). Epoch 0 is the untrained model's
     /// validation (loss NaN); it comes only with a dev split.
     void epochEnded(int epoch, double trainLoss, double devAccuracy);
+    /// After a validation (epoch 0: the untrained model) whose model has collapsed: it answers
+    /// (nearly) one entity for every mention, or gives every mention the same vector. `warning`
+    /// says which, with its figures (train/collapse_check.h), in plain words.
+    void collapseWarning(int epoch, const QString& warning);
     void finished(const QString& runDirectory);
     void failed(const QString& message);
     void cancelled();

@@ -24,8 +24,9 @@ void AugmentArguments::addOptions(CLI::App& command) {
     command.add_option("--sieve", sieve,
                        "Xu & Bethard's search: O-T, O-C, D-T, D-C, OD-T, OD-C, or a sieve such as D-T+OD-T "
                        "(\"exact+\" in front: an exact-match stage first)");
-    command.add_option("--sieve-threshold", sieveThreshold, "A sieve stage decides when its best cosine reaches this")
-        ->capture_default_str();
+    command.add_option("--sieve-threshold", sieveThreshold,
+                       "A sieve stage decides when its best cosine reaches this (default: the run preset's "
+                       "triplet.sieve_threshold, 0.95 as in the paper)");
     command.add_option("--linking", linkings,
                        "Compare linkings side by side: a comma-separated list of model, knn and search strategies or "
                        "sieves (e.g. model,knn,O-T,OD-T,D-T+OD-T); knn@LAMBDA/BETA1/BETA2 and SIEVE@THRESHOLD set their "
@@ -40,7 +41,7 @@ void AugmentArguments::addOptions(CLI::App& command) {
         ->check(CLI::ExistingFile);
 }
 
-curation::AugmentedOptions AugmentArguments::options(std::size_t ontologyEntries) const {
+curation::AugmentedOptions AugmentArguments::options(std::size_t ontologyEntries, double presetSieveThreshold) const {
     if (knn && !sieve.empty()) throw Error("give --knn or --sieve, not both");
     curation::AugmentedOptions options;
     options.ontologyEntries = ontologyEntries;
@@ -55,12 +56,13 @@ curation::AugmentedOptions AugmentArguments::options(std::size_t ontologyEntries
     } else if (!sieve.empty()) {
         options.mode = curation::LinkMode::Sieve;
         options.sieve = retrieval::parseSieve(sieve);
-        options.sieve.threshold = sieveThreshold;
+        options.sieve.threshold = sieveThreshold.value_or(presetSieveThreshold);
     }
     return options;
 }
 
-std::vector<curation::AugmentedOptions> AugmentArguments::linkingOptions(std::size_t ontologyEntries) const {
+std::vector<curation::AugmentedOptions> AugmentArguments::linkingOptions(std::size_t ontologyEntries,
+                                                                         double presetSieveThreshold) const {
     if (knn || !sieve.empty()) throw Error("--linking lists the linkings itself: leave out --knn and --sieve");
     std::vector<curation::AugmentedOptions> all;
     for (const auto& item : linkings) {
@@ -103,7 +105,7 @@ std::vector<curation::AugmentedOptions> AugmentArguments::linkingOptions(std::si
                 throw Error("--linking " + item + ": SIEVE@THRESHOLD takes one number");
             if (values.size() == 1) one.sieveThreshold = values[0];
         }
-        all.push_back(one.options(ontologyEntries));
+        all.push_back(one.options(ontologyEntries, presetSieveThreshold));
     }
     return all;
 }

@@ -33,7 +33,8 @@ struct AugmentArguments {
     std::optional<double> knnBeta1;
     std::optional<double> knnBeta2;
     std::string sieve;
-    double sieveThreshold = 0.95;
+    /// Unset: the run preset's triplet.sieve_threshold.
+    std::optional<double> sieveThreshold;
     std::filesystem::path datastore;
     std::filesystem::path project;
     std::vector<std::string> linkings;
@@ -42,10 +43,12 @@ struct AugmentArguments {
     /// Whether a datastore or a sieve is asked for.
     bool active() const noexcept { return knn || !sieve.empty() || !linkings.empty(); }
     /// The linker's options; Error for --knn with --sieve, or invalid values.
-    curation::AugmentedOptions options(std::size_t ontologyEntries) const;
+    /// presetSieveThreshold: the run preset's triplet.sieve_threshold, used when no
+    /// --sieve-threshold is given.
+    curation::AugmentedOptions options(std::size_t ontologyEntries, double presetSieveThreshold) const;
     /// The options of each --linking item ("model", "knn" with the --knn-* values, or a sieve
     /// with --sieve-threshold); Error for an unknown item or --linking with --knn / --sieve.
-    std::vector<curation::AugmentedOptions> linkingOptions(std::size_t ontologyEntries) const;
+    std::vector<curation::AugmentedOptions> linkingOptions(std::size_t ontologyEntries, double presetSieveThreshold) const;
     /// One line for reports: "knn (k 4, lambda 0.1, beta1 0.01, beta2 1)" or "sieve D-T+OD-T (0.95)".
     static std::string describe(const curation::AugmentedOptions& options);
 };

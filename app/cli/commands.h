@@ -17,6 +17,7 @@ void addExportCommand(CLI::App& app);
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
+void addPretrainCommand(CLI::App& app);
 void addSimulateCurationCommand(CLI::App& app);
 #endif
 

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);
     linkscope::cli::addTrainCommand(app);
+    linkscope::cli::addPretrainCommand(app);
     linkscope::cli::addSimulateCurationCommand(app);
 #endif
     try {

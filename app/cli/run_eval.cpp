@@ -169,9 +169,9 @@ void runEvalOfRun(const RunEvalArguments& args) {
     // Checked before the names are encoded: a wrong option costs nothing.
     const bool comparing = !args.augment.linkings.empty();
     const std::vector<curation::AugmentedOptions> compared =
-        comparing ? args.augment.linkingOptions(evalData.kbEntries) : std::vector<curation::AugmentedOptions>{};
+        comparing ? args.augment.linkingOptions(evalData.kbEntries, preset.triplet.sieveThreshold) : std::vector<curation::AugmentedOptions>{};
     const curation::AugmentedOptions augmentOptions =
-        comparing ? curation::AugmentedOptions{} : args.augment.options(evalData.kbEntries);
+        comparing ? curation::AugmentedOptions{} : args.augment.options(evalData.kbEntries, preset.triplet.sieveThreshold);
 
     const auto indexStart = Clock::now();
     train::LinkerOptions linkerOptions;

@@ -48,7 +48,7 @@ void runSimulation(const SimulateArguments& args) {
     if (!args.augment.active())
         throw Error("a simulated curation feeds corrections into a datastore: give --knn or --sieve SPEC");
     const LoadedRun loaded = loadRun(args.run, args.data, args.encoder);
-    const curation::AugmentedOptions options = args.augment.options(loaded.evalData.kbEntries);
+    const curation::AugmentedOptions options = args.augment.options(loaded.evalData.kbEntries, loaded.preset.triplet.sieveThreshold);
 
     train::LinkerOptions linkerOptions;
     linkerOptions.sparseWeight = loaded.info.sparseWeight;

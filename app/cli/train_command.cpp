@@ -27,6 +27,7 @@
 #include <string_view>
 
 #include "commands.h"
+#include "training_console.h"
 #include "corpus/pubtator_reader.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
@@ -64,68 +65,6 @@ struct TrainArguments {
     bool noComposites = false;
 };
 
-// ---------------------------------------------------------------------------------------------
-// Ctrl-C. A signal handler may only touch lock-free atomics of static storage, so this flag is
-// the one piece of global state here; InterruptGuard installs the handler for the duration of
-// the training and restores the previous one. SA_RESETHAND puts the default action back after
-// the first Ctrl-C, so a second one kills a run that does not come to its checkpoint.
-std::atomic<bool> interruptRequested{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-void onInterrupt(int) { interruptRequested.store(true); }
-
-class InterruptGuard {
-public:
-    InterruptGuard() {
-        interruptRequested.store(false);
-        struct sigaction action {};
-        action.sa_handler = onInterrupt;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND;
-        installed_ = sigaction(SIGINT, &action, &previous_) == 0;
-    }
-    ~InterruptGuard() {
-        if (installed_) sigaction(SIGINT, &previous_, nullptr);
-    }
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
-
-    bool requested() const noexcept { return interruptRequested.load(); }
-
-private:
-    struct sigaction previous_ {};
-    bool installed_ = false;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Where the presets are: $LINKSCOPE_MODELS_DIR, the source tree (a build that is not
-// installed), beside an installed executable (<prefix>/share/linkscope/models), the
-// configured install prefix.
-std::optional<fs::path> modelsDirectory() {
-#ifdef LINKSCOPE_SOURCE_MODELS_DIR
-    const fs::path sourceTree = LINKSCOPE_SOURCE_MODELS_DIR;
-#else
-    const fs::path sourceTree;
-#endif
-#ifdef LINKSCOPE_INSTALL_MODELS_DIR
-    const fs::path installed = LINKSCOPE_INSTALL_MODELS_DIR;
-#else
-    const fs::path installed;
-#endif
-    return train::findStandardModelsDirectory(sourceTree, installed);
-}
-
-// A word of a shell command line, quoted when it needs to be.
-std::string shellWord(const std::string& word) {
-    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-=:,+@%").find(c) != std::string_view::npos;
-    });
-    if (plain) return word;
-    std::string quoted = "'";
-    for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 // The command that resumes this run: the data options again (they are not stored in the run),
 // the preset and encoder from the run itself.
 std::string resumeCommand(const TrainArguments& args) {
@@ -141,120 +80,6 @@ std::string resumeCommand(const TrainArguments& args) {
     if (args.noAbbreviations) command += " --no-abbreviations";
     if (args.noComposites) command += " --no-composites";
     return command;
-}
-
-std::string formatSeconds(double seconds) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(seconds < 10 ? 1 : 0) << seconds << " s";
-    return out.str();
-}
-
-std::string formatAccuracy(double accuracy) {
-    if (accuracy < 0.0) return "-";
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(4) << accuracy;
-    return out.str();
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the user sees while the trainer works: one line per epoch on stdout (loss, dev Acc@1,
-// seconds) and, on a terminal, a live line on stderr that is overwritten in place.
-class ProgressPrinter {
-public:
-    ProgressPrinter() : live_(isatty(STDERR_FILENO) != 0) {}
-
-    void operator()(const train::TrainingProgress& progress) {
-        const auto now = std::chrono::steady_clock::now();
-        if (progress.stage == "Training") {
-            if (progress.epoch != epoch_) startEpoch(progress.epoch, now);
-            lossSum_ += progress.loss;
-            ++losses_;
-            epochs_ = progress.epochs;
-        }
-        if (progress.devAccuracy) {
-            clearLiveLine();
-            if (progress.epoch == 0) {
-                std::cout << "untrained: dev Acc@1 " << formatAccuracy(*progress.devAccuracy) << std::endl;
-            } else {
-                printEpoch(progress.epoch, progress.devAccuracy, now);
-            }
-            return;
-        }
-        if (live_) showLive(progress);
-    }
-
-    /// The last epoch line of a run without dev set (no validation event ends its epochs); a
-    /// cancelled run's unfinished epoch gets none.
-    void finish(bool cancelled) {
-        clearLiveLine();
-        if (!cancelled && epoch_ != 0 && printed_ != epoch_)
-            printEpoch(epoch_, std::nullopt, std::chrono::steady_clock::now());
-    }
-
-private:
-    using TimePoint = std::chrono::steady_clock::time_point;
-
-    void startEpoch(std::size_t epoch, TimePoint now) {
-        // Without a dev set no validation closes an epoch: the next one's first step does.
-        if (epoch_ != 0 && printed_ != epoch_) printEpoch(epoch_, std::nullopt, now);
-        epoch_ = epoch;
-        epochStart_ = now;
-        lossSum_ = 0.0;
-        losses_ = 0;
-    }
-
-    void printEpoch(std::size_t epoch, std::optional<double> accuracy, TimePoint now) {
-        clearLiveLine();
-        std::ostringstream line;
-        line << "epoch " << epoch << '/' << epochs_ << "  loss ";
-        if (losses_ != 0 && epoch == epoch_)
-            line << std::fixed << std::setprecision(4) << lossSum_ / double(losses_);
-        else
-            line << '-';
-        line << "  dev Acc@1 " << (accuracy ? formatAccuracy(*accuracy) : std::string("-"));
-        if (epoch == epoch_) line << "  " << formatSeconds(std::chrono::duration<double>(now - epochStart_).count());
-        std::cout << line.str() << std::endl;
-        printed_ = epoch;
-    }
-
-    void showLive(const train::TrainingProgress& progress) {
-        std::ostringstream line;
-        line << "epoch " << progress.epoch << '/' << progress.epochs << "  " << progress.stage << ' '
-             << static_cast<int>(progress.stageFraction * 100.0) << " %";
-        if (progress.stage == "Training") {
-            line << "  step " << progress.step << '/' << progress.stepsPerEpoch << "  loss " << std::setprecision(4)
-                 << progress.loss << "  " << std::setprecision(3) << progress.examplesPerSecond << " ex/s  eta "
-                 << formatSeconds(progress.etaSeconds);
-        }
-        std::string text = line.str();
-        const std::size_t width = std::max(text.size(), shown_);
-        shown_ = text.size();
-        text.resize(width, ' ');
-        std::cerr << '\r' << text << std::flush;
-    }
-
-    void clearLiveLine() {
-        if (!live_ || shown_ == 0) return;
-        std::cerr << '\r' << std::string(shown_, ' ') << '\r' << std::flush;
-        shown_ = 0;
-    }
-
-    bool live_;
-    std::size_t shown_ = 0;  ///< characters of the live line on screen
-    std::size_t epoch_ = 0;
-    std::size_t epochs_ = 0;
-    std::size_t printed_ = 0;
-    TimePoint epochStart_{};
-    double lossSum_ = 0.0;
-    std::size_t losses_ = 0;
-};
-
-// ---------------------------------------------------------------------------------------------
-
-encoder::DevicePreference devicePreference(const std::string& device) {
-    if (device == "cpu") return encoder::DevicePreference::Cpu;
-    if (device == "cuda") return encoder::DevicePreference::Cuda;
-    return encoder::DevicePreference::Auto;
 }
 
 std::vector<std::string> markersOf(const train::TrainingPreset& preset) {
@@ -324,6 +149,7 @@ encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::Traini
         encoder::CompactEncoderPreset compact = encoder::CompactEncoderPreset::load(file);
         // The method decides the head and the pooling; the compact preset the architecture.
         compact.config.projectionDim = preset.projectionDim;
+        compact.config.projectionHead = preset.projectionHead;
         compact.config.pooling = preset.pooling;
         std::vector<const Corpus*> corpora = {&trainCorpus};
         if (devCorpus) corpora.push_back(devCorpus);
@@ -339,19 +165,6 @@ encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::Traini
     return encoder;
 }
 
-void printSummary(const train::TrainingResult& result, const fs::path& run) {
-    const train::RunInfo& info = result.info;
-    std::cout << "dev Acc@1: ";
-    if (info.bestDevAccuracy < 0.0) {
-        std::cout << "no dev set, the last epoch's model is kept\n";
-    } else {
-        std::cout << "untrained " << formatAccuracy(info.untrainedDevAccuracy) << " -> best "
-                  << formatAccuracy(info.bestDevAccuracy) << " (epoch " << info.bestEpoch << ")\n";
-    }
-    std::cout << "epochs: " << info.epochsDone << ", wall time " << formatSeconds(info.seconds) << " on " << info.device
-              << '\n';
-    std::cout << "model: " << train::modelDirectory(run).string() << '\n';
-}
 
 void runTrain(const TrainArguments& args) {
     if (args.resume && (args.compact || !args.model.empty()))
@@ -432,7 +245,9 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--types", args->types, "Only mentions of these types (e.g. Disease for BC5CDR-Disease)");
     cmd->add_option("--spelling", args->spelling, "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--model", args->model, "Encoder to fine-tune: a Hugging Face BERT checkpoint directory")
+    cmd->add_option("--model", args->model,
+                    "Encoder to fine-tune: a Hugging Face BERT checkpoint directory, or a run folder (e.g. what "
+                    "`pretrain --out` wrote)")
         ->check(CLI::ExistingDirectory);
     cmd->add_flag("--compact", args->compact, "Train the compact encoder from scratch (vocabulary from the KB and corpora)");
     cmd->add_option("--compact-preset", args->compactPreset, "Compact encoder configuration (default: models/compact-encoder.json)")

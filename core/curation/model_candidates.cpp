@@ -203,6 +203,7 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     augmentedOptions.mode = options.mode;
     augmentedOptions.knn = options.knn;
     augmentedOptions.sieve = options.sieve;
+    augmentedOptions.sieve.threshold = options.sieveThreshold.value_or(preset.triplet.sieveThreshold);
     augmentedOptions.ontologyEntries = kbEntries;
     s.augmented.emplace(*s.linker, s.dictionary, &*s.datastore, augmentedOptions);
 

@@ -51,6 +51,8 @@ struct ModelCandidatesOptions {
     LinkMode mode = LinkMode::Knn;
     retrieval::KnnSettings knn = retrieval::KnnSettings::ncbi();
     retrieval::SieveSpec sieve;
+    /// The sieve's threshold; unset: the run preset's `triplet.sieve_threshold` (0.95, the paper's).
+    std::optional<double> sieveThreshold;
     /// The project file the training datastore is kept in (project/datastore_storage.h), opened
     /// with its own connection; empty: built every time, kept nowhere.
     std::filesystem::path projectFile;

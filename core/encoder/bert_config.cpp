@@ -122,6 +122,8 @@ std::optional<std::size_t> countParameters(const BertConfig& c) {
         layer = (layer && term) ? mulAdd(*layer, 1, *term) : std::nullopt;
     add(layer ? mulAdd(*layer, c.numHiddenLayers, 0) : std::nullopt);
     if (c.projectionDim > 0) add(mulAdd(h, c.projectionDim, c.projectionDim));
+    // LayerNorm -> Linear -> LayerNorm: a weight and a bias of each norm.
+    if (c.projectionDim > 0 && c.projectionHead == ProjectionHead::LayerNorm) add(mulAdd(2, h + c.projectionDim, 0));
     return total;
 }
 
@@ -150,6 +152,16 @@ std::string_view poolingName(Pooling pooling) noexcept {
 std::optional<Pooling> parsePooling(std::string_view name) noexcept {
     for (const auto& [value, spelled] : kPoolings)
         if (spelled == name) return value;
+    return std::nullopt;
+}
+
+std::string_view projectionHeadName(ProjectionHead head) noexcept {
+    return head == ProjectionHead::LayerNorm ? "layernorm" : "linear";
+}
+
+std::optional<ProjectionHead> parseProjectionHead(std::string_view name) noexcept {
+    if (name == "linear") return ProjectionHead::Linear;
+    if (name == "layernorm") return ProjectionHead::LayerNorm;
     return std::nullopt;
 }
 
@@ -190,8 +202,9 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
     if (const auto own = root.find("linkscope"); own != root.end()) {
         if (!own->is_object()) fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
         for (const auto& [key, value] : own->items())
-            if (key != "pooling" && key != "projection_dim")
-                throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key + "\" (known: pooling, projection_dim)");
+            if (key != "pooling" && key != "projection_dim" && key != "projection_head")
+                throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key +
+                                              "\" (known: pooling, projection_dim, projection_head)");
         const FieldReader ownFields(*own, name, "linkscope: ");
         std::string pooling(poolingName(config.pooling));
         ownFields.string("pooling", pooling);
@@ -199,6 +212,11 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
         if (!parsed) ownFields.fail("pooling", "\"" + pooling + "\" is not one of cls, mean, markers, start-end");
         config.pooling = *parsed;
         ownFields.size("projection_dim", config.projectionDim, false);
+        std::string head(projectionHeadName(config.projectionHead));
+        ownFields.string("projection_head", head);
+        const auto parsedHead = parseProjectionHead(head);
+        if (!parsedHead) ownFields.fail("projection_head", "\"" + head + "\" is not one of linear, layernorm");
+        config.projectionHead = *parsedHead;
     }
 
     Json extra = Json::object();
@@ -234,6 +252,9 @@ void BertConfig::save(const std::filesystem::path& file) const {
     root["initializer_range"] = initializerRange;
     root["position_embedding_type"] = positionEmbeddingType;
     root["linkscope"] = {{"pooling", std::string(poolingName(pooling))}, {"projection_dim", projectionDim}};
+    // Written only when it is not the form older files imply, so their config.json stays as it was.
+    if (projectionHead != ProjectionHead::Linear)
+        root["linkscope"]["projection_head"] = std::string(projectionHeadName(projectionHead));
 
     AtomicFileWriter writer(file);
     writer.stream() << root.dump(2) << '\n';

@@ -18,6 +18,14 @@ enum class Pooling {
 std::string_view poolingName(Pooling pooling) noexcept;  ///< "cls", "mean", "markers", "start-end"
 std::optional<Pooling> parsePooling(std::string_view name) noexcept;
 
+/// The projection head's form, when the model has one.
+enum class ProjectionHead {
+    Linear,     ///< one Linear hidden -> projectionDim
+    LayerNorm,  ///< LayerNorm -> Linear -> LayerNorm (BELHD's code, sg-wbi/belhd model.py)
+};
+std::string_view projectionHeadName(ProjectionHead head) noexcept;  ///< "linear", "layernorm"
+std::optional<ProjectionHead> parseProjectionHead(std::string_view name) noexcept;
+
 struct BertConfig {
     std::size_t vocabSize = 30522;
     std::size_t hiddenSize = 768;
@@ -36,7 +44,8 @@ struct BertConfig {
 
     // Linkscope's own keys, stored under "linkscope" in config.json (transformers ignores them).
     Pooling pooling = Pooling::Cls;    ///< the pooling the model was trained with
-    std::size_t projectionDim = 0;     ///< > 0: a linear head hidden -> projectionDim (BELHD: 128)
+    std::size_t projectionDim = 0;     ///< > 0: a head hidden -> projectionDim (BELHD: 128)
+    ProjectionHead projectionHead = ProjectionHead::Linear;  ///< its form (config.json without it: linear)
 
     std::string extraJson = "{}";  ///< keys read but not interpreted, as a JSON object
 

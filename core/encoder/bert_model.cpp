@@ -172,7 +172,15 @@ BertEncoderModel::BertEncoderModel(const BertConfig& config, bool withPooler) : 
     }
     if (config_.projectionDim > 0) {
         auto projection = register_module("projection", std::make_shared<torch::nn::Module>());
+        const auto norm = [&](std::size_t size) {
+            return torch::nn::LayerNorm(
+                torch::nn::LayerNormOptions({static_cast<std::int64_t>(size)}).eps(config_.layerNormEps));
+        };
+        if (config_.projectionHead == ProjectionHead::LayerNorm)
+            projection_norm_in_ = projection->register_module("norm_in", norm(config_.hiddenSize));
         projection_dense_ = projection->register_module("dense", makeLinear(config_.hiddenSize, config_.projectionDim));
+        if (config_.projectionHead == ProjectionHead::LayerNorm)
+            projection_norm_out_ = projection->register_module("norm_out", norm(config_.projectionDim));
     }
 }
 
@@ -216,7 +224,9 @@ torch::Tensor BertEncoderModel::pool(const torch::Tensor& hidden, const torch::T
 }
 
 torch::Tensor BertEncoderModel::project(const torch::Tensor& pooled) {
-    return hasProjection() ? projection_dense_(pooled) : pooled;
+    if (!hasProjection()) return pooled;
+    if (projection_norm_in_.is_empty()) return projection_dense_(pooled);
+    return projection_norm_out_(projection_dense_(projection_norm_in_(pooled)));
 }
 
 torch::Tensor BertEncoderModel::embed(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& typeIds,
@@ -249,6 +259,21 @@ void BertEncoderModel::initialize(std::uint64_t seed) {
             norm->bias.zero_();
         }
     }
+    markWeightsChanged();
+}
+
+void BertEncoderModel::initializeProjection(std::uint64_t seed) {
+    if (!hasProjection()) return;
+    torch::NoGradGuard noGrad;
+    auto generator = at::detail::createCPUGenerator(seed);
+    projection_dense_->weight.copy_(
+        torch::empty(projection_dense_->weight.sizes(), torch::kFloat).normal_(0.0, config_.initializerRange, generator));
+    projection_dense_->bias.zero_();
+    for (auto* norm : {&projection_norm_in_, &projection_norm_out_})
+        if (!norm->is_empty()) {
+            (*norm)->weight.fill_(1.0);
+            (*norm)->bias.zero_();
+        }
     markWeightsChanged();
 }
 

@@ -145,6 +145,8 @@ public:
     void setPooling(Pooling pooling) noexcept { config_.pooling = pooling; }
     bool hasPooler() const noexcept { return !pooler_dense_.is_empty(); }
     bool hasProjection() const noexcept { return !projection_dense_.is_empty(); }
+    /// BERT's initialisation of the projection head alone (a head added to a pretrained model).
+    void initializeProjection(std::uint64_t seed);
     torch::nn::Embedding& wordEmbeddings() noexcept { return embeddings->word_embeddings; }
 
     /// A counter bumped by markWeightsChanged(): whoever changes the weights (the trainer,
@@ -161,6 +163,9 @@ private:
     // as Hugging Face's checkpoint (and our saved one) names it.
     torch::nn::Linear pooler_dense_{nullptr};
     torch::nn::Linear projection_dense_{nullptr};
+    // BELHD's head: "projection.norm_in" before the Linear, "projection.norm_out" after it.
+    torch::nn::LayerNorm projection_norm_in_{nullptr};
+    torch::nn::LayerNorm projection_norm_out_{nullptr};
     std::uint64_t weightsVersion_ = 0;
 };
 

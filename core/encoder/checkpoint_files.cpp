@@ -95,6 +95,11 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
     const fs::path shown = ec ? directory : absolute;
 
+    // A run directory (train/run_directory.h: `train` and `pretrain` write one) stands for the
+    // model it keeps: `--model RUN` works as `--model RUN/model`.
+    if (!isFile(directory / "config.json") && isFile(directory / "run.json") && isFile(directory / "model" / "config.json"))
+        return locateCheckpoint(directory / "model");
+
     CheckpointFiles files;
     files.directory = directory;
     files.config = directory / "config.json";

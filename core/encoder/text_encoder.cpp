@@ -178,6 +178,33 @@ std::vector<std::int32_t> TextEncoder::addTokens(std::span<const std::string> to
     return ids;
 }
 
+void TextEncoder::addProjectionHead(std::size_t dimension, ProjectionHead head, std::uint64_t seed) {
+    auto& old = *state_->model;
+    if (old.hasProjection())
+        throw Error("encoder: the model already has a projection head of " + std::to_string(old.config().projectionDim) +
+                    " dimensions");
+    if (dimension == 0) throw Error("encoder: a projection head needs at least one dimension");
+    auto config = old.config();
+    config.projectionDim = dimension;
+    config.projectionHead = head;
+    auto model = std::make_shared<BertEncoderModel>(config, old.hasPooler());
+    {
+        torch::NoGradGuard noGrad;
+        const auto previous = old.named_parameters();
+        for (auto& parameter : model->named_parameters())
+            if (const auto* kept = previous.find(parameter.key())) parameter.value().copy_(kept->to(torch::kCPU, torch::kFloat));
+        const auto previousBuffers = old.named_buffers();
+        for (auto& buffer : model->named_buffers())
+            if (const auto* kept = previousBuffers.find(buffer.key())) buffer.value().copy_(kept->to(torch::kCPU));
+    }
+    model->initializeProjection(seed);
+    model->eval();
+    state_->model = std::move(model);
+    state_->placement = Placement{};  // the new module is on the CPU in fp32
+    state_->apply(state_->options);
+    state_->model->markWeightsChanged();
+}
+
 std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const ProgressSink* progress) const {
     return encode(texts, EncodeRequest{}, progress);
 }

@@ -68,6 +68,10 @@ public:
     /// (tokens already known keep theirs). When the table already has rows past the tokenizer
     /// (vocab_size padded beyond vocab.txt), new ids that fall inside it use those rows as they are.
     std::vector<std::int32_t> addTokens(std::span<const std::string> tokens, std::uint64_t seed);
+    /// Gives a model without a projection head one (a method that projects, such as BELHD,
+    /// fine-tuning a pretrained encoder): BERT's initialisation of the head from the seed, every
+    /// other weight kept, config() updated. Error when the model already has a head.
+    void addProjectionHead(std::size_t dimension, ProjectionHead head, std::uint64_t seed);
 
     /// Vectors of the texts, row-major (texts.size() x dimension()), in the order given. Texts
     /// are batched by token length (length bucketing) and restored to their order. progress

@@ -307,6 +307,45 @@ SoftRadiusCluster softRadiusCluster(const torch::Tensor& mentionEmbeddings, std:
     return softRadiusCluster(mentionEmbeddings, anchor, lambda, epsilon);
 }
 
+torch::Tensor multiSimilarityLoss(const torch::Tensor& embeddings, const torch::Tensor& labels, double alpha,
+                                  double beta, double base, double epsilon) {
+    constexpr std::string_view fn = "multiSimilarityLoss";
+    requireRank(fn, "embeddings", embeddings, 2, "[B, D]");
+    requireFloating(fn, "embeddings", embeddings);
+    requireRank(fn, "labels", labels, 1, "[B]");
+    requireDtype(fn, "labels", labels, torch::kLong);
+    requireSize(fn, "labels", labels, 0, embeddings.size(0), "one label per embedding");
+    if (!(alpha > 0.0) || !(beta > 0.0) || !std::isfinite(alpha) || !std::isfinite(beta))
+        fail(fn, "alpha and beta must be finite and > 0");
+    if (!std::isfinite(base)) fail(fn, "base must be finite");
+    if (!std::isfinite(epsilon) || epsilon < 0.0) fail(fn, "epsilon must be finite and >= 0");
+    if (embeddings.size(0) == 0) return embeddings.sum();
+
+    const auto unit = unitRows(embeddings);
+    const auto similarity = unit.matmul(unit.t());
+    const auto rows = embeddings.size(0);
+    const auto same = labels.to(embeddings.device()).unsqueeze(1) == labels.to(embeddings.device()).unsqueeze(0);
+    const auto positive = same & ~diagonalMask(rows, embeddings.device());
+    const auto negative = ~same;
+
+    // The miner reads the similarities without gradient: it only chooses pairs.
+    const auto plain = similarity.detach();
+    const auto hardestNegative = torch::where(negative, plain, torch::full_like(plain, -kInfinity)).amax(1, true);
+    const auto hardestPositive = torch::where(positive, plain, torch::full_like(plain, kInfinity)).amin(1, true);
+    const auto keptPositive = positive & (plain - epsilon < hardestNegative);
+    const auto keptNegative = negative & (plain + epsilon > hardestPositive);
+
+    // log(1 + sum exp(x)) over the kept pairs = logsumexp over them and a 0 (the 1), stable at
+    // beta = 50 where exp overflows float for similarities near 1.
+    const auto logOnePlusSum = [](const torch::Tensor& exponents, const torch::Tensor& kept) {
+        const auto masked = torch::where(kept, exponents, torch::full_like(exponents, -kInfinity));
+        return torch::cat({masked, torch::zeros({masked.size(0), 1}, masked.options())}, 1).logsumexp(1);
+    };
+    const auto positiveTerm = logOnePlusSum(-alpha * (similarity - base), keptPositive) / alpha;
+    const auto negativeTerm = logOnePlusSum(beta * (similarity - base), keptNegative) / beta;
+    return (positiveTerm + negativeTerm).mean();
+}
+
 std::optional<std::int64_t> hardestNegative(const torch::Tensor& distances, const torch::Tensor& isPositive) {
     constexpr std::string_view fn = "hardestNegative";
     requireRank(fn, "distances", distances, 1, "[K]");

@@ -68,6 +68,16 @@ SoftRadiusCluster softRadiusCluster(const torch::Tensor& mentionEmbeddings, std:
 SoftRadiusCluster softRadiusCluster(const torch::Tensor& mentionEmbeddings, std::mt19937_64& rng,
                                     const torch::Tensor& lambda, double epsilon);
 
+/// SapBERT's objective (Liu et al. 2021, eq. 1, after Wang et al. 2019): S = cosine similarities
+/// of the embeddings [B, D] with concept labels [B] (int64). Online hard-pair mining keeps, for
+/// anchor i, the positives p (same label, p != i) with S_ip - epsilon < max over negatives S_in,
+/// and the negatives n with S_in + epsilon > min over positives S_ip. The loss is the mean over
+/// all anchors of 1/alpha log(1 + sum_P exp(-alpha (S_ip - base))) + 1/beta log(1 + sum_N
+/// exp(beta (S_in - base))) over the kept pairs (an anchor with no kept pair adds 0, as
+/// pytorch-metric-learning's MultiSimilarityLoss averages). alpha, beta > 0; epsilon >= 0.
+torch::Tensor multiSimilarityLoss(const torch::Tensor& embeddings, const torch::Tensor& labels, double alpha,
+                                  double beta, double base, double epsilon);
+
 /// Online hardest negative among candidates (Le & Nguyen §3.2.2): the index of the smallest of
 /// distances [K] whose isPositive [K] (bool) is false, or nullopt when every candidate is a
 /// positive (or K = 0). Ties go to the lowest index.

@@ -18,6 +18,7 @@
 #include "retrieval/hybrid_ranker.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/tfidf_settings.h"
+#include "train/candidate_rows.h"
 #include "train/losses.h"
 #include "train/objective.h"
 #include "util/error.h"
@@ -35,6 +36,7 @@ public:
         useSparse_ = settings_.candidates != CandidateSource::Dense;
         if (useSparse_ || settings_.sparseWeight != 0.0) buildSparse();
         lambda_ = torch::full({1}, settings_.sparseWeight, torch::kFloat).set_requires_grad(settings_.trainSparseWeight);
+        for (const auto& mention : data_.train) documents_.push_back(mention.document);
     }
 
     std::vector<std::vector<std::size_t>> batches(std::mt19937_64& rng, std::size_t batchSize) const override {
@@ -47,7 +49,8 @@ public:
 
     void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float> names) override {
         const std::size_t dimension = encoder.dimension();
-        encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
+        encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = preset_.namePooling(),
+                                           .normalize = false};
         encoder::EncodeRequest mentions{.maxLength = preset_.maxLength, .pooling = {}, .normalize = false};
         nameVectors_ = names.empty() ? encoder.encode(data_.nameInputs, nameRequest, &progress)
                                      : handedNames(std::move(names), data_.nameInputs.size(), dimension);
@@ -98,7 +101,7 @@ public:
         }
         const auto pooling = preset_.pooling;
         const auto mentionVectors = encoder.embed(mentionInputs, preset_.maxLength, pooling, false);
-        const auto candidateVectors = encoder.embed(candidateInputs, preset_.entityMaxLength, pooling, false)
+        const auto candidateVectors = encoder.embed(candidateInputs, preset_.entityMaxLength, preset_.namePooling(), false)
                                           .reshape({rows, static_cast<std::int64_t>(k_), -1});
         auto scores = torch::bmm(candidateVectors, mentionVectors.unsqueeze(2)).squeeze(2);
         if (!sparseScores_.empty()) scores = scores + lambda_.to(scores.device()) * sparse.to(scores.device());
@@ -149,57 +152,41 @@ private:
 
     // Dense-only candidates from a model trained from scratch rarely hold a gold name, and a row
     // without one teaches nothing (the marginal likelihood drops it): the gold entity's name
-    // nearest to the mention then replaces the last candidate. A deviation for training from
-    // random weights; BELHD starts from BioBERT, whose candidates hold the gold often enough.
+    // nearest to the mention then replaces the last candidate (candidate_rows.h). A deviation for
+    // training from random weights; BELHD starts from BioBERT, whose candidates hold the gold
+    // often enough.
     void injectGold(std::size_t m, std::vector<std::uint32_t>& row, std::span<const float> mentionVectors,
                     std::size_t dimension) const {
         const auto& gold = data_.train[m].gold;
-        for (std::size_t c = 0; c < k_; ++c)
-            if (data_.isPositive(row[c], gold)) return;
-        const float* mention = mentionVectors.data() + m * dimension;
-        std::optional<std::uint32_t> best;
-        float bestScore = 0.0f;
+        std::vector<std::uint32_t> goldEntries;
         for (const auto entity : gold)
-            for (const auto entry : data_.entityEntries[entity]) {
-                const float* name = nameVectors_.data() + std::size_t(entry) * dimension;
-                const float score = std::inner_product(mention, mention + dimension, name, 0.0f);
-                if (!best || score > bestScore) {
-                    best = entry;
-                    bestScore = score;
-                }
-            }
-        if (best) row[k_ - 1] = *best;
+            goldEntries.insert(goldEntries.end(), data_.entityEntries[entity].begin(), data_.entityEntries[entity].end());
+        train::injectGold(
+            row, [&](std::uint32_t entry) { return data_.isPositive(entry, gold); }, goldEntries,
+            nameScore(mentionVectors.data() + m * dimension, dimension));
     }
 
-    // BELHD's row: own dense candidates, then those of the document's other mentions most
-    // similar to this one, then more of its own dense ones.
+    // BELHD's row (candidate_rows.h): own dense candidates, then those of the document's other
+    // mentions most similar to this one, then more of its own dense ones.
     std::vector<std::uint32_t> sharedRow(std::size_t m, const std::vector<std::vector<std::uint32_t>>& dense,
                                          std::span<const float> mentionVectors, std::size_t dimension) const {
-        std::vector<std::uint32_t> row(dense[m].begin(),
-                                       dense[m].begin() + long(std::min(settings_.ownCandidates, dense[m].size())));
-        std::unordered_set<std::uint32_t> taken(row.begin(), row.end());
-        std::vector<std::pair<float, std::uint32_t>> offered;
-        for (std::size_t other = 0; other < data_.train.size(); ++other) {
-            if (other == m || data_.train[other].document != data_.train[m].document) continue;
-            for (std::size_t c = 0; c < std::min(settings_.ownCandidates, dense[other].size()); ++c) {
-                const std::uint32_t entry = dense[other][c];
-                if (!taken.insert(entry).second) continue;
-                const float* a = mentionVectors.data() + m * dimension;
-                const float* b = nameVectors_.data() + std::size_t(entry) * dimension;
-                offered.emplace_back(std::inner_product(a, a + dimension, b, 0.0f), entry);
-            }
-        }
-        std::stable_sort(offered.begin(), offered.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-        for (std::size_t i = 0; i < offered.size() && i < settings_.sharedCandidates; ++i) row.push_back(offered[i].second);
-        for (std::size_t c = settings_.ownCandidates; c < dense[m].size() && row.size() < k_; ++c)
-            if (taken.insert(dense[m][c]).second) row.push_back(dense[m][c]);
-        return row;
+        return sharedCandidateRow(m, dense, documents_, settings_.ownCandidates, settings_.sharedCandidates,
+                                  nameScore(mentionVectors.data() + m * dimension, dimension));
+    }
+
+    // The inner product of a mention vector with an entry's name vector.
+    EntryScore nameScore(const float* mention, std::size_t dimension) const {
+        return [this, mention, dimension](std::uint32_t entry) {
+            const float* name = nameVectors_.data() + std::size_t(entry) * dimension;
+            return std::inner_product(mention, mention + dimension, name, 0.0f);
+        };
     }
 
     const TrainingPreset& preset_;
     const TrainingData& data_;
     BioSynSettings settings_;
     bool sharing_ = false;
+    std::vector<std::uint32_t> documents_;  // the document of every training mention
     bool useSparse_ = false;
     std::size_t k_ = 0;
     std::optional<retrieval::SparseIndex> sparse_;

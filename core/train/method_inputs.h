@@ -66,4 +66,9 @@ std::optional<std::string_view> mentionInsideMarkers(std::string_view input, Con
 /// first, then the other names in KB order, at most `maxSynonyms` (0: all).
 std::string entityInput(const kb::KnowledgeBase& kb, kb::EntityIndex entity, std::size_t maxSynonyms);
 
+/// Le & Nguyen's first stage returns k *entities* (64 in the paper), not k dictionary entries
+/// (64 entries of MEDIC name about 31 entities): the sparse search reads this many entries per
+/// wanted entity, and the entities are taken in rank order until k are found.
+inline constexpr std::size_t kFirstStageEntriesPerEntity = 8;
+
 }  // namespace linkscope::train

@@ -181,13 +181,15 @@ struct MethodLinker::State {
     /// (its head words, which come first in most disease names, stay) until it fits; a single
     /// word too long to fit is left for the encoder to report.
     std::string fittedNameInput(std::string_view name) const {
-        return train::fittedNameInput(name, preset.markers, preset.entityMaxLength, tokenCounterOf(encoder->tokenizer()));
+        return train::fittedNameInput(name, preset.nameMarkers(), preset.entityMaxLength,
+                                      tokenCounterOf(encoder->tokenizer()));
     }
 
     /// KB names (nameInput) as the method encodes them: entityMaxLength tokens.
     std::vector<float> encodeNames(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const {
         return encoder->encode(
-            texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = {}, .normalize = false}, progress);
+            texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = preset.namePooling(), .normalize = false},
+            progress);
     }
     /// Le & Nguyen's entity representation is the [CLS] output of "type [SEP] syn1 [SEP] ..."
     /// (section 3.2.1), while the mention's is the pooling of the model (the average of the
@@ -248,7 +250,9 @@ struct MethodLinker::State {
     std::vector<std::vector<LinkedCandidate>> rankPrototype(std::span<const std::string> insides,
                                                             std::vector<float> mentions, std::size_t k) const {
         const std::size_t count = insides.size();
-        const auto stage = firstStage(insides, std::max<std::size_t>(preset.prototype.candidates, 1));
+        // k entities from the first stage (the paper's 64), read from k * 8 ranked entries.
+        const std::size_t wanted = std::max<std::size_t>(preset.prototype.candidates, 1);
+        const auto stage = firstStage(insides, wanted * kFirstStageEntriesPerEntity);
         const bool sparseScores = preset.prototype.candidateSource == CandidateSource::Sparse;
 
         // One representative per entity: the entry of the first stage that named it first.
@@ -262,7 +266,7 @@ struct MethodLinker::State {
             std::unordered_set<kb::EntityIndex> seen;
             for (const Candidate& candidate : stage[q])
                 for (const auto entity : entryEntities[candidate.entry])
-                    if (seen.insert(entity).second) {
+                    if (representatives[q].size() < wanted && seen.insert(entity).second) {
                         representatives[q].push_back({entity, candidate});
                         needed.push_back(entity);
                     }
@@ -338,7 +342,8 @@ struct MethodLinker::State {
         case Method::PrototypeSrn: return rankPrototype(insides, std::move(vectors), k);
         case Method::Belhd:
         case Method::Triplet:
-        case Method::KnnBioel: break;
+        case Method::KnnBioel:
+        case Method::SelfAlignment: break;
         }
         return denseSearch(std::move(vectors), k);
     }
@@ -381,7 +386,8 @@ struct MethodLinker::State {
         }
         case Method::Belhd:
         case Method::Triplet:
-        case Method::KnnBioel: break;
+        case Method::KnnBioel:
+        case Method::SelfAlignment: break;
         }
         for (const std::uint32_t entry : entries) {
             const float s = similarity(preset.similarity, vector,

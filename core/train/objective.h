@@ -103,10 +103,14 @@ std::unique_ptr<Objective> makeTripletObjective(const TrainingPreset& preset, co
 std::unique_ptr<Objective> makePrototypeObjective(const TrainingPreset& preset, const TrainingData& data,
                                                   const kb::KnowledgeBase& kb);
 std::unique_ptr<Objective> makeContrastiveObjective(const TrainingPreset& preset, const TrainingData& data);
+/// SapBERT's self-alignment over the synonym pairs of `kbs` (synonym_pairs.h).
+std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& preset,
+                                                      std::span<const kb::KnowledgeBase* const> kbs);
 
-/// The objective of the preset's method.
+/// The objective of the preset's method; `kbs`: the vocabularies the self-alignment pairs
+/// synonyms of (empty: `kb` alone; the other methods read `kb` only).
 std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
-                                         const kb::KnowledgeBase& kb);
+                                         const kb::KnowledgeBase& kb, std::span<const kb::KnowledgeBase* const> kbs = {});
 
 /// Units 0..count-1 in an order drawn from rng, cut into batches of batchSize (the last shorter).
 std::vector<std::vector<std::size_t>> shuffledBatches(std::size_t count, std::mt19937_64& rng, std::size_t batchSize);

@@ -106,13 +106,17 @@ std::vector<float> readFloats(const std::filesystem::path& file) {
 }
 
 std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
-                                         const kb::KnowledgeBase& kb) {
+                                         const kb::KnowledgeBase& kb, std::span<const kb::KnowledgeBase* const> kbs) {
     switch (preset.method) {
         case Method::BioSyn:
         case Method::Belhd: return makeMarginalObjective(preset, data);
         case Method::Triplet: return makeTripletObjective(preset, data);
         case Method::PrototypeSrn: return makePrototypeObjective(preset, data, kb);
         case Method::KnnBioel: return makeContrastiveObjective(preset, data);
+        case Method::SelfAlignment: {
+            const kb::KnowledgeBase* const alone[] = {&kb};
+            return makeSelfAlignmentObjective(preset, kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);
+        }
     }
     throw Error("training: unknown method");
 }

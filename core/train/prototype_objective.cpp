@@ -25,6 +25,7 @@
 #include "retrieval/candidate_merge.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/tfidf_settings.h"
+#include "train/candidate_rows.h"
 #include "train/losses.h"
 #include "train/objective.h"
 #include "util/error.h"
@@ -40,15 +41,7 @@ public:
     PrototypeObjective(const TrainingPreset& preset, const TrainingData& data) : preset_(preset), data_(data) {
         if (data.entityInputs.size() != data.entityIds.size()) throw Error("training: the entity inputs are missing");
         // Groups: (document, gold entity) of the mentions with one gold entity, in corpus order.
-        std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> groupOf;
-        for (std::size_t m = 0; m < data.train.size(); ++m) {
-            const auto& mention = data.train[m];
-            if (mention.gold.size() != 1) continue;
-            const auto key = std::pair{mention.document, mention.gold.front()};
-            auto [it, added] = groupOf.try_emplace(key, groups_.size());
-            if (added) groups_.push_back({mention.gold.front(), {}});
-            groups_[it->second].mentions.push_back(m);
-        }
+        groups_ = groupByDocumentEntity(data.train);
         if (groups_.empty()) throw Error("training: no training mention with a single gold entity");
         firstStage();
         radius_ = torch::full({1}, preset.prototype.radiusInit, torch::kFloat).set_requires_grad(true);
@@ -176,18 +169,14 @@ public:
         std::size_t pair = 0;
         for (std::int64_t c = 0; c < count; ++c) {
             positiveInputs.push_back(data_.entityInputs[clusterEntity[std::size_t(c)]]);
-            // The nearest of the shortlist (the first of equals; the first when none compares).
+            // The nearest of the shortlist by hardestNegative (losses.h: the first of equals, never
+            // a NaN; the first when none compares). The shortlist holds negatives only.
             const auto& shortlist = shortlists[std::size_t(c)];
-            std::uint32_t best = shortlist.front();
-            float bestDistance = std::numeric_limits<float>::infinity();
-            for (const auto entity : shortlist) {
-                const float d = distances[pair++];
-                if (d < bestDistance) {
-                    bestDistance = d;
-                    best = entity;
-                }
-            }
-            negativeInputs.push_back(data_.entityInputs[best]);
+            const auto size = static_cast<std::int64_t>(shortlist.size());
+            const auto own = torch::from_blob(const_cast<float*>(distances.data()) + pair, {size}, torch::kFloat).clone();
+            pair += shortlist.size();
+            const auto chosen = hardestNegative(own, torch::zeros({size}, torch::kBool));
+            negativeInputs.push_back(data_.entityInputs[chosen ? shortlist[std::size_t(*chosen)] : shortlist.front()]);
         }
         const auto positive = encoder.embed(positiveInputs, preset_.entityMaxLength, encoder::Pooling::Cls, false);
         const auto negative = encoder.embed(negativeInputs, preset_.entityMaxLength, encoder::Pooling::Cls, false);
@@ -212,11 +201,6 @@ public:
     }
 
 private:
-    struct Group {
-        std::uint32_t entity = 0;
-        std::vector<std::size_t> mentions;  // indexes into data_.train
-    };
-
     void addClusterAt(std::size_t b, std::size_t g, std::span<const std::size_t> local,
                       const std::vector<std::size_t>& groupRowBegin, std::vector<std::int64_t>& memberRows,
                       std::vector<std::int64_t>& clusterOf, std::vector<std::uint32_t>& clusterEntity,
@@ -254,21 +238,23 @@ private:
     // The first stage (Le & Nguyen's sparse retrieval: char 2-5 and word TF-IDF, merged): the
     // candidate entities of every training mention, fixed for the run.
     void firstStage() {
+        // k entities (the paper's 64), read from k * 8 ranked entries.
         const std::size_t k = preset_.prototype.candidates;
+        const std::size_t depth = k * kFirstStageEntriesPerEntity;
         std::vector<std::string> parts;
         for (const auto& mention : data_.train) parts.push_back(mention.part);
         const auto chars = retrieval::SparseIndex::build(data_.dictionary, retrieval::TfidfSettings::leNguyenChars());
         const auto words = retrieval::SparseIndex::build(data_.dictionary, retrieval::TfidfSettings::leNguyenWords());
-        const auto charLists = chars.search(std::span<const std::string>(parts), k, 0);
-        const auto wordLists = words.search(std::span<const std::string>(parts), k, 0);
+        const auto charLists = chars.search(std::span<const std::string>(parts), depth, 0);
+        const auto wordLists = words.search(std::span<const std::string>(parts), depth, 0);
         std::unordered_map<std::uint32_t, std::uint32_t> rowOf;
         mentionCandidates_.resize(parts.size());
         for (std::size_t m = 0; m < parts.size(); ++m) {
             const std::vector<retrieval::Candidate> lists[] = {charLists[m], wordLists[m]};
             std::unordered_set<std::uint32_t> seen;
-            for (const auto& candidate : retrieval::mergeCandidates(lists, k))
+            for (const auto& candidate : retrieval::mergeCandidates(lists, depth))
                 for (const auto entity : data_.entryEntities[candidate.entry])
-                    if (seen.insert(entity).second) {
+                    if (mentionCandidates_[m].size() < k && seen.insert(entity).second) {
                         auto [it, added] = rowOf.try_emplace(entity, static_cast<std::uint32_t>(candidateEntities_.size()));
                         if (added) candidateEntities_.push_back(entity);
                         mentionCandidates_[m].push_back(it->second);
@@ -288,26 +274,16 @@ private:
             for (std::size_t d = 0; d < dimension_; ++d) sum += (v[d] - prototype[d]) * (v[d] - prototype[d]);
             return sum;
         };
-        std::vector<std::pair<float, std::uint32_t>> scored;
-        std::unordered_set<std::uint32_t> seen;
-        const auto consider = [&](std::uint32_t row) {
-            if (candidateEntities_[row] != gold && seen.insert(row).second) scored.emplace_back(distance(row), row);
-        };
-        for (const auto m : mentions)
-            for (const auto row : mentionCandidates_[m]) consider(row);
-        if (scored.empty())
-            for (std::uint32_t row = 0; row < candidateEntities_.size(); ++row) consider(row);
-        if (scored.empty()) throw Error("training: no negative entity for the prototype loss (the KB has one entity)");
-        std::stable_sort(scored.begin(), scored.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-        if (scored.size() > kOnlineNegatives) scored.resize(kOnlineNegatives);
-        std::vector<std::uint32_t> entities;
-        for (const auto& [d, row] : scored) entities.push_back(candidateEntities_[row]);
+        auto entities = shortlistNegatives(
+            mentions, mentionCandidates_, [this](std::uint32_t row) { return candidateEntities_[row]; },
+            static_cast<std::uint32_t>(candidateEntities_.size()), gold, distance, kOnlineNegatives);
+        if (entities.empty()) throw Error("training: no negative entity for the prototype loss (the KB has one entity)");
         return entities;
     }
 
     const TrainingPreset& preset_;
     const TrainingData& data_;
-    std::vector<Group> groups_;
+    std::vector<MentionGroup> groups_;
     std::vector<std::uint32_t> candidateEntities_;             // entities met in the first stage
     std::vector<std::vector<std::uint32_t>> mentionCandidates_;  // rows of candidateEntities_
     std::vector<float> entityVectors_;                          // [candidateEntities_ x dimension]

@@ -20,12 +20,13 @@ namespace {
 constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
 
 // The keys of run.json, in the order writeRunInfo writes them.
-constexpr std::array<std::string_view, 12> kKeys = {"status",        "preset",     "schedule",
+constexpr std::array<std::string_view, 14> kKeys = {"status",        "preset",     "schedule",
                                                     "device",        "epochs_done", "best_epoch",
                                                     "best_dev_accuracy", "untrained_dev_accuracy", "sparse_weight",
-                                                    "radius",        "seconds",    "error"};
+                                                    "radius",        "seconds",    "error",
+                                                    "collapse",      "collapsed_validations"};
 // Keys that run.json files of older versions lack (read with a default).
-constexpr std::array<std::string_view, 1> kOptionalKeys = {"preset"};
+constexpr std::array<std::string_view, 3> kOptionalKeys = {"preset", "collapse", "collapsed_validations"};
 
 // Reads run.json's values with messages that name the file and the key. run.json is written
 // whole by writeRunInfo, so every key is required (but those older versions did not write) and
@@ -49,6 +50,8 @@ public:
         return value.get<std::string>();
     }
     std::size_t count(std::string_view key) const {
+        if (std::find(kOptionalKeys.begin(), kOptionalKeys.end(), key) != kOptionalKeys.end() && !json_.contains(key))
+            return 0;
         const auto& value = at(key);
         // nlohmann reads "3" as unsigned, "-3" as a signed integer and "3.0" as a float.
         if (!value.is_number_unsigned())
@@ -121,6 +124,8 @@ RunInfo readRunInfo(const std::filesystem::path& run) {
     info.seconds = reader.number("seconds");
     if (info.seconds < 0.0) reader.fail("\"seconds\" must not be negative");
     info.error = reader.text("error");
+    info.collapse = reader.text("collapse");
+    info.collapsedValidations = reader.count("collapsed_validations");
     return info;
 }
 
@@ -147,6 +152,8 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     json["radius"] = info.radius;
     json["seconds"] = info.seconds;
     json["error"] = info.error;
+    json["collapse"] = info.collapse;
+    json["collapsed_validations"] = info.collapsedValidations;
 
     std::error_code ec;
     std::filesystem::create_directories(run, ec);

@@ -32,6 +32,10 @@ struct RunInfo {
     double radius = 0.0;              ///< Le & Nguyen's learned soft radius
     double seconds = 0.0;             ///< training wall time so far (resumed runs add up)
     std::string error;                ///< why a failed run failed
+    /// Empty, or how the kept model (RUN/model) has collapsed (collapse_check.h), in plain words.
+    std::string collapse;
+    /// Validations (the untrained one included) whose model had collapsed.
+    std::size_t collapsedValidations = 0;
 
     friend bool operator==(const RunInfo&, const RunInfo&) = default;
 };

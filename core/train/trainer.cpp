@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -28,6 +29,7 @@
 #include "encoder/bert_model.h"
 #include "eval/report.h"
 #include "kb/knowledge_base.h"
+#include "train/collapse_check.h"
 #include "train/method_linker.h"
 #include "train/objective.h"
 #include "train/trainer.h"
@@ -68,6 +70,7 @@ struct LoopState {
     std::size_t epochsWithoutImprovement = 0;
     std::uintmax_t logBytes = 0;    // the log's size when the checkpoint was written
     std::map<std::string, double> scalars;
+    std::size_t collapsedValidations = 0;  // run.json's count when the checkpoint was written
 };
 
 nlohmann::json toJson(const LoopState& state) {
@@ -77,7 +80,8 @@ nlohmann::json toJson(const LoopState& state) {
             {"validated", state.validated},
             {"epochs_without_improvement", state.epochsWithoutImprovement},
             {"log_bytes", state.logBytes},
-            {"scalars", state.scalars}};
+            {"scalars", state.scalars},
+            {"collapsed_validations", state.collapsedValidations}};
 }
 
 LoopState loopStateFrom(const fs::path& file) {
@@ -91,6 +95,8 @@ LoopState loopStateFrom(const fs::path& file) {
         state.epochsWithoutImprovement = json.at("epochs_without_improvement").get<std::size_t>();
         state.logBytes = json.at("log_bytes").get<std::uintmax_t>();
         state.scalars = json.at("scalars").get<std::map<std::string, double>>();
+        // Checkpoints of runs before the collapse check lack it.
+        state.collapsedValidations = json.value("collapsed_validations", std::size_t{0});
         return state;
     } catch (const nlohmann::json::exception& e) {
         throw ParseError(file.string(), 0, std::string("not a checkpoint state: ") + e.what());
@@ -123,7 +129,8 @@ public:
             const TrainerOptions& options)
         : preset_(preset), schedule_(preset.schedule(options.schedule)), encoder_(std::move(encoder)), inputs_(inputs),
           options_(options), run_(options.runDirectory) {
-        if (!inputs.kb || !inputs.train) throw Error("training: a KB and a training corpus are needed");
+        if (!inputs.kb) throw Error("training: a KB is needed");
+        if (!inputs.train && linksMentions(preset.method)) throw Error("training: a training corpus is needed");
         // The preset as it runs: the schedule applied, so preset.json alone says what was done.
         effective_ = preset;
         effective_.training = schedule_;
@@ -180,12 +187,21 @@ private:
         encoderOptions.maxLength = std::max(preset_.maxLength, preset_.entityMaxLength);
         encoderOptions.pooling = preset_.pooling;
         encoder_.setOptions(encoderOptions);
+        // A pretrained encoder (pretrain's, or a downloaded one) has no head: the method's is added,
+        // initialised from the seed. A head of another size or form is a model of another method.
+        if (preset_.projectionDim != 0 && encoder_.config().projectionDim == 0)
+            encoder_.addProjectionHead(preset_.projectionDim, preset_.projectionHead, preset_.seed);
         auto& model = encoder_.model();
-        if (preset_.projectionDim != model.config().projectionDim)
-            throw Error("training: preset \"" + preset_.name + "\" wants a projection head of " +
-                        std::to_string(preset_.projectionDim) + " but the model has " +
-                        std::to_string(model.config().projectionDim) +
-                        " (create the compact encoder with the preset, or add the head when converting)");
+        if (preset_.projectionDim != model.config().projectionDim ||
+            (preset_.projectionDim != 0 && preset_.projectionHead != model.config().projectionHead))
+            throw Error("training: preset \"" + preset_.name + "\" wants a " +
+                        std::string(encoder::projectionHeadName(preset_.projectionHead)) + " projection head of " +
+                        std::to_string(preset_.projectionDim) + " dimensions but the model has " +
+                        (model.config().projectionDim == 0
+                             ? std::string("none")
+                             : std::string(encoder::projectionHeadName(model.config().projectionHead)) + " of " +
+                                   std::to_string(model.config().projectionDim)) +
+                        " (start from an encoder without a head, or from a model of this preset)");
         model.setPooling(preset_.pooling);  // saved in config.json: `eval --model RUN/model` pools the same way
         model.markWeightsChanged();
         device_ = model.parameters().front().device();
@@ -245,9 +261,9 @@ private:
             encoder_ = std::move(restored);
             setUpModel();
         }
-        data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, *inputs_.train, inputs_.dev, inputs_.queries,
+        data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, inputs_.train, inputs_.dev, inputs_.queries,
                                   tokenCounter());
-        objective_ = makeObjective(preset_, data_, *inputs_.kb);
+        objective_ = makeObjective(preset_, data_, *inputs_.kb, inputs_.pretrainingKbs);
         setUpOptimizer();  // over the parameters of the model that trains (the checkpoint's on resume)
         // The scalars of the starting model; a resumed run's run.json holds those of its best
         // model, which the scalars' starting values must not overwrite (eval --run reads them).
@@ -262,6 +278,8 @@ private:
             state = loopStateFrom(checkpoint / "state.json");
             torch::load(*optimizer_, (checkpoint / "optimizer.pt").string());
             restoreScalars(state);
+            // A validation after the checkpoint runs again and counts again.
+            info_.collapsedValidations = state.collapsedValidations;
             // Mid-epoch, the epoch's candidates are the checkpoint's; at an epoch boundary the
             // refresh that starts the epoch recomputes them, as in an uninterrupted run.
             resumedMidEpoch_ = state.step > 0;
@@ -277,11 +295,23 @@ private:
             report("Validating the untrained model", 0.0, state);
             eval::EvalResult result;
             info_.untrainedDevAccuracy = validate(&result);
-            log({{"event", "validation"}, {"epoch", 0}, {"dev_acc1", info_.untrainedDevAccuracy}});
+            nlohmann::json line = {{"event", "validation"}, {"epoch", 0}, {"dev_acc1", info_.untrainedDevAccuracy}};
+            noteCollapse(line);
+            log(line);
             // The starting model competes too: a run whose epochs all do worse keeps it (best epoch 0).
             info_.bestDevAccuracy = info_.untrainedDevAccuracy;
             info_.bestEpoch = 0;
+            info_.collapse = lastCheck_.warning();
             saveBest(&result);
+            if (options_.progress) {
+                TrainingProgress progress = progressAt(state, 0, 0.0);
+                progress.epoch = 0;
+                progress.stage = "Validated";
+                progress.stageFraction = 1.0;
+                progress.devAccuracy = info_.untrainedDevAccuracy;
+                progress.warning = lastCheck_.warning();
+                options_.progress(progress);
+            }
             writeCheckpoint(state);  // with the validation in the log
         }
         info_.status = "running";
@@ -365,17 +395,21 @@ private:
             if (better) {
                 info_.bestDevAccuracy = accuracy;
                 info_.bestEpoch = state.epoch;
+                info_.collapse = lastCheck_.warning();
                 noteScalars(info_);
                 saveBest(&result);
                 state.epochsWithoutImprovement = 0;
             } else {
                 ++state.epochsWithoutImprovement;
             }
-            log({{"event", "epoch"}, {"epoch", state.epoch}, {"dev_acc1", accuracy},
-                 {"dev_acc5", result.all.accuracy(5)}, {"best", better}, {"scalars", scalarValues()}});
+            nlohmann::json line = {{"event", "epoch"}, {"epoch", state.epoch}, {"dev_acc1", accuracy},
+                                   {"dev_acc5", result.all.accuracy(5)}, {"best", better}, {"scalars", scalarValues()}};
+            noteCollapse(line);
+            log(line);
             progress.stage = "Validated";
             progress.stageFraction = 1.0;
             progress.devAccuracy = accuracy;
+            progress.warning = lastCheck_.warning();
             if (options_.progress) options_.progress(progress);
         } else {
             log({{"event", "epoch"}, {"epoch", state.epoch}, {"scalars", scalarValues()}});
@@ -435,6 +469,7 @@ private:
         evalOptions.progress = sink;
         evalOptions.partText = mentionInputs(preset_, *inputs_.dev, tokenCounter());
         auto result = eval::evaluate(data_.devQueries, data_.dictionary, linker.rankFunction(), evalOptions);
+        lastCheck_ = collapseCheck(linker, result, evalOptions);
         // The names the linker encoded are what the next refresh encodes, with this same model
         // (no step comes between a validation and the refresh that starts the next epoch).
         if (objective_->encodesLinkerNames()) {
@@ -444,6 +479,30 @@ private:
         const double accuracy = result.all.accuracy(1);
         if (out) *out = std::move(result);
         return accuracy;
+    }
+
+    // The collapse check of a validation: its answers at rank 1 and the mention vectors of (at
+    // most kCollapseSample of) its query parts, as the method encodes them.
+    CollapseCheck collapseCheck(const MethodLinker& linker, const eval::EvalResult& result,
+                                const eval::EvalOptions& evalOptions) const {
+        constexpr std::size_t kCollapseSample = 2000;
+        std::vector<std::string> inputs;
+        for (const auto& query : data_.devQueries.queries) {
+            for (std::size_t part = 0; part < query.parts.size() && inputs.size() < kCollapseSample; ++part)
+                inputs.push_back(evalOptions.partText ? evalOptions.partText(query, part) : query.parts[part]);
+            if (inputs.size() >= kCollapseSample) break;
+        }
+        const auto vectors = linker.encodeMentions(inputs);
+        return checkCollapse(result, data_.devQueries.queries, data_.dictionary, vectors, linker.dimension());
+    }
+
+    // The last validation's check into its log line and run.json's count.
+    void noteCollapse(nlohmann::json& line) {
+        line["distinct_top1"] = lastCheck_.distinctTop1;
+        line["gold_entities"] = lastCheck_.goldEntities;
+        line["mean_cosine"] = std::isfinite(lastCheck_.meanCosine) ? nlohmann::json(lastCheck_.meanCosine) : nlohmann::json();
+        line["collapsed"] = lastCheck_.collapsed();
+        if (lastCheck_.collapsed()) ++info_.collapsedValidations;
     }
 
     TokenCounter tokenCounter() const {
@@ -477,6 +536,7 @@ private:
         torch::save(*optimizer_, (staged / "optimizer.pt").string());
         objective_->saveState(staged);
         state.scalars = scalarValues();
+        state.collapsedValidations = info_.collapsedValidations;
         state.logBytes = fs::exists(logFile(run_)) ? fs::file_size(logFile(run_)) : 0;
         {
             AtomicFileWriter writer(staged / "state.json");
@@ -538,6 +598,7 @@ private:
     torch::Device device_{torch::kCPU};
     bool autocast_ = false;
     bool resumedMidEpoch_ = false;
+    CollapseCheck lastCheck_;  ///< of the last validation
     /// The dictionary's name vectors of the last validation, for the refresh that follows it
     /// (empty when the objective encodes no names, or once the model has taken a step).
     std::vector<float> validationNames_;

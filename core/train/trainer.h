@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "encoder/text_encoder.h"
 #include "eval/queries.h"
@@ -38,6 +39,9 @@ struct TrainingProgress {
     double examplesPerSecond = 0.0; ///< mentions (or names) per second over this epoch
     double etaSeconds = 0.0;        ///< until the end of the run, at the current speed
     std::optional<double> devAccuracy;  ///< set on the validation after an epoch
+    /// With devAccuracy: empty, or how the validated model has collapsed (collapse_check.h), in
+    /// words the CLI and the Training dock show as they are.
+    std::string warning;
 };
 
 struct TrainerOptions {
@@ -61,9 +65,13 @@ struct TrainerOptions {
 /// queries (BioSyn's preprocessing: eval::QueryOptions).
 struct TrainingInputs {
     const kb::KnowledgeBase* kb = nullptr;
+    /// May be null for the self-alignment pretraining only (it learns from KB names).
     const Corpus* train = nullptr;
     const Corpus* dev = nullptr;  ///< may be null: no validation, the last epoch's model is kept
     eval::QueryOptions queries;
+    /// The self-alignment pretraining's vocabularies (their synonyms are paired); empty: `kb`.
+    /// The dev mentions are validated against `kb`'s names.
+    std::vector<const kb::KnowledgeBase*> pretrainingKbs;
 };
 
 struct TrainingResult {

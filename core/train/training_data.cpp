@@ -27,8 +27,46 @@ std::vector<std::string> partGold(const eval::EvalQuery& query, std::size_t part
 
 }  // namespace
 
+std::vector<std::size_t> sampleByDocument(std::span<const TrainingMention> mentions, std::size_t cap,
+                                          std::uint64_t seed) {
+    std::vector<std::size_t> kept;
+    if (cap == 0 || mentions.size() <= cap) {
+        kept.resize(mentions.size());
+        std::iota(kept.begin(), kept.end(), std::size_t{0});
+        return kept;
+    }
+    // The documents in order of first appearance, each with its mentions.
+    std::vector<std::uint32_t> documents;
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> mentionsOf;
+    for (std::size_t m = 0; m < mentions.size(); ++m) {
+        auto [it, added] = mentionsOf.try_emplace(mentions[m].document);
+        if (added) documents.push_back(mentions[m].document);
+        it->second.push_back(m);
+    }
+    // A Fisher-Yates shuffle with our own uniform draw: std::shuffle differs between libraries.
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = documents.size(); i > 1; --i) {
+        const std::uint64_t limit = UINT64_MAX - UINT64_MAX % i;
+        std::uint64_t value = rng();
+        while (value >= limit) value = rng();
+        std::swap(documents[i - 1], documents[value % i]);
+    }
+    for (const auto document : documents) {
+        const auto& own = mentionsOf.at(document);
+        if (kept.size() + own.size() > cap) continue;
+        kept.insert(kept.end(), own.begin(), own.end());
+        if (kept.size() == cap) break;
+    }
+    if (kept.empty()) {
+        const auto& first = mentionsOf.at(documents.front());
+        kept.assign(first.begin(), first.end());
+    }
+    std::sort(kept.begin(), kept.end());
+    return kept;
+}
+
 TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& schedule, const kb::KnowledgeBase& kb,
-                               const Corpus& train, const Corpus* dev, const eval::QueryOptions& queryOptions,
+                               const Corpus* trainCorpus, const Corpus* dev, const eval::QueryOptions& queryOptions,
                                const TokenCounter& count) {
     TrainingData data;
     eval::DictionaryOptions dictionaryOptions;
@@ -49,7 +87,7 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
             data.entryEntities[entry].push_back(it->second);
             data.entityEntries[it->second].push_back(entry);
         }
-        data.nameInputs.push_back(fittedNameInput(data.dictionary[entry].name, preset.markers, preset.entityMaxLength, count));
+        data.nameInputs.push_back(fittedNameInput(data.dictionary[entry].name, preset.nameMarkers(), preset.entityMaxLength, count));
     }
     if (preset.method == Method::PrototypeSrn) {
         data.entityInputs.reserve(data.entityIds.size());
@@ -58,6 +96,18 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
             data.entityInputs.push_back(entity ? entityInput(kb, *entity, preset.prototype.maxSynonyms) : id);
         }
     }
+
+    if (dev) {
+        data.devQueries = eval::buildQueries(*dev, kb, queryOptions);
+        if (schedule.maxDevMentions != 0 && data.devQueries.queries.size() > schedule.maxDevMentions)
+            data.devQueries.queries.resize(schedule.maxDevMentions);
+    }
+    if (!trainCorpus) {
+        if (linksMentions(preset.method))
+            throw Error("training: method " + std::string(methodName(preset.method)) + " needs a training corpus");
+        return data;  // the self-alignment learns from the KB's names alone
+    }
+    const Corpus& train = *trainCorpus;
 
     // Training mentions: one per query part, with its gold entities and its document.
     const eval::QuerySet trainQueries = eval::buildQueries(train, kb, queryOptions);
@@ -85,23 +135,13 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
     data.trainMentionsAvailable = data.train.size();
     if (data.train.empty()) throw Error("training: no training mention is left after preprocessing (are the ids in the KB?)");
     if (schedule.maxTrainMentions != 0 && data.train.size() > schedule.maxTrainMentions) {
-        // A seeded draw, kept in corpus order so that the mentions of a document stay together.
-        std::vector<std::size_t> order(data.train.size());
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        std::mt19937_64 rng(preset.seed);
-        std::shuffle(order.begin(), order.end(), rng);
-        order.resize(schedule.maxTrainMentions);
-        std::sort(order.begin(), order.end());
+        // Whole documents, not single mentions: a draw of mentions breaks the (document,
+        // entity) groups of the prototype loss and BELHD's candidate sharing.
+        const auto order = sampleByDocument(data.train, schedule.maxTrainMentions, preset.seed);
         std::vector<TrainingMention> kept;
         kept.reserve(order.size());
         for (const auto index : order) kept.push_back(std::move(data.train[index]));
         data.train = std::move(kept);
-    }
-
-    if (dev) {
-        data.devQueries = eval::buildQueries(*dev, kb, queryOptions);
-        if (schedule.maxDevMentions != 0 && data.devQueries.queries.size() > schedule.maxDevMentions)
-            data.devQueries.queries.resize(schedule.maxDevMentions);
     }
     return data;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,9 +49,20 @@ struct TrainingData {
 };
 
 /// Builds the data of a run; `count` (the encoder's tokenizer) fits the context of mention inputs
-/// into preset.maxLength. Throws Error when no training mention remains.
+/// into preset.maxLength. `train` may be null only for a method that learns from the KB alone
+/// (the self-alignment pretraining): its data has the dictionary and the dev queries. Throws
+/// Error when no training mention remains (or `train` is null for a method that needs one).
 TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& schedule, const kb::KnowledgeBase& kb,
-                               const Corpus& train, const Corpus* dev, const eval::QueryOptions& queryOptions,
+                               const Corpus* train, const Corpus* dev, const eval::QueryOptions& queryOptions,
                                const TokenCounter& count = {});
+
+/// The schedule's cap on training mentions, applied by document: documents are drawn in an order
+/// from the seed and taken whole while their mentions fit in `cap` (a document that does not fit
+/// is passed over for a smaller one), so the (document, entity) groups that the prototype loss
+/// and BELHD's candidate sharing read stay complete. When no document fits, the first drawn is
+/// taken alone. Returns the kept indexes of `mentions`, in corpus order; all when cap is 0 or
+/// not below their number.
+std::vector<std::size_t> sampleByDocument(std::span<const TrainingMention> mentions, std::size_t cap,
+                                          std::uint64_t seed);
 
 }  // namespace linkscope::train

@@ -27,12 +27,13 @@ using OrderedJson = nlohmann::ordered_json;
 template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
-constexpr NameTable<Method, 5> kMethods{{
+constexpr NameTable<Method, 6> kMethods{{
     {Method::BioSyn, "biosyn"},
     {Method::Belhd, "belhd"},
     {Method::Triplet, "triplet"},
     {Method::PrototypeSrn, "prototype-srn"},
     {Method::KnnBioel, "knn-bioel"},
+    {Method::SelfAlignment, "sapbert"},
 }};
 constexpr NameTable<Similarity, 3> kSimilarities{{
     {Similarity::Dot, "dot"},
@@ -316,6 +317,16 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
     encoder.size("max_length", preset.maxLength, kMinInputTokens);
     encoder.size("entity_max_length", preset.entityMaxLength, kMinInputTokens);
     encoder.size("projection_dim", preset.projectionDim);
+    std::string head(encoder::projectionHeadName(preset.projectionHead));
+    encoder.string("projection_head", head);
+    if (const auto parsed = encoder::parseProjectionHead(head)) preset.projectionHead = *parsed;
+    else encoder.fail("projection_head", "must be one of linear, layernorm, not \"" + head + "\"");
+    // Absent or null: names pool as mentions (toJson writes null for that).
+    if (const Json* entity = encoder.member("entity_pooling"); entity && !entity->is_null()) {
+        encoder::Pooling pooling = preset.pooling;
+        encoder.choice("entity_pooling", pooling, kPoolings);
+        preset.entityPooling = pooling;
+    }
     encoder.choice("similarity", preset.similarity, kSimilarities);
     encoder.choice("markers", preset.markers, kMarkers);
     encoder.boolean("homonym_expansion", preset.homonymExpansion);
@@ -406,6 +417,16 @@ void readContrastive(ObjectReader& reader, ContrastiveSettings& contrastive) {
     reader.finish();
 }
 
+void readSelfAlignment(ObjectReader& reader, SelfAlignmentSettings& settings) {
+    reader.real("alpha", settings.alpha, greaterThan(0));
+    reader.real("beta", settings.beta, greaterThan(0));
+    reader.real("base", settings.base, between(-1, 1));  // a cosine similarity
+    reader.real("epsilon", settings.epsilon, atLeast(0));
+    reader.size("max_pairs_per_concept", settings.maxPairsPerConcept);
+    reader.boolean("single_name_pairs", settings.singleNamePairs);
+    reader.finish();
+}
+
 OrderedJson scheduleJson(const Schedule& schedule) {
     return OrderedJson{
         {"epochs", schedule.epochs},
@@ -436,6 +457,7 @@ bool looksLikePreset(const std::filesystem::path& file) {
 
 std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
 std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
+bool linksMentions(Method method) noexcept { return method != Method::SelfAlignment; }
 
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
 std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseIn(kSimilarities, name); }
@@ -490,6 +512,7 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     if (auto triplet = top.object("triplet")) readTriplet(*triplet, preset.triplet);
     if (auto prototype = top.object("prototype")) readPrototype(*prototype, preset.prototype);
     if (auto contrastive = top.object("contrastive")) readContrastive(*contrastive, preset.contrastive);
+    if (auto selfAlignment = top.object("self_alignment")) readSelfAlignment(*selfAlignment, preset.selfAlignment);
     top.stringList("choices", preset.choices);
     top.finish();
     return preset;
@@ -508,6 +531,8 @@ std::string TrainingPreset::toJson() const {
              {"max_length", maxLength},
              {"entity_max_length", entityMaxLength},
              {"projection_dim", projectionDim},
+             {"projection_head", encoder::projectionHeadName(projectionHead)},
+             {"entity_pooling", entityPooling ? OrderedJson(nameIn(kPoolings, *entityPooling)) : OrderedJson()},
              {"similarity", similarityName(similarity)},
              {"markers", markersName(markers)},
              {"homonym_expansion", homonymExpansion},
@@ -547,6 +572,15 @@ std::string TrainingPreset::toJson() const {
          {
              {"temperature", contrastive.temperature},
              {"hard_negatives", contrastive.hardNegatives},
+         }},
+        {"self_alignment",
+         {
+             {"alpha", selfAlignment.alpha},
+             {"beta", selfAlignment.beta},
+             {"base", selfAlignment.base},
+             {"epsilon", selfAlignment.epsilon},
+             {"max_pairs_per_concept", selfAlignment.maxPairsPerConcept},
+             {"single_name_pairs", selfAlignment.singleNamePairs},
          }},
         {"choices", choices},
     };

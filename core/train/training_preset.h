@@ -16,16 +16,23 @@
 
 namespace linkscope::train {
 
-/// The five methods; each maps to one objective of the trainer.
+/// The five linking methods, and the self-alignment pretraining that gives them a starting
+/// point when no pretrained checkpoint can be had; each maps to one objective of the trainer.
 enum class Method {
     BioSyn,        ///< Sung et al. 2020: marginal likelihood over iteratively retrieved candidates
     Belhd,         ///< Garda & Leser 2024: BioSyn's objective on the homonym-expanded KB, in context
     Triplet,       ///< Xu & Bethard 2021: batch-hard soft-margin triplets, sieve search
     PrototypeSrn,  ///< Le & Nguyen 2023: prototype triplet loss with soft-radius clustering
     KnnBioel,      ///< Lin et al. 2024: InfoNCE with in-batch and dynamic hard negatives
+    /// Liu et al. 2021 (SapBERT): multi-similarity loss over pairs of synonyms of the KBs, no
+    /// corpus mentions; it pretrains the encoder the five methods then fine-tune.
+    SelfAlignment,
 };
-std::string_view methodName(Method method) noexcept;  ///< "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"
+/// "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel", "sapbert"
+std::string_view methodName(Method method) noexcept;
 std::optional<Method> parseMethod(std::string_view name) noexcept;
+/// True for the methods that train on corpus mentions (all but the self-alignment pretraining).
+bool linksMentions(Method method) noexcept;
 
 /// How mention and candidate vectors are compared, in training and at inference.
 enum class Similarity { Dot, Cosine, Euclidean };  ///< Euclidean: score = -distance
@@ -125,6 +132,24 @@ struct ContrastiveSettings {
     friend bool operator==(const ContrastiveSettings&, const ContrastiveSettings&) = default;
 };
 
+/// SapBERT's self-alignment pretraining (Liu et al. 2021, §2): multi-similarity loss (eq. 1) on
+/// the cosine similarities of a batch of synonym pairs, over the pairs that online hard-pair
+/// mining keeps (a positive whose similarity is below the anchor's hardest negative's plus
+/// epsilon, a negative whose similarity is above the anchor's hardest positive's minus epsilon).
+struct SelfAlignmentSettings {
+    double alpha = 2.0;       ///< scale of the positive term
+    double beta = 50.0;       ///< scale of the negative term
+    double base = 0.5;        ///< lambda: the similarity the two terms are centred on
+    double epsilon = 0.2;     ///< the miner's margin
+    /// Pairs drawn per concept from all pairs of its distinct names (seeded); 0: all pairs.
+    std::size_t maxPairsPerConcept = 50;
+    /// A concept with one name gives the pair (name, name): dropout makes the two views differ,
+    /// and without it the concept would never be a negative of the others.
+    bool singleNamePairs = true;
+
+    friend bool operator==(const SelfAlignmentSettings&, const SelfAlignmentSettings&) = default;
+};
+
 struct TrainingPreset {
     std::string name;         ///< the file's stem ("biosyn")
     Method method = Method::BioSyn;
@@ -136,6 +161,10 @@ struct TrainingPreset {
     std::size_t maxLength = 25;        ///< tokens of a mention input
     std::size_t entityMaxLength = 25;  ///< tokens of a KB name / entity input
     std::size_t projectionDim = 0;     ///< projection head size (BELHD: 128); 0: none
+    encoder::ProjectionHead projectionHead = encoder::ProjectionHead::Linear;  ///< BELHD: LayerNorm -> Linear -> LayerNorm
+    /// How KB names are pooled; unset: as mentions (`pooling`). BELHD's code encodes the plain name
+    /// with [CLS] while the mention is pooled at its [S]/[E] markers in the sentence.
+    std::optional<encoder::Pooling> entityPooling;
     Similarity similarity = Similarity::Dot;
     ContextMarkers markers = ContextMarkers::None;
     bool homonymExpansion = false;     ///< train and search on BELHD's homonym-expanded KB
@@ -150,10 +179,20 @@ struct TrainingPreset {
     TripletSettings triplet;
     PrototypeSettings prototype;
     ContrastiveSettings contrastive;
+    SelfAlignmentSettings selfAlignment;
 
     /// Where the paper leaves a detail open or we deviate, and what we chose (shown by the CLI
     /// and the GUI, and recorded in every run).
     std::vector<std::string> choices;
+
+    /// How names are pooled: entityPooling, else pooling.
+    encoder::Pooling namePooling() const noexcept { return entityPooling.value_or(pooling); }
+    /// The markers a KB name is wrapped in: the mention's, unless names are pooled without them
+    /// ([CLS] or mean pooling of the plain name).
+    ContextMarkers nameMarkers() const noexcept {
+        const auto p = namePooling();
+        return p == encoder::Pooling::Cls || p == encoder::Pooling::Mean ? ContextMarkers::None : markers;
+    }
 
     /// The schedule of that name ("" or "paper": `training`); Error listing the names otherwise.
     const Schedule& schedule(std::string_view name) const;

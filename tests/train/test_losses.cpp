@@ -369,6 +369,56 @@ private Q_SLOTS:
                                                           torch::tensor(std::numeric_limits<double>::infinity()), 1.0));
     }
 
+    // ---- SapBERT's multi-similarity loss with hard-pair mining ----------------------------------
+    // Unit vectors at cosines S01 = 0.8, S02 = 0.6, S03 = 0, S12 = 0.96, S13 = 0.6, S23 = 0.8;
+    // labels 0 0 1 1; alpha 2, beta 50, base 0.5, epsilon 0.25. Mining: anchor 0 keeps its
+    // positive (0.8 - 0.25 < 0.6, its hardest negative) and negative 2 only (0.6 + 0.25 > 0.8;
+    // 0 + 0.25 is not); anchor 1 keeps its positive and both negatives (0.96 and 0.6, each plus
+    // 0.25 above 0.8). Anchors 3 and 2 mirror 0 and 1.
+    void multiSimilarityByHand() {
+        const auto embeddings = leaf(torch::tensor({1.0, 0.0, 0.8, 0.6, 0.6, 0.8, 0.0, 1.0}, torch::kDouble).reshape({4, 2}));
+        const auto labels = torch::tensor({0, 0, 1, 1}, torch::kLong);
+        const double anchor0 = 0.5 * std::log1p(std::exp(-2.0 * 0.3)) + std::log1p(std::exp(50.0 * 0.1)) / 50.0;
+        const double anchor1 =
+            0.5 * std::log1p(std::exp(-2.0 * 0.3)) + std::log(1.0 + std::exp(50.0 * 0.46) + std::exp(50.0 * 0.1)) / 50.0;
+        const auto loss = multiSimilarityLoss(embeddings, labels, 2.0, 50.0, 0.5, 0.25);
+        LINKSCOPE_COMPARE_NEAR(valueOf(loss), (2 * anchor0 + 2 * anchor1) / 4);
+        // Scale does not matter (cosines), and one gradient step lowers the loss.
+        LINKSCOPE_COMPARE_NEAR(valueOf(multiSimilarityLoss(embeddings * 3.0, labels, 2.0, 50.0, 0.5, 0.25)), valueOf(loss));
+        loss.backward();
+        QVERIFY(torch::isfinite(embeddings.grad()).all().item<bool>());
+        QVERIFY(lossAfterStep(embeddings, [&](const torch::Tensor& stepped) {
+                    return multiSimilarityLoss(stepped, labels, 2.0, 50.0, 0.5, 0.25);
+                }) < valueOf(loss));
+    }
+
+    // A batch whose positives are all nearer than every negative by more than epsilon has no
+    // hard pair: the loss is 0 (and still backward()-able). So is a batch without positives.
+    void multiSimilarityIgnoresEasyPairs() {
+        const auto easy = leaf(torch::tensor({1.0, 0.0, 1.0, 0.01, 0.0, 1.0, 0.01, 1.0}).reshape({4, 2}));
+        const auto loss = multiSimilarityLoss(easy, torch::tensor({0, 0, 1, 1}, torch::kLong), 2.0, 50.0, 0.5, 0.2);
+        LINKSCOPE_COMPARE_NEAR(valueOf(loss), 0.0);
+        loss.backward();
+        QVERIFY(easy.grad().defined());
+        const auto alone = multiSimilarityLoss(easy, torch::tensor({0, 1, 2, 3}, torch::kLong), 2.0, 50.0, 0.5, 0.2);
+        LINKSCOPE_COMPARE_NEAR(valueOf(alone), 0.0);
+        // A large beta does not overflow: similarities near 1 against base 0.5 with beta 1000.
+        const auto close = torch::tensor({1.0, 0.0, 1.0, 0.001, 0.999, 0.0, 1.0, 0.002}).reshape({4, 2});
+        QVERIFY(std::isfinite(valueOf(multiSimilarityLoss(close, torch::tensor({0, 1, 0, 1}, torch::kLong), 2.0, 1000.0, 0.5, 0.2))));
+    }
+
+    void multiSimilarityRejectsBadInput() {
+        const auto embeddings = torch::zeros({3, 2});
+        const auto labels = torch::zeros({3}, torch::kLong);
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(torch::zeros({3}), labels, 2, 50, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, torch::zeros({4}, torch::kLong), 2, 50, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, torch::zeros({3}), 2, 50, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, labels, 0, 50, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, labels, 2, -1, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, labels, 2, 50, 0.5, -0.1));
+        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings.to(torch::kLong), labels, 2, 50, 0.5, 0.2));
+    }
+
     // ---- online hardest negative --------------------------------------------------------------
     void hardestNegativeSkipsPositives() {
         // The nearest candidate (index 1, 0.2) is a positive: the hardest negative is 3 (0.3).

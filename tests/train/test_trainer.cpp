@@ -14,9 +14,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numeric>
 
 #include "corpus/corpus.h"
 #include "corpus/pubtator_reader.h"
+#include "encoder/bert_model.h"
 #include "encoder/compact_encoder.h"
 #include "encoder/text_encoder.h"
 #include "encoder/vocabulary_builder.h"
@@ -25,6 +27,7 @@
 #include "kb/dictionary_loader.h"
 #include "test_data.h"
 #include "train/method_inputs.h"
+#include "train/collapse_check.h"
 #include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
@@ -152,6 +155,7 @@ encoder::TextEncoder toyEncoder(const train::TrainingPreset& preset, double drop
     config.hiddenDropoutProb = dropout;
     config.attentionProbsDropoutProb = dropout;
     config.projectionDim = preset.projectionDim;
+    config.projectionHead = preset.projectionHead;
     config.pooling = preset.pooling;
     encoder::EncoderOptions options;
     options.device = encoder::DevicePreference::Cpu;
@@ -173,6 +177,36 @@ double trainingAccuracy(const train::TrainingPreset& preset, const fs::path& run
     evalOptions.partText = train::mentionInputs(preset, data.trainCorpus, train::tokenCounterOf(encoder.tokenizer()));
     const auto queries = eval::buildQueries(data.trainCorpus, data.kb);
     return eval::evaluate(queries, dictionary, linker.rankFunction(), evalOptions).all.accuracy(1);
+}
+
+// Share of the KB's names whose nearest other name (cosine, [CLS]) names the same concept.
+double synonymRetrieval(const encoder::TextEncoder& encoder) {
+    std::vector<std::string> names;
+    std::vector<std::size_t> conceptOf;
+    for (std::size_t c = 0; c < kConceptCount; ++c)
+        for (const auto& name : QString(kConcepts[c].names).split('|')) {
+            names.push_back(name.toStdString());
+            conceptOf.push_back(c);
+        }
+    const auto vectors = encoder.encode(names, encoder::EncodeRequest{.maxLength = {}, .pooling = encoder::Pooling::Cls,
+                                                                      .normalize = true});
+    const std::size_t d = encoder.dimension();
+    std::size_t right = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        std::size_t best = i == 0 ? 1 : 0;
+        float bestScore = -2.0f;
+        for (std::size_t j = 0; j < names.size(); ++j) {
+            if (j == i) continue;
+            const float score = std::inner_product(vectors.begin() + long(i * d), vectors.begin() + long((i + 1) * d),
+                                                   vectors.begin() + long(j * d), 0.0f);
+            if (score > bestScore) {
+                bestScore = score;
+                best = j;
+            }
+        }
+        if (conceptOf[best] == conceptOf[i]) ++right;
+    }
+    return double(right) / double(names.size());
 }
 
 std::vector<nlohmann::json> logLines(const fs::path& run) {
@@ -210,7 +244,10 @@ private Q_SLOTS:
         std::size_t reports = 0;
         options.progress = [&](const train::TrainingProgress& progress) {
             ++reports;
-            QVERIFY(progress.epoch >= 1 && progress.epoch <= 2);
+            // Epoch 0: the untrained model's validation.
+            QVERIFY(progress.epoch <= 2);
+            QVERIFY(progress.epoch >= 1 || progress.devAccuracy);
+            QVERIFY2(progress.warning.empty(), progress.warning.c_str());
         };
         const auto result = train::trainModel(preset, toyEncoder(preset, 0.0), data_->inputs(), options);
         QVERIFY(!result.cancelled);
@@ -251,8 +288,116 @@ private Q_SLOTS:
             if (line.at("event") == "epoch") {
                 ++epochs;
                 QVERIFY(line.at("dev_acc1").get<double>() >= 0.0);
+                // Every validation logs the collapse check's figures; no toy run collapses.
+                QVERIFY(line.at("distinct_top1").get<std::size_t>() >= 2);
+                QCOMPARE(line.at("gold_entities").get<std::size_t>(), kConceptCount);
+                QVERIFY(line.at("mean_cosine").is_number());
+                QCOMPARE(line.at("collapsed").get<bool>(), false);
             }
         QCOMPARE(epochs, std::size_t{2});
+        QVERIFY(info.collapse.empty());
+        QCOMPARE(info.collapsedValidations, std::size_t{0});
+    }
+
+    // A context method reads the mention in its sentence: two mentions of one sentence must get
+    // different vectors (a model that pools markers over a context it ignores answers one entity
+    // for all, as BELHD from random weights did on NCBI Disease).
+    void contextMentionVectorsDependOnTheMention_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("belhd") << "belhd";
+        QTest::newRow("prototype-srn") << "prototype-srn";
+    }
+    void contextMentionVectorsDependOnTheMention() {
+        QFETCH(QString, name);
+        const auto preset = toyPreset(name.toStdString());
+        const fs::path run = fs::path(dir_.path().toStdString()) / ("run-" + name.toStdString());
+        if (!fs::exists(train::modelDirectory(run))) QSKIP("the preset's run of eachPresetLearnsItsTrainingMentions is missing");
+        const auto encoder = encoder::TextEncoder::load(train::modelDirectory(run));
+        eval::EvalDictionaryBuilder builder(eval::DictionaryOptions{preset.homonymExpansion, nullptr});
+        builder.addKnowledgeBase(data_->kb);
+        const auto dictionary = builder.build().entries;
+        const train::MethodLinker linker(preset, encoder, dictionary, &data_->kb);
+        // The two mentions of the first training document's title, in the same sentence.
+        const auto queries = eval::buildQueries(data_->trainCorpus, data_->kb);
+        const auto inputOf = train::mentionInputs(preset, data_->trainCorpus, train::tokenCounterOf(encoder.tokenizer()));
+        const std::vector<std::string> inputs = {inputOf(queries.queries[0], 0), inputOf(queries.queries[1], 0)};
+        QCOMPARE(queries.queries[0].document, queries.queries[1].document);
+        const auto vectors = linker.encodeMentions(inputs);
+        const double cosine = train::meanPairwiseCosine(vectors, linker.dimension());
+        qInfo("%s: cosine of two mentions of one sentence %.4f", qPrintable(name), cosine);
+        QVERIFY2(cosine < 0.99, qPrintable(QString::number(cosine)));
+    }
+
+    // SapBERT's self-alignment on the toy KB's synonyms (no corpus): after training, each name's
+    // nearest other name is its synonym more often than with the untrained model, and the run
+    // directory is a checkpoint `--model RUN` loads. (`pretrain --dev` validates: test_cli_train.)
+    void selfAlignmentPretrainsOnSynonyms() {
+        auto preset = toyPreset("sapbert");
+        preset.training.epochs = 300;
+        preset.training.batchSize = 8;  // every pair of the toy KB in one batch: all negatives mined
+        preset.schedules = {{"toy", preset.training}};
+        const fs::path run = fs::path(dir_.path().toStdString()) / "pretrain";
+        train::TrainerOptions options;
+        options.runDirectory = run;
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        // No dev split: the last epoch's model is kept (the toy's dev mentions are lay names the
+        // synonyms do not teach, so validation would keep the untrained model).
+        train::TrainingInputs inputs{&data_->kb, nullptr, nullptr, {}};
+        const auto untrained = toyEncoder(preset, 0.1);
+        const double before = synonymRetrieval(untrained);
+        const auto result = train::trainModel(preset, toyEncoder(preset, 0.1), inputs, options);
+        QCOMPARE(result.info.status, std::string("finished"));
+        QCOMPARE(result.info.epochsDone, preset.training.epochs);
+        const auto trained = encoder::TextEncoder::load(run);  // the run folder stands for its model
+        const double after = synonymRetrieval(trained);
+        qInfo("synonym retrieval@1: untrained %.3f -> pretrained %.3f", before, after);
+        QVERIFY2(after > before, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
+        QCOMPARE(after, 1.0);
+        // The other methods still need a training corpus.
+        options.runDirectory = fs::path(dir_.path().toStdString()) / "no-corpus";
+        QVERIFY_THROWS_EXCEPTION(Error, train::trainModel(toyPreset("triplet"), toyEncoder(preset, 0.0), inputs, options));
+    }
+
+    // A model that gives every mention the same vector (its last LayerNorm zeroed, constant bias)
+    // and does not move (learning rate ~0) collapses: every validation says so in the log, the
+    // progress report carries the warning, and run.json records it for the kept model.
+    void collapseIsDetectedAndRecorded() {
+        auto preset = toyPreset("triplet");
+        preset.training.learningRate = 1e-12;
+        preset.training.epochs = 1;
+        preset.schedules = {{"toy", preset.training}};
+        auto encoder = toyEncoder(preset, 0.0);
+        {
+            torch::NoGradGuard noGrad;
+            const auto lastLayer = std::to_string(encoder.config().numHiddenLayers - 1);
+            for (auto& parameter : encoder.model().named_parameters()) {
+                if (parameter.key() == "encoder.layer." + lastLayer + ".output.LayerNorm.weight") parameter.value().zero_();
+                if (parameter.key() == "encoder.layer." + lastLayer + ".output.LayerNorm.bias")
+                    parameter.value().copy_(torch::linspace(-1.0, 1.0, parameter.value().numel()));
+            }
+            encoder.model().markWeightsChanged();
+        }
+        train::TrainerOptions options;
+        options.runDirectory = fs::path(dir_.path().toStdString()) / "collapsed";
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        std::vector<std::string> warnings;
+        options.progress = [&](const train::TrainingProgress& progress) {
+            if (progress.devAccuracy) warnings.push_back(progress.warning);
+        };
+        const auto result = train::trainModel(preset, std::move(encoder), data_->inputs(), options);
+        QCOMPARE(warnings.size(), std::size_t{2});  // untrained and epoch 1
+        for (const auto& warning : warnings) QVERIFY2(warning.find("collapsed") != std::string::npos, warning.c_str());
+        const auto info = train::readRunInfo(options.runDirectory);
+        QVERIFY(info.collapse.find("1 distinct entity at rank 1") != std::string::npos);
+        QCOMPARE(info.collapsedValidations, std::size_t{2});
+        QCOMPARE(result.info.collapse, info.collapse);
+        for (const auto& line : logLines(options.runDirectory))
+            if (line.at("event") == "epoch" || line.at("event") == "validation") {
+                QCOMPARE(line.at("collapsed").get<bool>(), true);
+                QCOMPARE(line.at("distinct_top1").get<std::size_t>(), std::size_t{1});
+            }
     }
 
     // Le & Nguyen's Table 3 baselines are variants of the prototype preset: each trains and
@@ -404,23 +549,24 @@ private Q_SLOTS:
         for (const auto& c : kConcepts)
             for (const auto& word : QString(c.names).split(QRegularExpression("[| ]")))
                 preset.entityMaxLength =
-                    std::max(preset.entityMaxLength, count(train::nameInput(word.toStdString(), preset.markers)));
+                    std::max(preset.entityMaxLength, count(train::nameInput(word.toStdString(), preset.nameMarkers())));
         // The encoder as the trainer sets it up.
         auto encoderOptions = encoder.options();
         encoderOptions.pooling = preset.pooling;
         encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
         encoder.setOptions(encoderOptions);
-        const auto data = train::buildTrainingData(preset, preset.training, data_->kb, data_->trainCorpus, &data_->devCorpus,
+        const auto data = train::buildTrainingData(preset, preset.training, data_->kb, &data_->trainCorpus, &data_->devCorpus,
                                                    {}, train::tokenCounterOf(encoder.tokenizer()));
-        if (preset.markers != train::ContextMarkers::None) {
+        if (preset.nameMarkers() != train::ContextMarkers::None) {
             std::size_t cut = 0;
             for (std::size_t e = 0; e < data.dictionary.size(); ++e)
-                if (data.nameInputs[e] != train::nameInput(data.dictionary[e].name, preset.markers)) ++cut;
+                if (data.nameInputs[e] != train::nameInput(data.dictionary[e].name, preset.nameMarkers())) ++cut;
             QVERIFY2(cut > 0, "no name was cut to fit: the test would not cover fitting");
         }
         const train::MethodLinker linker(preset, encoder, data.dictionary, &data_->kb);
         const auto refreshed = encoder.encode(
-            data.nameInputs, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = {}, .normalize = false});
+            data.nameInputs,
+            encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = preset.namePooling(), .normalize = false});
         const auto linked = linker.entryVectors();
         QCOMPARE(linked.size(), refreshed.size());
         QCOMPARE(linked.size(), data.dictionary.size() * encoder.dimension());

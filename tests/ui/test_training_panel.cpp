@@ -2,7 +2,8 @@
 // trained with a small compact encoder through the panel (progress, the chart points, the run
 // directory, the run registered in a project file), a training cancelled right after its start
 // (cancelled, the event loop kept running meanwhile, the panel ready again), a request the
-// trainer refuses, and, in a build without LibTorch, the panel saying so.
+// trainer refuses, the encoder pretrained on the KB offered as every method's start, and, in a
+// build without LibTorch, the panel saying so.
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
@@ -78,6 +79,14 @@ private Q_SLOTS:
         compact["config"]["intermediate_size"] = 64;
         compact["vocabulary"]["size"] = 400;
         test::writeFile(path(QStringLiteral("models/compact-encoder.json")).toStdString(), compact.dump(2));
+        // The self-alignment pretraining cut to one epoch of small batches.
+        auto sapbert = nlohmann::json::parse(test::readFile(models / "sapbert.json"));
+        for (auto* schedule : {&sapbert["training"], &sapbert["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 1;
+            (*schedule)["batch_size"] = 32;
+        }
+        sapbert["self_alignment"]["max_pairs_per_concept"] = 2;
+        test::writeFile(path(QStringLiteral("models/sapbert.json")).toStdString(), sapbert.dump(2));
     }
 
     void listsThePresetsAndSplits() {
@@ -184,6 +193,51 @@ private Q_SLOTS:
         QCOMPARE(runs[0].name, run.filename().string());
         QCOMPARE(runs[0].directory, fs::absolute(run));
         QCOMPARE(runs[0].preset, std::string("tiny-triplet"));
+    }
+
+    // "Pretrain encoder" runs the self-alignment on the project's KB, registers the run, and
+    // offers the encoder as the start of every method, chosen at once; a training then starts
+    // from it, and another panel on the same project offers it first too.
+    void pretrainsAndOffersTheEncoder() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        const fs::path projectFile = path(QStringLiteral("pretrain.linkscope")).toStdString();
+        auto store = project::ProjectStore::create(projectFile, project_->manifest);
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("pretrain-runs")));
+        panel.setStore(&store);
+        // The pretraining is not among the methods; it has its own button.
+        QCOMPARE(panel.presetCombo()->findText(QStringLiteral("sapbert")), -1);
+        QVERIFY(panel.pretrainButton()->isEnabled());
+        QCOMPARE(panel.startFromCombo()->currentData().toString(), QString());  // nothing pretrained yet
+
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+        QVERIFY(panel.startPretraining());
+        QVERIFY(!panel.startButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const QString pretrained = finished.first().first().toString();
+        QVERIFY(pretrained.startsWith(path(QStringLiteral("pretrain-runs/sapbert-"))));
+        const auto info = train::readRunInfo(pretrained.toStdString());
+        QCOMPARE(info.preset, std::string("sapbert"));
+        QVERIFY(panel.warningLabel()->isHidden());
+        const QString absolute = QString::fromStdString(fs::absolute(pretrained.toStdString()).lexically_normal().string());
+        QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
+        QCOMPARE(store.runs().size(), std::size_t{1});
+
+        // A method trains from it.
+        finished.clear();
+        QVERIFY(panel.start());
+        QCOMPARE(panel.worker()->request().modelDirectory, absolute);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+
+        // Another panel on the project offers the pretrained encoder first.
+        TrainingPanel other;
+        configure(other, path(QStringLiteral("elsewhere")));
+        other.setStore(&store);
+        QCOMPARE(other.startFromCombo()->currentData().toString(), absolute);
+        QCOMPARE(other.startFromCombo()->itemData(0).toString(), QString());  // from scratch stays offered
     }
 
     void cancelRightAfterStart() {

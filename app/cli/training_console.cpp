@@ -1,0 +1,123 @@
+// The console side of the commands that train (train, pretrain): Ctrl-C, the live progress
+// line and the epoch lines, the summary, where the presets are.
+#include "training_console.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <string_view>
+
+#include "train/run_directory.h"
+
+namespace linkscope::cli {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------------------------
+// Ctrl-C. A signal handler may only touch lock-free atomics of static storage, so this flag is
+// the one piece of global state here; InterruptGuard installs the handler for the duration of
+// the training and restores the previous one. SA_RESETHAND puts the default action back after
+// the first Ctrl-C, so a second one kills a run that does not come to its checkpoint.
+namespace {
+std::atomic<bool> interruptRequested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+void onInterrupt(int) { interruptRequested.store(true); }
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+    interruptRequested.store(false);
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
+}
+
+InterruptGuard::~InterruptGuard() {
+    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+}
+
+bool InterruptGuard::requested() const noexcept { return interruptRequested.load(); }
+
+// ---------------------------------------------------------------------------------------------
+// Where the presets are: $LINKSCOPE_MODELS_DIR, the source tree (a build that is not
+// installed), beside an installed executable (<prefix>/share/linkscope/models), the
+// configured install prefix.
+std::optional<fs::path> modelsDirectory() {
+#ifdef LINKSCOPE_SOURCE_MODELS_DIR
+    const fs::path sourceTree = LINKSCOPE_SOURCE_MODELS_DIR;
+#else
+    const fs::path sourceTree;
+#endif
+#ifdef LINKSCOPE_INSTALL_MODELS_DIR
+    const fs::path installed = LINKSCOPE_INSTALL_MODELS_DIR;
+#else
+    const fs::path installed;
+#endif
+    return train::findStandardModelsDirectory(sourceTree, installed);
+}
+
+// A word of a shell command line, quoted when it needs to be.
+std::string shellWord(const std::string& word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-=:,+@%").find(c) != std::string_view::npos;
+    });
+    if (plain) return word;
+    std::string quoted = "'";
+    for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string formatSeconds(double seconds) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(seconds < 10 ? 1 : 0) << seconds << " s";
+    return out.str();
+}
+
+std::string formatAccuracy(double accuracy) {
+    if (accuracy < 0.0) return "-";
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(4) << accuracy;
+    return out.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the user sees while the trainer works: one line per epoch on stdout (loss, dev Acc@1,
+// seconds) and, on a terminal, a live line on stderr that is overwritten in place.
+
+
+encoder::DevicePreference devicePreference(const std::string& device) {
+    if (device == "cpu") return encoder::DevicePreference::Cpu;
+    if (device == "cuda") return encoder::DevicePreference::Cuda;
+    return encoder::DevicePreference::Auto;
+}
+
+void printSummary(const train::TrainingResult& result, const fs::path& run) {
+    const train::RunInfo& info = result.info;
+    std::cout << "dev Acc@1: ";
+    if (info.bestDevAccuracy < 0.0) {
+        std::cout << "no dev set, the last epoch's model is kept\n";
+    } else {
+        std::cout << "untrained " << formatAccuracy(info.untrainedDevAccuracy) << " -> best "
+                  << formatAccuracy(info.bestDevAccuracy) << " (epoch " << info.bestEpoch << ")\n";
+    }
+    std::cout << "epochs: " << info.epochsDone << ", wall time " << formatSeconds(info.seconds) << " on " << info.device
+              << '\n';
+    std::cout << "model: " << train::modelDirectory(run).string() << '\n';
+    if (!info.collapse.empty())
+        std::cout << "WARNING: the kept model is no linker: " << info.collapse
+                  << ". It proposes (nearly) one entity for every mention; do not use it for linking.\n";
+    else if (info.collapsedValidations != 0)
+        std::cout << "note: " << info.collapsedValidations
+                  << " validation(s) of this run found a collapsed model (log.jsonl: \"collapsed\": true); the kept model "
+                     "is not one of them\n";
+}
+
+}  // namespace linkscope::cli

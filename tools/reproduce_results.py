@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Regenerates the tables of docs/results.md that compare the two starts of the five presets.
+
+Runs, with the built linkscope-cli and the data of ../shared/data:
+  1. `pretrain`: SapBERT's self-alignment of the compact encoder on MEDIC (short schedule),
+     validated on NCBI Disease dev;
+  2. the pretrained encoder alone (dense, no fine-tuning) on NCBI Disease test;
+  3. every preset's short schedule from both starts (random: the compact encoder from scratch;
+     pretrained: the encoder of step 1) on NCBI Disease (evaluated on test) and BC5CDR-Disease
+     (evaluated on dev);
+and writes the tables between the markers `<!-- reproduce-results:begin -->` and
+`<!-- reproduce-results:end -->` of docs/results.md from the runs' run.json and the evaluations'
+JSON reports: no figure is typed by hand.
+
+Every step records its wall time and peak memory (of the child process) in OUT/steps/NAME.json
+and is skipped when that record exists, so an interrupted reproduction goes on where it stopped
+(`--fresh` starts over). `--only` limits the steps (e.g. `--only pretrain,encoder`), `--tables`
+rewrites the tables from what OUT already holds.
+
+  tools/reproduce_results.py [--cli build/default/bin/linkscope-cli] [--data ../shared/data]
+                             [--out results-runs] [--presets biosyn,triplet,...] [--only STEPS]
+                             [--tables] [--fresh]
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+PRESETS = ["biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"]
+STARTS = ["random", "pretrained"]
+BEGIN = "<!-- reproduce-results:begin -->"
+END = "<!-- reproduce-results:end -->"
+
+
+def corpora(data: Path):
+    """The two benchmarks: training options, the evaluation split and its extra options."""
+    ncbi = data / "ncbi-disease"
+    medic = data / "medic"
+    bc5 = data / "bc5cdr"
+    return {
+        "ncbi": {
+            "title": "NCBI Disease",
+            "train": ["--train", str(ncbi / "NCBItrainset_corpus.txt"), "--dev", str(ncbi / "NCBIdevelopset_corpus.txt"),
+                      "--kb", str(medic / "medic_06Jul2012.txt"), "--spelling", str(medic / "ncbi-spell-check.txt")],
+            "eval": ["--test", str(ncbi / "NCBItestset_corpus.txt"), "--split", "test"],
+            "split": "test",
+        },
+        "bc5cdr": {
+            "title": "BC5CDR-Disease",
+            "train": ["--train", str(bc5 / "CDR_TrainingSet.PubTator.txt"), "--dev", str(bc5 / "CDR_DevelopmentSet.PubTator.txt"),
+                      "--kb", str(medic / "medic_06Jul2012.txt"), "--types", "Disease"],
+            "eval": ["--split", "dev"],
+            "split": "dev",
+        },
+    }
+
+
+def run_step(out: Path, name: str, command, log: Path):
+    """Runs one command unless its record exists; returns the record (seconds, peak memory)."""
+    record_file = out / "steps" / (name + ".json")
+    if record_file.exists():
+        return json.loads(record_file.read_text())
+    record_file.parent.mkdir(parents=True, exist_ok=True)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    print("+ " + " ".join(command), flush=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.monotonic()
+    with open(log, "w") as handle:
+        status = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT)
+    seconds = time.monotonic() - started
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if status != 0:
+        sys.exit(f"step {name} failed with status {status}; its output is in {log}")
+    record = {"name": name, "command": command, "seconds": seconds,
+              # ru_maxrss of the children is the largest of any child so far: exact for the first
+              # step that reaches it, an upper bound for a later smaller one.
+              "peak_memory_gib": peak_kib / 1024 / 1024 if peak_kib > before else None,
+              "finished": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    record_file.write_text(json.dumps(record, indent=2) + "\n")
+    return record
+
+
+def read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(value, digits=4):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def minutes(seconds):
+    if seconds is None:
+        return "-"
+    return f"{int(seconds // 60)} min {int(round(seconds % 60))} s"
+
+
+def memory(record):
+    value = record.get("peak_memory_gib") if record else None
+    return "-" if value is None else f"{value:.2f} GB"
+
+
+def tables(out: Path, data: Path, presets) -> str:
+    """The markdown of the generated section, from what OUT holds."""
+    lines = []
+    machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    pre = read_json(out / "steps" / "pretrain.json")
+    pre_run = read_json(out / "medic-sap" / "run.json")
+    enc = read_json(out / "reports" / "encoder-ncbi-test.json")
+    sparse = read_json(out / "reports" / "sparse-ncbi-test.json")
+    lines.append("Generated by `tools/reproduce_results.py` (" + machine + "); do not edit by hand.")
+    lines.append("")
+    lines.append("| step | result | wall time | peak memory |")
+    lines.append("| --- | --- | ---: | ---: |")
+    if pre_run:
+        lines.append(f"| pretrain on MEDIC (sapbert, short) | NCBI dev Acc@1 untrained {fmt(pre_run['untrained_dev_accuracy'])}"
+                     f" -> {fmt(pre_run['best_dev_accuracy'])} (epoch {pre_run['best_epoch']}) |"
+                     f" {minutes(pre['seconds'] if pre else None)} | {memory(pre)} |")
+    if enc:
+        lines.append(f"| pretrained encoder alone, NCBI test (dense, no fine-tuning) | Acc@1 {fmt(enc['acc@1'])},"
+                     f" Acc@5 {fmt(enc['acc@5'])} | | |")
+    if sparse:
+        lines.append(f"| sparse TF-IDF, NCBI test (reference) | Acc@1 {fmt(sparse['acc@1'])}, Acc@5 {fmt(sparse['acc@5'])} | | |")
+    lines.append("")
+    total = 0.0
+    for key, corpus in corpora(data).items():
+        lines.append(f"#### {corpus['title']} ({corpus['split']}), each preset's short schedule")
+        lines.append("")
+        lines.append(f"| preset | start | dev Acc@1 untrained -> best (epoch) | {corpus['split']} Acc@1 |"
+                     f" {corpus['split']} strict Acc@1 | {corpus['split']} Acc@5 | collapsed | train time | peak memory |")
+        lines.append("| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
+        for preset in presets:
+            for start in STARTS:
+                name = f"{key}-{start}-{preset}"
+                run = read_json(out / "runs" / name / "run.json")
+                report = read_json(out / "reports" / f"{name}.json")
+                step = read_json(out / "steps" / f"train-{name}.json")
+                if not run:
+                    continue
+                collapsed = run.get("collapse") or ""
+                lines.append(
+                    f"| {preset} | {start} | {fmt(run['untrained_dev_accuracy'])} -> {fmt(run['best_dev_accuracy'])}"
+                    f" ({run['best_epoch']}) | {fmt(report['acc@1']) if report else '-'} |"
+                    f" {fmt(report['strict']['acc@1']) if report else '-'} | {fmt(report['acc@5']) if report else '-'} |"
+                    f" {'**yes**: ' + collapsed if collapsed else 'no'} | {minutes(step['seconds'] if step else None)} |"
+                    f" {memory(step)} |")
+        lines.append("")
+    for record_file in sorted((out / "steps").glob("*.json")) if (out / "steps").exists() else []:
+        record = read_json(record_file)
+        if record:
+            total += record.get("seconds", 0.0)
+    lines.append(f"The steps recorded so far took {minutes(total)} in all on this machine.")
+    return "\n".join(lines) + "\n"
+
+
+def write_tables(results: Path, text: str):
+    document = results.read_text()
+    if BEGIN not in document or END not in document:
+        sys.exit(f"{results} lacks the markers {BEGIN} / {END}")
+    head, rest = document.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    results.write_text(head + BEGIN + "\n" + text + END + tail)
+
+
+def main():
+    root = Path(__file__).resolve().parent.parent
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cli", default=str(root / "build" / "default" / "bin" / "linkscope-cli"))
+    parser.add_argument("--data", default=os.environ.get("LINKSCOPE_DATA_DIR", str(root.parent / "shared" / "data")))
+    parser.add_argument("--out", default=str(root / "results-runs"))
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr")
+    parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
+    parser.add_argument("--fresh", action="store_true", help="delete OUT first")
+    parser.add_argument("--results", default=str(root / "docs" / "results.md"))
+    args = parser.parse_args()
+
+    data, out, cli = Path(args.data), Path(args.out), args.cli
+    presets = [p for p in args.presets.split(",") if p]
+    only = set(s for s in args.only.split(",") if s)
+    wanted = lambda step: not only or step in only  # noqa: E731
+    if not (data / "ncbi-disease").exists():
+        sys.exit(f"no data in {data}: the reproduction needs ../shared/data (or --data / LINKSCOPE_DATA_DIR)")
+    if args.fresh and out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    logs = out / "logs"
+    sets = corpora(data)
+    ncbi = sets["ncbi"]
+
+    if not args.tables:
+        sap = out / "medic-sap"
+        if wanted("pretrain"):
+            run_step(out, "pretrain", [cli, "pretrain", "--kb", str(data / "medic" / "medic_06Jul2012.txt"),
+                                       "--dev", ncbi["train"][3], "--spelling", ncbi["train"][7],
+                                       "--schedule", "short", "--out", str(sap)], logs / "pretrain.log")
+        if wanted("encoder"):
+            run_step(out, "encoder-index", [cli, "index", *ncbi["train"], *ncbi["eval"], "--model", str(sap),
+                                            "--dense-index", str(out / "encoder-ncbi.dense")], logs / "encoder-index.log")
+            run_step(out, "encoder-eval", [cli, "eval", *ncbi["train"], *ncbi["eval"], "--method", "dense",
+                                           "--model", str(sap), "--dense-index", str(out / "encoder-ncbi.dense"),
+                                           "--report", str(out / "reports" / "encoder-ncbi-test.json")],
+                     logs / "encoder-eval.log")
+        if wanted("sparse"):
+            run_step(out, "sparse-eval", [cli, "eval", *ncbi["train"], *ncbi["eval"], "--method", "sparse",
+                                          "--report", str(out / "reports" / "sparse-ncbi-test.json")],
+                     logs / "sparse-eval.log")
+        (out / "reports").mkdir(exist_ok=True)
+        for key, corpus in sets.items():
+            if not wanted(key):
+                continue
+            for preset in presets:
+                for start in STARTS:
+                    name = f"{key}-{start}-{preset}"
+                    run = out / "runs" / name
+                    begin = ["--compact"] if start == "random" else ["--model", str(sap)]
+                    run_step(out, f"train-{name}", [cli, "train", "--preset", preset, "--schedule", "short", *begin,
+                                                    *corpus["train"], "--out", str(run)], logs / f"train-{name}.log")
+                    run_step(out, f"eval-{name}", [cli, "eval", "--run", str(run), *corpus["train"], *corpus["eval"],
+                                                   "--report", str(out / "reports" / f"{name}.json")],
+                             logs / f"eval-{name}.log")
+
+    write_tables(Path(args.results), tables(out, data, presets))
+    print(f"tables written to {args.results}")
+
+
+if __name__ == "__main__":
+    main()
