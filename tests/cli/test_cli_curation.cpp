@@ -65,6 +65,24 @@ private Q_SLOTS:
         QCOMPARE(json(loaded)["acc@1"].get<double>(), accuracy);
     }
 
+    // The sieve's threshold is the run preset's triplet.sieve_threshold unless --sieve-threshold
+    // says otherwise.
+    void theSieveThresholdComesFromTheRunsPreset() {
+        const fs::path copy = path("run-threshold").toStdString();
+        fs::copy(path("run").toStdString(), copy, fs::copy_options::recursive);
+        auto preset = nlohmann::json::parse(test::readFile(copy / "preset.json"));
+        preset["triplet"]["sieve_threshold"] = 0.5;
+        test::writeFile(copy / "preset.json", preset.dump(2));
+        QStringList arguments = evalArguments({"--sieve", "D-T+OD-T"});
+        arguments[arguments.indexOf(QStringLiteral("--run")) + 1] = path("run-threshold");
+        const auto fromPreset = test::runCli(arguments);
+        QVERIFY2(fromPreset.exitCode == 0, fromPreset.err.constData());
+        QCOMPARE(json(fromPreset)["linking"].get<std::string>(), std::string("sieve D-T+OD-T (threshold 0.5)"));
+        const auto overridden = test::runCli(arguments << "--sieve-threshold" << "0.9");
+        QVERIFY2(overridden.exitCode == 0, overridden.err.constData());
+        QCOMPARE(json(overridden)["linking"].get<std::string>(), std::string("sieve D-T+OD-T (threshold 0.9)"));
+    }
+
     // The datastore kept inside a project file: built and stored on first use, loaded after,
     // and the run registered in the project.
     void datastoreKeptInTheProjectFile() {
