@@ -18,7 +18,8 @@ and is skipped when that record exists, so an interrupted reproduction goes on w
 rewrites the tables from what OUT already holds.
 
   tools/reproduce_results.py [--cli build/default/bin/linkscope-cli] [--data ../shared/data]
-                             [--out results-runs] [--presets biosyn,triplet,...] [--only STEPS]
+                             [--out results-runs] [--presets biosyn,triplet,...] [--starts random,pretrained]
+                             [--only STEPS]
                              [--tables] [--fresh]
 """
 import argparse
@@ -181,6 +182,7 @@ def main():
     parser.add_argument("--data", default=os.environ.get("LINKSCOPE_DATA_DIR", str(root.parent / "shared" / "data")))
     parser.add_argument("--out", default=str(root / "results-runs"))
     parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained")
     parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr")
     parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
@@ -189,6 +191,7 @@ def main():
 
     data, out, cli = Path(args.data), Path(args.out), args.cli
     presets = [p for p in args.presets.split(",") if p]
+    starts = [s for s in args.starts.split(",") if s]
     only = set(s for s in args.only.split(",") if s)
     wanted = lambda step: not only or step in only  # noqa: E731
     if not (data / "ncbi-disease").exists():
@@ -222,7 +225,7 @@ def main():
             if not wanted(key):
                 continue
             for preset in presets:
-                for start in STARTS:
+                for start in starts:
                     name = f"{key}-{start}-{preset}"
                     run = out / "runs" / name
                     begin = ["--compact"] if start == "random" else ["--model", str(sap)]
