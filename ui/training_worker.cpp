@@ -21,7 +21,6 @@
 #include "encoder/text_encoder.h"
 #include "eval/queries.h"
 #include "train/method_inputs.h"
-#include "train/run_directory.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
 #endif

@@ -75,14 +75,8 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
     if (args.resume) return encoder::TextEncoder::load(train::checkpointDirectory(args.out) / "model", options);
     if (!args.model.empty()) return encoder::TextEncoder::load(args.model, options);
 
-    fs::path file = args.compactPreset;
-    if (file.empty()) {
-        if (!models)
-            throw Error("no models folder with compact-encoder.json was found (set LINKSCOPE_MODELS_DIR or give "
-                        "--compact-preset FILE)");
-        file = *models / "compact-encoder.json";
-    }
-    encoder::CompactEncoderPreset compact = encoder::CompactEncoderPreset::load(file);
+    encoder::CompactEncoderPreset compact =
+        encoder::CompactEncoderPreset::load(compactPresetFile(args.compactPreset, models));
     compact.config.pooling = preset.pooling;
     std::vector<Corpus> corpora;
     for (const auto& path : args.corpora) corpora.push_back(readPubTator(path));

@@ -139,14 +139,8 @@ encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::Traini
     if (args.resume) return encoder::TextEncoder::load(train::checkpointDirectory(args.out) / "model", options);
 
     if (args.compact) {
-        fs::path file = args.compactPreset;
-        if (file.empty()) {
-            if (!models)
-                throw Error("--compact: no models folder with compact-encoder.json was found (set LINKSCOPE_MODELS_DIR "
-                            "or give --compact-preset FILE)");
-            file = *models / "compact-encoder.json";
-        }
-        encoder::CompactEncoderPreset compact = encoder::CompactEncoderPreset::load(file);
+        encoder::CompactEncoderPreset compact =
+            encoder::CompactEncoderPreset::load(compactPresetFile(args.compactPreset, models));
         // The method decides the head and the pooling; the compact preset the architecture.
         compact.config.projectionDim = preset.projectionDim;
         compact.config.projectionHead = preset.projectionHead;

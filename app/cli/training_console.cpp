@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "train/run_directory.h"
+#include "util/error.h"
 
 namespace linkscope::cli {
 
@@ -97,6 +98,14 @@ encoder::DevicePreference devicePreference(const std::string& device) {
     if (device == "cpu") return encoder::DevicePreference::Cpu;
     if (device == "cuda") return encoder::DevicePreference::Cuda;
     return encoder::DevicePreference::Auto;
+}
+
+fs::path compactPresetFile(const fs::path& given, const std::optional<fs::path>& models) {
+    if (!given.empty()) return given;
+    if (!models)
+        throw Error("no models folder with compact-encoder.json was found (set LINKSCOPE_MODELS_DIR or give "
+                    "--compact-preset FILE)");
+    return *models / "compact-encoder.json";
 }
 
 void printSummary(const train::TrainingResult& result, const fs::path& run) {

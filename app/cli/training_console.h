@@ -44,6 +44,10 @@ std::string shellWord(const std::string& word);
 std::string formatSeconds(double seconds);
 std::string formatAccuracy(double accuracy);  ///< "-" for a negative (none)
 encoder::DevicePreference devicePreference(const std::string& device);  ///< "auto", "cpu", "cuda"
+/// The compact encoder's configuration file: `given` (--compact-preset), else compact-encoder.json
+/// of the models folder; Error saying how to give one when there is neither.
+std::filesystem::path compactPresetFile(const std::filesystem::path& given,
+                                        const std::optional<std::filesystem::path>& models);
 
 /// One line per epoch on stdout (loss, dev Acc@1, seconds, a collapse warning) and, on a
 /// terminal, a live line on stderr that is overwritten in place.
