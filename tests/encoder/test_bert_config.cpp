@@ -210,6 +210,24 @@ private Q_SLOTS:
         QCOMPARE(config.pooling, Pooling::StartEnd);
         QCOMPARE(config.projectionDim, std::size_t{32});
         QCOMPARE(config.extraJson, std::string("{}"));
+        QCOMPARE(config.projectionHead, ProjectionHead::Linear);  // older files: a plain Linear head
+        const BertConfig belhd = BertConfig::load(
+            dir_.write("belhd.json", requiredWith(R"("linkscope": {"projection_dim": 8, "projection_head": "layernorm"})")));
+        QCOMPARE(belhd.projectionHead, ProjectionHead::LayerNorm);
+    }
+
+    // A damaged "projection_head" is refused with the file's name, never read as another head.
+    void badProjectionHead() {
+        for (const char* value : {R"("banana")", "3", "null", R"(["layernorm"])"}) {
+            const auto file = dir_.write("head.json", requiredWith(std::string(R"("linkscope": {"projection_head": )") + value + "}"));
+            try {
+                BertConfig::load(file);
+                QFAIL(qPrintable(QString("accepted projection_head %1").arg(value)));
+            } catch (const ParseError& e) {
+                QVERIFY2(std::string(e.what()).find(file.string()) != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("projection_head") != std::string::npos, e.what());
+            }
+        }
     }
 
     void refusals_data() {

@@ -83,6 +83,30 @@ private Q_SLOTS:
         QCOMPARE(files.weights, (std::vector<fs::path>{directory / "model.safetensors"}));
     }
 
+    // A run folder (train / pretrain output) stands for its model/; one whose model/ is damaged
+    // is refused naming model/, and a folder with run.json but no model/ is no checkpoint.
+    void runFolderStandsForItsModel() {
+        const auto run = dir_.path("run");
+        fs::create_directories(run);
+        test::writeFile(run / "run.json", "{}");
+        const auto model = folder("run/model", {"model.safetensors"});
+        QCOMPARE(locateCheckpoint(run).directory, model);
+        fs::remove(model / "model.safetensors");
+        try {
+            locateCheckpoint(run);
+            QFAIL("a run whose model has no weights was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find((run / "model").string()) != std::string::npos, e.what());
+        }
+        fs::remove_all(model);
+        try {
+            locateCheckpoint(run);
+            QFAIL("a run without model/ was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("no config.json") != std::string::npos, e.what());
+        }
+    }
+
     void safetensorsPreferredOverAPickleBesideIt() {
         const auto directory = folder("both", {"model.safetensors", "pytorch_model.bin", "tf_model.h5"});
         QCOMPARE(locateCheckpoint(directory).weights, (std::vector<fs::path>{directory / "model.safetensors"}));

@@ -192,6 +192,12 @@ private Q_SLOTS:
             {replaced("\"seconds\": 1.5", "\"seconds\": -2"), 0, "\"seconds\" must not be negative"},
             {replaced("\"device\": \"cpu\"", "\"device\": \"c\xff\""), 4, "UTF-8"},
             {replaced("\"schedule\"", "\"preset\": \"bio\xffsyn\", \"schedule\""), 3, "UTF-8"},
+            // The collapse check's keys (absent in older runs: read as none).
+            {replaced("\"schedule\"", "\"collapse\": 1, \"schedule\""), 0, "\"collapse\" must be a string"},
+            {replaced("\"schedule\"", "\"collapsed_validations\": -1, \"schedule\""), 0,
+             "\"collapsed_validations\" must be a non-negative integer"},
+            {replaced("\"schedule\"", "\"collapsed_validations\": \"2\", \"schedule\""), 0,
+             "\"collapsed_validations\" must be a non-negative integer"},
         };
         for (const Case& c : cases) {
             test::writeFile(file, c.content);
