@@ -409,6 +409,15 @@ private Q_SLOTS:
         row("unknown encoder", R"("encoder": {"pool": "cls"})", "unknown key \"encoder.pool\"");
         row("unknown biosyn", R"("biosyn": {"topk": 5})", "unknown key \"biosyn.topk\"");
         row("unknown triplet", R"("triplet": {"ratio": 0.5})", "unknown key \"triplet.ratio\"");
+        // The keys of the pretraining and of BELHD's names and head.
+        row("unknown self_alignment", R"("self_alignment": {"gamma": 1})", "unknown key \"self_alignment.gamma\"");
+        row("alpha zero", R"("self_alignment": {"alpha": 0})", "self_alignment.alpha must be greater than 0");
+        row("base beyond a cosine", R"("self_alignment": {"base": 2})", "self_alignment.base must be between -1 and 1");
+        row("negative epsilon", R"("self_alignment": {"epsilon": -0.1})", "self_alignment.epsilon must be at least 0");
+        row("pairs not a count", R"("self_alignment": {"max_pairs_per_concept": 2.5})", "max_pairs_per_concept must be a whole number");
+        row("unknown head", R"("encoder": {"projection_head": "mlp"})", "encoder.projection_head must be one of linear, layernorm");
+        row("head not a string", R"("encoder": {"projection_head": 2})", "encoder.projection_head must be a string");
+        row("unknown entity pooling", R"("encoder": {"entity_pooling": "max"})", "encoder.entity_pooling must be one of cls");
         row("unknown prototype", R"("prototype": {"radius": 1})", "unknown key \"prototype.radius\"");
         row("unknown contrastive", R"("contrastive": {"tau": 0.1})", "unknown key \"contrastive.tau\"");
         // Wrong types.
