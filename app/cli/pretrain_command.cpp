@@ -136,25 +136,14 @@ void runPretrain(const PretrainArguments& args) {
               << kbs.size() << " vocabular" << (kbs.size() == 1 ? "y" : "ies") << " into " << args.out.string()
               << std::endl;
 
-    InterruptGuard interrupt;
-    ProgressPrinter printer;
     train::TrainerOptions options;
     options.runDirectory = args.out;
     options.schedule = schedule;
     options.resume = args.resume;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
-    options.progress = [&printer](const train::TrainingProgress& progress) { printer(progress); };
-    options.cancelled = [&interrupt] { return interrupt.requested(); };
 
-    const train::TrainingResult result = train::trainModel(preset, std::move(encoder), inputs, options);
-    printer.finish(result.cancelled);
-    if (result.cancelled) {
-        std::cerr << "cancelled after " << result.info.epochsDone << " epoch(s); the checkpoint is in "
-                  << train::checkpointDirectory(args.out).string() << "\nresume with: " << resumeCommand(args) << '\n';
-        throw Cancelled();  // main() exits with status 130
-    }
-    printSummary(result, args.out);
+    trainOnConsole(preset, std::move(encoder), inputs, options, resumeCommand(args));
     std::cout << "fine-tune it with: linkscope-cli train --preset NAME --model " << shellWord(args.out.string())
               << " ...\n";
 }

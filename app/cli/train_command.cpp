@@ -198,25 +198,14 @@ void runTrain(const TrainArguments& args) {
     std::cout << "training " << train::methodName(choice.preset.method) << " (" << choice.description << ") into "
               << args.out.string() << std::endl;
 
-    InterruptGuard interrupt;
-    ProgressPrinter printer;
     train::TrainerOptions options;
     options.runDirectory = args.out;
     options.schedule = choice.schedule;
     options.resume = args.resume;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
-    options.progress = [&printer](const train::TrainingProgress& progress) { printer(progress); };
-    options.cancelled = [&interrupt] { return interrupt.requested(); };
 
-    const train::TrainingResult result = train::trainModel(choice.preset, std::move(encoder), inputs, options);
-    printer.finish(result.cancelled);
-    if (result.cancelled) {
-        std::cerr << "cancelled after " << result.info.epochsDone << " epoch(s); the checkpoint is in "
-                  << train::checkpointDirectory(args.out).string() << "\nresume with: " << resumeCommand(args) << '\n';
-        throw Cancelled();  // main() exits with status 130
-    }
-    printSummary(result, args.out);
+    trainOnConsole(choice.preset, std::move(encoder), inputs, options, resumeCommand(args));
 }
 
 }  // namespace

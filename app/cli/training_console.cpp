@@ -15,6 +15,7 @@
 
 #include "train/run_directory.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 namespace linkscope::cli {
 
@@ -127,6 +128,24 @@ void printSummary(const train::TrainingResult& result, const fs::path& run) {
         std::cout << "note: " << info.collapsedValidations
                   << " validation(s) of this run found a collapsed model (log.jsonl: \"collapsed\": true); the kept model "
                      "is not one of them\n";
+}
+
+train::TrainingResult trainOnConsole(const train::TrainingPreset& preset, encoder::TextEncoder encoder,
+                                     const train::TrainingInputs& inputs, train::TrainerOptions options,
+                                     const std::string& resumeCommand) {
+    InterruptGuard interrupt;
+    ProgressPrinter printer;
+    options.progress = [&printer](const train::TrainingProgress& progress) { printer(progress); };
+    options.cancelled = [&interrupt] { return interrupt.requested(); };
+    const train::TrainingResult result = train::trainModel(preset, std::move(encoder), inputs, options);
+    printer.finish(result.cancelled);
+    if (result.cancelled) {
+        std::cerr << "cancelled after " << result.info.epochsDone << " epoch(s); the checkpoint is in "
+                  << train::checkpointDirectory(options.runDirectory).string() << "\nresume with: " << resumeCommand << '\n';
+        throw Cancelled();  // main() exits with status 130
+    }
+    printSummary(result, options.runDirectory);
+    return result;
 }
 
 }  // namespace linkscope::cli

@@ -145,4 +145,11 @@ private:
 /// dev Acc@1 untrained -> best, epochs, wall time, the model's folder, a collapse warning.
 void printSummary(const train::TrainingResult& result, const std::filesystem::path& run);
 
+/// Runs the trainer (train and pretrain) with Ctrl-C and the console's progress lines. Cancelled:
+/// says where the checkpoint is and gives `resumeCommand`, then throws Cancelled (exit status
+/// 130); finished: prints the summary and returns the result.
+train::TrainingResult trainOnConsole(const train::TrainingPreset& preset, encoder::TextEncoder encoder,
+                                     const train::TrainingInputs& inputs, train::TrainerOptions options,
+                                     const std::string& resumeCommand);
+
 }  // namespace linkscope::cli
