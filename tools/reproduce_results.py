@@ -35,6 +35,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 PRESETS = ["biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"]
+# The linkings tried on NCBI Disease dev for every run, the best of them then evaluated on test:
+# the run's own linking, and kNN-BioEL's datastore interpolation (k 4) with lambda from 0.05 to
+# 0.3 at both of the paper's temperature settings (NCBI 0.01/1.0, BC5CDR 0.05/5.0).
+LINKING_GRID = ["model"] + [f"knn@{lam}/{b1}/{b2}" for lam in (0.05, 0.1, 0.2, 0.3)
+                            for (b1, b2) in ((0.01, 1.0), (0.05, 5.0))]
 STARTS = ["random", "pretrained"]
 BEGIN = "<!-- reproduce-results:begin -->"
 END = "<!-- reproduce-results:end -->"
@@ -63,8 +68,10 @@ def corpora(data: Path):
     }
 
 
-def run_step(out: Path, name: str, command, log: Path):
-    """Runs one command unless its record exists; returns the record (seconds, peak memory)."""
+def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None):
+    """Runs one command unless its record exists; returns the record (seconds, peak memory).
+    With stdout_file, the command's standard output (e.g. `eval --json`) goes there and only its
+    standard error to the log."""
     record_file = out / "steps" / (name + ".json")
     if record_file.exists():
         return json.loads(record_file.read_text())
@@ -74,7 +81,11 @@ def run_step(out: Path, name: str, command, log: Path):
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.monotonic()
     with open(log, "w") as handle:
-        status = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT)
+        if stdout_file:
+            with open(stdout_file, "w") as output:
+                status = subprocess.call(command, stdout=output, stderr=handle)
+        else:
+            status = subprocess.call(command, stdout=handle, stderr=subprocess.STDOUT)
     seconds = time.monotonic() - started
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if status != 0:
@@ -86,6 +97,16 @@ def run_step(out: Path, name: str, command, log: Path):
               "finished": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     record_file.write_text(json.dumps(record, indent=2) + "\n")
     return record
+
+
+def best_linking(report) -> int:
+    """The index in LINKING_GRID of the best dev Acc@1 (the first of equals: the run's own linking
+    wins a tie, then the smaller lambda)."""
+    rows = report["linkings"]
+    if len(rows) != len(LINKING_GRID):
+        sys.exit(f"the dev comparison has {len(rows)} linkings for {len(LINKING_GRID)} asked")
+    best = max(row["acc@1"] for row in rows)
+    return next(i for i, row in enumerate(rows) if row["acc@1"] == best)
 
 
 def read_json(path: Path):
@@ -110,8 +131,9 @@ def memory(record):
     return "-" if value is None else f"{value:.2f} GB"
 
 
-def tables(out: Path, data: Path, presets) -> str:
-    """The markdown of the generated section, from what OUT holds."""
+def tables(out: Path, data: Path) -> str:
+    """The markdown of the generated section, from everything OUT holds (not only this invocation's
+    --presets, so a partial run never drops rows measured before)."""
     lines = []
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
     pre = read_json(out / "steps" / "pretrain.json")
@@ -156,7 +178,7 @@ def tables(out: Path, data: Path, presets) -> str:
                      f" {corpus['split']} strict Acc@1 | {corpus['split']} Acc@5 | collapsed | train time | peak memory |")
         lines.append("| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
         rows = len(lines)
-        for preset in presets:
+        for preset in PRESETS:
             for start in STARTS:
                 name = f"{key}-{start}-{preset}"
                 run = read_json(out / "runs" / name / "run.json")
@@ -174,6 +196,29 @@ def tables(out: Path, data: Path, presets) -> str:
         if len(lines) == rows:
             lines.append("| (not run yet) | | | | | | | | |")
         lines.append("")
+    lines.append("#### NCBI Disease, linking chosen on dev (kNN datastore of the training mentions)")
+    lines.append("")
+    lines.append("Every run is linked on dev with its own linking and with kNN-BioEL's interpolation over a grid"
+                 " (lambda " + ", ".join(sorted({g.split("@")[1].split("/")[0] for g in LINKING_GRID if "@" in g}))
+                 + "; temperatures 0.01/1.0 and 0.05/5.0); the best on dev is evaluated once on test.")
+    lines.append("")
+    lines.append("| preset | start | chosen on dev | dev Acc@1, own linking -> chosen | test Acc@1, own linking -> chosen | test Acc@5, chosen |")
+    lines.append("| --- | --- | --- | --- | --- | ---: |")
+    rows = len(lines)
+    for preset in PRESETS:
+        for start in STARTS:
+            name = f"ncbi-{start}-{preset}"
+            dev = read_json(out / "reports" / f"linking-dev-{name}.json")
+            test = read_json(out / "reports" / f"linking-test-{name}.json")
+            if not dev or not test:
+                continue
+            chosen = dev["linkings"][best_linking(dev)]
+            own_dev, own_test, chosen_test = dev["linkings"][0], test["linkings"][0], test["linkings"][-1]
+            lines.append(f"| {preset} | {start} | {chosen['linking']} | {fmt(own_dev['acc@1'])} -> {fmt(chosen['acc@1'])} |"
+                         f" {fmt(own_test['acc@1'])} -> {fmt(chosen_test['acc@1'])} | {fmt(chosen_test['acc@5'])} |")
+    if len(lines) == rows:
+        lines.append("| (not run yet) | | | | | |")
+    lines.append("")
     total = sum(r.get("seconds", 0.0) for r in records)
     lines.append(f"The {len(records)} steps recorded so far took {minutes(total)} in all on this machine.")
     return "\n".join(lines) + "\n"
@@ -196,7 +241,7 @@ def main():
     parser.add_argument("--out", default=str(root / "results-runs"))
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained")
-    parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr")
+    parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr, linking")
     parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
     parser.add_argument("--results", default=str(root / "docs" / "results.md"))
@@ -246,7 +291,25 @@ def main():
                                                    "--report", str(out / "reports" / f"{name}.json")],
                              logs / f"eval-{name}.log")
 
-    write_tables(Path(args.results), tables(out, data, presets))
+        if wanted("linking"):
+            # Chosen on dev, reported on test: the test split never picks a setting.
+            for preset in presets:
+                for start in starts:
+                    name = f"ncbi-{start}-{preset}"
+                    run = out / "runs" / name
+                    if not (run / "run.json").exists():
+                        continue
+                    dev_file = out / "reports" / f"linking-dev-{name}.json"
+                    run_step(out, f"linking-dev-{name}",
+                             [cli, "eval", "--run", str(run), *ncbi["train"], "--split", "dev",
+                              "--linking", ",".join(LINKING_GRID), "--json"], logs / f"linking-dev-{name}.log", dev_file)
+                    chosen = LINKING_GRID[best_linking(read_json(dev_file))]
+                    run_step(out, f"linking-test-{name}",
+                             [cli, "eval", "--run", str(run), *ncbi["train"], *ncbi["eval"],
+                              "--linking", "model" if chosen == "model" else "model," + chosen, "--json"],
+                             logs / f"linking-test-{name}.log", out / "reports" / f"linking-test-{name}.json")
+
+    write_tables(Path(args.results), tables(out, data))
     print(f"tables written to {args.results}")
 
 

@@ -9,6 +9,7 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 #include "util/line_reader.h"
 
 namespace linkscope::curation {
@@ -89,12 +90,7 @@ std::vector<project::Decision> readDecisionLog(const std::filesystem::path& path
     while (reader.next(text)) {
         if (text.find_first_not_of(" \t") == std::string::npos) continue;
         const std::size_t line = reader.lineNumber();
-        Json object;
-        try {
-            object = Json::parse(text);
-        } catch (const Json::exception& e) {
-            reader.fail(std::string("not valid JSON: ") + e.what());
-        }
+        const Json object = parseJsonLine(text, reader);
         if (!object.is_object()) reader.fail("expected one JSON object per line");
         const LineParser parse(object, file, line);
         project::Decision decision;

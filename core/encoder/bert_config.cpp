@@ -84,8 +84,7 @@ private:
         return &*it;
     }
     static std::string describe(const Json& value) {
-        const std::string text = value.dump();
-        return std::string(value.type_name()) + " " + (text.size() > 40 ? text.substr(0, 40) + "..." : text);
+        return std::string(value.type_name()) + " " + briefJson(value, 40);
     }
 
     const Json& object_;

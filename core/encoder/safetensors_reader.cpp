@@ -13,6 +13,7 @@
 #include "encoder/safetensors.h"
 #include "encoder/safetensors_layout.h"
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace linkscope::encoder {
 namespace {
@@ -42,12 +43,8 @@ std::string inQuotes(std::string_view text) {
     return "\"" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...\"" : "\"");
 }
 
-/// A JSON value as text for a message, shortened like inQuotes().
-std::string brief(const Json& value) {
-    constexpr std::size_t kShown = 80;
-    const std::string text = value.dump();
-    return text.size() > kShown ? text.substr(0, kShown) + "..." : text;
-}
+/// A JSON value as text for a message, shortened like inQuotes() and never a recursive dump.
+std::string brief(const Json& value) { return briefJson(value); }
 
 std::string shapeText(std::span<const std::int64_t> shape) {
     std::string text = "[";
@@ -71,7 +68,8 @@ bool readExactly(std::istream& in, void* into, std::uint64_t count) {
 Json parseHeader(const std::string& text, const std::string& file) {
     std::vector<std::set<std::string, std::less<>>> openObjects;
     std::optional<std::string> duplicate;
-    const Json::parser_callback_t callback = [&](int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
+        checkJsonDepth(depth, file);
         switch (event) {
         case Json::parse_event_t::object_start: openObjects.emplace_back(); break;
         case Json::parse_event_t::object_end:

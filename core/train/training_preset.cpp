@@ -286,7 +286,8 @@ void rejectDuplicateKeys(const std::string& text, const std::string& file) {
         const Level& parent = levels.back();
         return parent.object ? parent.path + parent.lastKey + "." : parent.path;
     };
-    const Json::parser_callback_t callback = [&](int, Json::parse_event_t event, Json& parsed) {
+    const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
+        checkJsonDepth(depth, file);
         switch (event) {
         case Json::parse_event_t::object_start:
         case Json::parse_event_t::array_start:

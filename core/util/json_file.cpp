@@ -26,14 +26,42 @@ std::string readTextFile(const std::filesystem::path& file) {
     return text;
 }
 
+void checkJsonDepth(int depth, const std::string& source) {
+    if (depth > kMaxJsonDepth)
+        throw ParseError(source, 0, "not valid JSON here: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+}
+
+std::string briefJson(const nlohmann::json& value, std::size_t shown) {
+    if (value.is_array()) return "an array of " + std::to_string(value.size()) + " values";
+    if (value.is_object()) return "an object of " + std::to_string(value.size()) + " keys";
+    std::string text = value.is_string() ? nlohmann::json(value.get_ref<const std::string&>().substr(0, shown)).dump(
+                                               -1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                         : value.dump();
+    if (text.size() > shown) text = text.substr(0, shown) + "...";
+    return text;
+}
+
 nlohmann::json parseJson(const std::string& text, const std::string& source) {
     try {
-        return nlohmann::json::parse(text);
+        const nlohmann::json::parser_callback_t bounded = [&source](int depth, nlohmann::json::parse_event_t,
+                                                                    nlohmann::json&) {
+            checkJsonDepth(depth, source);
+            return true;
+        };
+        return nlohmann::json::parse(text, bounded);
     } catch (const nlohmann::json::parse_error& e) {
         throw ParseError(source, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
     } catch (const nlohmann::json::exception& e) {
         // A number out of range ("1e999") is reported as out_of_range, with no position.
         throw ParseError(source, 0, std::string("not valid JSON: ") + e.what());
+    }
+}
+
+nlohmann::json parseJsonLine(const std::string& text, const LineReader& reader) {
+    try {
+        return parseJson(text, reader.fileName());
+    } catch (const ParseError& e) {
+        reader.fail(e.message());
     }
 }
 

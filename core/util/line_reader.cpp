@@ -62,10 +62,27 @@ bool LineReader::fill() {
     return true;
 }
 
+void LineReader::detectLineEnd() {
+    // A file with '\r' and no '\n' in its first megabyte (classic Mac OS line ends) is read
+    // line by line at every '\r'. Any other file ends its lines at '\n' and drops a '\r' before
+    // it; a lone '\r' inside one of its lines stays text, as it always did.
+    constexpr std::size_t kLook = std::size_t{1} << 20;
+    std::size_t scanned = 0;
+    while (buffer_.find('\n', position_ + scanned) == std::string::npos) {
+        scanned = buffer_.size() - position_;
+        if (scanned >= kLook || !fill()) {
+            if (buffer_.find('\r', position_) != std::string::npos) separator_ = '\r';
+            break;
+        }
+    }
+    lineEndKnown_ = true;
+}
+
 bool LineReader::next(std::string& line) {
+    if (!lineEndKnown_) detectLineEnd();
     std::size_t searchFrom = position_;
     for (;;) {
-        const std::size_t newline = buffer_.find('\n', searchFrom);
+        const std::size_t newline = buffer_.find(separator_, searchFrom);
         if (newline != std::string::npos) {
             line.assign(buffer_, position_, newline - position_);
             position_ = newline + 1;
@@ -87,7 +104,10 @@ bool LineReader::next(std::string& line) {
     ++lineNumber_;
     if (line.size() > options_.maxLineBytes)
         fail("line longer than " + std::to_string(options_.maxLineBytes) + " bytes");
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (separator_ == '\n' && !line.empty() && line.back() == '\r') line.pop_back();
+    // A UTF-8 byte-order mark (Windows editors write one) is not part of the first line's text:
+    // left there, it would become part of the first identifier or offset the first document.
+    if (lineNumber_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     if (options_.requireUtf8) {
         if (const auto bad = utf8::firstInvalidByte(line))
             fail("invalid UTF-8 at byte " + std::to_string(*bad + 1) + " of the line");

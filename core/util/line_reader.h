@@ -24,7 +24,9 @@ public:
     LineReader(const LineReader&) = delete;
     LineReader& operator=(const LineReader&) = delete;
 
-    /// Reads the next line without its "\n" or "\r\n". Returns false at the end of the file.
+    /// Reads the next line without its "\n" or "\r\n" (or "\r", in a file with "\r" and no "\n"
+    /// in its first megabyte), and without the UTF-8 byte-order mark at the start of the file.
+    /// Returns false at the end of the file.
     /// Throws ParseError for a line that is too long, not UTF-8, or a damaged gzip stream.
     bool next(std::string& line);
 
@@ -40,6 +42,7 @@ public:
 
 private:
     bool fill();
+    void detectLineEnd();
 
     struct Stream;
     std::unique_ptr<Stream> stream_;
@@ -49,6 +52,8 @@ private:
     std::size_t position_ = 0;
     std::size_t lineNumber_ = 0;
     bool eof_ = false;
+    bool lineEndKnown_ = false;
+    char separator_ = '\n';
 };
 
 }  // namespace linkscope

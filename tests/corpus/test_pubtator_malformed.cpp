@@ -1,5 +1,7 @@
 // Malformed PubTator input: every problem is a ParseError naming the file and the line (or,
 // for offset problems in lenient mode, a Diagnostic), never a crash and never a silent loss.
+#include <algorithm>
+
 #include "corpus/pubtator_reader.h"
 #include "corpus_fixtures.h"
 #include "gzip_fixture.h"
@@ -28,6 +30,26 @@ class TestPubTatorMalformed : public QObject {
     }
 
 private Q_SLOTS:
+    // A byte-order mark would join the first PMID ("\xEF\xBB\xBF1" is not "1") and CR-only line
+    // ends made the whole file one line: one document without mentions. Both read as the plain file.
+    void byteOrderMarkAndCarriageReturnLineEnds() {
+        const std::string two = std::string(kGood) + "\n2|t|Gout.\n2|a|Pain.\n2\t0\t4\tGout\tDisease\tD006073\n";
+        std::string crOnly = two;
+        std::replace(crOnly.begin(), crOnly.end(), '\n', '\r');
+        std::string crlf;
+        for (const char c : two) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        for (const auto& [name, content] : {std::pair<std::string, std::string>{"bom.txt", "\xEF\xBB\xBF" + two},
+                                            {"cr.txt", crOnly},
+                                            {"bom-crlf.txt", "\xEF\xBB\xBF" + crlf}}) {
+            const Corpus corpus = readPubTator(dir_.write(name, content));
+            QVERIFY2(corpus.size() == 2, name.c_str());
+            QVERIFY2(corpus.contains("1") && corpus.contains("2"), name.c_str());
+            QCOMPARE(corpus.find("1")->title, std::string("Lung cancer."));
+            QCOMPARE(corpus.find("1")->mentions.size(), std::size_t{1});
+            QCOMPARE(corpus.find("2")->mentions.at(0).text, std::string("Gout"));
+            QVERIFY2(corpus.diagnostics.empty(), name.c_str());
+        }
+    }
     void truncatedMentionLines_data() {
         QTest::addColumn<QString>("line");
         QTest::newRow("pmid and start only") << "1\t13";

@@ -102,6 +102,14 @@ private Q_SLOTS:
         const auto file = logWith("notjson.jsonl", "{\"id\":2,");  // a truncated line
         LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "not valid JSON");
     }
+    void deeplyNestedLine() {
+        std::string objects;
+        for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+        const auto file = logWith("deep.jsonl", objects);
+        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "nested deeper than");
+        const auto arrays = logWith("deep-arrays.jsonl", std::string(100000, '[') + std::string(100000, ']'));
+        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(arrays), arrays, 2, "nested deeper than");
+    }
     void notAnObject() {
         const auto file = logWith("array.jsonl", "[1,2]");
         LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "one JSON object per line");

@@ -241,6 +241,11 @@ private Q_SLOTS:
         row("empty file", "", 1, "not valid JSON");
         row("not JSON", "{\n  \"vocab_size\": 30522,\n}\n", 3, "not valid JSON");
         row("JSON array", "[1, 2]", 0, "must be a JSON object");
+        // 200 KB of nesting crashed encode / eval / train: error messages dumped the value.
+        row("nested 100,000 deep", "{\"hidden_size\": " + std::string(100000, '[') + std::string(100000, ']') + "}", 0,
+            "nested deeper than 64 levels");
+        row("nested value of a key", requiredWith("\"linkscope\": {\"pooling\": " + std::string(60, '[') + std::string(60, ']') + "}"),
+            0, "\"pooling\" must be a string");
         for (const char* key : {"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size"}) {
             // The SapBERT config without that key's line (and without the comma that would
             // then dangle before the closing brace, when it was the last key).

@@ -273,6 +273,10 @@ private Q_SLOTS:
         row("header not JSON", rawFile("{not json", ""), "not valid JSON");
         row("header truncated JSON", rawFile(R"({"a":{"dtype":)", ""), "not valid JSON");
         row("header JSON array", rawFile("[1,2]", ""), "not a JSON object");
+        row("header nested 100,000 deep", rawFile("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}", ""),
+            "nested deeper than 64 levels");
+        row("shape nested", rawFile(R"({"a":{"dtype":"U8","shape":[[[[1]]]],"data_offsets":[0,1]}})", "x"),
+            "not a non-negative integer");
         row("header empty", rawFile("", ""), "not a JSON object");
         row("header not UTF-8", rawFile("{\"a\xff\":{}}", ""), "not valid JSON");
         row("header with NUL", rawFile(std::string("{\0}", 3), ""), "not valid JSON");

@@ -1,4 +1,5 @@
 // MEDIC / BioSyn dictionary loader on fixtures in the real formats.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,23 @@ private Q_SLOTS:
         const auto result = loadDictionary(dir_.write("empty.txt", ""));
         QCOMPARE(result.kb.entityCount(), std::size_t{0});
         QCOMPARE(result.linesRead, std::size_t{0});
+    }
+
+    // Saved by a Windows editor (byte-order mark, CRLF) or a classic Mac one (CR only): the same
+    // entities, and the first id without the mark, so its mentions are still in the KB.
+    void byteOrderMarkAndLineEndsDoNotChangeTheEntities() {
+        const std::string withBom = "\xEF\xBB\xBF" + std::string(kMedic);
+        const auto bom = loadDictionary(dir_.write("bom.txt", withBom));
+        QCOMPARE(bom.kb.entityCount(), std::size_t{6});
+        const auto plain = loadDictionary(dir_.write("plain.txt", kMedic));
+        const auto firstId = std::string(plain.kb.primaryId(0));
+        QVERIFY2(bom.kb.findEntity(firstId).has_value(), firstId.c_str());
+        QVERIFY(!bom.kb.findEntity("\xEF\xBB\xBF" + firstId).has_value());
+        std::string crOnly(kMedic);
+        std::replace(crOnly.begin(), crOnly.end(), '\n', '\r');
+        const auto cr = loadDictionary(dir_.write("cr.txt", crOnly));
+        QCOMPARE(cr.kb.entityCount(), std::size_t{6});
+        QCOMPARE(cr.linesRead, std::size_t{6});
     }
 
     void blankLinesAreSkipped() {

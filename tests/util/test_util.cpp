@@ -3,8 +3,13 @@
 #include "gzip_fixture.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 #include "util/line_reader.h"
 #include "util/utf8.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace linkscope;
 
@@ -116,6 +121,124 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(target), std::string("new content"));
         for (const auto& entry : std::filesystem::directory_iterator(dir_.root()))
             QVERIFY2(entry.path().filename().string().find(".tmp-") == std::string::npos, "temporary left behind");
+    }
+    // A byte-order mark is not text: left in, it joins the first identifier of a KB or corpus.
+    void byteOrderMarkIsStrippedFromTheFirstLineOnly() {
+        const auto path = dir_.write("bom.txt", "\xEF\xBB\xBFMESH:D1\tname\n\xEF\xBB\xBFsecond\n");
+        const auto lines = readAll(path);
+        QCOMPARE(lines.size(), std::size_t{2});
+        QCOMPARE(lines[0], std::string("MESH:D1\tname"));
+        // Not a file's start: a BOM inside the text is a (zero-width) character and stays.
+        QCOMPARE(lines[1], std::string("\xEF\xBB\xBFsecond"));
+        test::writeGzip(dir_.path("bom.gz"), "\xEF\xBB\xBF" "a\nb\n");
+        QCOMPARE(readAll(dir_.path("bom.gz")), (std::vector<std::string>{"a", "b"}));
+    }
+    // A file saved with classic Mac line ends is read line by line, not as one long line.
+    void carriageReturnOnlyFilesAreReadLineByLine() {
+        const auto path = dir_.write("cr.txt", "1|t|Title\r1|a|Abstract\r\r2|t|Next");
+        LineReader reader(path);
+        std::vector<std::string> lines;
+        std::string line;
+        while (reader.next(line)) lines.push_back(line);
+        QCOMPARE(lines, (std::vector<std::string>{"1|t|Title", "1|a|Abstract", "", "2|t|Next"}));
+        QCOMPARE(reader.lineNumber(), std::size_t{4});
+        // The same split when the first line break falls on the buffer's end.
+        std::string longFirst(65535, 'x');
+        const auto edge = dir_.write("cr-edge.txt", longFirst + "\ry\r");
+        QCOMPARE(readAll(edge), (std::vector<std::string>{longFirst, "y"}));
+        // A "\r\n" file whose "\r" ends the first buffer is still a "\r\n" file.
+        std::string first(65535, 'z');
+        const auto crlf = dir_.write("crlf-edge.txt", first + "\r\nsecond\r\n");
+        QCOMPARE(readAll(crlf), (std::vector<std::string>{first, "second"}));
+        // In a "\n" file a lone "\r" inside a line is content, as before.
+        const auto stray = dir_.write("stray.txt", "a\rb\nc\n");
+        QCOMPARE(readAll(stray), (std::vector<std::string>{"a\rb", "c"}));
+    }
+    void deeplyNestedJsonIsAnErrorNotAStackOverflow() {
+        const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+        try {
+            parseJson(deep, "deep.json");
+            QFAIL("nesting of 200,000 levels was accepted");
+        } catch (const ParseError& e) {
+            QCOMPARE(e.file(), std::string("deep.json"));
+            QVERIFY2(std::string(e.what()).find("nested deeper than") != std::string::npos, e.what());
+        }
+        // The bound itself: kMaxJsonDepth levels read, one more refused.
+        const auto nested = [](int levels) { return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']'); };
+        QVERIFY(parseJson(nested(kMaxJsonDepth), "ok.json").is_array());
+        QVERIFY_THROWS_EXCEPTION(ParseError, parseJson(nested(kMaxJsonDepth + 2), "over.json"));
+    }
+    void briefJsonNeverRecursesAndStaysShort() {
+        nlohmann::json deep = nlohmann::json::array();
+        nlohmann::json* inner = &deep;
+        for (int i = 0; i < 100000; ++i) inner = &inner->emplace_back(nlohmann::json::array());
+        QCOMPARE(briefJson(deep), std::string("an array of 1 values"));
+        QCOMPARE(briefJson(nlohmann::json::object()), std::string("an object of 0 keys"));
+        QCOMPARE(briefJson(nlohmann::json(12)), std::string("12"));
+        const std::string shown = briefJson(nlohmann::json(std::string(100000, 'a')));
+        QVERIFY2(shown.size() <= 84, shown.c_str());
+        QVERIFY(shown.ends_with("..."));
+        // A cut inside a multi-byte character is replaced, never left as invalid UTF-8.
+        QVERIFY(!utf8::firstInvalidByte(briefJson(nlohmann::json(std::string("\xce\xb1\xce\xb1\xce\xb1")), 3)));
+    }
+    void atomicWriterKeepsTheTargetsMode() {
+        const auto target = dir_.path("mode.txt");
+        test::writeFile(target, "old");
+        QCOMPARE(::chmod(target.c_str(), 0640), 0);
+        {
+            AtomicFileWriter writer(target);
+            writer.stream() << "new";
+            writer.commit();
+        }
+        struct stat info {};
+        QCOMPARE(::stat(target.c_str(), &info), 0);
+        QCOMPARE(int(info.st_mode & 07777), 0640);
+        QCOMPARE(test::readFile(target), std::string("new"));
+    }
+    // A linked file is updated through the link; the link is not replaced by a plain file.
+    void atomicWriterWritesThroughASymbolicLink() {
+        const auto real = dir_.path("real.json");
+        test::writeFile(real, "old");
+        const auto link = dir_.path("link.json");
+        std::filesystem::create_symlink(real, link);
+        {
+            AtomicFileWriter writer(link);
+            QCOMPARE(writer.destination(), std::filesystem::canonical(real));
+            writer.stream() << "new";
+            writer.commit();
+        }
+        QVERIFY(std::filesystem::is_symlink(std::filesystem::symlink_status(link)));
+        QCOMPARE(test::readFile(real), std::string("new"));
+    }
+    // A writer killed before commit leaves "<target>.tmp-<pid>-N"; the next writer of that
+    // target removes it when that process no longer runs, and keeps a live writer's file.
+    void atomicWriterRemovesTemporariesOfDeadWriters() {
+        std::filesystem::create_directories(dir_.path("stale"));
+        const auto target = dir_.path("stale/stale.txt");
+        const pid_t child = ::fork();
+        if (child == 0) ::_exit(0);
+        QVERIFY(child > 0);
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);  // reaped: its pid no longer runs
+        const auto dead = dir_.path("stale/stale.txt.tmp-" + std::to_string(child) + "-123");
+        const auto alive = dir_.path("stale/stale.txt.tmp-" + std::to_string(::getpid()) + "-456");
+        const auto other = dir_.path("stale/stale.txt.tmp-notapid");
+        for (const auto& file : {dead, alive, other}) test::writeFile(file, "partial");
+        {
+            AtomicFileWriter writer(target);
+            writer.stream() << "whole";
+            writer.commit();
+        }
+        QVERIFY2(!std::filesystem::exists(dead), "a dead writer's temporary was kept");
+        QVERIFY(std::filesystem::exists(alive));
+        QVERIFY(std::filesystem::exists(other));
+        QCOMPARE(test::readFile(target), std::string("whole"));
+    }
+    void atomicWriterRefusesToReplaceAFolder() {
+        const auto folder = dir_.path("a-folder");
+        std::filesystem::create_directories(folder);
+        QVERIFY_THROWS_EXCEPTION(Error, AtomicFileWriter{folder});
+        QVERIFY(std::filesystem::is_directory(folder));
     }
 };
 
