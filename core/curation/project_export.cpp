@@ -62,6 +62,9 @@ void checkDecisionSplits(const ProjectManifest& manifest, const std::vector<proj
 
 std::filesystem::path outputFor(const ExportOptions& options, const CorpusReference& corpus, bool several) {
     if (!several) return options.out;
+    // The readers refuse such names already; checked again here because this is where a name
+    // becomes a path, and a manifest built in memory never passed a reader.
+    if (const auto problem = splitNameProblem(corpus.split)) throw Error("cannot export: " + *problem);
     if (options.format == ExportFormat::PubTator) return options.out / (corpus.split + ".pubtator.txt");
     if (options.format == ExportFormat::BioC) return options.out / (corpus.split + ".bioc.xml");
     return options.out / corpus.split;

@@ -7,7 +7,9 @@
 //     "knowledgeBase": { "path": "kb.txt", "format": "medic|ctd|umls", "semanticTypes": "MRSTY.RRF" },
 //     "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator" }, ... ] }
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace linkscope {
@@ -39,6 +41,11 @@ struct ProjectManifest {
 /// errors) when it is not a manifest, a field is missing or of the wrong kind, or a referenced
 /// file does not exist.
 ProjectManifest readProjectManifest(const std::filesystem::path& file);
+
+/// Why `split` cannot name a split, or nullopt when it can. A split name becomes a file or folder
+/// name of exports (SPLIT.pubtator.txt, SPLIT/ for brat), so it must be one path component:
+/// 1 to 100 bytes, no '/', '\\', control character or NUL, not "." or "..".
+std::optional<std::string> splitNameProblem(std::string_view split);
 
 KbFormat kbFormatFromName(const std::string& name);  ///< throws Error for an unknown name
 const char* kbFormatName(KbFormat format) noexcept;

@@ -117,6 +117,18 @@ void check(SQLite::Database& db, const std::string& fileName) {
                                               std::to_string(kVersion) + "): open it with a newer Linkscope");
         for (const char* table : kTables)
             if (!hasTable(db, table)) throw notOurs(std::string("the table ") + table + " is missing");
+        // A page damaged on disk (a bad sector, a copy cut short, a tool that wrote into the
+        // file) may leave SQLite able to open it and then answer from a broken index: export
+        // would apply the wrong decisions. quick_check reads every page once (about a second
+        // per GB) and reports structural damage; its first problems go into the message.
+        SQLite::Statement quick(db, "PRAGMA quick_check(3)");
+        std::string problems;
+        while (quick.executeStep())
+            if (const std::string row = quick.getColumn(0).getString(); row != "ok") problems += (problems.empty() ? "" : "; ") + row;
+        if (!problems.empty())
+            throw ParseError(fileName, 0,
+                             "damaged project: SQLite's check of the file failed (" + problems +
+                                 "); restore it from a copy (the decisions log export of an earlier copy holds every decision)");
     } catch (const SQLite::Exception& e) {
         // SQLite reads nothing from random bytes ("file is not a database") nor from a file
         // shorter than its header says ("database disk image is malformed").

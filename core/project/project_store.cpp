@@ -153,6 +153,8 @@ ProjectManifest ProjectStore::manifest() const {
         while (corpora.executeStep()) {
             CorpusReference reference;
             reference.split = corpora.getColumn(0).getString();
+            if (const auto problem = splitNameProblem(reference.split))
+                throw ParseError(name, 0, "damaged project: " + *problem);
             reference.path = resolvedPath(corpora.getColumn(1).getString(), state_->folder);
             if (const std::string format = corpora.getColumn(2).getString(); format != kPubTator)
                 throw ParseError(name, 0, "damaged project: unknown corpus format \"" + format + "\"");

@@ -64,6 +64,43 @@ private Q_SLOTS:
         expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":3},"corpora":[{"path":"c.txt"}]})",
                     "\"path\" has the wrong type");
     }
+    // A split name becomes an export's file or folder name: one that leaves the output folder,
+    // or is no name at all, is refused where it is read.
+    void hostileSplitNames_data() {
+        QTest::addColumn<QString>("split");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("parent") << "../../etc/x" << "holds a path separator";
+        QTest::newRow("absolute") << "/tmp/evil" << "holds a path separator";
+        QTest::newRow("backslash") << "..\\\\x" << "holds a path separator";
+        QTest::newRow("dot dot") << ".." << "is not a file name";
+        QTest::newRow("dot") << "." << "is not a file name";
+        QTest::newRow("empty") << "" << "the split name is empty";
+        QTest::newRow("NUL") << "dev\\u0000x" << "control character";
+        QTest::newRow("newline") << "dev\\nx" << "control character";
+        QTest::newRow("too long") << QString(101, 'a') << "longer than 100 bytes";
+    }
+    void hostileSplitNames() {
+        QFETCH(QString, split);
+        QFETCH(QString, fragment);
+        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
+                        split.toStdString() + R"(","path":"c.txt"}]})",
+                    "corpora[0]: the split name");
+        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
+                        split.toStdString() + R"(","path":"c.txt"}]})",
+                    fragment.toStdString());
+    }
+    void splitOfTheWrongType() {
+        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":7,"path":"c.txt"}]})",
+                    "\"split\" has the wrong type");
+    }
+    void ordinarySplitNamesRead() {
+        for (const std::string split : {"train", "dev-2", "test set", "étude", "v1.2"}) {
+            const auto m = readProjectManifest(manifest(
+                R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
+                split + R"(","path":"c.txt"}]})"));
+            QCOMPARE(m.corpora.at(0).split, split);
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestProjectManifest)

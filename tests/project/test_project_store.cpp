@@ -582,6 +582,12 @@ private Q_SLOTS:
         error = errorOf([&] { ProjectStore::open(noTable); });
         QVERIFY2(error.contains(QStringLiteral("the table decisions is missing")), qPrintable(error));
 
+        // A split name becomes an export's file name: one that leaves the folder is damage.
+        const auto escaping = edited("escaping.linkscope", "UPDATE corpora SET split = '../../outside'");
+        error = errorOf([&] { ProjectStore::open(escaping); });
+        QVERIFY2(error.startsWith(q(escaping) + QStringLiteral(": damaged project: the split name \"../../outside\" holds a path separator")),
+                 qPrintable(error));
+
         const auto badFormat = edited("bad-kb.linkscope", "UPDATE knowledge_base SET format = 'owl'");
         error = errorOf([&] { ProjectStore::open(badFormat); });
         QVERIFY2(error.startsWith(q(badFormat) + u':') && error.contains(QStringLiteral("owl")), qPrintable(error));
@@ -639,6 +645,33 @@ private Q_SLOTS:
         error = errorOf([&] { saveDatastore(writable, "", datastore); });
         QVERIFY2(error.contains(QStringLiteral("needs a name")), qPrintable(error));
         QCOMPARE(datastoreTemporaries(), temporariesBefore);  // every temporary file removed
+    }
+
+    // A page of an index overwritten on disk: SQLite would open the file and answer lookups by
+    // mention from the broken index. The store refuses it when it opens, naming the file.
+    void refusesAProjectWithADamagedIndex() {
+        test::FixtureDir dir;
+        const auto file = dir.path(kProjectName);
+        {
+            auto store = newProject(dir);
+            for (int i = 0; i < 300; ++i)
+                store.record(decisionOn("train", std::to_string(1000 + i), 0, 4, DecisionKind::Skip, ""));
+        }  // closed: checkpointed into the file
+        std::int64_t page = 0, pageSize = 0;
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+            QCOMPARE(raw.execAndGet("PRAGMA quick_check").getString(), std::string("ok"));
+            page = raw.execAndGet("SELECT rootpage FROM sqlite_master WHERE name = 'decisions_by_mention'").getInt64();
+            pageSize = raw.execAndGet("PRAGMA page_size").getInt64();
+        }
+        QVERIFY(page > 1);
+        std::string bytes = test::readFile(file);
+        QVERIFY(static_cast<std::int64_t>(bytes.size()) >= page * pageSize);
+        std::fill_n(bytes.begin() + (page - 1) * pageSize, pageSize, '\xff');
+        test::writeFile(file, bytes);
+        const QString error = errorOf([&] { ProjectStore::open(file); });
+        QVERIFY2(error.startsWith(q(file) + QStringLiteral(": damaged project: SQLite's check of the file failed")),
+                 qPrintable(error));
     }
 
     // --- durability ---------------------------------------------------------------------------
