@@ -75,6 +75,18 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("<stdin>:2"), r.err.constData());
     }
 
+    // One endless line (a binary piped in by mistake) is refused at the cap, not read whole:
+    // a 100 MB line once took 11 GB.
+    void tokenizeRefusesAnOverlongLineAndDropsAByteOrderMark() {
+        const QByteArray endless = "breast\n" + QByteArray(3 << 20, 'x') + "\n";
+        const auto r = test::runCli({"tokenize", "--model", path("tokenizer")}, endless);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("<stdin>:2: line longer than 1048576 bytes"), r.err.constData());
+        const auto bom = test::runCli({"tokenize", "--model", path("tokenizer")}, "\xEF\xBB\xBF" "Breast cancers\n");
+        QVERIFY2(bom.exitCode == 0, bom.err.constData());
+        QCOMPARE(bom.out, QByteArray("2 5 6 7 3\n"));
+    }
+
     void compactModelIsAHuggingFaceCheckpoint() {
         for (const char* file : {"config.json", "vocab.txt", "tokenizer_config.json", "model.safetensors"})
             QVERIFY2(QFile::exists(path("compact") + "/" + file), file);
