@@ -79,7 +79,12 @@ CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> f
             if (const auto it = result.parameters.find(mapped.canonical); it != result.parameters.end())
                 tensorError(path, info.name,
                             "is the same parameter as \"" + it->second.storedName + "\" in " + it->second.file.string());
-            result.parameters.emplace(mapped.canonical, CheckpointTensors::Entry{toFloatTensor(file, info), path, info.name});
+            auto tensor = toFloatTensor(file, info);
+            // NaN or infinite weights load without complaint and encode every text to NaN: every
+            // similarity is then NaN and the ranking arbitrary. Refused here, naming the tensor.
+            if (const auto bad = tensor.numel() - torch::isfinite(tensor).sum().item<std::int64_t>(); bad > 0)
+                tensorError(path, info.name, "holds " + std::to_string(bad) + " NaN or infinite value(s)");
+            result.parameters.emplace(mapped.canonical, CheckpointTensors::Entry{std::move(tensor), path, info.name});
         }
     }
     return result;

@@ -142,6 +142,17 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
     auto config = BertConfig::load(files.config);
     auto tokenizer = BertTokenizer::fromDirectory(files.directory);
     const auto tensors = readCheckpointTensors(files.weights);
+    // The model is allocated from config.json's sizes: a config that asks for more parameters
+    // than the weights hold (a damaged or hostile vocab_size of 10^9) is refused before that
+    // allocation, not after it. Equal counts are then checked tensor by tensor on assignment.
+    std::size_t stored = 0;
+    for (const auto& [name, entry] : tensors.parameters)
+        if (!name.starts_with("pooler.")) stored += static_cast<std::size_t>(entry.tensor.numel());
+    if (config.parameterCount() > stored)
+        throw ParseError(files.config.string(), 0,
+                         "describes " + std::to_string(config.parameterCount()) + " encoder parameters but the weights (" +
+                             files.weights.front().filename().string() + (files.weights.size() > 1 ? ", ..." : "") +
+                             ") hold " + std::to_string(stored) + ": the config does not belong to these weights");
     auto model = std::make_shared<BertEncoderModel>(config, tensors.hasPooler());
     assignCheckpointTensors(*model, tensors, files.weights);
     auto state = std::make_unique<State>(std::move(model), std::move(tokenizer));

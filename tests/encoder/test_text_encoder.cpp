@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -333,11 +335,42 @@ private Q_SLOTS:
             return path;
         };
         {
+            // Stored under another name: as many values as config.json needs, one tensor missing.
             const auto path = fresh("missing");
+            rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
+                findRaw(tensors, "encoder.layer.1.output.dense.bias")->name = "encoder.layer.1.output.dense.bias_renamed";
+            });
+            EXPECT_ERROR(TextEncoder::load(path), "encoder.layer.1.output.dense.bias", "missing");
+        }
+        {
+            // Fewer values than config.json describes: refused before the model is allocated.
+            const auto path = fresh("removed");
             rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
                 std::erase_if(tensors, [](const RawTensor& t) { return t.name == "encoder.layer.1.output.dense.bias"; });
             });
-            EXPECT_ERROR(TextEncoder::load(path), "model.safetensors", "encoder.layer.1.output.dense.bias", "missing");
+            EXPECT_ERROR(TextEncoder::load(path), "config.json", "encoder parameters but the weights (model.safetensors)",
+                         "does not belong to these weights");
+        }
+        {
+            // A config.json of 10^9 words beside a small model: refused, not 16 GB allocated.
+            const auto path = fresh("huge-config");
+            auto config = test::readFile(path / "config.json");
+            const auto at = config.find("\"vocab_size\"");
+            QVERIFY(at != std::string::npos);
+            config.replace(at, config.find_first_of(",\n}", at) - at, "\"vocab_size\": 1000000000");
+            test::writeFile(path / "config.json", config);
+            EXPECT_ERROR(TextEncoder::load(path), "config.json", "describes 160000", "does not belong to these weights");
+        }
+        {
+            // One NaN in a weight would make every vector NaN: refused naming the tensor.
+            const auto path = fresh("nan");
+            rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
+                auto* t = findRaw(tensors, "encoder.layer.0.attention.self.query.weight");
+                const float values[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+                std::memcpy(t->bytes.data() + 8, values, sizeof values);
+            });
+            EXPECT_ERROR(TextEncoder::load(path), "model.safetensors", "encoder.layer.0.attention.self.query.weight",
+                         "holds 2 NaN or infinite value(s)");
         }
         {
             const auto path = fresh("unknown");
