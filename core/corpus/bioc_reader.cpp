@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,11 @@ using pubtator::quoteForMessage;
 
 // No parse_eol: LineReader already removed the "\r" of "\r\n", and a lone carriage return in
 // a text is content (offsets count it). parse_ws_pcdata_single keeps a text of spaces only.
+// A BioC file is read whole (XML is parsed as a tree); more than this once decompressed is
+// refused before it is held, so a small gzip cannot expand into all of the memory. PubTator
+// Central's largest BioC exports of abstracts are far below it.
+constexpr std::size_t kMaxBioCBytes = std::size_t{2} << 30;
+
 constexpr unsigned kParseOptions =
     pugi::parse_cdata | pugi::parse_escapes | pugi::parse_wconv_attribute | pugi::parse_ws_pcdata_single;
 
@@ -70,10 +76,9 @@ public:
     void read(const std::filesystem::path& path) {
         // Through LineReader (gzip, UTF-8 check with a line number); lines are joined with "\n",
         // so byte positions of the joined text still fall on the file's lines.
-        text_ = readTextFile(path);
+        text_ = readTextFile(path, kMaxBioCBytes);
         if (text_.find_first_not_of(" \t\n") == std::string::npos) throw ParseError(file_, 0, "empty file (no BioC collection)");
-        for (std::size_t i = 0; i < text_.size(); ++i)
-            if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+        checkCharacterReferences();
         pugi::xml_document xml;
         const pugi::xml_parse_result parsed = xml.load_buffer(text_.data(), text_.size(), kParseOptions, pugi::encoding_utf8);
         if (!parsed)
@@ -103,10 +108,42 @@ private:
         std::size_t firstLine = 0;
     };
 
+    // Lines are counted on demand from the last position asked for: the questions come in file
+    // order (documents, then their annotations), so the whole file is scanned about once, and
+    // no table of line starts is kept (8 bytes per line: 2.4 GB for a gzip bomb of newlines).
     std::size_t lineOfByte(std::ptrdiff_t byte) const {
         if (byte < 0) return 0;
-        const auto after = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), static_cast<std::size_t>(byte));
-        return static_cast<std::size_t>(after - lineStarts_.begin()) + 1;
+        const std::size_t target = std::min(static_cast<std::size_t>(byte), text_.size());
+        if (target < cursorByte_) {
+            cursorByte_ = 0;
+            cursorLine_ = 1;
+        }
+        cursorLine_ += static_cast<std::size_t>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(cursorByte_),
+                                                           text_.begin() + static_cast<std::ptrdiff_t>(target), '\n'));
+        cursorByte_ = target;
+        return cursorLine_;
+    }
+
+    // pugixml decodes "&#...;" without XML's rule on which characters may be written: "&#0;" would
+    // end the text early (its values are C strings) and "&#xD800;" would become invalid UTF-8.
+    // Such a reference makes the file not well-formed XML (XML 1.0, production [2] Char).
+    void checkCharacterReferences() const {
+        for (std::size_t at = text_.find("&#"); at != std::string::npos; at = text_.find("&#", at + 2)) {
+            const std::size_t end = text_.find(';', at);
+            const bool hex = at + 2 < text_.size() && (text_[at + 2] == 'x');
+            const std::size_t digits = at + (hex ? 3 : 2);
+            if (end == std::string::npos || end == digits || end - digits > 8) continue;  // pugixml reports it
+            std::uint32_t value = 0;
+            const auto [last, error] = std::from_chars(text_.data() + digits, text_.data() + end, value, hex ? 16 : 10);
+            if (error != std::errc{} || last != text_.data() + end) continue;  // not a reference pugixml decodes either
+            const bool allowed = value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value <= 0xD7FF) ||
+                                 (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF);
+            if (!allowed)
+                throw ParseError(file_, lineOfByte(static_cast<std::ptrdiff_t>(at)),
+                                 "not well-formed XML: the character reference " + text_.substr(at, end + 1 - at) +
+                                     " names a character XML does not allow (NUL, a surrogate, a control "
+                                     "character or beyond U+10FFFF)");
+        }
     }
     std::size_t lineOf(pugi::xml_node node) const { return lineOfByte(node.offset_debug()); }
 
@@ -334,7 +371,8 @@ private:
     Corpus& corpus_;
     std::string file_;
     std::string text_;
-    std::vector<std::size_t> lineStarts_;  // byte where each line after the first starts
+    mutable std::size_t cursorByte_ = 0;  // lineOfByte's last position and its line
+    mutable std::size_t cursorLine_ = 1;
     std::map<std::string, LeftOut> leftOut_;
 };
 

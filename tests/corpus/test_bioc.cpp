@@ -207,6 +207,36 @@ private Q_SLOTS:
         const auto file = dir_.write("latin1.xml", xml);
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 7, "invalid UTF-8");
     }
+    // "&#0;" cut the title where it stood (pugixml's values are C strings) and "&#xD800;" decoded
+    // to bytes that are not UTF-8: both are characters XML does not allow.
+    void forbiddenCharacterReferences_data() {
+        QTest::addColumn<QString>("reference");
+        for (const char* reference : {"&#0;", "&#x0;", "&#xD800;", "&#57343;", "&#x110000;", "&#1;", "&#xFFFE;"})
+            QTest::newRow(reference) << QString::fromLatin1(reference);
+    }
+    void forbiddenCharacterReferences() {
+        QFETCH(QString, reference);
+        std::string xml = withAnnotation("");
+        xml.replace(xml.find("Fever and"), 5, "Fe" + reference.toStdString() + "ver");
+        const auto file = dir_.write("reference.xml", xml);
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 6, "the character reference " + reference.toStdString());
+    }
+    void allowedCharacterReferencesDecode() {
+        std::string xml = withAnnotation("");
+        xml.replace(xml.find("Fever and cough."), 16, "F&#xe9;ver and c&#111;ugh&#x1F600;");
+        const Corpus corpus = readBioC(dir_.write("allowed.xml", xml));
+        QCOMPARE(corpus.size(), std::size_t{1});
+        QCOMPARE(corpus.documents()[0].title, std::string("F\xc3\xa9ver and cough\xf0\x9f\x98\x80"));  // 16 characters, as before
+    }
+    // A document after 200,000 blank lines: its line is still right, and the reader keeps no
+    // table of line starts (it held 8 bytes per line, 4.7 GB for a small gzip of newlines).
+    void linesAfterManyBlankLines() {
+        std::string xml = withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                         "<location offset=\"17\" length=\"50\"/><text>Cough</text></annotation>\n");
+        xml.insert(0, std::string(200000, '\n'));
+        const auto file = dir_.write("blank-lines.xml", xml);
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 200009, "");
+    }
     void notACollection() {
         const auto file = dir_.write("root.xml", "<?xml version=\"1.0\"?>\n<documents/>\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 2, "<collection>");

@@ -168,6 +168,17 @@ private Q_SLOTS:
         QVERIFY(parseJson(nested(kMaxJsonDepth), "ok.json").is_array());
         QVERIFY_THROWS_EXCEPTION(ParseError, parseJson(nested(kMaxJsonDepth + 2), "over.json"));
     }
+    // A file read whole is refused once its text passes the bound, before it is held: a small
+    // gzip of newlines cannot expand into all of the memory.
+    void readTextFileStopsAtItsBound() {
+        // Lines 1 to 1001 make 1000 bytes (the newlines between them); line 1002 passes the bound.
+        test::writeGzip(dir_.path("bomb.gz"), std::string(1 << 20, '\n'));
+        LINKSCOPE_EXPECT_PARSE_ERROR(readTextFile(dir_.path("bomb.gz"), 1000), dir_.path("bomb.gz"), 1002,
+                                     "larger than 1000 bytes (decompressed)");
+        const auto small = dir_.write("small.json", "{\"a\": 1}\n");
+        QCOMPARE(readTextFile(small, 9), std::string("{\"a\": 1}"));
+        QVERIFY_THROWS_EXCEPTION(ParseError, readTextFile(small, 8));
+    }
     void briefJsonNeverRecursesAndStaysShort() {
         nlohmann::json deep = nlohmann::json::array();
         nlohmann::json* inner = &deep;
