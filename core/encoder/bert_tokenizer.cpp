@@ -2,6 +2,7 @@
 #include "encoder/bert_tokenizer.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "encoder/basic_tokenizer.h"
@@ -54,6 +55,13 @@ void BertTokenizer::validateAddedTokens() {
         checkTokenText(token, "added token");
         const std::string quoted = "added token \"" + token + "\"";
         if (id < 0) throw Error(quoted + " has a negative id");
+        // Ids past the vocabulary follow it without a gap (as transformers assigns them): an id
+        // of 2^31 - 1 would size the embedding table at two billion rows, and the next id
+        // given to a new token (the markers) would overflow to a negative one.
+        if (static_cast<std::size_t>(id) >= vocabularyCount + config_.addedTokens.size())
+            throw Error(quoted + " has id " + std::to_string(id) + ", past the " + std::to_string(vocabularyCount) +
+                        " tokens of vocab.txt and the " + std::to_string(config_.addedTokens.size()) +
+                        " added tokens: added ids must follow the vocabulary without a gap");
         if (const auto inVocabulary = vocabulary_.id(token); inVocabulary && *inVocabulary != id)
             throw Error(quoted + " has id " + std::to_string(id) + " but vocab.txt gives it id " +
                         std::to_string(*inVocabulary));
@@ -96,7 +104,7 @@ void BertTokenizer::addMissingSpecialTokens() {
         } else if (const auto inVocabulary = vocabulary_.id(*token)) {
             *id = *inVocabulary;
         } else {
-            *id = static_cast<std::int32_t>(vocabularySize());
+            *id = nextId();
             config_.addedTokens.emplace_back(*token, *id);
         }
     }
@@ -245,7 +253,7 @@ std::vector<std::int32_t> BertTokenizer::addTokens(std::span<const std::string> 
             ids.push_back(special->id);
             continue;
         }
-        const auto id = vocabulary_.id(token).value_or(static_cast<std::int32_t>(vocabularySize()));
+        const auto id = vocabulary_.id(token) ? *vocabulary_.id(token) : nextId();
         config_.addedTokens.emplace_back(token, id);
         addedIds_.emplace(token, id);
         wholeTokens_.push_back({detail::toCodePoints(token), token, id});  // so a repeat is found
@@ -260,6 +268,13 @@ std::vector<std::int32_t> BertTokenizer::addTokens(std::span<const std::string> 
 std::optional<std::int32_t> BertTokenizer::tokenId(std::string_view token) const {
     if (const auto it = addedIds_.find(token); it != addedIds_.end()) return it->second;
     return vocabulary_.id(token);
+}
+
+std::int32_t BertTokenizer::nextId() const {
+    const std::size_t next = vocabularySize();
+    if (next > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw Error("tokenizer: no token id is left for a new token (ids are 32-bit)");
+    return static_cast<std::int32_t>(next);
 }
 
 std::size_t BertTokenizer::vocabularySize() const noexcept {

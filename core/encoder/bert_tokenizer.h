@@ -132,6 +132,8 @@ public:
     const TokenizerConfig& config() const noexcept { return config_; }
 
 private:
+    /// The id a new token gets: vocabularySize(); throws Error past the 32-bit ids.
+    std::int32_t nextId() const;
     /// A token matched whole in the text (special or added), as code points.
     struct WholeToken {
         std::u32string text;

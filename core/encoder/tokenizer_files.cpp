@@ -245,6 +245,8 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         for (const auto& token : *additional) {
             if (ids.contains(token)) continue;
             const auto inVocabulary = vocabulary.id(token);
+            if (!inVocabulary && next > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+                throw ParseError(additionalFile.string(), 0, "no token id is left for \"" + token + "\" (ids are 32-bit)");
             const std::int32_t id = inVocabulary ? *inVocabulary : static_cast<std::int32_t>(next++);
             ids.add(additionalFile.string(), token, id);
         }

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -284,6 +285,32 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, makeTokenizer(config));
         config.addedTokens = {{"", 60}};
         QVERIFY_THROWS_EXCEPTION(Error, makeTokenizer(config));
+        // An id far past the vocabulary: two billion embedding rows, and the next new token's id
+        // (vocabularySize()) overflowed to a negative one.
+        config.addedTokens = {{"[S]", std::numeric_limits<std::int32_t>::max()}};
+        try {
+            makeTokenizer(config);
+            QFAIL("an added token at id 2^31 - 1 was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("without a gap") != std::string::npos, e.what());
+        }
+        config.addedTokens = {{"[S]", kVocabularySize + 1}};  // one id skipped
+        QVERIFY_THROWS_EXCEPTION(Error, makeTokenizer(config));
+        config.addedTokens = {{"[E]", kVocabularySize + 1}, {"[S]", kVocabularySize}};  // contiguous, any order
+        QCOMPARE(makeTokenizer(config).vocabularySize(), std::size_t(kVocabularySize + 2));
+        {
+            const auto folder = dir_.path("far-id");
+            std::filesystem::create_directories(folder);
+            Vocabulary::fromTokens(kVocabulary).save(folder / "vocab.txt");
+            test::writeFile(folder / "added_tokens.json", R"({"[S]": 2147483647})");
+            try {
+                BertTokenizer::fromDirectory(folder);
+                QFAIL("added_tokens.json with id 2^31 - 1 was accepted");
+            } catch (const ParseError& e) {
+                QVERIFY2(e.file().find("far-id") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("without a gap") != std::string::npos, e.what());
+            }
+        }
         auto tokenizer = makeTokenizer();
         const std::vector<std::string> empty = {"[S]", ""};
         QVERIFY_THROWS_EXCEPTION(Error, tokenizer.addTokens(empty));
