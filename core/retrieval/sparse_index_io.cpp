@@ -243,10 +243,21 @@ SparseIndex loadSparseIndex(const std::filesystem::path& file, const DictionaryF
                             const TfidfSettings& settings, const SparseIndexOptions& options) {
     const std::string name = file.string();
     // The header first, so that a large file of another kind is refused without reading it all.
+    // Then the size it announces against the file's, so that no more is read (and held) than an
+    // intact index of that header has.
     {
         const std::string head = readFileStart(file, kHeaderBytes);
         Reader reader(head, name);
-        readHeader(reader, head.size());
+        const Header announced = readHeader(reader, head.size());
+        std::error_code ec;
+        const auto actual = std::filesystem::file_size(file, ec);
+        if (ec) reader.fail("cannot read the sparse index file's size: " + ec.message());
+        if (announced.fileBytes > actual)
+            reader.fail("truncated sparse index: " + std::to_string(actual) + " bytes of the " +
+                        std::to_string(announced.fileBytes) + " its header announces");
+        if (announced.fileBytes < actual)
+            reader.fail("corrupt sparse index: " + std::to_string(actual - announced.fileBytes) +
+                        " unexpected bytes after the end its header announces");
     }
     const std::string data = readFileStart(file);
     Reader reader(data, name);

@@ -203,6 +203,14 @@ private Q_SLOTS:
             expectLoadFails(file, cut < 8 ? "wrong magic" : "truncated sparse index");
         }
         expectLoadFails(dir_.write("longer.lsi", bytes + "extra"), "unexpected bytes after the end");
+        // An index followed by 64 GB of holes (a sparse file): refused from its header and the
+        // file's size, before anything past the header is read (it was read whole: bad_alloc).
+        const auto huge = dir_.write("huge.lsi", bytes);
+        std::error_code ec;
+        std::filesystem::resize_file(huge, std::uintmax_t{64} << 30, ec);
+        if (ec) QSKIP(qPrintable(QStringLiteral("this file system makes no 64 GB sparse file: %1").arg(QString::fromStdString(ec.message()))));
+        expectLoadFails(huge, "unexpected bytes after the end its header announces");
+        std::filesystem::remove(huge);
     }
 
     void flippedBytes() {
