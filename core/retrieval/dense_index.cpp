@@ -379,6 +379,91 @@ void DenseIndex::setSearchOptions(const DenseIndexOptions& options) {
     state_->applySearchOptions(options);
 }
 
+// ----- validation of what FAISS read --------------------------------------------------------
+//
+// The checksum proves the file is what was written, not that it was written by us: a crafted
+// file with a resealed CRC reaches faiss::read_index, which checks little of the structure it
+// builds, and FAISS's search then follows neighbour ids and list sizes without bounds checks.
+// Every array the three kinds' searches index is checked against the sizes it must have.
+namespace {
+
+/// Why a flat (exact) storage of `d` dimensions is not whole, or "" when it is.
+std::string flatProblem(const faiss::Index* index, std::uint64_t d) {
+    const auto* flat = dynamic_cast<const faiss::IndexFlatCodes*>(index);
+    if (!flat) return "its vectors are not stored as a flat table";
+    if (static_cast<std::uint64_t>(flat->d) != d || flat->code_size != d * sizeof(float))
+        return "its flat table has vectors of " + std::to_string(flat->d) + " dimensions in codes of " +
+               std::to_string(flat->code_size) + " bytes";
+    if (flat->ntotal < 0 || flat->codes.size() != static_cast<std::size_t>(flat->ntotal) * flat->code_size)
+        return "its flat table holds " + std::to_string(flat->codes.size()) + " bytes for " +
+               std::to_string(flat->ntotal) + " vectors";
+    return {};
+}
+
+std::string hnswProblem(const faiss::IndexHNSW& index, std::uint64_t d) {
+    if (!index.storage) return "the graph has no vector storage";
+    if (const auto problem = flatProblem(index.storage, d); !problem.empty()) return problem;
+    if (index.storage->ntotal != index.ntotal) return "the graph and its storage hold different numbers of vectors";
+    const faiss::HNSW& graph = index.hnsw;
+    const auto n = static_cast<std::size_t>(index.ntotal);
+    if (graph.levels.size() != n || graph.offsets.size() != n + 1) return "the graph's level tables do not match its size";
+    if (graph.cum_nneighbor_per_level.empty() || graph.offsets.front() != 0) return "the graph's neighbour tables are damaged";
+    const int levels = static_cast<int>(graph.cum_nneighbor_per_level.size()) - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        // A node's neighbour lists span cum_nneighbor_per_level[level] slots from offsets[i].
+        if (graph.levels[i] < 1 || graph.levels[i] > levels || graph.levels[i] > graph.max_level + 1)
+            return "node " + std::to_string(i) + " has level " + std::to_string(graph.levels[i]);
+        const auto span = static_cast<std::size_t>(graph.cum_nneighbor_per_level[static_cast<std::size_t>(graph.levels[i])]);
+        if (graph.offsets[i + 1] < graph.offsets[i] || graph.offsets[i + 1] - graph.offsets[i] != span)
+            return "node " + std::to_string(i) + "'s neighbour list has the wrong length";
+    }
+    if (graph.offsets.back() != graph.neighbors.size()) return "the graph's neighbour table has the wrong size";
+    for (const auto neighbour : graph.neighbors)
+        if (neighbour < -1 || neighbour >= index.ntotal)
+            return "a neighbour id (" + std::to_string(neighbour) + ") is outside the " + std::to_string(n) + " vectors";
+    for (std::size_t level = 1; level < graph.cum_nneighbor_per_level.size(); ++level)
+        if (graph.cum_nneighbor_per_level[level] < graph.cum_nneighbor_per_level[level - 1])
+            return "the graph's neighbour counts per level decrease";
+    if (n > 0 && (graph.entry_point < 0 || graph.entry_point >= index.ntotal || graph.max_level < 0 ||
+                  graph.max_level >= levels || graph.levels[static_cast<std::size_t>(graph.entry_point)] != graph.max_level + 1))
+        return "the graph's entry point is not a node of its top level";
+    return {};
+}
+
+std::string ivfPqProblem(const faiss::IndexIVFPQ& index, std::uint64_t d) {
+    if (!index.quantizer || static_cast<std::size_t>(index.quantizer->ntotal) != index.nlist ||
+        static_cast<std::uint64_t>(index.quantizer->d) != d)
+        return "the coarse quantizer does not hold one centroid per list";
+    if (const auto problem = flatProblem(index.quantizer, d); !problem.empty()) return "coarse quantizer: " + problem;
+    const faiss::ProductQuantizer& pq = index.pq;
+    if (pq.M == 0 || pq.dsub == 0 || pq.M * pq.dsub != d || pq.ksub != (std::size_t{1} << pq.nbits) ||
+        pq.centroids.size() != pq.M * pq.ksub * pq.dsub || pq.code_size != index.code_size)
+        return "the product quantizer's tables do not match its sizes";
+    const auto* lists = dynamic_cast<const faiss::ArrayInvertedLists*>(index.invlists);
+    if (!lists || lists->nlist != index.nlist || lists->code_size != index.code_size ||
+        lists->codes.size() != index.nlist || lists->ids.size() != index.nlist)
+        return "the inverted lists do not match the index";
+    std::size_t total = 0;
+    for (std::size_t list = 0; list < index.nlist; ++list) {
+        if (lists->codes[list].size() != lists->ids[list].size() * index.code_size)
+            return "inverted list " + std::to_string(list) + " holds codes and ids of different counts";
+        for (const auto id : lists->ids[list])
+            if (id < 0 || id >= index.ntotal) return "inverted list " + std::to_string(list) + " names vector " + std::to_string(id);
+        total += lists->ids[list].size();
+    }
+    if (total != static_cast<std::size_t>(index.ntotal)) return "the inverted lists hold another number of vectors";
+    return {};
+}
+
+/// Why the FAISS index read from a file cannot be searched safely, or "" when it can.
+std::string structureProblem(const faiss::Index* index, DenseIndexKind kind, std::uint64_t d) {
+    if (kind == DenseIndexKind::Flat) return flatProblem(index, d);
+    if (kind == DenseIndexKind::Hnsw) return hnswProblem(*dynamic_cast<const faiss::IndexHNSW*>(index), d);
+    return ivfPqProblem(*dynamic_cast<const faiss::IndexIVFPQ*>(index), d);
+}
+
+}  // namespace
+
 // ----- file format ---------------------------------------------------------------------------
 //
 // Version 1, little-endian, no padding:
@@ -557,6 +642,11 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
         state->index.reset(faiss::read_index(&reader));
     } catch (const faiss::FaissException& e) {
         throw fail(std::string("damaged dense index: FAISS cannot read it: ") + e.what());
+    } catch (const std::bad_alloc&) {
+        // A size field inside FAISS's payload asked for more memory than there is.
+        throw fail("damaged dense index: FAISS's payload declares sizes beyond the memory of this machine");
+    } catch (const std::exception& e) {
+        throw fail(std::string("damaged dense index: FAISS cannot read it: ") + e.what());
     }
     if (reader.left() != 0)
         throw fail("damaged dense index: " + std::to_string(reader.left()) + " bytes follow the FAISS index");
@@ -572,6 +662,8 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
         throw fail("damaged dense index: the FAISS index holds " + std::to_string(index->ntotal) + " vectors of " +
                    std::to_string(index->d) + " dimensions, the header " + std::to_string(header.count) + " of " +
                    std::to_string(header.dimension));
+    if (const auto problem = structureProblem(index, header.kind, header.dimension); !problem.empty())
+        throw fail("damaged dense index: " + problem);
     // Search knobs are not part of the file's promise: the defaults apply until
     // setSearchOptions(), whatever FAISS stored.
     state->applySearchOptions(DenseIndexOptions{});

@@ -1,6 +1,12 @@
 // DenseIndex (FAISS) against brute force: exact search and its tie order, the recall of the
 // approximate kinds on clustered vectors, saving and loading, and damaged files.
 #include <QtTest/QtTest>
+#include <faiss/IndexFlat.h>
+#include <faiss/IndexHNSW.h>
+#include <faiss/IndexIVFPQ.h>
+#include <faiss/impl/io.h>
+#include <faiss/index_io.h>
+#include <faiss/invlists/InvertedLists.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -187,6 +193,7 @@ private Q_SLOTS:
     void saveLoadRoundTrip();
     void fingerprintMismatch();
     void malformedFiles();
+    void craftedPayloadsAreRefusedBeforeSearch();
 };
 
 void TestDenseIndex::flatMatchesBruteForce() {
@@ -589,6 +596,65 @@ void TestDenseIndex::malformedFiles() {
     // and the genuine payload in a rewrapped file loads
     test::writeFile(at("rewrapped.dense"), wrapPayload(1, dim, 300, payload));
     QCOMPARE(DenseIndex::load(at("rewrapped.dense")).size(), std::size_t{300});
+}
+
+namespace {
+/// FAISS's own serialization of an index, as the payload of our file format.
+std::string faissPayload(const faiss::Index& index) {
+    faiss::VectorIOWriter writer;
+    faiss::write_index(&index, &writer);
+    return {reinterpret_cast<const char*>(writer.data.data()), writer.data.size()};
+}
+}  // namespace
+
+// A file whose size and checksum are right but whose FAISS structure was edited (the CRC
+// resealed): FAISS's reader takes it, and its search would follow the bad ids out of bounds.
+// Each is refused at load, naming the file and what is wrong.
+void TestDenseIndex::craftedPayloadsAreRefusedBeforeSearch() {
+    const std::size_t dim = 8;
+    const auto vectors = gaussianVectors(23, 300, dim);
+    QTemporaryDir dir;
+    const auto write = [&](const char* name, std::uint8_t kind, std::uint64_t count, const std::string& payload) {
+        const auto file = folderOf(dir) / name;
+        test::writeFile(file, wrapPayload(kind, dim, count, payload));
+        return file;
+    };
+    {
+        faiss::IndexHNSWFlat hnsw(static_cast<int>(dim), 8, faiss::METRIC_INNER_PRODUCT);
+        hnsw.add(300, vectors.data());
+        // Untouched, the hand-made file loads: the checks below are what refuses the others.
+        QCOMPARE(DenseIndex::load(write("hnsw-good.dense", 1, 300, faissPayload(hnsw))).size(), std::size_t{300});
+        const auto neighbour = hnsw.hnsw.neighbors[5];
+        hnsw.hnsw.neighbors[5] = 1000000;
+        expectParseError(write("hnsw-neighbour.dense", 1, 300, faissPayload(hnsw)), "neighbour id (1000000) is outside");
+        hnsw.hnsw.neighbors[5] = neighbour;
+        const auto entry = hnsw.hnsw.entry_point;
+        hnsw.hnsw.entry_point = -7;
+        expectParseError(write("hnsw-entry.dense", 1, 300, faissPayload(hnsw)), "entry point");
+        hnsw.hnsw.entry_point = entry;
+        hnsw.hnsw.offsets[10] += 3;
+        expectParseError(write("hnsw-offsets.dense", 1, 300, faissPayload(hnsw)), "neighbour list has the wrong length");
+    }
+    {
+        faiss::IndexFlatIP flat(static_cast<long>(dim));
+        flat.add(300, vectors.data());
+        flat.codes.resize(flat.codes.size() - dim * sizeof(float));  // one row short, ntotal unchanged
+        // FAISS's reader checks this one itself; either check refuses it as damaged.
+        expectParseError(write("flat-codes.dense", 0, 300, faissPayload(flat)), "damaged dense index");
+    }
+    {
+        faiss::IndexFlatIP quantizer(static_cast<long>(dim));
+        faiss::IndexIVFPQ ivf(&quantizer, dim, 4, 2, 4, faiss::METRIC_INNER_PRODUCT);
+        ivf.train(300, vectors.data());
+        ivf.add(300, vectors.data());
+        QCOMPARE(DenseIndex::load(write("ivf-good.dense", 2, 300, faissPayload(ivf))).size(), std::size_t{300});
+        auto* lists = dynamic_cast<faiss::ArrayInvertedLists*>(ivf.invlists);
+        QVERIFY(lists);
+        std::size_t list = 0;
+        while (lists->ids[list].empty()) ++list;
+        lists->ids[list][0] = 99999;
+        expectParseError(write("ivf-id.dense", 2, 300, faissPayload(ivf)), "names vector 99999");
+    }
 }
 
 QTEST_APPLESS_MAIN(TestDenseIndex)
