@@ -61,6 +61,21 @@ void swapDirectory(const fs::path& staged, const fs::path& target) {
     fs::remove_all(old);
 }
 
+// A process killed inside swapDirectory() leaves no checkpoint/ but a complete copy beside it:
+// checkpoint.new (complete once its state.json exists: it is written last) or checkpoint.old
+// (the previous one, complete). The newest complete copy becomes the checkpoint again.
+void recoverCheckpoint(const fs::path& target) {
+    if (fs::exists(target / "state.json")) return;
+    const fs::path staged = fs::path(target).concat(".new");
+    const fs::path old = fs::path(target).concat(".old");
+    for (const fs::path& copy : {staged, old}) {
+        if (!fs::exists(copy / "state.json")) continue;
+        fs::remove_all(target);
+        fs::rename(copy, target);
+        return;
+    }
+}
+
 // Where the loop is; saved in checkpoint/state.json.
 struct LoopState {
     std::size_t epoch = 0;          // 0-based epoch in progress (or next)
@@ -156,6 +171,7 @@ public:
 private:
     void prepareDirectory() {
         if (options_.resume) {
+            recoverCheckpoint(checkpointDirectory(run_));
             if (!fs::exists(checkpointDirectory(run_) / "state.json"))
                 throw Error(run_.string() + ": no checkpoint to resume from (" + checkpointDirectory(run_).string() + ")");
             const auto saved = TrainingPreset::load(presetFile(run_));
@@ -284,7 +300,17 @@ private:
             // refresh that starts the epoch recomputes them, as in an uninterrupted run.
             resumedMidEpoch_ = state.step > 0;
             if (resumedMidEpoch_) objective_->loadState(checkpoint);
-            if (fs::exists(logFile(run_))) fs::resize_file(logFile(run_), state.logBytes);
+            // The log is cut back to what it held at the checkpoint; state.json cannot make it
+            // longer (a damaged or hostile log_bytes of 1 TB made a sparse file of that size).
+            if (fs::exists(logFile(run_))) {
+                const auto logged = fs::file_size(logFile(run_));
+                if (state.logBytes > logged)
+                    throw ParseError((checkpoint / "state.json").string(), 0,
+                                     "\"log_bytes\" is " + std::to_string(state.logBytes) + " but " +
+                                         logFile(run_).string() + " holds " + std::to_string(logged) +
+                                         " bytes: the log is not the one this checkpoint was written with");
+                fs::resize_file(logFile(run_), state.logBytes);
+            }
         } else {
             // A first checkpoint, so that a run cancelled before its first epoch ends resumes.
             writeCheckpoint(state);

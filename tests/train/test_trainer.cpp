@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "corpus/corpus.h"
+#include "fixtures.h"
 #include "corpus/pubtator_reader.h"
 #include "encoder/bert_model.h"
 #include "encoder/compact_encoder.h"
@@ -526,6 +527,33 @@ private Q_SLOTS:
         cancelledRun("at-once", [](const train::TrainingProgress&) { return true; });
         if (failed()) return;
         sameEnd(resumedRun("at-once"), "at-once");
+        if (failed() || name != "biosyn") return;
+
+        // Killed inside the checkpoint swap, after checkpoint/ became checkpoint.old and before
+        // checkpoint.new took its place: --resume recovers the complete copy and still ends
+        // where the uninterrupted run does.
+        cancelledRun("half-swapped", [](const train::TrainingProgress& progress) {
+            return progress.stage == "Training" && progress.globalStep + 1 >= 3;
+        });
+        if (failed()) return;
+        const auto checkpoint = train::checkpointDirectory(base / "half-swapped");
+        fs::rename(checkpoint, fs::path(checkpoint).concat(".old"));
+        sameEnd(resumedRun("half-swapped"), "half-swapped");
+        if (failed()) return;
+
+        // A state.json whose log_bytes exceeds the log: refused naming the file, the log kept
+        // (it was extended to that size as a sparse file, 1 TB for a hostile value).
+        cancelledRun("log-bytes", [](const train::TrainingProgress& progress) {
+            return progress.stage == "Training" && progress.globalStep + 1 >= 3;
+        });
+        if (failed()) return;
+        const auto stateFile = train::checkpointDirectory(base / "log-bytes") / "state.json";
+        auto edited = nlohmann::json::parse(test::readFile(stateFile));
+        edited["log_bytes"] = std::uint64_t{1} << 40;
+        test::writeFile(stateFile, edited.dump());
+        const auto logBefore = fs::file_size(base / "log-bytes" / "log.jsonl");
+        LINKSCOPE_EXPECT_PARSE_ERROR(resumedRun("log-bytes"), stateFile, 0, "the log is not the one this checkpoint");
+        QCOMPARE(fs::file_size(base / "log-bytes" / "log.jsonl"), logBefore);
     }
 
     // The trainer hands the validation's name vectors to the next refresh instead of encoding
