@@ -40,7 +40,7 @@ DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, cons
     const auto start = std::chrono::steady_clock::now();
     const std::string fingerprint = denseFingerprint(encoder, dictionary);
     DenseDictionary dense;
-    if (!args.file.empty() && std::filesystem::exists(args.file)) {
+    if (!args.file.empty() && !args.rebuild && std::filesystem::exists(args.file)) {
         dense.index = retrieval::DenseIndex::load(args.file, fingerprint);
         dense.index.setSearchOptions(args.options());
         dense.vectors = dense.index.vectors();

@@ -35,6 +35,9 @@ struct DenseIndexArguments {
     std::string kind = "flat";
     std::size_t efSearch = 128;
     std::size_t probes = 32;
+    /// Build and save even when the file exists (`index`): the new index replaces the old one
+    /// atomically once it is written, so a failed or cancelled build keeps the old.
+    bool rebuild = false;
 
     /// --dense-index --dense-kind --ef-search --probes
     void addOptions(CLI::App& command);

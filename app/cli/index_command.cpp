@@ -68,8 +68,10 @@ void runIndex(const IndexArguments& args) {
 #if LINKSCOPE_HAVE_TORCH
         const auto start = Clock::now();
         const encoder::TextEncoder encoder = loadEncoder(args.encoder);
-        std::filesystem::remove(args.dense.file);
-        const DenseDictionary dense = prepareDenseDictionary(encoder, data.dictionary, args.dense);
+        // Not removed first: the old index stays until the new one is written whole.
+        DenseIndexArguments rebuild = args.dense;
+        rebuild.rebuild = true;
+        const DenseDictionary dense = prepareDenseDictionary(encoder, data.dictionary, rebuild);
         report["dense"] = {{"file", args.dense.file.string()},
                            {"kind", args.dense.kind},
                            {"model", args.encoder.model.string()},

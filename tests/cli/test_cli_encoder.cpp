@@ -216,6 +216,17 @@ private Q_SLOTS:
         const auto refused = test::runCli(evalArguments("dense", path("other")) << "--dense-index" << path("demo.dense"));
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("linkscope-cli index"), refused.err.constData());
+
+        // A rebuild that fails (IVF-PQ needs more names than the demo KB has) keeps the old
+        // index: it was deleted before the build began.
+        const std::string before = test::readFile(path("demo.dense").toStdString());
+        const auto failed = test::runCli({"index", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"),
+                                          "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test",
+                                          "--model", path("compact"), "--dense-index", path("demo.dense"),
+                                          "--dense-kind", "ivf-pq"});
+        QCOMPARE(failed.exitCode, 1);
+        QVERIFY2(failed.err.contains("IVF-PQ cannot be trained"), failed.err.constData());
+        QCOMPARE(test::readFile(path("demo.dense").toStdString()), before);
     }
     void denseMethodsNeedAModel() {
         QStringList arguments = evalArguments("dense", path("compact"));
