@@ -187,11 +187,14 @@ def tables(out: Path, data: Path) -> str:
                 if not run:
                     continue
                 collapsed = run.get("collapse") or ""
+                # The kept model may be an earlier one than a collapsed validation's.
+                during = run.get("collapsed_validations") or 0
                 lines.append(
                     f"| {preset} | {start} | {fmt(run['untrained_dev_accuracy'])} -> {fmt(run['best_dev_accuracy'])}"
                     f" ({run['best_epoch']}) | {fmt(report['acc@1']) if report else '-'} |"
                     f" {fmt(report['strict']['acc@1']) if report else '-'} | {fmt(report['acc@5']) if report else '-'} |"
-                    f" {'**yes**: ' + collapsed if collapsed else 'no'} | {minutes(step['seconds'] if step else None)} |"
+                    f" {'**yes**: ' + collapsed if collapsed else 'no'}"
+                    f"{f' (the model of {during} validation(s) collapsed)' if during else ''} | {minutes(step['seconds'] if step else None)} |"
                     f" {memory(step)} |")
         if len(lines) == rows:
             lines.append("| (not run yet) | | | | | | | | |")
