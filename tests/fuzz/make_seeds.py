@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Seed corpora of the fuzz targets (tests/fuzz/fuzz_*.cpp), generated, not copied.
+
+Text inputs are taken from the string constants of the test suites (parsed out of tests/*.cpp
+and tests/*.h as C++ string literals, so they follow the tests when those change) and from the
+demo project in resources/demo/; formats that core writes (BioC, brat, the sparse index, the kNN
+datastore, the SQLite project file, safetensors, tokenizer folders, config.json, the decisions
+log, run folders) are written by core's own writers: this script puts the corpus and dictionary
+fixtures in a folder and runs linkscope_fuzz_seeds (tests/fuzz/seed_writer.cpp) on it.
+
+    tests/fuzz/make_seeds.py [--out build/fuzz/seeds] [--seed-writer build/fuzz/bin/linkscope_fuzz_seeds]
+
+writes OUT/<target>/<name> for every target (the target's name without "fuzz_"). Inputs that
+stand for several files join them with NUL bytes, as tests/fuzz/fuzz_support.h splits them. A
+fixture that has disappeared from the tests is reported and skipped; the script fails only when
+a target would be left without any seed.
+"""
+import argparse
+import gzip
+import io
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+DEMO = ROOT / "resources" / "demo"
+
+TARGETS = [
+    "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
+    "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
+    "knn_datastore", "run_directory", "line_reader",
+]
+
+warnings = []
+
+
+# ----- C++ string literals ----------------------------------------------------------------------
+
+_SIMPLE_ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", "0": b"\0", "\\": b"\\", '"': b'"', "'": b"'",
+                   "?": b"?", "a": b"\a", "b": b"\b", "f": b"\f", "v": b"\v"}
+
+
+def _skip_space(text, i):
+    """Skips whitespace and comments."""
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end + 1
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = len(text) if end < 0 else end + 2
+        else:
+            break
+    return i
+
+
+def _ordinary_literal(text, i):
+    """The bytes of the "..." literal whose opening quote is at i, and the index after it."""
+    assert text[i] == '"'
+    out = bytearray()
+    i += 1
+    while True:
+        c = text[i]
+        if c == '"':
+            return bytes(out), i + 1
+        if c == "\n":
+            raise ValueError("newline inside a string literal")
+        if c != "\\":
+            out += c.encode("utf-8")
+            i += 1
+            continue
+        e = text[i + 1]
+        if e == "x":  # as C++ does: every hex digit that follows belongs to the escape
+            j = i + 2
+            while j < len(text) and text[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(text[i + 2:j], 16) & 0xFF)
+            i = j
+        elif e in "01234567":
+            j = i + 1
+            while j < len(text) and j < i + 4 and text[j] in "01234567":
+                j += 1
+            out.append(int(text[i + 1:j], 8) & 0xFF)
+            i = j
+        elif e in _SIMPLE_ESCAPES:
+            out += _SIMPLE_ESCAPES[e]
+            i += 2
+        else:
+            raise ValueError("unknown escape \\" + e)
+
+
+def _one_literal(text, i):
+    """A literal at i (ordinary, raw, or u8-prefixed), or None when there is none."""
+    if text.startswith("u8", i):
+        i += 2
+    if text.startswith('R"', i):
+        open_paren = text.index("(", i)
+        delimiter = text[i + 2:open_paren]
+        close = text.index(")" + delimiter + '"', open_paren)
+        return text[open_paren + 1:close].encode("utf-8"), close + len(delimiter) + 2
+    if i < len(text) and text[i] == '"':
+        return _ordinary_literal(text, i)
+    return None
+
+
+def _literals(text, i):
+    """Adjacent literals from i on, concatenated as the compiler does; (bytes, index after)."""
+    out = b""
+    found = False
+    while True:
+        i = _skip_space(text, i)
+        literal = _one_literal(text, i)
+        if literal is None:
+            break
+        out += literal[0]
+        i = literal[1]
+        found = True
+    if not found:
+        raise ValueError("no string literal")
+    return out, i
+
+
+def _source(path):
+    return (ROOT / path).read_text(encoding="utf-8")
+
+
+def literal_after(path, anchor):
+    """The literal(s) right after the regular expression `anchor` in the file, or None."""
+    try:
+        text = _source(path)
+        match = re.search(anchor, text)
+        if match is None:
+            raise ValueError("anchor not found: " + anchor)
+        return _literals(text, match.end())[0]
+    except (OSError, ValueError) as e:
+        warnings.append(f"{path}: {e}")
+        return None
+
+
+def constant(path, name):
+    """The string constant `name` (constexpr std::string_view, const std::string, ...)."""
+    return literal_after(path, r"\b" + re.escape(name) + r"\s*=\s*")
+
+
+def literal_list(path, name):
+    """The literals of a braced list `name = { "a", "b", ... }`, or None."""
+    try:
+        text = _source(path)
+        match = re.search(r"\b" + re.escape(name) + r"\s*=\s*\{", text)
+        if match is None:
+            raise ValueError("list not found: " + name)
+        i, items = match.end(), []
+        while True:
+            i = _skip_space(text, i)
+            if text[i] == "}":
+                return items
+            value, i = _literals(text, i)
+            items.append(value)
+            i = _skip_space(text, i)
+            if text[i] == ",":
+                i += 1
+    except (OSError, ValueError, IndexError) as e:
+        warnings.append(f"{path}: {e}")
+        return None
+
+
+def demo(name):
+    return (DEMO / name).read_bytes()
+
+
+# ----- seeds ------------------------------------------------------------------------------------
+
+class Seeds:
+    def __init__(self, out):
+        self.out = out
+        self.count = {}
+
+    def add(self, target, name, data):
+        if data is None:
+            return
+        folder = self.out / target
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+        self.count[target] = self.count.get(target, 0) + 1
+
+
+def joined(*parts):
+    return b"\0".join(parts)
+
+
+def umls_rows():
+    """MRCONSO rows built the way tests/kb/test_kb_umls.cpp builds its fixture (mrconso())."""
+    def row(cui, string, lat="ENG", ts="S", stt="VO", ispref="N", sab="MSH", suppress="N"):
+        return (f"{cui}|{lat}|{ts}|L0000001|{stt}|S0000001|{ispref}|A0000001||M0000001|D000001|{sab}|PT|D000001|"
+                f"{string}|0|{suppress}|256|\n").encode("utf-8")
+
+    def preferred(cui, string, lat="ENG"):
+        return row(cui, string, lat=lat, ts="P", stt="PF", ispref="Y")
+
+    return (row("C0030685", "Discharge, Patient") + preferred("C0600083", "Body Fluid Discharge") +
+            row("C0030685", "Discharge") + row("C0030685", "Sortie du patient", lat="FRE") +
+            preferred("C0030685", "Patient Discharge") + row("C0600083", "Discharge") +
+            row("C0600083", "Obsolete discharge", suppress="O") + row("C0600083", "Editor suppressed", suppress="E") +
+            row("C0600083", "Source suppressed", suppress="Y") + row("C0000005", "Only French", lat="FRE") +
+            row("C0000010", "From SNOMED", sab="SNOMEDCT_US") + row("C0000010", "Zeta first kept"))
+
+
+def write_text_seeds(seeds):
+    corpus_h = "tests/corpus/corpus_fixtures.h"
+    export_h = "tests/corpus/export_fixtures.h"
+    pubtator = {
+        "ncbi-style.txt": constant(corpus_h, "kNcbiStyle"),
+        "bc5cdr-document.txt": constant(corpus_h, "kBc5cdrDocument"),
+        "padded-mention.txt": constant(corpus_h, "kPaddedMention"),
+        "export-fixture.txt": constant(export_h, "kExportFixture"),
+        "demo-train.txt": demo("demo-train.txt"),
+        "demo-test.txt": demo("demo-test.txt"),
+    }
+    for name, data in pubtator.items():
+        seeds.add("pubtator", name, data)
+
+    dictionary_cpp = "tests/kb/test_kb_dictionary.cpp"
+    kbs = {
+        "medic.txt": constant(dictionary_cpp, "kMedic"),
+        "biosyn.txt": constant(dictionary_cpp, "kBiosyn"),
+        "eval-kb.txt": constant("tests/eval/eval_fixtures.h", "kFixtureKb"),
+        "demo-kb.txt": demo("demo-kb.txt"),
+    }
+    for name, data in kbs.items():
+        seeds.add("medic", name, data)
+
+    ctd_cpp = "tests/kb/test_kb_ctd.cpp"
+    preamble = constant(ctd_cpp, "kPreamble")
+    disease_header, disease_rows = constant(ctd_cpp, "kDiseaseHeader"), constant(ctd_cpp, "kDiseaseRows")
+    chemical_header, chemical_rows = constant(ctd_cpp, "kChemicalHeader"), constant(ctd_cpp, "kChemicalRows")
+    if None not in (preamble, disease_header, disease_rows, chemical_header, chemical_rows):
+        seeds.add("ctd", "diseases.tsv", preamble + disease_header + disease_rows)
+        seeds.add("ctd", "chemicals.tsv", preamble + chemical_header + chemical_rows)
+        seeds.add("ctd", "diseases-no-header.tsv", disease_rows)
+
+    umls_cpp = "tests/kb/test_kb_umls.cpp"
+    mrsty = literal_after(umls_cpp, r"std::string mrsty\(\)\s*\{\s*return")
+    seeds.add("umls", "mrconso-only", umls_rows())
+    if mrsty is not None:
+        seeds.add("umls", "mrconso-mrsty", joined(umls_rows(), mrsty))
+
+    spelling_cpp = "tests/text/test_spelling_map.cpp"
+    seeds.add("spelling_map", "ok.txt", literal_after(spelling_cpp, r'write\("ok\.txt",'))
+    seeds.add("spelling_map", "dup.txt", literal_after(spelling_cpp, r'write\("dup\.txt",'))
+
+    seeds.add("pmid_list", "trng.txt",
+              literal_after("tests/corpus/test_corpus_splits.cpp", r'write\("corpus_pubtator_pmids_trng\.txt",'))
+    demo_pmids = sorted({line.split(b"|")[0] for line in demo("demo-train.txt").splitlines() if b"|t|" in line})
+    seeds.add("pmid_list", "demo-train-pmids.txt", b"\n".join(demo_pmids) + b"\n")
+
+    # Manifests: the demo's (its files exist beside the harness's manifest, see
+    # fuzz_project_manifest.cpp), the test's, and one per vocabulary format.
+    seeds.add("project_manifest", "demo-project.json", demo("demo-project.json"))
+    seeds.add("project_manifest", "relative-ctd.json",
+              literal_after("tests/project/test_project_manifest.cpp", r"relativePathsResolveAgainstTheManifest\(\)[\s\S]*?manifest\("))
+    for name, kb in {"umls": {"path": "MRCONSO.RRF", "format": "umls", "semanticTypes": "MRSTY.RRF"},
+                     "ctd": {"path": "CTD_diseases.tsv", "format": "ctd"}}.items():
+        manifest = {"format": "linkscope-project-manifest", "version": 1, "name": name, "description": "seed",
+                    "knowledgeBase": kb,
+                    "corpora": [{"split": "train", "path": "train.txt", "format": "pubtator"},
+                                {"split": "dev", "path": "c.txt"}]}
+        seeds.add("project_manifest", name + ".json", json.dumps(manifest, indent=1).encode())
+
+    seeds.add("decision_log", "good-line.jsonl", (constant("tests/curation/test_decision_log.cpp", "kGoodLine") or b"") + b"\n")
+    seeds.add("per_mention", "runs.jsonl",
+              literal_after("tests/eval/test_eval_per_mention.cpp", r'write\("runs\.jsonl",'))
+
+    config_cpp = "tests/encoder/test_bert_config.cpp"
+    seeds.add("bert_config", "sapbert.json", constant(config_cpp, "kSapBertConfig"))
+    seeds.add("bert_config", "required-only.json", constant(config_cpp, "kRequiredOnly"))
+
+    tokenizer_cpp = "tests/encoder/test_tokenizer.cpp"
+    vocabulary = literal_list(tokenizer_cpp, "kVocabulary")
+    hf_config = literal_after(tokenizer_cpp, r'readsHuggingFaceConfig\(\)[\s\S]*?"tokenizer_config\.json",')
+    if vocabulary:
+        vocab = b"\n".join(vocabulary) + b"\n"
+        seeds.add("tokenizer", "test-vocabulary", vocab)
+        if hf_config is not None:
+            seeds.add("tokenizer", "test-hf-config", joined(vocab, hf_config))
+        added = literal_after(tokenizer_cpp, r'"added_tokens\.json",\s*(?=R"\(\{"\[E\])')
+        special = literal_after(tokenizer_cpp, r'"special_tokens_map\.json",')
+        config = literal_after(tokenizer_cpp, r'"tokenizer_config\.json",\s*(?=R"\(\{"do_lower_case": false)')
+        if None not in (added, special, config):
+            seeds.add("tokenizer", "test-all-files", joined(vocab, config, special, added))
+
+    old_run = constant("tests/train/test_run_directory.cpp", "kOldRunJson")
+    for preset in sorted((ROOT / "models").glob("*.json")):
+        if old_run is not None and b'"method"' in preset.read_bytes():
+            seeds.add("run_directory", "old-run-" + preset.stem, joined(old_run, preset.read_bytes()))
+    if old_run is not None:
+        seeds.add("run_directory", "run-json-only", old_run)
+
+    # What every reader reads through: plain, gzip (also two members), BOM + CRLF, CR only.
+    ncbi, kb = pubtator["ncbi-style.txt"], kbs["medic.txt"]
+    if ncbi is not None and kb is not None:
+        seeds.add("line_reader", "plain.txt", ncbi)
+        seeds.add("line_reader", "ncbi.txt.gz", gzip.compress(ncbi, mtime=0))
+        seeds.add("line_reader", "two-members.gz", gzip.compress(kb, mtime=0) + gzip.compress(ncbi, mtime=0))
+        seeds.add("line_reader", "bom-crlf.txt", b"\xef\xbb\xbf" + kb.replace(b"\n", b"\r\n"))
+        seeds.add("line_reader", "cr-only.txt", kb.replace(b"\n", b"\r"))
+    return pubtator, kbs
+
+
+def shrink_sqlite(path):
+    """Rewrites a project file with 512-byte pages and no WAL: the same content, a smaller seed."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA journal_mode = DELETE")
+        connection.execute("PRAGMA page_size = 512")
+        connection.execute("VACUUM")
+    finally:
+        connection.close()
+
+
+def write_core_seeds(seeds, seed_writer, pubtator, kbs):
+    if not seed_writer.is_file():
+        sys.exit(f"make_seeds.py: {seed_writer} is missing: build the fuzz preset first "
+                 "(cmake --preset fuzz && cmake --build --preset fuzz)")
+    with tempfile.TemporaryDirectory(prefix="linkscope-fuzz-fixtures-") as tmp:
+        fixtures = Path(tmp)
+        (fixtures / "pubtator").mkdir()
+        (fixtures / "kb").mkdir()
+        for name, data in pubtator.items():
+            if data is not None:
+                (fixtures / "pubtator" / name).write_bytes(data)
+        for name, data in kbs.items():
+            if data is not None:
+                (fixtures / "kb" / name).write_bytes(data)
+        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+        subprocess.run([str(seed_writer), str(fixtures), str(seeds.out), str(ROOT / "models")], check=True, env=env)
+    for target in ["bioc", "brat", "sparse_index", "knn_datastore", "project_store", "safetensors", "tokenizer",
+                   "bert_config", "decision_log", "run_directory"]:
+        folder = seeds.out / target
+        if folder.is_dir():
+            seeds.count[target] = sum(1 for _ in folder.iterdir())
+    for project in (seeds.out / "project_store").glob("*.linkscope"):
+        shrink_sqlite(project)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "fuzz" / "seeds")
+    parser.add_argument("--seed-writer", type=Path, default=ROOT / "build" / "fuzz" / "bin" / "linkscope_fuzz_seeds")
+    args = parser.parse_args()
+
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    args.out.mkdir(parents=True)
+    seeds = Seeds(args.out)
+    pubtator, kbs = write_text_seeds(seeds)
+    write_core_seeds(seeds, args.seed_writer, pubtator, kbs)
+
+    for warning in warnings:
+        print("make_seeds.py: warning: " + warning, file=sys.stderr)
+    missing = [t for t in TARGETS if seeds.count.get(t, 0) == 0]
+    for target in TARGETS:
+        print(f"  {target:18} {seeds.count.get(target, 0):3} seeds")
+    if missing:
+        sys.exit("make_seeds.py: no seed for " + ", ".join(missing))
+
+
+if __name__ == "__main__":
+    main()
