@@ -68,7 +68,7 @@ def corpora(data: Path):
     }
 
 
-def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None):
+def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None, output_dir: Path = None):
     """Runs one command unless its record exists; returns the record (seconds, peak memory).
     With stdout_file, the command's standard output (e.g. `eval --json`) goes there and only its
     standard error to the log."""
@@ -77,6 +77,10 @@ def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None)
         return json.loads(record_file.read_text())
     record_file.parent.mkdir(parents=True, exist_ok=True)
     log.parent.mkdir(parents=True, exist_ok=True)
+    # A step without its record did not finish (the script was stopped): what it left of its
+    # output folder goes, so that the command starts afresh rather than refusing the folder.
+    if output_dir is not None and output_dir.exists():
+        shutil.rmtree(output_dir)
     print("+ " + " ".join(command), flush=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.monotonic()
@@ -270,7 +274,8 @@ def main():
         if wanted("pretrain"):
             run_step(out, "pretrain", [cli, "pretrain", "--kb", str(data / "medic" / "medic_06Jul2012.txt"),
                                        "--dev", ncbi["train"][3], "--spelling", ncbi["train"][7],
-                                       "--schedule", "short", "--out", str(sap)], logs / "pretrain.log")
+                                       "--schedule", "short", "--out", str(sap)], logs / "pretrain.log",
+                     output_dir=sap)
         if wanted("encoder"):
             # The pretraining run links as its preset says: cosine of [CLS] vectors over the names.
             run_step(out, "encoder-eval", [cli, "eval", "--run", str(sap), *ncbi["train"], *ncbi["eval"],
@@ -289,7 +294,8 @@ def main():
                     run = out / "runs" / name
                     begin = ["--compact"] if start == "random" else ["--model", str(sap)]
                     run_step(out, f"train-{name}", [cli, "train", "--preset", preset, "--schedule", "short", *begin,
-                                                    *corpus["train"], "--out", str(run)], logs / f"train-{name}.log")
+                                                    *corpus["train"], "--out", str(run)], logs / f"train-{name}.log",
+                             output_dir=run)
                     run_step(out, f"eval-{name}", [cli, "eval", "--run", str(run), *corpus["train"], *corpus["eval"],
                                                    "--report", str(out / "reports" / f"{name}.json")],
                              logs / f"eval-{name}.log")
