@@ -14,6 +14,35 @@ std::size_t lineOfByte(const std::string& text, std::size_t byte) {
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upTo), '\n'));
 }
 
+// The line at which the nesting of `text` first exceeds `maxDepth` (strings skipped); the line
+// of the end when it never does. Only run when the parser has already found it too deep.
+std::size_t lineOfDepth(const std::string& text, int maxDepth) {
+    std::size_t line = 1;
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        if (c == '\n') ++line;
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+            continue;
+        }
+        if (c == '"') inString = true;
+        else if (c == '[' || c == '{') {
+            if (++depth > maxDepth) return line;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return line;
+}
+
+std::string depthMessage() { return "not valid JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"; }
+
+/// Thrown by parseJson's callback, caught by parseJson itself, which knows the text for the line.
+struct TooDeep {};
+
 }  // namespace
 
 std::string readTextFile(const std::filesystem::path& file, std::size_t maxBytes) {
@@ -32,8 +61,7 @@ std::string readTextFile(const std::filesystem::path& file, std::size_t maxBytes
 }
 
 void checkJsonDepth(int depth, const std::string& source) {
-    if (depth > kMaxJsonDepth)
-        throw ParseError(source, 0, "not valid JSON here: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    if (depth > kMaxJsonDepth) throw ParseError(source, 0, depthMessage());
 }
 
 std::string briefJson(const nlohmann::json& value, std::size_t shown) {
@@ -48,12 +76,13 @@ std::string briefJson(const nlohmann::json& value, std::size_t shown) {
 
 nlohmann::json parseJson(const std::string& text, const std::string& source) {
     try {
-        const nlohmann::json::parser_callback_t bounded = [&source](int depth, nlohmann::json::parse_event_t,
-                                                                    nlohmann::json&) {
-            checkJsonDepth(depth, source);
+        const nlohmann::json::parser_callback_t bounded = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+            if (depth > kMaxJsonDepth) throw TooDeep{};
             return true;
         };
         return nlohmann::json::parse(text, bounded);
+    } catch (const TooDeep&) {
+        throw ParseError(source, lineOfDepth(text, kMaxJsonDepth), depthMessage());
     } catch (const nlohmann::json::parse_error& e) {
         throw ParseError(source, lineOfByte(text, e.byte), std::string("not valid JSON: ") + e.what());
     } catch (const nlohmann::json::exception& e) {

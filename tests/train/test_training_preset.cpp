@@ -354,10 +354,14 @@ private Q_SLOTS:
         // A megabyte of unclosed brackets is a syntax error on its line, not a stack overflow.
         const auto brackets = dir_.write("brackets.json", "{\"method\": \"biosyn\", \"choices\": " + std::string(1 << 20, '['));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(brackets), brackets, 1, "not valid JSON");
-        // Deeply nested but valid: refused by type, without writing the value out.
+        // Deeply nested: refused at the line where it passes 64 levels (every JSON reader's
+        // bound), without writing the value out.
         const auto nested = dir_.write(
             "nested.json", withMethod("\"choices\": " + std::string(100000, '[') + std::string(100000, ']')));
-        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(nested), nested, 0, "choices must be a list of strings; element 1 is a list");
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(nested), nested, 3, "nested deeper than 64 levels");
+        // Nested within the bound: refused by type.
+        const auto shallow = dir_.write("shallow.json", withMethod("\"choices\": " + std::string(30, '[') + std::string(30, ']')));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(shallow), shallow, 0, "choices must be a list of strings; element 1 is a list");
     }
     void topLevelMustBeAnObject() {
         const auto file = dir_.write("list.json", R"(["biosyn"])");

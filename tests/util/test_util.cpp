@@ -167,6 +167,9 @@ private Q_SLOTS:
         const auto nested = [](int levels) { return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']'); };
         QVERIFY(parseJson(nested(kMaxJsonDepth), "ok.json").is_array());
         QVERIFY_THROWS_EXCEPTION(ParseError, parseJson(nested(kMaxJsonDepth + 2), "over.json"));
+        // The line where the nesting passes the bound (brackets inside strings do not count).
+        const std::string lines = "{\n\"a\": \"[[[[\",\n\"b\":\n" + nested(100);
+        LINKSCOPE_EXPECT_PARSE_ERROR(parseJson(lines, "lines.json"), "lines.json", 4, "nested deeper than 64 levels");
     }
     // A file read whole is refused once its text passes the bound, before it is held: a small
     // gzip of newlines cannot expand into all of the memory.
