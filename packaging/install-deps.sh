@@ -17,6 +17,9 @@ packages=(
   libopenblas0-pthread
   # headless GUI runs and tests
   xvfb xauth
+  # the libFuzzer targets of every reader (tests/fuzz; .ci/run fuzzes each for 10 s): clang 16,
+  # the first clang that compiles core (C++20 lambdas capturing structured bindings)
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()
