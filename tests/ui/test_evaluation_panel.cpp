@@ -106,8 +106,15 @@ class TestEvaluationPanel : public QObject {
         for (std::size_t k = 1; k <= goldDepth; ++k) QCOMPARE(got.goldHits[k - 1], expected.goldHits[k - 1]);
     }
 
+    // Waits for this slot's result. Called right after the job started, before events run, so
+    // that the failure spy made here still sees a failure. An earlier slot's ready signal does
+    // not count (it made a failed second job pass as done, and the test then read a null run).
     static void waitForRun(EvaluationPanel& panel, EvaluationPanel::Slot slot, QSignalSpy& ready) {
-        QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && ready.count() > 0, 60000);
+        QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
+        const qsizetype before = ready.count();
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty() || (!panel.isRunning() && ready.count() > before), 60000);
+        if (!failed.isEmpty()) QFAIL(qPrintable(QStringLiteral("the evaluation failed: ") + failed.first().first().toString()));
+        QCOMPARE(ready.last().at(0).toInt(), static_cast<int>(slot));
         QVERIFY(panel.run(slot) != nullptr);
     }
 
@@ -170,6 +177,7 @@ private Q_SLOTS:
         QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
         QVERIFY(!panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotB));  // one job at a time
         waitForRun(panel, EvaluationPanel::SlotA, ready);
+        if (QTest::currentTestFailed()) return;
         const EvaluationRun& run = *panel.run(EvaluationPanel::SlotA);
         const eval::EvalResult& expected = core_.sparse;
         QCOMPARE(run.result.depth, expected.depth);
@@ -215,6 +223,7 @@ private Q_SLOTS:
         QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
         QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
+        if (QTest::currentTestFailed()) return;
         QVERIFY(failed.isEmpty());
         const EvaluationRun& alone = *panel.run(EvaluationPanel::SlotA);
         QCOMPARE(alone.name, QStringLiteral("tiny-triplet on test"));
@@ -228,6 +237,7 @@ private Q_SLOTS:
         QCOMPARE(exactNames, 2);
         QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotB, true));
         waitForRun(panel, EvaluationPanel::SlotB, ready);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(panel.run(EvaluationPanel::SlotB)->name, QStringLiteral("tiny-triplet + kNN on test"));
         QCOMPARE(panel.run(EvaluationPanel::SlotB)->mentions.size(), alone.mentions.size());
         // The run listed by the project shows in the button's menu.
@@ -245,6 +255,7 @@ private Q_SLOTS:
         QSignalSpy ready(&panel, &EvaluationPanel::runReady);
         QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
+        if (QTest::currentTestFailed()) return;
         QAbstractItemModelTester modelTester(panel.errorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester filterTester(panel.errorFilter(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         const EvaluationRun& run = *panel.run(EvaluationPanel::SlotA);
@@ -310,6 +321,7 @@ private Q_SLOTS:
         QSignalSpy compared(&panel, &EvaluationPanel::comparisonReady);
         QVERIFY(panel.startLoadingFile(QString::fromStdString(fileA.string()), EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
+        if (QTest::currentTestFailed()) return;
         QVERIFY(panel.startLoadingFile(QString::fromStdString(fileB.string()), EvaluationPanel::SlotB));
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isRunning() && ready.count() == 2, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(panel.comparison().has_value(), 60000);
@@ -370,6 +382,7 @@ private Q_SLOTS:
         QSignalSpy ready(&panel, &EvaluationPanel::runReady);
         QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
+        if (QTest::currentTestFailed()) return;
     }
 
     void cancellationStopsTheWorker() {
