@@ -15,8 +15,8 @@ packages=(
   # An optimized BLAS for LibTorch's and FAISS's matrix products: without it Debian resolves
   # libblas.so.3 to the reference BLAS, about 0.5 GFLOP/s (FAISS batches, BERT layers)
   libopenblas0-pthread
-  # headless GUI runs and tests
-  xvfb xauth
+  # headless GUI runs and tests; python3 runs the hostile-input suite (tests/hostile)
+  xvfb xauth python3
   # the libFuzzer targets of every reader (tests/fuzz; .ci/run fuzzes each for 10 s): clang 16,
   # the first clang that compiles core (C++20 lambdas capturing structured bindings)
   clang-16 libclang-rt-16-dev
