@@ -9,6 +9,7 @@
 #include "eval/compare.h"
 #include "eval/per_mention_reader.h"
 #include "eval/report.h"
+#include "util/error.h"
 
 namespace linkscope::cli {
 namespace {
@@ -28,7 +29,14 @@ void runCompare(const CompareArguments& args) {
     eval::BootstrapOptions options;
     options.resamples = args.resamples;
     // compareRuns checks that both files hold the same mentions in the same order.
-    const eval::RunComparison comparison = eval::compareRuns(a, b, args.k, args.strict, options);
+    const eval::RunComparison comparison = [&] {
+        try {
+            return eval::compareRuns(a, b, args.k, args.strict, options);
+        } catch (const Error& e) {
+            // A truncated or foreign file: name both, since either may be the one at fault.
+            throw Error(args.a.string() + " and " + args.b.string() + ": " + e.what());
+        }
+    }();
     if (args.json) std::cout << eval::comparisonJson(comparison) << '\n';
     else std::cout << eval::formatComparison(comparison, args.a.filename().string(), args.b.filename().string());
 }

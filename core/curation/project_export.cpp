@@ -37,7 +37,7 @@ std::vector<CorpusReference> selectCorpora(const ProjectManifest& manifest, cons
         if (!splits.empty() && std::find(splits.begin(), splits.end(), corpus.split) == splits.end()) continue;
         // Decisions name their mention by split: two files of one split would be ambiguous.
         if (!seen.insert(corpus.split).second)
-            throw Error("the manifest names several corpus files for split \"" + corpus.split +
+            throw Error(manifest.file.string() + ": the manifest names several corpus files for split \"" + corpus.split +
                         "\"; export them one split name per file");
         selected.push_back(corpus);
     }
@@ -113,6 +113,7 @@ ExportInput exportInputOf(const project::ProjectStore& store) {
     input.history = store.decisions();
     input.done = store.doneDecisions();
     input.fromProject = true;
+    input.projectFile = store.file();
     return input;
 }
 
@@ -125,7 +126,15 @@ ExportInput exportInputOf(ProjectManifest manifest) {
 ExportReport exportProject(const ExportInput& input, const ExportOptions& options, const ProgressSink& progress) {
     if (options.format == ExportFormat::Decisions) return exportDecisions(input, options);
 
-    checkDecisionSplits(input.manifest, input.done);
+    // A decision that does not fit the corpus is the project file's problem: name it.
+    const auto inProject = [&](const Error& e) {
+        return input.fromProject ? Error(input.projectFile.string() + ": " + e.what()) : e;
+    };
+    try {
+        checkDecisionSplits(input.manifest, input.done);
+    } catch (const Error& e) {
+        throw inProject(e);
+    }
     const auto corpora = selectCorpora(input.manifest, options.splits);
     const bool several = corpora.size() > 1;
     struct Prepared {
@@ -142,7 +151,11 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
         const Corpus read = readPubTator(reference.path);
         for (const auto& diagnostic : read.diagnostics) report.notes.push_back(diagnostic.toString());
         Prepared item{reference, {}, {}};
-        item.corpus = applyDecisions(read, reference.split, input.done, &item.applied);
+        try {
+            item.corpus = applyDecisions(read, reference.split, input.done, &item.applied);
+        } catch (const Error& e) {
+            throw inProject(e);
+        }
         prepared.push_back(std::move(item));
     }
     progress.checkCancelled();

@@ -33,6 +33,7 @@ struct ExportInput {
     std::vector<project::Decision> history;  ///< every decision, for the log
     std::vector<project::Decision> done;     ///< the decisions in effect, for the corpora
     bool fromProject = false;                ///< false: a manifest, which holds no decisions
+    std::filesystem::path projectFile;       ///< the project file the decisions come from, for errors
 };
 ExportInput exportInputOf(const project::ProjectStore& store);
 ExportInput exportInputOf(ProjectManifest manifest);

@@ -51,30 +51,36 @@ void BertTokenizer::validateAddedTokens() {
     std::vector<std::pair<std::string, std::int32_t>> kept;
     std::unordered_map<std::string, std::int32_t> idOf;
     std::map<std::int32_t, std::string> tokenOf;
-    for (auto& [token, id] : config_.addedTokens) {
-        checkTokenText(token, "added token");
+    for (std::size_t index = 0; index < config_.addedTokens.size(); ++index) {
+        auto& [token, id] = config_.addedTokens[index];
+        try {
+            checkTokenText(token, "added token");
+        } catch (const Error& e) {
+            throw AddedTokenError(index, e.what());
+        }
+        const auto fail = [index](const std::string& message) { return AddedTokenError(index, message); };
         const std::string quoted = "added token \"" + token + "\"";
-        if (id < 0) throw Error(quoted + " has a negative id");
+        if (id < 0) throw fail(quoted + " has a negative id");
         // Ids past the vocabulary follow it without a gap (as transformers assigns them): an id
         // of 2^31 - 1 would size the embedding table at two billion rows, and the next id
         // given to a new token (the markers) would overflow to a negative one.
         if (static_cast<std::size_t>(id) >= vocabularyCount + config_.addedTokens.size())
-            throw Error(quoted + " has id " + std::to_string(id) + ", past the " + std::to_string(vocabularyCount) +
+            throw fail(quoted + " has id " + std::to_string(id) + ", past the " + std::to_string(vocabularyCount) +
                         " tokens of vocab.txt and the " + std::to_string(config_.addedTokens.size()) +
                         " added tokens: added ids must follow the vocabulary without a gap");
         if (const auto inVocabulary = vocabulary_.id(token); inVocabulary && *inVocabulary != id)
-            throw Error(quoted + " has id " + std::to_string(id) + " but vocab.txt gives it id " +
+            throw fail(quoted + " has id " + std::to_string(id) + " but vocab.txt gives it id " +
                         std::to_string(*inVocabulary));
         if (static_cast<std::size_t>(id) < vocabularyCount && vocabulary_.token(id) != token)
-            throw Error(quoted + " has id " + std::to_string(id) + ", which vocab.txt gives to \"" +
+            throw fail(quoted + " has id " + std::to_string(id) + ", which vocab.txt gives to \"" +
                         vocabulary_.token(id) + "\"");
         if (const auto it = idOf.find(token); it != idOf.end()) {
             if (it->second != id)
-                throw Error(quoted + " has two ids, " + std::to_string(it->second) + " and " + std::to_string(id));
+                throw fail(quoted + " has two ids, " + std::to_string(it->second) + " and " + std::to_string(id));
             continue;
         }
         if (const auto it = tokenOf.find(id); it != tokenOf.end())
-            throw Error("id " + std::to_string(id) + " is given to two added tokens, \"" + it->second + "\" and \"" +
+            throw fail("id " + std::to_string(id) + " is given to two added tokens, \"" + it->second + "\" and \"" +
                         token + "\"");
         idOf.emplace(token, id);
         tokenOf.emplace(id, token);

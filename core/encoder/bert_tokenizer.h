@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/error.h"
+
 namespace linkscope::encoder {
 
 namespace detail {
@@ -87,6 +89,14 @@ struct EncodeOptions {
     std::size_t maxLength = 512;  ///< truncate to this many tokens, [CLS] and [SEP] included
     bool addSpecialTokens = true;
     bool padToMaxLength = false;  ///< pad with [PAD] (mask 0) up to maxLength
+};
+
+/// An added token that conflicts with vocab.txt or with another added token. `index` is its
+/// position in TokenizerConfig::addedTokens, so that a loader can name the file that listed it.
+class AddedTokenError : public Error {
+public:
+    AddedTokenError(std::size_t index, const std::string& message) : Error(message), index(index) {}
+    std::size_t index;
 };
 
 class BertTokenizer {

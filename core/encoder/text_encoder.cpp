@@ -141,6 +141,12 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
     const auto files = locateCheckpoint(directory);
     auto config = BertConfig::load(files.config);
     auto tokenizer = BertTokenizer::fromDirectory(files.directory);
+    if (tokenizer.vocabularySize() > config.vocabSize)
+        throw ParseError(files.config.string(), 0,
+                         "vocab_size " + std::to_string(config.vocabSize) + " is smaller than the " +
+                             std::to_string(tokenizer.vocabularySize()) + " tokens of the tokenizer in " +
+                             files.directory.string() +
+                             " (vocab.txt, added and special tokens): the word embedding table has no row for some");
     const auto tensors = readCheckpointTensors(files.weights);
     // The model is allocated from config.json's sizes: a config that asks for more parameters
     // than the weights hold (a damaged or hostile vocab_size of 10^9) is refused before that

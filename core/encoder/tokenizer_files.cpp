@@ -153,13 +153,17 @@ public:
         }
         ids_.emplace(token, id);
         ordered_.emplace_back(token, id);
+        files_.push_back(file);
     }
+    /// The file that listed the index-th entry.
+    const std::string& fileOf(std::size_t index) const { return files_.at(index); }
     bool contains(const std::string& token) const { return ids_.contains(token); }
     std::vector<std::pair<std::string, std::int32_t>>& entries() { return ordered_; }
 
 private:
     std::map<std::string, std::int32_t> ids_;
     std::vector<std::pair<std::string, std::int32_t>> ordered_;
+    std::vector<std::string> files_;  // parallel to ordered_
 };
 
 void writeJson(const fs::path& file, const json& value) {
@@ -256,6 +260,9 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         return BertTokenizer(std::move(vocabulary), std::move(config));
     } catch (const ParseError&) {
         throw;
+    } catch (const AddedTokenError& e) {
+        // The file that gave the conflicting token its id.
+        throw ParseError(ids.fileOf(e.index), 0, e.what());
     } catch (const Error& e) {
         // Inconsistent ids between the files: name the file that lists the added tokens.
         throw ParseError((isFile(configFile) ? configFile : vocabularyFile).string(), 0, e.what());

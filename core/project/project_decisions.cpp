@@ -4,6 +4,7 @@
 #include <SQLiteCpp/Transaction.h>
 
 #include <limits>
+#include <string_view>
 
 #include "project/project_store.h"
 #include "project/project_store_state.h"
@@ -15,6 +16,10 @@ constexpr const char* kColumns =
     "id, split, document, start, \"end\", mention_text, kind, previous_link, new_link, curator, timestamp, state";
 
 constexpr auto kMaxOffset = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+
+// Ids and links end up as fields of PubTator, BioC and brat lines: a tab or a line break in one
+// would split a line of the export (or a decision log) into fields or lines it does not have.
+bool hasLineBreakOrTab(std::string_view text) { return text.find_first_of("\t\r\n") != std::string_view::npos; }
 
 std::string describe(const MentionKey& mention) {
     return mention.split + "/" + mention.document + " [" + std::to_string(mention.start) + ", " +
@@ -32,6 +37,8 @@ void validate(Decision& decision, const std::filesystem::path& file) {
     if (mention.document.empty()) throw refuse("the document is empty");
     if (mention.end <= mention.start) throw refuse("the mention ends before it starts (end <= start)");
     if (mention.end > kMaxOffset) throw refuse("the offsets are out of range");
+    if (hasLineBreakOrTab(mention.document)) throw refuse("the document id holds a tab or a line break");
+    if (hasLineBreakOrTab(decision.newLink)) throw refuse("the new link holds a tab or a line break");
     const std::string kind(decisionKindName(decision.kind));
     switch (decision.kind) {
     case DecisionKind::Accept:
@@ -62,7 +69,14 @@ Decision readDecision(const SQLite::Statement& row, const std::filesystem::path&
         return ParseError(file.string(), 0, "damaged project: decision " + std::to_string(decision.id) + " " + why);
     };
     decision.mention.split = row.getColumn(1).getString();
+    if (const auto problem = splitNameProblem(decision.mention.split)) throw damaged("names a bad split: " + *problem);
     decision.mention.document = row.getColumn(2).getString();
+    if (hasLineBreakOrTab(decision.mention.document)) throw damaged("has a document id with a tab or a line break");
+    // SQLite keeps a REAL or TEXT in an INTEGER column (type affinity, no STRICT tables before
+    // 3.37): 90.5 would pass the CHECKs and be read as 90 by getInt64().
+    if (!row.getColumn(3).isInteger() || !row.getColumn(4).isInteger())
+        throw damaged("has offsets that are not whole numbers (\"" + row.getColumn(3).getString() + "\", \"" +
+                      row.getColumn(4).getString() + "\")");
     const std::int64_t start = row.getColumn(3).getInt64();
     const std::int64_t end = row.getColumn(4).getInt64();
     if (start < 0 || end <= start) throw damaged("has the offsets " + std::to_string(start) + "-" + std::to_string(end));
@@ -75,6 +89,8 @@ Decision readDecision(const SQLite::Statement& row, const std::filesystem::path&
     decision.kind = *parsedKind;
     decision.previousLink = row.getColumn(7).getString();
     decision.newLink = row.getColumn(8).getString();
+    if (hasLineBreakOrTab(decision.previousLink) || hasLineBreakOrTab(decision.newLink))
+        throw damaged("has a link with a tab or a line break");
     decision.curator = row.getColumn(9).getString();
     decision.timestamp = row.getColumn(10).getString();
     const std::string state = row.getColumn(11).getString();

@@ -25,6 +25,9 @@ const Json& member(const Json& object, const char* key, Json::value_t type, cons
 std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative,
                               const std::string& file, const std::string& where) {
     if (relative.empty()) throw ParseError(file, 0, where + ": empty path");
+    // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
+    if (relative.find('\0') != std::string::npos)
+        throw ParseError(file, 0, where + ": the path holds a NUL character");
     std::filesystem::path path(relative);
     if (path.is_relative()) path = base / path;
     path = path.lexically_normal();

@@ -141,13 +141,20 @@ ProjectManifest ProjectStore::manifest() const {
 
         SQLite::Statement kb(state_->db, "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
         if (!kb.executeStep()) throw ParseError(name, 0, "damaged project: the knowledge_base row is missing");
-        manifest.knowledgeBase.path = resolvedPath(kb.getColumn(0).getString(), state_->folder);
+        // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
+        const auto storedPathOf = [&](const SQLite::Column& column, const char* what) {
+            const std::string stored = column.getString();
+            if (stored.find('\0') != std::string::npos)
+                throw ParseError(name, 0, std::string("damaged project: the ") + what + " path holds a NUL character");
+            return resolvedPath(stored, state_->folder);
+        };
+        manifest.knowledgeBase.path = storedPathOf(kb.getColumn(0), "knowledge base");
         try {
             manifest.knowledgeBase.format = kbFormatFromName(kb.getColumn(1).getString());
         } catch (const Error& e) {
             throw ParseError(name, 0, std::string("damaged project: ") + e.what());
         }
-        manifest.knowledgeBase.semanticTypes = resolvedPath(kb.getColumn(2).getString(), state_->folder);
+        manifest.knowledgeBase.semanticTypes = storedPathOf(kb.getColumn(2), "semantic types");
 
         SQLite::Statement corpora(state_->db, "SELECT split, path, format FROM corpora ORDER BY position");
         while (corpora.executeStep()) {
@@ -155,7 +162,7 @@ ProjectManifest ProjectStore::manifest() const {
             reference.split = corpora.getColumn(0).getString();
             if (const auto problem = splitNameProblem(reference.split))
                 throw ParseError(name, 0, "damaged project: " + *problem);
-            reference.path = resolvedPath(corpora.getColumn(1).getString(), state_->folder);
+            reference.path = storedPathOf(corpora.getColumn(1), "corpus");
             if (const std::string format = corpora.getColumn(2).getString(); format != kPubTator)
                 throw ParseError(name, 0, "damaged project: unknown corpus format \"" + format + "\"");
             manifest.corpora.push_back(std::move(reference));

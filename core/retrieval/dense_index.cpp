@@ -22,6 +22,7 @@
 #include <string_view>
 #include <utility>
 
+#include "retrieval/faiss_payload_check.h"
 #include "retrieval/top_k.h"
 #include "util/atomic_file.h"
 #include "util/checksummed_writer.h"
@@ -629,6 +630,13 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
                                                 : "\"" + header.fingerprint + "\"") +
                     ", not for \"" + expectedFingerprint +
                     "\" (the model or the dictionary changed): rebuild the index with `linkscope-cli index`");
+
+    // Walked first: FAISS sizes its vectors by what the payload declares before reading them.
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(header.headerBytes));
+    if (const auto problem = faissPayloadProblem(in, payloadBytes, header.kind, header.dimension))
+        throw fail("damaged dense index: the FAISS payload is not the " + kindLabel(header.kind) +
+                   " index this file's header names: " + *problem);
 
     auto state = std::make_unique<State>();
     state->kind = header.kind;

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -30,6 +31,7 @@
 #include "eval/report.h"
 #include "kb/knowledge_base.h"
 #include "train/collapse_check.h"
+#include "train/loop_state.h"
 #include "train/method_linker.h"
 #include "train/objective.h"
 #include "train/trainer.h"
@@ -73,48 +75,6 @@ void recoverCheckpoint(const fs::path& target) {
         fs::remove_all(target);
         fs::rename(copy, target);
         return;
-    }
-}
-
-// Where the loop is; saved in checkpoint/state.json.
-struct LoopState {
-    std::size_t epoch = 0;          // 0-based epoch in progress (or next)
-    std::size_t step = 0;           // optimizer steps done in it
-    std::size_t globalStep = 0;
-    bool validated = true;          // false: the epoch before `epoch` ended but was not validated yet
-    std::size_t epochsWithoutImprovement = 0;
-    std::uintmax_t logBytes = 0;    // the log's size when the checkpoint was written
-    std::map<std::string, double> scalars;
-    std::size_t collapsedValidations = 0;  // run.json's count when the checkpoint was written
-};
-
-nlohmann::json toJson(const LoopState& state) {
-    return {{"epoch", state.epoch},
-            {"step", state.step},
-            {"global_step", state.globalStep},
-            {"validated", state.validated},
-            {"epochs_without_improvement", state.epochsWithoutImprovement},
-            {"log_bytes", state.logBytes},
-            {"scalars", state.scalars},
-            {"collapsed_validations", state.collapsedValidations}};
-}
-
-LoopState loopStateFrom(const fs::path& file) {
-    const auto json = readJsonFile(file);
-    try {
-        LoopState state;
-        state.epoch = json.at("epoch").get<std::size_t>();
-        state.step = json.at("step").get<std::size_t>();
-        state.globalStep = json.at("global_step").get<std::size_t>();
-        state.validated = json.at("validated").get<bool>();
-        state.epochsWithoutImprovement = json.at("epochs_without_improvement").get<std::size_t>();
-        state.logBytes = json.at("log_bytes").get<std::uintmax_t>();
-        state.scalars = json.at("scalars").get<std::map<std::string, double>>();
-        // Checkpoints of runs before the collapse check lack it.
-        state.collapsedValidations = json.value("collapsed_validations", std::size_t{0});
-        return state;
-    } catch (const nlohmann::json::exception& e) {
-        throw ParseError(file.string(), 0, std::string("not a checkpoint state: ") + e.what());
     }
 }
 
@@ -292,7 +252,17 @@ private:
         if (options_.resume) {
             const fs::path checkpoint = checkpointDirectory(run_);
             state = loopStateFrom(checkpoint / "state.json");
-            torch::load(*optimizer_, (checkpoint / "optimizer.pt").string());
+            const fs::path optimizerFile = checkpoint / "optimizer.pt";
+            try {
+                torch::load(*optimizer_, optimizerFile.string());
+            } catch (const c10::Error& e) {
+                // LibTorch's message carries a C++ backtrace; its first line says what is wrong.
+                const std::string what = e.what_without_backtrace();
+                throw Error(optimizerFile.string() + ": damaged optimizer state, the run cannot resume: " +
+                            what.substr(0, what.find('\n')));
+            } catch (const std::exception& e) {
+                throw Error(optimizerFile.string() + ": damaged optimizer state, the run cannot resume: " + e.what());
+            }
             restoreScalars(state);
             // A validation after the checkpoint runs again and counts again.
             info_.collapsedValidations = state.collapsedValidations;

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 
 #include "encoder/bert_config.h"
+#include "encoder/compact_encoder.h"
 #include "fixtures.h"
 #include "util/error.h"
 
@@ -339,6 +340,45 @@ private Q_SLOTS:
         config.numAttentionHeads = 7;
         QVERIFY_THROWS_EXCEPTION(Error, config.save(path));
         QVERIFY(!std::filesystem::exists(path));
+    }
+
+    // A compact-encoder preset is outside data: sizes that would build a model beyond any use
+    // are refused, naming the preset, before anything is allocated (issue 16).
+    void compactPresetSizesAreBoundedBeforeAllocation_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("vocabulary");
+        QTest::addColumn<QString>("fragment");
+        const QString sane = R"("hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128)";
+        const QString vocabulary = R"({"size": 100})";
+        QTest::newRow("sane") << sane << vocabulary << "";
+        QTest::newRow("hidden 1e9") << QString(sane).replace("\"hidden_size\": 64", "\"hidden_size\": 1000000000")
+                                    << vocabulary << "parameter";
+        QTest::newRow("intermediate 1e12")
+            << QString(sane).replace("\"intermediate_size\": 128", "\"intermediate_size\": 1000000000000") << vocabulary
+            << "parameter";
+        QTest::newRow("positions 1e12") << sane + R"(, "max_position_embeddings": 1000000000000)" << vocabulary
+                                        << "max_position_embeddings";
+        QTest::newRow("layers 1e7") << QString(sane).replace("\"num_hidden_layers\": 2", "\"num_hidden_layers\": 10000000")
+                                    << vocabulary << "num_hidden_layers";
+        QTest::newRow("vocabulary 1e30") << sane << R"({"size": 1e30})" << "\"size\" must be a whole number";
+        QTest::newRow("vocabulary 2.5") << sane << R"({"size": 2.5})" << "\"size\" must be a whole number";
+        QTest::newRow("vocabulary -1") << sane << R"({"size": -1})" << "\"size\" must be a whole number";
+        QTest::newRow("lower_case 1") << sane << R"({"lower_case": 1})" << "lower_case";
+    }
+    void compactPresetSizesAreBoundedBeforeAllocation() {
+        QFETCH(QString, config);
+        QFETCH(QString, vocabulary);
+        QFETCH(QString, fragment);
+        const auto path = dir_.write("compact-preset.json", ("{\"config\": {" + config + "}, \"vocabulary\": " +
+                                                             vocabulary + ", \"seed\": 1}").toStdString());
+        if (fragment.isEmpty()) {
+            const CompactEncoderPreset preset = CompactEncoderPreset::load(path);
+            QCOMPARE(preset.config.hiddenSize, std::size_t{64});
+            QCOMPARE(preset.vocabulary.vocabularySize, std::size_t{100});
+            QCOMPARE(preset.seed, std::uint64_t{1});
+            return;
+        }
+        LINKSCOPE_EXPECT_PARSE_ERROR(CompactEncoderPreset::load(path), path, 0, fragment.toStdString());
     }
 };
 

@@ -530,6 +530,10 @@ private Q_SLOTS:
         LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), added, 0, "non-negative 32-bit integer");
         test::writeFile(added, R"({"[S]": 54, "[E]": 54})");
         LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), added, 0, "id 54 is given to");
+        // A conflict with vocab.txt found only when the tokenizer is built is blamed on the
+        // file that gave the token its id, not on tokenizer_config.json.
+        test::writeFile(added, R"({"[X]": 5})");
+        LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), added, 0, "which vocab.txt gives to \"the\"");
         std::filesystem::remove(added);
         QCOMPARE(BertTokenizer::fromDirectory(folder).tokenId("[S]"), std::optional<std::int32_t>(54));
     }

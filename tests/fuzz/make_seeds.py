@@ -35,7 +35,7 @@ DEMO = ROOT / "resources" / "demo"
 TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
-    "knn_datastore", "run_directory", "line_reader",
+    "knn_datastore", "dense_index", "run_directory", "line_reader",
 ]
 
 warnings = []
@@ -303,6 +303,13 @@ def write_text_seeds(seeds):
             seeds.add("run_directory", "old-run-" + preset.stem, joined(old_run, preset.read_bytes()))
     if old_run is not None:
         seeds.add("run_directory", "run-json-only", old_run)
+        # checkpoint/state.json as the trainer writes it (train/loop_state.cpp, toJson).
+        state = (b'{\n  "collapsed_validations": 0,\n  "epoch": 1,\n  "epochs_without_improvement": 0,\n'
+                 b'  "global_step": 12,\n  "log_bytes": 2048,\n  "scalars": {\n    "sparse_weight": 1.5\n  },\n'
+                 b'  "step": 4,\n  "validated": false\n}\n')
+        biosyn = ROOT / "models" / "biosyn.json"
+        if biosyn.exists():
+            seeds.add("run_directory", "run-with-checkpoint-state", joined(old_run, biosyn.read_bytes(), state))
 
     # What every reader reads through: plain, gzip (also two members), BOM + CRLF, CR only.
     ncbi, kb = pubtator["ncbi-style.txt"], kbs["medic.txt"]
@@ -324,6 +331,48 @@ def shrink_sqlite(path):
         connection.execute("VACUUM")
     finally:
         connection.close()
+
+
+def faiss_payloads():
+    """The FAISS payloads of the three index kinds DenseIndex::save writes, built field by field
+    as FAISS 1.7.3's write_index lays them out (faiss/impl/index_write.cpp), small: the seeds of
+    fuzz_dense_index (kind byte, 2-byte dimension - 1, payload). The fuzz build has no FAISS
+    writer of its own when FAISS is absent, and these are what the walk must accept."""
+    import struct
+    import random
+    rng = random.Random(7)
+
+    def header(d, ntotal):
+        # d, ntotal, two unused idx_t (1 << 20), is_trained, METRIC_INNER_PRODUCT
+        return struct.pack("<iqqq?i", d, ntotal, 1 << 20, 1 << 20, True, 0)
+
+    def floats(values):
+        return struct.pack("<%df" % len(values), *values)
+
+    def vector(fmt, values):
+        return struct.pack("<Q", len(values)) + struct.pack("<%d%s" % (len(values), fmt), *values)
+
+    def flat(d, n):
+        values = [rng.uniform(-1, 1) for _ in range(d * n)]
+        return b"IxFI" + header(d, n) + struct.pack("<Q", d * n) + floats(values)
+
+    d = 4
+    seeds = {"flat-3x4": (0, d, flat(d, 3)), "flat-empty": (0, d, flat(d, 0))}
+    # HNSW of two nodes on level 0, M = 2 (four neighbour slots per node on level 0).
+    slots = 4
+    hnsw = (b"IHNf" + header(d, 2) + vector("d", [1.0]) + vector("i", [0, slots]) + vector("i", [1, 1]) +
+            vector("Q", [0, slots, 2 * slots]) + vector("i", [1, -1, -1, -1, 0, -1, -1, -1]) +
+            struct.pack("<iiiii", 0, 0, 40, 16, 1) + flat(d, 2))
+    seeds["hnsw-2"] = (1, d, hnsw)
+    # IVF-PQ: one list holding two vectors, M = 2 sub-quantizers of 8 bits (code size 2).
+    m, nbits = 2, 8
+    ivf = (b"IwPQ" + header(d, 2) + struct.pack("<QQ", 1, 1) + flat(d, 1) + b"\0" + vector("q", []) +
+           struct.pack("<?Q", True, 2) + struct.pack("<QQQ", d, m, nbits) +
+           vector("f", [rng.uniform(-1, 1) for _ in range(d << nbits)]) +
+           b"ilar" + struct.pack("<QQ", 1, 2) + b"full" + vector("Q", [2]) + bytes([3, 4, 5, 6]) +
+           struct.pack("<qq", 0, 1))
+    seeds["ivfpq-1-list"] = (2, d, ivf)
+    return {name: bytes([kind]) + struct.pack("<H", dim - 1) + payload for name, (kind, dim, payload) in seeds.items()}
 
 
 def write_core_seeds(seeds, seed_writer, pubtator, kbs):
@@ -363,6 +412,8 @@ def main():
     seeds = Seeds(args.out)
     pubtator, kbs = write_text_seeds(seeds)
     write_core_seeds(seeds, args.seed_writer, pubtator, kbs)
+    for name, payload in faiss_payloads().items():
+        seeds.add("dense_index", name, payload)
 
     for warning in warnings:
         print("make_seeds.py: warning: " + warning, file=sys.stderr)

@@ -79,30 +79,8 @@ from pathlib import Path
 
 # Cases that fail for known product bugs (case name -> reason). Printed separately; they do not
 # make the suite fail. Keep this as small as honest.
-# Product bugs this suite found on 2026-11-24, not fixed yet; listed in issue 16's note.
+# The 22 product bugs this suite found on 2026-11-24 are fixed (issue 16); none is known now.
 KNOWN_FAILURES = {
-    'init-model.preset.hidden-1e9': "compact-encoder sizes are not bounded before allocation: refused only by LibTorch's allocator, message without the preset's name",
-    'init-model.preset.intermediate-1e12': "compact-encoder sizes are not bounded before allocation (LibTorch's allocator refuses, no preset name)",
-    'init-model.preset.positions-1e12': "compact-encoder sizes are not bounded before allocation (LibTorch's allocator refuses, no preset name)",
-    'train.compact-preset.hidden-1e9': "compact-encoder sizes are not bounded before allocation (LibTorch's allocator refuses, no preset name)",
-    'init-model.preset.layers-1e7': 'compact-encoder layer count not bounded: builds layers until memory runs out',
-    'init-model.preset.vocab-size-1e30': 'a float vocabulary size beyond size_t is converted silently (exit 0, 63 tokens)',
-    'train.resume.state.log-bytes-1e30': 'state.json numbers are not type-checked (a float read as an integer)',
-    'train.resume.state.log-bytes-2e64': 'state.json numbers are not range-checked',
-    'train.resume.state.step-negative': 'state.json: -1 read as 2^64-1',
-    'train.resume.state.epoch-fractional': 'state.json: 0.5 read as 0',
-    'train.resume.optimizer.garbage': "a damaged optimizer.pt gives LibTorch's message and backtrace without the file's name",
-    'tokenize.added-tokens.id-taken': 'a conflict in added_tokens.json is blamed on tokenizer_config.json',
-    'encode.special-tokens.unk-not-in-vocab': "'the tokenizer has N tokens but the table N-1 rows' names no file",
-    'compare.truncate.line-end': "'comparing runs of different lengths' names neither file",
-    'export.manifest.split.duplicate': "'several corpus files for split' does not name the manifest",
-    'export.manifest.corpus-path.nul': 'a corpus path with a NUL is cut at the NUL and the shorter path exported (exit 0)',
-    'export.project.decision.offsets-fractional': "a decision offset of 90.5 passes SQLite's CHECK, is read as 90 and applied (exit 0)",
-    'export.project.decision.offsets-past-text': 'refused, but the message does not name the project file',
-    'export.project.decision.offsets-huge': 'refused, but the message does not name the project file',
-    'export.project.decision.unknown-split': 'refused, but the message does not name the project file',
-    'export.project.decision.link-with-tab': 'refused, but the message does not name the project file',
-    'export.project.decision.link-with-newline': 'refused, but the message does not name the project file',
 }
 
 # Cases run only with --full: further points of damages the core cases already cover, so that

@@ -451,6 +451,9 @@ private Q_SLOTS:
             {decisionOn("train", "100", 0, 5, DecisionKind::Nil, "MESH:D1"), "links to \"-1\""},
             {decisionOn("train", "100", 0, 5, DecisionKind::Reject, "MESH:D1"), "gives no new link"},
             {decisionOn("train", "100", 0, 5, DecisionKind::Skip, "MESH:D1"), "gives no new link"},
+            {decisionOn("train", "100", 0, 5, DecisionKind::Correct, "MESH:D1\tMESH:D2"), "tab or a line break"},
+            {decisionOn("train", "100", 0, 5, DecisionKind::Correct, "MESH:D1\nMESH:D2"), "tab or a line break"},
+            {decisionOn("train", "10\n0", 0, 5, DecisionKind::Correct, "MESH:D1"), "tab or a line break"},
         };
         for (const auto& [decision, fragment] : cases) {
             const QString error = errorOf([&] { store.record(decision); });
@@ -671,6 +674,39 @@ private Q_SLOTS:
         test::writeFile(file, bytes);
         const QString error = errorOf([&] { ProjectStore::open(file); });
         QVERIFY2(error.startsWith(q(file) + QStringLiteral(": damaged project: SQLite's check of the file failed")),
+                 qPrintable(error));
+    }
+
+    // A decision row edited outside Linkscope: SQLite's type affinity keeps 90.5 in an INTEGER
+    // column and its CHECKs pass; a tab in a link would split an exported line. Reading such a
+    // row is a damaged-project error naming the file, never a rounded offset or a broken export.
+    void refusesDamagedDecisionRows_data() {
+        QTest::addColumn<QString>("update");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("fractional start") << "start = 0.5" << "not whole numbers";
+        QTest::newRow("fractional end") << "\"end\" = 4.5" << "not whole numbers";
+        QTest::newRow("text offset") << "\"end\" = 'four'" << "not whole numbers";
+        QTest::newRow("tab in link") << "new_link = 'MESH:D1' || char(9) || 'x'" << "tab or a line break";
+        QTest::newRow("newline in previous link") << "previous_link = 'a' || char(10) || 'b'" << "tab or a line break";
+        QTest::newRow("split with a slash") << "split = '../x'" << "bad split";
+        QTest::newRow("document with CR") << "document = '1' || char(13)" << "tab or a line break";
+    }
+    void refusesDamagedDecisionRows() {
+        QFETCH(QString, update);
+        QFETCH(QString, fragment);
+        test::FixtureDir dir;
+        const auto file = dir.path(kProjectName);
+        {
+            auto store = newProject(dir);
+            store.record(decisionOn("train", "100", 0, 4, DecisionKind::Correct, "MESH:D1"));
+            QCOMPARE(store.decisions().size(), std::size_t{1});
+        }
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READWRITE);
+            QCOMPARE(raw.exec(("UPDATE decisions SET " + update).toStdString()), 1);
+        }
+        const QString error = errorOf([&] { ProjectStore::open(file).decisions(); });
+        QVERIFY2(error.startsWith(q(file) + QStringLiteral(": damaged project: decision 1 ")) && error.contains(fragment),
                  qPrintable(error));
     }
 

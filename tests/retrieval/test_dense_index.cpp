@@ -583,7 +583,7 @@ void TestDenseIndex::malformedFiles() {
     const std::size_t payloadStart = kFixedHeader + 2;
     const std::string payload = good.substr(payloadStart, good.size() - payloadStart - 12);
     test::writeFile(at("garbage.dense"), wrapPayload(1, dim, 300, std::string(64, 'x')));
-    expectParseError(at("garbage.dense"), "FAISS cannot read it");
+    expectParseError(at("garbage.dense"), "damaged dense index: the FAISS payload is not the hnsw index");
     // (A FAISS payload cut short inside a file whose size and checksum are right is not
     // tested: FAISS 1.7.3's read_index leaks the half-read index when it throws. Files cut
     // short are caught by the size and checksum checks above before FAISS reads a byte.)
@@ -654,6 +654,36 @@ void TestDenseIndex::craftedPayloadsAreRefusedBeforeSearch() {
         while (lists->ids[list].empty()) ++list;
         lists->ids[list][0] = 99999;
         expectParseError(write("ivf-id.dense", 2, 300, faissPayload(ivf)), "names vector 99999");
+        lists->ids[list][0] = 0;
+        // Sizes FAISS would act on while reading, before anything can be checked after it:
+        // M = 0 divides by zero in ProductQuantizer::set_derived_values, 40 bits ask it for
+        // 8 * 2^40 floats, and a list size of 2^40 sizes that list before a code is read.
+        const auto m = ivf.pq.M;
+        ivf.pq.M = 0;
+        expectParseError(write("ivf-m0.dense", 2, 300, faissPayload(ivf)), "product quantizer's sizes");
+        ivf.pq.M = m;
+        const auto nbits = ivf.pq.nbits;
+        ivf.pq.nbits = 40;
+        expectParseError(write("ivf-nbits.dense", 2, 300, faissPayload(ivf)), "product quantizer's sizes");
+        ivf.pq.nbits = nbits;
+        std::string payload = faissPayload(ivf);
+        // "full" list sizes: the last 8-byte size before the codes is list nlist-1's. Find the
+        // "full" tag and overwrite the first size after its count.
+        const auto full = payload.find("full");
+        QVERIFY(full != std::string::npos);
+        const std::uint64_t huge = std::uint64_t{1} << 40;
+        std::memcpy(payload.data() + full + 4 + 8, &huge, sizeof huge);
+        expectParseError(write("ivf-list-size.dense", 2, 300, payload), "more vectors than the file holds");
+    }
+    {
+        // IndexFlatIP: "IxFI", d (4), ntotal (8), two unused (16), is_trained (1), metric (4),
+        // then the count of floats at byte 37: 2^39 floats would be allocated before the read.
+        faiss::IndexFlatIP flat(static_cast<long>(dim));
+        flat.add(300, vectors.data());
+        std::string payload = faissPayload(flat);
+        const std::uint64_t huge = std::uint64_t{1} << 39;
+        std::memcpy(payload.data() + 37, &huge, sizeof huge);
+        expectParseError(write("flat-count.dense", 0, 300, payload), "declares 549755813888 elements");
     }
 }
 

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fixtures.h"
+#include "train/loop_state.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
 #include "util/error.h"
@@ -212,6 +215,48 @@ private Q_SLOTS:
         failed.error = std::string(3 << 20, 'x');
         writeRunInfo(run, failed);
         QCOMPARE(readRunInfo(run), failed);
+    }
+
+    // checkpoint/state.json, what `train --resume` goes on from: a count that is not a whole
+    // number in range would silently become another (1e30 read as some integer, -1 as 2^64-1,
+    // 0.5 as 0), so each is refused naming the file.
+    void checkpointStateRoundTripsAndRefusesBadCounts_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("fragment");
+        const QString good = R"({"epoch": 1, "step": 4, "global_step": 12, "validated": false,
+            "epochs_without_improvement": 0, "log_bytes": 2048, "scalars": {"sparse_weight": 1.5},
+            "collapsed_validations": 2})";
+        QTest::newRow("good") << good << "";
+        QTest::newRow("log_bytes 1e30") << QString(good).replace("2048", "1e30") << "\"log_bytes\" must be a whole number";
+        QTest::newRow("log_bytes 2^64") << QString(good).replace("2048", "18446744073709551616")
+                                        << "\"log_bytes\" must be a whole number";
+        QTest::newRow("log_bytes 2^60") << QString(good).replace("2048", "1152921504606846976")
+                                        << "\"log_bytes\" must be a whole number";
+        QTest::newRow("step -1") << QString(good).replace("\"step\": 4", "\"step\": -1") << "\"step\" must be a whole number";
+        QTest::newRow("epoch 0.5") << QString(good).replace("\"epoch\": 1", "\"epoch\": 0.5") << "\"epoch\" must be a whole number";
+        QTest::newRow("epoch missing") << QString(good).replace("\"epoch\": 1,", "") << "no \"epoch\"";
+        QTest::newRow("scalar null") << QString(good).replace("1.5", "null") << "not a checkpoint state";
+        QTest::newRow("array") << "[1, 2]" << "not a JSON object";
+    }
+    void checkpointStateRoundTripsAndRefusesBadCounts() {
+        QFETCH(QString, json);
+        QFETCH(QString, fragment);
+        const auto file = dir_.write("state.json", json.toStdString());
+        if (fragment.isEmpty()) {
+            const LoopState state = loopStateFrom(file);
+            QCOMPARE(state.epoch, std::size_t{1});
+            QCOMPARE(state.step, std::size_t{4});
+            QCOMPARE(state.globalStep, std::size_t{12});
+            QCOMPARE(state.validated, false);
+            QCOMPARE(state.logBytes, std::uintmax_t{2048});
+            QCOMPARE(state.collapsedValidations, std::size_t{2});
+            QCOMPARE(state.scalars.at("sparse_weight"), 1.5);
+            // What the trainer writes reads back the same.
+            const auto again = dir_.write("state-again.json", toJson(state).dump());
+            QCOMPARE(loopStateFrom(again).globalStep, std::size_t{12});
+            return;
+        }
+        LINKSCOPE_EXPECT_PARSE_ERROR(loopStateFrom(file), file, 0, fragment.toStdString());
     }
 };
 
