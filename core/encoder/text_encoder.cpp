@@ -120,13 +120,6 @@ struct TextEncoder::State {
         options = wanted;
     }
 
-    void checkTokenizerFits() const {
-        const auto rows = model->config().vocabSize;
-        if (tokenizer.vocabularySize() > rows)
-            throw Error("encoder: the tokenizer has " + std::to_string(tokenizer.vocabularySize()) +
-                        " tokens but the word embedding table (vocab_size) only " + std::to_string(rows) + " rows");
-    }
-
     PoolingSpec poolingSpec(std::optional<Pooling> pooling) const {
         return poolingSpecFor(tokenizer, pooling.value_or(options.pooling.value_or(model->config().pooling)));
     }
@@ -141,12 +134,6 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
     const auto files = locateCheckpoint(directory);
     auto config = BertConfig::load(files.config);
     auto tokenizer = BertTokenizer::fromDirectory(files.directory);
-    if (tokenizer.vocabularySize() > config.vocabSize)
-        throw ParseError(files.config.string(), 0,
-                         "vocab_size " + std::to_string(config.vocabSize) + " is smaller than the " +
-                             std::to_string(tokenizer.vocabularySize()) + " tokens of the tokenizer in " +
-                             files.directory.string() +
-                             " (vocab.txt, added and special tokens): the word embedding table has no row for some");
     const auto tensors = readCheckpointTensors(files.weights);
     // The model is allocated from config.json's sizes: a config that asks for more parameters
     // than the weights hold (a damaged or hostile vocab_size of 10^9) is refused before that
@@ -163,7 +150,14 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
     assignCheckpointTensors(*model, tensors, files.weights);
     auto state = std::make_unique<State>(std::move(model), std::move(tokenizer));
     state->skipped = tensors.skipped;
-    state->checkTokenizerFits();
+    // After the weights are checked against config.json (their errors name the tensor): what is
+    // left is a tokenizer with more tokens than the table, named with both files.
+    if (state->tokenizer.vocabularySize() > config.vocabSize)
+        throw ParseError(files.config.string(), 0,
+                         "the tokenizer in " + files.directory.string() + " (vocab.txt, added and special tokens) has " +
+                             std::to_string(state->tokenizer.vocabularySize()) +
+                             " tokens but the word embedding table (vocab_size) only " +
+                             std::to_string(config.vocabSize) + " rows");
     state->apply(options);
     return TextEncoder(std::move(state));
 }
