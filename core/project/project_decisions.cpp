@@ -39,6 +39,7 @@ void validate(Decision& decision, const std::filesystem::path& file) {
     if (mention.end > kMaxOffset) throw refuse("the offsets are out of range");
     if (hasLineBreakOrTab(mention.document)) throw refuse("the document id holds a tab or a line break");
     if (hasLineBreakOrTab(decision.newLink)) throw refuse("the new link holds a tab or a line break");
+    if (hasLineBreakOrTab(decision.previousLink)) throw refuse("the previous link holds a tab or a line break");
     const std::string kind(decisionKindName(decision.kind));
     switch (decision.kind) {
     case DecisionKind::Accept:
