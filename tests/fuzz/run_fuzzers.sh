@@ -17,7 +17,9 @@
 # Each target's libFuzzer options (-max_len, -rss_limit_mb, -malloc_limit_mb, -timeout) and its
 # dictionary are in the "// fuzz-options:" and "// fuzz-dict:" lines of its .cpp, next to the
 # reasons for them. Environment: JOBS (build parallelism, default 2), FUZZ_NICE (niceness of the
-# build and the fuzzers, default 10), TMPDIR (scratch files; /dev/shm when unset and writable).
+# build and the fuzzers, default 10), TMPDIR (scratch files; /dev/shm when unset and writable),
+# FUZZ_KEEP_SEEDS (1: do not rewrite the seeds), FUZZ_SUMMARY (where the summary table goes,
+# default build/fuzz/fuzz-summary.txt).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -119,9 +121,15 @@ if [ "$mode" = regressions ]; then
 fi
 
 # ----- fuzzing ----------------------------------------------------------------------------------
-echo "run_fuzzers.sh: writing seeds"
-python3 "$FUZZ_SRC/make_seeds.py" --out "$BUILD/seeds" --seed-writer "$BUILD/bin/linkscope_fuzz_seeds" ||
-  { echo "run_fuzzers.sh: make_seeds.py failed" >&2; exit 1; }
+# FUZZ_KEEP_SEEDS=1 keeps build/fuzz/seeds as they are (run_long.sh writes them once and runs
+# several of these side by side: a second writer would empty the folder a fuzzer is reading).
+if [ "${FUZZ_KEEP_SEEDS:-0}" = 1 ] && [ -d "$BUILD/seeds" ]; then
+  echo "run_fuzzers.sh: keeping the seeds in build/fuzz/seeds (FUZZ_KEEP_SEEDS=1)"
+else
+  echo "run_fuzzers.sh: writing seeds"
+  python3 "$FUZZ_SRC/make_seeds.py" --out "$BUILD/seeds" --seed-writer "$BUILD/bin/linkscope_fuzz_seeds" ||
+    { echo "run_fuzzers.sh: make_seeds.py failed" >&2; exit 1; }
+fi
 
 mkdir -p "$BUILD/logs"
 summary=()
@@ -165,7 +173,7 @@ done
 
 echo
 echo "== summary (${seconds} s per target; logs in build/fuzz/logs/)"
-printf '%s\n' "${summary[@]}" | tee "$BUILD/fuzz-summary.txt"
+printf '%s\n' "${summary[@]}" | tee "${FUZZ_SUMMARY:-$BUILD/fuzz-summary.txt}"
 if [ ${#findings[@]} -gt 0 ]; then
   echo
   echo "run_fuzzers.sh: findings:" >&2
