@@ -22,7 +22,6 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <limits>
 #include <sstream>
 #include <utility>
 
