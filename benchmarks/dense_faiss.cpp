@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <random>
 #include <set>
 #include <span>
@@ -149,6 +151,25 @@ int main(int argc, char** argv) {
 
     std::printf("| names | dim | index | build s | memory MB | queries/s | exact queries | R@1 | R@10 | R@%zu |\n", k);
     std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    // Saving and loading each index: the load verifies the CRC-32, walks the FAISS payload
+    // (faissPayloadProblem) and lets FAISS read it, then checks its structure (best of 3 loads).
+    std::vector<std::string> loadRows;
+    const auto timeLoad = [&](const DenseIndex& index, std::size_t rows, std::size_t dim, const char* name) {
+        const auto file = std::filesystem::temp_directory_path() / "linkscope-dense-faiss-bench.dense";
+        index.save(file);
+        double best = 1e30;
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            const auto start = Clock::now();
+            const auto loaded = DenseIndex::load(file);
+            best = std::min(best, secondsSince(start));
+            if (loaded.size() != index.size()) throw std::runtime_error("the loaded index has another size");
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, "| %zu | %zu | %s | %.1f | %.3f |", rows, dim, name,
+                      double(std::filesystem::file_size(file)) / (1024.0 * 1024.0), best);
+        loadRows.emplace_back(line);
+        std::filesystem::remove(file);
+    };
     for (const std::size_t rows : rowCounts) {
         for (const std::size_t dim : dims) {
             std::fprintf(stderr, "generating %zu x %zu\n", rows, dim);
@@ -171,7 +192,10 @@ int main(int argc, char** argv) {
                             recallAt(timed.lists, exact.lists, k));
                 std::fflush(stdout);
             };
-            if (kinds.count("flat")) row("flat", flatBuild, flat.memoryBytes(), exact, exactCount);
+            if (kinds.count("flat")) {
+                row("flat", flatBuild, flat.memoryBytes(), exact, exactCount);
+                timeLoad(flat, rows, dim, "flat");
+            }
 
             if (kinds.count("hnsw")) {
                 DenseIndexOptions options;
@@ -181,6 +205,7 @@ int main(int argc, char** argv) {
                 const auto start = Clock::now();
                 auto index = DenseIndex::build(vectors, dim, "bench", options);
                 const double build = secondsSince(start);
+                timeLoad(index, rows, dim, "HNSW M32");
                 for (const std::size_t ef : efs) {
                     options.hnswEfSearch = ef;
                     index.setSearchOptions(options);
@@ -198,6 +223,7 @@ int main(int argc, char** argv) {
                 const auto start = Clock::now();
                 auto index = DenseIndex::build(vectors, dim, "bench", options);
                 const double build = secondsSince(start);
+                timeLoad(index, rows, dim, "IVF-PQ auto");
                 for (const std::size_t probes : {std::size_t{32}, std::size_t{128}}) {
                     options.ivfProbes = probes;
                     index.setSearchOptions(options);
@@ -210,5 +236,7 @@ int main(int argc, char** argv) {
             }
         }
     }
+    std::printf("\n| names | dim | index | file MB | load s (best of 3) |\n|---:|---:|---|---:|---:|\n");
+    for (const auto& line : loadRows) std::printf("%s\n", line.c_str());
     return 0;
 }
