@@ -7,7 +7,9 @@ Runs, with the built linkscope-cli and the data of ../shared/data:
   2. the pretrained encoder alone (dense, no fine-tuning) on NCBI Disease test;
   3. every preset's short schedule from both starts (random: the compact encoder from scratch;
      pretrained: the encoder of step 1) on NCBI Disease (evaluated on test) and BC5CDR-Disease
-     (evaluated on dev);
+     (evaluated on dev); the presets that read mentions in context (belhd, prototype-srn) also
+     from a third start, "context": the encoder of step 1 after the context alignment
+     (models/context-alignment.json) on that corpus's training mentions;
 and writes the tables between the markers `<!-- reproduce-results:begin -->` and
 `<!-- reproduce-results:end -->` of docs/results.md from the runs' run.json and the evaluations'
 JSON reports: no figure is typed by hand.
@@ -18,7 +20,7 @@ and is skipped when that record exists, so an interrupted reproduction goes on w
 rewrites the tables from what OUT already holds.
 
   tools/reproduce_results.py [--cli build/default/bin/linkscope-cli] [--data ../shared/data]
-                             [--out results-runs] [--presets biosyn,triplet,...] [--starts random,pretrained]
+                             [--out results-runs] [--presets biosyn,triplet,...] [--starts random,pretrained,context]
                              [--only STEPS]
                              [--tables] [--fresh]
 """
@@ -40,7 +42,10 @@ PRESETS = ["biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"]
 # 0.3 at both of the paper's temperature settings (NCBI 0.01/1.0, BC5CDR 0.05/5.0).
 LINKING_GRID = ["model"] + [f"knn@{lam}/{b1}/{b2}" for lam in (0.05, 0.1, 0.2, 0.3)
                             for (b1, b2) in ((0.01, 1.0), (0.05, 5.0))]
-STARTS = ["random", "pretrained"]
+STARTS = ["random", "pretrained", "context"]
+# The presets that read the mention in its sentence, pooled at markers: only they take the
+# context-aligned start.
+CONTEXT_PRESETS = ["belhd", "prototype-srn"]
 BEGIN = "<!-- reproduce-results:begin -->"
 END = "<!-- reproduce-results:end -->"
 
@@ -174,6 +179,18 @@ def tables(out: Path, data: Path) -> str:
                      f" Acc@5 {fmt(enc['acc@5'])} | | |")
     if sparse:
         lines.append(f"| sparse TF-IDF, NCBI test (reference) | Acc@1 {fmt(sparse['acc@1'])}, Acc@5 {fmt(sparse['acc@5'])} | | |")
+    for key, corpus in corpora(data).items():
+        stage = read_json(out / "runs" / f"{key}-context-stage" / "run.json")
+        step = read_json(out / "steps" / f"train-{key}-context-stage.json")
+        if stage:
+            lines.append(f"| context alignment of the pretrained encoder on {corpus['title']}'s training mentions"
+                         f" ({stage['status']}) | {corpus['title']} dev Acc@1, mentions read in their sentences between"
+                         f" [S]/[E] against MEDIC's names: {fmt(stage['untrained_dev_accuracy'])} ->"
+                         f" {fmt(stage['best_dev_accuracy'])} (epoch {stage['best_epoch']}) |"
+                         f" {minutes(step['seconds'] if step else None)} | {memory(step)} |")
+    lines.append("")
+    lines.append("Starts: random = the compact encoder from scratch; pretrained = the self-alignment run above;"
+                 " context = that run after the context alignment on the corpus's training mentions.")
     lines.append("")
     for key, corpus in corpora(data).items():
         lines.append(f"#### {corpus['title']} ({corpus['split']}), each preset's short schedule")
@@ -247,7 +264,7 @@ def main():
     parser.add_argument("--data", default=os.environ.get("LINKSCOPE_DATA_DIR", str(root.parent / "shared" / "data")))
     parser.add_argument("--out", default=str(root / "results-runs"))
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained")
+    parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained, context")
     parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr, linking")
     parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
@@ -288,11 +305,20 @@ def main():
         for key, corpus in sets.items():
             if not wanted(key):
                 continue
+            stage = out / "runs" / f"{key}-context-stage"
+            if "context" in starts and any(p in CONTEXT_PRESETS for p in presets):
+                run_step(out, f"train-{key}-context-stage",
+                         [cli, "train", "--preset", "context-alignment", "--schedule", "short", "--model", str(sap),
+                          *corpus["train"], "--out", str(stage)], logs / f"train-{key}-context-stage.log",
+                         output_dir=stage)
             for preset in presets:
                 for start in starts:
+                    if start == "context" and preset not in CONTEXT_PRESETS:
+                        continue
                     name = f"{key}-{start}-{preset}"
                     run = out / "runs" / name
-                    begin = ["--compact"] if start == "random" else ["--model", str(sap)]
+                    begin = {"random": ["--compact"], "pretrained": ["--model", str(sap)],
+                             "context": ["--model", str(stage)]}[start]
                     run_step(out, f"train-{name}", [cli, "train", "--preset", preset, "--schedule", "short", *begin,
                                                     *corpus["train"], "--out", str(run)], logs / f"train-{name}.log",
                              output_dir=run)

@@ -299,7 +299,7 @@ void TrainingPanel::setRunsFolder(const QString& folder) {
 
 void TrainingPanel::refreshStarts() {
     const QString previous = startFrom_->currentData().toString();
-    // Finished self-alignment runs: the project's, then those of the output folder.
+    // Finished pretraining runs (self-alignment, context alignment): the project's, then those of the output folder.
     struct Pretrained {
         fs::path directory;
         fs::file_time_type written;
@@ -311,7 +311,7 @@ void TrainingPanel::refreshStarts() {
         try {
             const auto info = train::readRunInfo(directory);
             if (info.status != "finished") return;
-            if (train::loadRunPreset(directory, info).method != train::Method::SelfAlignment) return;
+            if (!train::pretrainsEncoder(train::loadRunPreset(directory, info).method)) return;
         } catch (const std::exception&) {
             return;
         }

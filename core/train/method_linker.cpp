@@ -343,7 +343,8 @@ struct MethodLinker::State {
         case Method::Belhd:
         case Method::Triplet:
         case Method::KnnBioel:
-        case Method::SelfAlignment: break;
+        case Method::SelfAlignment:
+        case Method::ContextAlignment: break;
         }
         return denseSearch(std::move(vectors), k);
     }
@@ -387,7 +388,8 @@ struct MethodLinker::State {
         case Method::Belhd:
         case Method::Triplet:
         case Method::KnnBioel:
-        case Method::SelfAlignment: break;
+        case Method::SelfAlignment:
+        case Method::ContextAlignment: break;
         }
         for (const std::uint32_t entry : entries) {
             const float s = similarity(preset.similarity, vector,

@@ -103,6 +103,8 @@ std::unique_ptr<Objective> makeTripletObjective(const TrainingPreset& preset, co
 std::unique_ptr<Objective> makePrototypeObjective(const TrainingPreset& preset, const TrainingData& data,
                                                   const kb::KnowledgeBase& kb);
 std::unique_ptr<Objective> makeContrastiveObjective(const TrainingPreset& preset, const TrainingData& data);
+/// Mentions read in context aligned with the mention read alone (context_alignment_objective.cpp).
+std::unique_ptr<Objective> makeContextAlignmentObjective(const TrainingPreset& preset, const TrainingData& data);
 /// SapBERT's self-alignment over the synonym pairs of `kbs` (synonym_pairs.h).
 std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& preset,
                                                       std::span<const kb::KnowledgeBase* const> kbs);

@@ -113,6 +113,7 @@ std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const Tra
         case Method::Triplet: return makeTripletObjective(preset, data);
         case Method::PrototypeSrn: return makePrototypeObjective(preset, data, kb);
         case Method::KnnBioel: return makeContrastiveObjective(preset, data);
+        case Method::ContextAlignment: return makeContextAlignmentObjective(preset, data);
         case Method::SelfAlignment: {
             const kb::KnowledgeBase* const alone[] = {&kb};
             return makeSelfAlignmentObjective(preset, kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);

@@ -27,13 +27,14 @@ using OrderedJson = nlohmann::ordered_json;
 template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
-constexpr NameTable<Method, 6> kMethods{{
+constexpr NameTable<Method, 7> kMethods{{
     {Method::BioSyn, "biosyn"},
     {Method::Belhd, "belhd"},
     {Method::Triplet, "triplet"},
     {Method::PrototypeSrn, "prototype-srn"},
     {Method::KnnBioel, "knn-bioel"},
     {Method::SelfAlignment, "sapbert"},
+    {Method::ContextAlignment, "context-alignment"},
 }};
 constexpr NameTable<Similarity, 3> kSimilarities{{
     {Similarity::Dot, "dot"},
@@ -459,6 +460,9 @@ bool looksLikePreset(const std::filesystem::path& file) {
 std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
 std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
 bool linksMentions(Method method) noexcept { return method != Method::SelfAlignment; }
+bool pretrainsEncoder(Method method) noexcept {
+    return method == Method::SelfAlignment || method == Method::ContextAlignment;
+}
 
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
 std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseIn(kSimilarities, name); }

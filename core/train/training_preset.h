@@ -27,12 +27,20 @@ enum class Method {
     /// Liu et al. 2021 (SapBERT): multi-similarity loss over pairs of synonyms of the KBs, no
     /// corpus mentions; it pretrains the encoder the five methods then fine-tune.
     SelfAlignment,
+    /// Teaches an encoder pretrained on names alone to read a training mention in its sentence,
+    /// pooled at its markers, as it reads the mention alone with [CLS]; no gold ids are read.
+    /// A second pretraining stage for the methods that read mentions in context (BELHD,
+    /// prototype-srn); ours, not a paper's (context_alignment_objective.cpp says why).
+    ContextAlignment,
 };
-/// "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel", "sapbert"
+/// "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel", "sapbert", "context-alignment"
 std::string_view methodName(Method method) noexcept;
 std::optional<Method> parseMethod(std::string_view name) noexcept;
 /// True for the methods that train on corpus mentions (all but the self-alignment pretraining).
 bool linksMentions(Method method) noexcept;
+/// True for the stages that make a starting encoder for the methods (self-alignment, context
+/// alignment): the Training dock offers their finished runs as starts.
+bool pretrainsEncoder(Method method) noexcept;
 
 /// How mention and candidate vectors are compared, in training and at inference.
 enum class Similarity { Dot, Cosine, Euclidean };  ///< Euclidean: score = -distance
