@@ -9,6 +9,7 @@
 #include "kb/knowledge_base.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_number.h"
 
 namespace linkscope::encoder {
 namespace {
@@ -24,11 +25,7 @@ constexpr std::size_t kMaxParameters = 2'000'000'000;  // 8 GB of fp32 weights b
 std::uint64_t unsignedField(const nlohmann::json& object, const char* key, std::uint64_t fallback, std::uint64_t max,
                             const std::string& file, const std::string& where) {
     const auto it = object.find(key);
-    if (it == object.end()) return fallback;
-    if (!it->is_number_unsigned() || it->get<std::uint64_t>() > max)
-        throw ParseError(file, 0, where + "\"" + key + "\" must be a whole number from 0 to " + std::to_string(max) +
-                                      ", not " + briefJson(*it));
-    return it->get<std::uint64_t>();
+    return it == object.end() ? fallback : wholeNumberIn(*it, max, file, where + "\"" + key + "\"");
 }
 }  // namespace
 

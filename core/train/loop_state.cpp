@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_number.h"
 
 namespace linkscope::train {
 namespace fs = std::filesystem;
@@ -18,11 +19,7 @@ std::uint64_t countField(const nlohmann::json& json, const char* key, const fs::
                          std::uint64_t max = std::numeric_limits<std::uint64_t>::max() >> 1) {
     const auto it = json.find(key);
     if (it == json.end()) throw ParseError(file.string(), 0, std::string("not a checkpoint state: no \"") + key + "\"");
-    if (!it->is_number_unsigned() || it->get<std::uint64_t>() > max)
-        throw ParseError(file.string(), 0,
-                         std::string("not a checkpoint state: \"") + key + "\" must be a whole number from 0 to " +
-                             std::to_string(max) + ", not " + briefJson(*it));
-    return it->get<std::uint64_t>();
+    return wholeNumberIn(*it, max, file.string(), std::string("not a checkpoint state: \"") + key + "\"");
 }
 
 }  // namespace
