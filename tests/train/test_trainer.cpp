@@ -402,8 +402,8 @@ private Q_SLOTS:
 
     // The context alignment: after it, a mention read in its sentence between either method's
     // markers is nearest to its own text read alone among the toy's lay names, far more often
-    // than with the model it started from, and no gold id was read (the KB is not needed for
-    // the loss: the targets are the mentions' own texts).
+    // than with the model it started from. No gold id is read: the targets are the texts
+    // between the markers (the mention's own or a KB name put in its place).
     void contextAlignmentTeachesMarkerPooling() {
         train::TrainerOptions options;
         options.schedule = "toy";
@@ -417,7 +417,7 @@ private Q_SLOTS:
         QCOMPARE(train::trainModel(startPreset, toyEncoder(startPreset, 0.0, true), data_->inputs(), options).info.status,
                  std::string("finished"));
         auto preset = toyPreset("context-alignment");
-        preset.training.epochs = 8;
+        preset.training.epochs = 16;
         preset.training.batchSize = 16;  // in-batch negatives: most of the toy's eight lay names
         preset.schedules = {{"toy", preset.training}};
         const fs::path run = fs::path(dir_.path().toStdString()) / "context-alignment";
@@ -442,10 +442,11 @@ private Q_SLOTS:
             contextReadsAsName(trained, *data_, train::ContextMarkers::LeNguyen, encoder::Pooling::StartEnd);
         qInfo("mention in context nearest its own text: [S]/[E] %.3f -> %.3f, [START]/[END] %.3f -> %.3f", beforeS, afterS,
               beforeStart, afterStart);
-        // Measured 0.21 -> 0.85 and 0.06 -> 0.85; the bounds leave room for other machines'
-        // float sums (chance among eight names is 0.125).
-        QVERIFY2(afterS >= 0.7 && afterS >= beforeS + 0.4, qPrintable(QString("%1 -> %2").arg(beforeS).arg(afterS)));
-        QVERIFY2(afterStart >= 0.7 && afterStart >= beforeStart + 0.4,
+        // Measured 0.21 -> 0.71 and 0.06 -> 0.53 (half of the steps read one of the KB's names
+        // between the markers instead, which this measure does not count); the bounds leave room
+        // for other machines' float sums (chance among eight names is 0.125).
+        QVERIFY2(afterS >= 0.4 && afterS >= beforeS + 0.3, qPrintable(QString("%1 -> %2").arg(beforeS).arg(afterS)));
+        QVERIFY2(afterStart >= 0.4 && afterStart >= beforeStart + 0.3,
                  qPrintable(QString("%1 -> %2").arg(beforeStart).arg(afterStart)));
         // A preset without markers has nothing to align.
         auto plain = preset;
