@@ -73,6 +73,17 @@ void writeManifest(SQLite::Database& db, const ProjectManifest& manifest, const 
     }
 }
 
+// A path read back from the project file, resolved against its folder; one that cannot be
+// makes the project damaged, named by its file and the path's field.
+std::filesystem::path projectPath(const std::filesystem::path& file, const std::filesystem::path& folder,
+                                  const std::string& stored, const char* what) {
+    try {
+        return resolvedPath(stored, folder);
+    } catch (const Error& e) {
+        throw ParseError(file.string(), 0, std::string("damaged project: the ") + what + " path " + e.what());
+    }
+}
+
 }  // namespace
 
 ProjectStore::ProjectStore(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -143,10 +154,7 @@ ProjectManifest ProjectStore::manifest() const {
         if (!kb.executeStep()) throw ParseError(name, 0, "damaged project: the knowledge_base row is missing");
         // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
         const auto storedPathOf = [&](const SQLite::Column& column, const char* what) {
-            const std::string stored = column.getString();
-            if (stored.find('\0') != std::string::npos)
-                throw ParseError(name, 0, std::string("damaged project: the ") + what + " path holds a NUL character");
-            return resolvedPath(stored, state_->folder);
+            return projectPath(state_->file, state_->folder, column.getString(), what);
         };
         manifest.knowledgeBase.path = storedPathOf(kb.getColumn(0), "knowledge base");
         try {
@@ -194,7 +202,7 @@ std::vector<RunReference> ProjectStore::runs() const {
         std::vector<RunReference> runs;
         SQLite::Statement query(state_->db, "SELECT name, directory, preset, added FROM runs ORDER BY position");
         while (query.executeStep())
-            runs.push_back({query.getColumn(0).getString(), resolvedPath(query.getColumn(1).getString(), state_->folder),
+            runs.push_back({query.getColumn(0).getString(), projectPath(state_->file, state_->folder, query.getColumn(1).getString(), "run"),
                             query.getColumn(2).getString(), query.getColumn(3).getString()});
         return runs;
     });

@@ -16,8 +16,8 @@ std::string storedPath(const std::filesystem::path& path, const std::filesystem:
 std::filesystem::path resolvedPath(const std::string& stored, const std::filesystem::path& projectFolder) {
     if (stored.empty()) return {};
     // The operating system reads a path up to its first NUL; every path of a project is refused
-    // with one rather than opened cut short.
-    if (stored.find('\0') != std::string::npos) throw Error(projectFolder.string() + ": a stored path holds a NUL character");
+    // with one rather than opened cut short. The caller names the file and the field.
+    if (stored.find('\0') != std::string::npos) throw Error("holds a NUL character");
     std::filesystem::path path(stored);
     if (path.is_relative()) path = projectFolder / path;
     path = path.lexically_normal();

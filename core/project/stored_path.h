@@ -11,7 +11,9 @@ namespace linkscope::project {
 /// normalized); "" for an empty path. Generic separators ('/').
 std::string storedPath(const std::filesystem::path& path, const std::filesystem::path& projectFolder);
 
-/// The absolute, lexically normalized path a stored text names; an empty path for "".
+/// The absolute, lexically normalized path a stored text names; an empty path for "". Error
+/// "holds a NUL character" for a text the operating system would read cut short (the caller
+/// names the file and the field).
 std::filesystem::path resolvedPath(const std::string& stored, const std::filesystem::path& projectFolder);
 
 }  // namespace linkscope::project

@@ -710,6 +710,33 @@ private Q_SLOTS:
                  qPrintable(error));
     }
 
+    // A path with a NUL in a project edited outside Linkscope: the operating system would open
+    // it cut at the NUL, so the project is refused, naming its file and the path's field.
+    void refusesPathsWithANul_data() {
+        QTest::addColumn<QString>("update");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("knowledge base") << "UPDATE knowledge_base SET path = 'kb' || char(0) || '.txt'"
+                                        << "damaged project: the knowledge base path holds a NUL character";
+        QTest::newRow("corpus") << "UPDATE corpora SET path = 'train' || char(0) || 'x' WHERE position = 0"
+                                << "damaged project: the corpus path holds a NUL character";
+        QTest::newRow("run") << "INSERT INTO runs (position, name, directory, preset, added) VALUES "
+                                "(0, 'r', 'runs/r' || char(0) || '/x', 'triplet', '2026-11-24T00:00:00Z')"
+                             << "damaged project: the run path holds a NUL character";
+    }
+    void refusesPathsWithANul() {
+        QFETCH(QString, update);
+        QFETCH(QString, fragment);
+        test::FixtureDir dir;
+        const auto file = dir.path(kProjectName);
+        { newProject(dir); }
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READWRITE);
+            QCOMPARE(raw.exec(update.toStdString()), 1);
+        }
+        const QString error = errorOf([&] { ProjectStore::open(file).runs(); });
+        QCOMPARE(error, q(file) + QStringLiteral(": ") + fragment);
+    }
+
     // --- durability ---------------------------------------------------------------------------
     void killedWriterLosesNothingSaved() {
         test::FixtureDir dir;
