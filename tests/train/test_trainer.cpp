@@ -95,7 +95,7 @@ public:
         devCorpus = readPubTator(dir / "dev.txt");
     }
 
-    train::TrainingInputs inputs() const { return {&kb, &trainCorpus, &devCorpus, {}}; }
+    train::TrainingInputs inputs() const { return {&kb, &trainCorpus, &devCorpus, {}, {}}; }
 
     kb::KnowledgeBase kb;
     Corpus trainCorpus;
@@ -384,7 +384,7 @@ private Q_SLOTS:
         options.device = encoder::DevicePreference::Cpu;
         // No dev split: the last epoch's model is kept (the toy's dev mentions are lay names the
         // synonyms do not teach, so validation would keep the untrained model).
-        train::TrainingInputs inputs{&data_->kb, nullptr, nullptr, {}};
+        train::TrainingInputs inputs{&data_->kb, nullptr, nullptr, {}, {}};
         const auto untrained = toyEncoder(preset, 0.1);
         const double before = synonymRetrieval(untrained);
         const auto result = train::trainModel(preset, toyEncoder(preset, 0.1), inputs, options);
@@ -402,8 +402,8 @@ private Q_SLOTS:
 
     // The context alignment: after it, a mention read in its sentence between either method's
     // markers is nearest to its own text read alone among the toy's lay names, far more often
-    // than with the model it started from. No gold id is read: the targets are the texts
-    // between the markers (the mention's own or a KB name put in its place).
+    // than with the model it started from, and no gold id was read (the KB is not needed for
+    // the loss: the targets are the mentions' own texts).
     void contextAlignmentTeachesMarkerPooling() {
         train::TrainerOptions options;
         options.schedule = "toy";
@@ -417,14 +417,14 @@ private Q_SLOTS:
         QCOMPARE(train::trainModel(startPreset, toyEncoder(startPreset, 0.0, true), data_->inputs(), options).info.status,
                  std::string("finished"));
         auto preset = toyPreset("context-alignment");
-        preset.training.epochs = 16;
+        preset.training.epochs = 8;
         preset.training.batchSize = 16;  // in-batch negatives: most of the toy's eight lay names
         preset.schedules = {{"toy", preset.training}};
         const fs::path run = fs::path(dir_.path().toStdString()) / "context-alignment";
         options.runDirectory = run;
         // No dev split: the last epoch is kept (the dev validation links against the KB's
         // names, which this stage does not teach).
-        train::TrainingInputs inputs{&data_->kb, &data_->trainCorpus, nullptr, {}};
+        train::TrainingInputs inputs{&data_->kb, &data_->trainCorpus, nullptr, {}, {}};
         encoder::EncoderOptions encoderOptions;
         encoderOptions.device = encoder::DevicePreference::Cpu;
         encoderOptions.pooling = preset.pooling;
@@ -442,11 +442,10 @@ private Q_SLOTS:
             contextReadsAsName(trained, *data_, train::ContextMarkers::LeNguyen, encoder::Pooling::StartEnd);
         qInfo("mention in context nearest its own text: [S]/[E] %.3f -> %.3f, [START]/[END] %.3f -> %.3f", beforeS, afterS,
               beforeStart, afterStart);
-        // Measured 0.21 -> 0.71 and 0.06 -> 0.53 (half of the steps read one of the KB's names
-        // between the markers instead, which this measure does not count); the bounds leave room
-        // for other machines' float sums (chance among eight names is 0.125).
-        QVERIFY2(afterS >= 0.4 && afterS >= beforeS + 0.3, qPrintable(QString("%1 -> %2").arg(beforeS).arg(afterS)));
-        QVERIFY2(afterStart >= 0.4 && afterStart >= beforeStart + 0.3,
+        // Measured 0.21 -> 0.85 and 0.06 -> 0.85; the bounds leave room for other machines'
+        // float sums (chance among eight names is 0.125).
+        QVERIFY2(afterS >= 0.7 && afterS >= beforeS + 0.4, qPrintable(QString("%1 -> %2").arg(beforeS).arg(afterS)));
+        QVERIFY2(afterStart >= 0.7 && afterStart >= beforeStart + 0.4,
                  qPrintable(QString("%1 -> %2").arg(beforeStart).arg(afterStart)));
         // A preset without markers has nothing to align.
         auto plain = preset;
