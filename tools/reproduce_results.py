@@ -108,6 +108,14 @@ def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None,
     return record
 
 
+def schedule_for(preset_file: Path, start: str) -> str:
+    """The short schedule a start takes: a pretrained start takes the preset's "short-pretrained"
+    when it has one (a fine-tuning rate, where "short" is set for random weights)."""
+    if start != "random" and "short-pretrained" in json.loads(preset_file.read_text()).get("schedules", {}):
+        return "short-pretrained"
+    return "short"
+
+
 def best_linking(report) -> int:
     """The index in LINKING_GRID of the best dev Acc@1 (the first of equals: the run's own linking
     wins a tie, then the smaller lambda)."""
@@ -195,9 +203,9 @@ def tables(out: Path, data: Path) -> str:
     for key, corpus in corpora(data).items():
         lines.append(f"#### {corpus['title']} ({corpus['split']}), each preset's short schedule")
         lines.append("")
-        lines.append(f"| preset | start | dev Acc@1 untrained -> best (epoch) | {corpus['split']} Acc@1 |"
+        lines.append(f"| preset | start | schedule | dev Acc@1 untrained -> best (epoch) | {corpus['split']} Acc@1 |"
                      f" {corpus['split']} strict Acc@1 | {corpus['split']} Acc@5 | collapsed | train time | peak memory |")
-        lines.append("| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
+        lines.append("| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
         rows = len(lines)
         for preset in PRESETS:
             for start in STARTS:
@@ -211,14 +219,15 @@ def tables(out: Path, data: Path) -> str:
                 # The kept model may be an earlier one than a collapsed validation's.
                 during = run.get("collapsed_validations") or 0
                 lines.append(
-                    f"| {preset} | {start} | {fmt(run['untrained_dev_accuracy'])} -> {fmt(run['best_dev_accuracy'])}"
+                    f"| {preset} | {start} | {run.get('schedule', '')} | {fmt(run['untrained_dev_accuracy'])} ->"
+                    f" {fmt(run['best_dev_accuracy'])}"
                     f" ({run['best_epoch']}) | {fmt(report['acc@1']) if report else '-'} |"
                     f" {fmt(report['strict']['acc@1']) if report else '-'} | {fmt(report['acc@5']) if report else '-'} |"
                     f" {'**yes**: ' + collapsed if collapsed else 'no'}"
                     f"{f' (the model of {during} validation(s) collapsed)' if during else ''} | {minutes(step['seconds'] if step else None)} |"
                     f" {memory(step)} |")
         if len(lines) == rows:
-            lines.append("| (not run yet) | | | | | | | | |")
+            lines.append("| (not run yet) | | | | | | | | | |")
         lines.append("")
     lines.append("#### NCBI Disease, linking chosen on dev (kNN datastore of the training mentions)")
     lines.append("")
@@ -319,7 +328,8 @@ def main():
                     run = out / "runs" / name
                     begin = {"random": ["--compact"], "pretrained": ["--model", str(sap)],
                              "context": ["--model", str(stage)]}[start]
-                    run_step(out, f"train-{name}", [cli, "train", "--preset", preset, "--schedule", "short", *begin,
+                    schedule = schedule_for(root / "models" / f"{preset}.json", start)
+                    run_step(out, f"train-{name}", [cli, "train", "--preset", preset, "--schedule", schedule, *begin,
                                                     *corpus["train"], "--out", str(run)], logs / f"train-{name}.log",
                              output_dir=run)
                     run_step(out, f"eval-{name}", [cli, "eval", "--run", str(run), *corpus["train"], *corpus["eval"],
