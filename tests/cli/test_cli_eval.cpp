@@ -1,6 +1,8 @@
 // linkscope-cli eval on the demo project: the whole protocol (dictionary with training
 // mentions, abbreviation expansion, sparse index, metrics) end to end, plus index reuse and
 // refusal, and bad arguments.
+#include <sstream>
+
 #include "cli_runner.h"
 #include "test_data.h"
 
@@ -29,13 +31,26 @@ private Q_SLOTS:
         QVERIFY(j.contains("seconds"));
         QVERIFY(j["seconds"].get<double>() > 0.0);
     }
-    void withoutAbbreviationsCopdIsMissed() {
-        const auto r = test::runCli(demoArguments() << "--no-abbreviations" << "--json");
+    void withoutAbbreviationsCopdIsNotExpanded() {
+        const auto r = test::runCli(demoArguments() << "--no-abbreviations" << "--json" << "--per-mention"
+                                                    << file("no-abbreviations.jsonl"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        // The two "COPD" mentions have no such name in the demo KB... except as a synonym of
-        // D029424, so they still link; "HD"/"MS"-style homonyms are not in the test split.
-        QVERIFY(r.json()["acc@1"].get<double>() <= 1.0);
+        // The two "COPD" mentions are read as written, not expanded from their abstract; they
+        // still link, since the demo KB lists "COPD" as a synonym of D029424 ("HD"/"MS"-style
+        // homonyms are not in the test split).
+        QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         QCOMPARE(r.json()["mentions"].get<int>(), 15);
+        std::istringstream lines(test::readFile(file("no-abbreviations.jsonl").toStdString()));
+        int copd = 0;
+        for (std::string line; std::getline(lines, line);) {
+            const auto mention = nlohmann::json::parse(line);
+            if (mention["mention"] != "COPD") continue;
+            ++copd;
+            QCOMPARE(mention["abbreviation_expanded"].get<bool>(), false);
+            QCOMPARE(mention["normalized"], nlohmann::json::array({"copd"}));
+            QCOMPARE(mention["rank"].get<int>(), 1);
+        }
+        QCOMPARE(copd, 2);
     }
     void typesRestrictTheMentions() {
         const auto r = test::runCli(demoArguments() << "--types" << "SpecificDisease" << "--json");
