@@ -9,6 +9,8 @@ packages=(
   # GUI
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
   libxkbcommon-dev fonts-dejavu-core
+  # Qt's SVG plugins: they draw the application icon (resources/icons) in the window
+  libqt6svg6
   # engine
   libtorch-dev libfaiss-dev nlohmann-json3-dev libicu-dev zlib1g-dev libpugixml-dev
   libsqlitecpp-dev libcli11-dev
@@ -20,6 +22,9 @@ packages=(
   # the libFuzzer targets of every reader (tests/fuzz; .ci/run fuzzes each for 10 s): clang 16,
   # the first clang that compiles core (C++20 lambdas capturing structured bindings)
   clang-16 libclang-rt-16-dev
+  # the .deb and its checks (tests/packaging): CPack's DEB generator reads file types with file,
+  # and the desktop entry and AppStream metadata are validated
+  file desktop-file-utils appstream
 )
 
 missing=()

@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 
 #include "main_window.h"
@@ -13,6 +14,9 @@ int main(int argc, char* argv[]) {
     QApplication::setOrganizationName(QStringLiteral("Linkscope"));
     QApplication::setApplicationVersion(QStringLiteral(LINKSCOPE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.linkscope.Linkscope"));
+    // Drawn by Qt's SVG plugin (libqt6svg6, a dependency of the .deb); without it the window simply
+    // has no icon of its own.
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.linkscope.Linkscope.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Biomedical entity linking: curation, training and error analysis"));
