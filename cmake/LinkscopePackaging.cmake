@@ -5,14 +5,38 @@ if(TARGET linkscope)
   install(TARGETS linkscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES packaging/org.linkscope.Linkscope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
   install(FILES packaging/org.linkscope.Linkscope.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+  # The icon the desktop entry names. SVG only: no SVG renderer is among the build dependencies
+  # to make the PNG sizes from it, and the desktops that read hicolor draw its scalable/ icons.
+  install(FILES resources/icons/org.linkscope.Linkscope.svg
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
 install(DIRECTORY models/ DESTINATION ${CMAKE_INSTALL_DATADIR}/linkscope/models)
 install(DIRECTORY resources/demo/ DESTINATION ${CMAKE_INSTALL_DATADIR}/linkscope/demo)
 
 set(CPACK_PACKAGE_NAME linkscope)
 set(CPACK_PACKAGE_VENDOR "Linkscope developers")
-set(CPACK_PACKAGE_CONTACT "linkscope@example.org")
+# No public address yet: the placeholder domain of PROJECT_HOMEPAGE_URL (CMakeLists.txt).
+set(CPACK_PACKAGE_CONTACT "Linkscope developers <developers@linkscope.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION
+    "Links disease, chemical and concept mentions in biomedical abstracts to knowledge bases such "
+    "as MEDIC, MeSH and UMLS, shows why each candidate ranked where it did, and lets curators "
+    "accept or correct links, retrain models and export clean annotations. Provides the linkscope "
+    "desktop application and the linkscope-cli command-line engine.")
+string(JOIN "" CPACK_PACKAGE_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
 set(CPACK_GENERATOR "TGZ;DEB")
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Qt loads the SVG window icon through a plugin (dlopen), which dpkg-shlibdeps cannot see; CPack
+# adds this to the dependencies it computes.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# Debian's file name (linkscope_0.1.0_amd64.deb), and linkscope-dbgsym_0.1.0_amd64.ddeb beside it.
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# The debug symbols go into the -dbgsym package and the binaries of the .deb are stripped
+# (objcopy --only-keep-debug, --strip-unneeded, --add-gnu-debuglink). This needs binaries built
+# with debug info: the default preset's RelWithDebInfo (-O2 -g) has it.
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
+# CPACK_STRIP_FILES would strip before the DEB generator sees the files and so leave the dbgsym
+# package empty (CPack's documentation: do not combine the two), so only the tarball uses it.
+set(CPACK_PROJECT_CONFIG_FILE "${CMAKE_CURRENT_LIST_DIR}/LinkscopeCPackOptions.cmake")
 include(CPack)
