@@ -47,6 +47,8 @@ struct EvalArguments {
     DictionaryArguments data;
     std::string method = "sparse";
     std::string sparse = "biosyn";
+    std::string sparseSearch = "auto";  ///< --sparse-search: auto, exact or approximate
+    std::size_t sparseCandidates = retrieval::TrigramCandidateOptions{}.candidates;
     std::size_t k = 64;
     bool comparePreprocessing = false;
     std::filesystem::path index;
@@ -68,8 +70,18 @@ struct Run {
     double indexSeconds = 0.0;
     bool indexLoaded = false;
     bool denseIndexLoaded = false;
+    bool sparseApproximate = false;  ///< the sparse index searched approximately (issue 17)
     std::string denseKind;  ///< of the index used (a loaded one keeps the kind it was built as)
 };
+
+// --sparse-search: exact below SparseIndexOptions' size (auto), or always one way.
+retrieval::SparseIndexOptions sparseOptionsFor(const EvalArguments& args) {
+    retrieval::SparseIndexOptions options;
+    if (args.sparseSearch == "exact") options.approximateAbove = 0;
+    if (args.sparseSearch == "approximate") options.approximateAbove = 1;
+    options.approximate.candidates = args.sparseCandidates;
+    return options;
+}
 
 // BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
 // saved there when the option is given).
@@ -80,7 +92,8 @@ retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval
         run.indexLoaded = true;
         return retrieval::loadSparseIndex(args.index, dictionary, settings);
     }
-    retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings);
+    retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings, sparseOptionsFor(args));
+    run.sparseApproximate = index.approximate();
     if (!args.index.empty()) retrieval::saveSparseIndex(index, args.index);
     return index;
 }
@@ -178,7 +191,9 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
 }
 
 std::string rankerDescription(const EvalArguments& args, const encoder::TextEncoder* encoder, const Run& run) {
-    const std::string bioSyn = retrieval::TfidfSettings::bioSyn().describe();
+    std::string bioSyn = retrieval::TfidfSettings::bioSyn().describe();
+    if (run.sparseApproximate)
+        bioSyn += " (approximate: the " + std::to_string(args.sparseCandidates) + " best names by char 3-grams scored)";
     if (args.method == "sparse")
         return args.sparse == "le-nguyen" ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
                                                 retrieval::TfidfSettings::leNguyenWords().describe() + ", merged"
@@ -321,6 +336,15 @@ void addEvalCommand(CLI::App& app) {
     args->augment.addOptions(*cmd);
     cmd->add_option("--sparse-weight", args->sparseWeight,
                     "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
+        ->capture_default_str();
+    cmd->add_option("--sparse-search", args->sparseSearch,
+                    "Sparse search: exact, approximate (a char 3-gram stage picks the names that are scored), or auto: "
+                    "approximate above 500,000 dictionary names")
+        ->check(CLI::IsMember({"auto", "exact", "approximate"}))
+        ->capture_default_str();
+    cmd->add_option("--sparse-candidates", args->sparseCandidates,
+                    "Approximate sparse search: names scored per query")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
         ->capture_default_str();
     cmd->add_option("--k", args->k, "Ranking depth (at least 64)");
     cmd->add_flag("--compare-preprocessing", args->comparePreprocessing,

@@ -37,12 +37,21 @@ SparseIndex SparseIndex::make(std::span<const std::string_view> names, const Tfi
     if (names.size() >= 0xFFFFFFFFull) throw Error("too many names to index: " + std::to_string(names.size()));
     SparseIndex index;
     index.vectorizer_ = TfidfVectorizer(settings);
-    index.postings_ = index.vectorizer_.fitTransformColumns(names, options.threads);
     index.fingerprint_ = fingerprint;
     index.size_ = static_cast<std::uint32_t>(names.size());
+    if (options.approximateAbove != 0 && names.size() > options.approximateAbove) {
+        // Rows instead of postings: the candidate stage finds the names, their rows score them.
+        index.approximate_ = true;
+        index.rows_ = index.vectorizer_.fitTransform(names, options.threads);
+        index.postings_.offsets.assign(index.vectorizer_.vocabularySize() + 1, 0);
+        index.trigrams_ = TrigramCandidates::build(names, options.approximate, options.threads);
+    } else {
+        index.postings_ = index.vectorizer_.fitTransformColumns(names, options.threads);
+    }
     index.buildDenseColumns(options);
     return index;
 }
+
 
 void SparseIndex::buildDenseColumns(const SparseIndexOptions& options) {
     const std::size_t termCount = vectorizer_.vocabularySize();
@@ -50,6 +59,7 @@ void SparseIndex::buildDenseColumns(const SparseIndexOptions& options) {
     dense_.clear();
     denseTermCount_ = 0;
     if (size_ == 0) return;
+    if (approximate_) return;  // no postings to copy; its searches score candidates by row
     const auto frequency = [&](std::size_t t) { return postings_.offsets[t + 1] - postings_.offsets[t]; };
     std::vector<std::uint32_t> chosen;
     for (std::uint32_t t = 0; t < termCount; ++t)
@@ -120,6 +130,13 @@ std::vector<std::vector<Candidate>> SparseIndex::search(std::span<const std::str
     detail::runOnThreads(threads, [&](unsigned) {
         try {
             SparseSearcher searcher(*this);
+            if (approximate_) {  // one query at a time: each has its own candidates
+                for (std::size_t first = next.fetch_add(group); first < queries.size() && !failed;
+                     first = next.fetch_add(group))
+                    for (std::size_t i = first; i < std::min(first + group, queries.size()); ++i)
+                        searcher.search(queries[i], k, results[i]);
+                return;
+            }
             TermAnalyzer analyzer(settings());
             std::vector<SparseVector> vectors(group);
             for (std::size_t first = next.fetch_add(group); first < queries.size() && !failed;
@@ -146,7 +163,9 @@ std::vector<std::vector<Candidate>> SparseIndex::search(std::span<const std::str
 std::size_t SparseIndex::memoryBytes() const noexcept {
     return vectorizer_.memoryBytes() + postings_.offsets.capacity() * sizeof(std::uint64_t) +
            postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float) +
-           denseSlot_.capacity() * sizeof(std::uint32_t) + dense_.capacity() * sizeof(float);
+           denseSlot_.capacity() * sizeof(std::uint32_t) + dense_.capacity() * sizeof(float) +
+           rows_.offsets.capacity() * sizeof(std::uint64_t) + rows_.terms.capacity() * sizeof(std::uint32_t) +
+           rows_.weights.capacity() * sizeof(float) + trigrams_.memoryBytes();
 }
 
 }  // namespace linkscope::retrieval

@@ -32,8 +32,18 @@
 //    name that comes first in the dictionary wins a tie);
 //  - only entries that share at least one term with the query (score > 0) are returned, so a
 //    result may hold fewer than k candidates, none for a query without a known term.
+//
+// Exact up to a size: a dictionary of more than SparseIndexOptions::approximateAbove names (UMLS:
+// 8 M) is searched approximately (approximate() is true). A character 3-gram stage
+// (trigram_candidates.h) picks a few hundred names per query and only they are scored, with the
+// same model, weights and summation order as above; so every returned score is the exact score
+// and the order follows the contract, but a name the stage did not pick is missing even if it
+// would rank among the k best. Such an index keeps the names' rows instead of postings and is not
+// saved (sparse_index_io.h refuses it); its recall against exact search is measured in
+// docs/benchmarks.md (benchmarks/sparse_scale).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,6 +52,7 @@
 #include "retrieval/dictionary_fingerprint.h"
 #include "retrieval/name_dictionary.h"
 #include "retrieval/tfidf.h"
+#include "retrieval/trigram_candidates.h"
 
 namespace linkscope::retrieval {
 
@@ -54,6 +65,13 @@ struct SparseIndexOptions {
     std::size_t denseBudgetBytes = std::size_t{256} << 20;
     /// Threads that build the index (0: one per hardware thread); the index does not depend on it.
     unsigned threads = 0;
+    /// Dictionaries of more names are searched approximately (see above); 0: always exactly.
+    /// Exact search costs about 1.3 s per 1,000 names for MedMentions' 72 k test mentions on two
+    /// cores (issue 17: 178 s against 230 k names), so above half a million names one
+    /// evaluation would take longer than the 5 minutes issue 17 allows for the whole of UMLS.
+    std::size_t approximateAbove = 500'000;
+    /// The candidate stage of an approximate index.
+    TrigramCandidateOptions approximate;
 };
 
 class SparseIndex {
@@ -96,6 +114,8 @@ public:
     std::uint32_t size() const noexcept { return size_; }
     const Postings& postings() const noexcept { return postings_; }
     const DictionaryFingerprint& fingerprint() const noexcept { return fingerprint_; }
+    /// True when searches are approximate: more than SparseIndexOptions::approximateAbove names.
+    bool approximate() const noexcept { return approximate_; }
     /// Number of terms also stored as dense columns.
     std::size_t denseTerms() const noexcept { return denseTermCount_; }
     /// Bytes held by the index (model, postings, dense columns), for reports.
@@ -107,6 +127,9 @@ private:
     static SparseIndex make(std::span<const std::string_view> names, const TfidfSettings& settings,
                             const SparseIndexOptions& options, const DictionaryFingerprint& fingerprint);
     void buildDenseColumns(const SparseIndexOptions& options);
+    /// The exact score of entry `entry` for `query` (the ranking contract's sum); approximate
+    /// indexes only, which keep the names' rows.
+    float rowScore(const SparseVector& query, std::uint32_t entry) const noexcept;
 
     TfidfVectorizer vectorizer_;
     Postings postings_;
@@ -115,6 +138,9 @@ private:
     std::size_t denseTermCount_ = 0;
     std::vector<std::uint32_t> denseSlot_;  // per term: its dense column, or kNotDense
     std::vector<float> dense_;              // the dense columns, size_ floats each
+    bool approximate_ = false;
+    SparseRows rows_;             // approximate index: every name's weighted row (postings_ stay empty)
+    TrigramCandidates trigrams_;  // approximate index: its candidate stage
 };
 
 /// Searches one index again and again with the same scratch memory (a score per name, the
@@ -127,7 +153,8 @@ public:
     /// Same into `out` (cleared first), reusing its memory.
     void search(std::string_view query, std::size_t k, std::vector<Candidate>& out);
     /// A query already vectorized by the index's model (sorted terms, as TfidfVectorizer gives;
-    /// Error for term ids out of order or outside the vocabulary).
+    /// Error for term ids out of order or outside the vocabulary). Exact indexes only: an
+    /// approximate one needs the query's text for its candidate stage (Error).
     void search(const SparseVector& query, std::size_t k, std::vector<Candidate>& out);
     /// Several vectorized queries at once, out[i] for queries[i] (same size). Queries that score
     /// every name share the reading of the dense columns, which makes a group cheaper than the
@@ -139,6 +166,7 @@ private:
     void searchTouched(const SparseVector& query, std::size_t k, std::vector<Candidate>& out);
     void searchTiled(std::span<const SparseVector* const> queries, std::size_t k,
                      std::span<std::vector<Candidate>* const> out);
+    void searchApproximate(std::string_view text, std::size_t k, std::vector<Candidate>& out);
 
     const SparseIndex* index_;
     TermAnalyzer analyzer_;
@@ -148,6 +176,8 @@ private:
     std::vector<std::uint64_t> cursors_;  // tiled search: next posting of each query term
     std::vector<const SparseVector*> tiledQueries_;
     std::vector<std::vector<Candidate>*> tiledOut_;
+    std::optional<TrigramCandidates::Scratch> trigramScratch_;  // approximate index only
+    std::vector<std::uint32_t> picked_;                          // its candidates for the current query
 };
 
 }  // namespace linkscope::retrieval

@@ -177,6 +177,10 @@ Header readHeader(Reader& reader, std::uint64_t actualBytes) {
 }  // namespace
 
 void saveSparseIndex(const SparseIndex& index, const std::filesystem::path& file) {
+    if (index.approximate())
+        throw Error(file.string() + ": an index of " + std::to_string(index.size()) +
+                    " names is searched approximately (it holds rows and a 3-gram stage, not postings) and is not "
+                    "saved; it is built again where it is used");
     const auto& model = index.vectorizer();
     const auto& settings = model.settings();
     const auto& postings = index.postings();

@@ -81,8 +81,24 @@ void offerTilePortable(float* scores, std::uint32_t length, std::uint32_t begin,
 
 }  // namespace
 
+float SparseIndex::rowScore(const SparseVector& query, std::uint32_t entry) const noexcept {
+    // Both sorted by term: a merge, summing in ascending term order as the exact search does.
+    const auto terms = rows_.rowTerms(entry);
+    const auto weights = rows_.rowWeights(entry);
+    float score = 0.0f;
+    std::size_t r = 0;
+    for (const auto& term : query) {
+        while (r < terms.size() && terms[r] < term.term) ++r;
+        if (r == terms.size()) break;
+        if (terms[r] == term.term) score += term.weight * weights[r];
+    }
+    return score;
+}
+
 SparseSearcher::SparseSearcher(const SparseIndex& index)
-    : index_(&index), analyzer_(index.settings()), scores_(index.size(), 0.0f) {}
+    : index_(&index), analyzer_(index.settings()), scores_(index.approximate() ? 0 : index.size(), 0.0f) {
+    if (index.approximate()) trigramScratch_.emplace(index.trigrams_);
+}
 
 std::vector<Candidate> SparseSearcher::search(std::string_view query, std::size_t k) {
     std::vector<Candidate> out;
@@ -91,8 +107,23 @@ std::vector<Candidate> SparseSearcher::search(std::string_view query, std::size_
 }
 
 void SparseSearcher::search(std::string_view query, std::size_t k, std::vector<Candidate>& out) {
+    if (index_->approximate()) return searchApproximate(query, k, out);
     index_->vectorizer().transform(query, analyzer_, query_);
     search(query_, k, out);
+}
+
+void SparseSearcher::searchApproximate(std::string_view text, std::size_t k, std::vector<Candidate>& out) {
+    out.clear();
+    k = std::min<std::size_t>(k, index_->size());
+    index_->vectorizer().transform(text, analyzer_, query_);
+    if (k == 0 || query_.empty()) return;
+    index_->trigrams_.candidates(text, *trigramScratch_, picked_);
+    TopK top(out, k);
+    for (const std::uint32_t entry : picked_) {
+        const float score = index_->rowScore(query_, entry);
+        if (score > 0.0f) top.offer(entry, score);
+    }
+    top.finish();
 }
 
 void SparseSearcher::search(const SparseVector& query, std::size_t k, std::vector<Candidate>& out) {
@@ -102,6 +133,9 @@ void SparseSearcher::search(const SparseVector& query, std::size_t k, std::vecto
 void SparseSearcher::search(std::span<const SparseVector> queries, std::size_t k,
                             std::span<std::vector<Candidate>> out) {
     if (out.size() != queries.size()) throw Error("search: one result list per query is needed");
+    if (index_->approximate())
+        throw Error("search: an index of " + std::to_string(index_->size()) +
+                    " names is searched approximately and needs the query text, not its vector");
     k = std::min<std::size_t>(k, index_->size());
     tiledQueries_.clear();
     tiledOut_.clear();

@@ -1,0 +1,79 @@
+#pragma once
+// The approximate first stage of sparse search over knowledge bases of UMLS size (issue 17).
+//
+// BioSyn's character 1-2 grams are in nearly every name (a query's unigrams alone touch most of
+// 8 M names), so exact search scores every name for every query: fine for MEDIC's 70 k names,
+// hours for UMLS's 8 M. This stage narrows the names to a few hundred per query the way
+// scispaCy's linker does, by TF-IDF over character 3-grams (each word padded with a space, so a
+// two-letter abbreviation still has 3-grams): 3-grams are selective, most occur in a few thousand
+// names. The query's 3-grams are read rarest first, and reading stops at a budget of postings;
+// 3-grams common enough to touch a large share of the names are skipped (they say little about
+// which names rank first and cost the most). The names with the highest partial scores are
+// the candidates; SparseIndex then scores them exactly with the index's own model, so a returned
+// score is the exact score and only a name the stage missed can be missing from a result.
+//
+// What this costs in recall is measured against exact search on a sample (benchmarks/sparse_scale,
+// docs/benchmarks.md), not assumed.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "retrieval/tfidf.h"
+
+namespace linkscope::retrieval {
+
+struct TrigramCandidateOptions {
+    /// Names handed to the exact score per query.
+    std::size_t candidates = 512;
+    /// Postings read per query at most (the rarest 3-grams first); the rarest 3-gram is read
+    /// whatever its length, so a query with any known 3-gram gets candidates.
+    std::uint64_t postingBudget = std::uint64_t{1} << 19;
+    /// 3-grams in more than this fraction of the names are not read (after the rarest one).
+    double maxNameFraction = 0.05;
+
+    bool operator==(const TrigramCandidateOptions&) const = default;
+};
+
+/// Character 3-gram TF-IDF postings of a list of names, searched with a budget.
+class TrigramCandidates {
+public:
+    TrigramCandidates();
+    /// Indexes `names` (at most 2^32 - 1) on `threads` threads (0: one per hardware thread).
+    static TrigramCandidates build(std::span<const std::string_view> names, const TrigramCandidateOptions& options,
+                                   unsigned threads = 0);
+
+    /// Scratch memory of one searching thread: a partial score per name.
+    class Scratch {
+    public:
+        explicit Scratch(const TrigramCandidates& index);
+
+    private:
+        friend class TrigramCandidates;
+        TermAnalyzer analyzer_;
+        SparseVector query_;
+        std::vector<float> scores_;
+        std::vector<std::uint32_t> touched_;
+        std::vector<std::uint32_t> order_;
+    };
+
+    /// Appends to `out` (cleared first) the entries with the best partial scores for `query`, at
+    /// most options().candidates, in no particular order.
+    void candidates(std::string_view query, Scratch& scratch, std::vector<std::uint32_t>& out) const;
+
+    const TrigramCandidateOptions& options() const noexcept { return options_; }
+    std::uint32_t size() const noexcept { return size_; }
+    std::size_t memoryBytes() const noexcept;
+
+    /// The text the 3-grams are taken from: every word padded with a space on both sides.
+    static void padded(std::string_view text, std::string& out);
+
+private:
+    TrigramCandidateOptions options_;
+    TfidfVectorizer vectorizer_;
+    SparseColumns postings_;
+    std::uint32_t size_ = 0;
+};
+
+}  // namespace linkscope::retrieval
