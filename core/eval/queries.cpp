@@ -7,6 +7,7 @@
 #include "corpus/corpus.h"
 #include "eval/biosyn_abbreviations.h"
 #include "kb/knowledge_base.h"
+#include "kb/umls_subsets.h"
 #include "text/abbreviations.h"
 #include "text/composite.h"
 #include "text/normalizer.h"
@@ -227,19 +228,31 @@ std::shared_ptr<const text::Normalizer> bioSynQueryNormalizer(std::shared_ptr<co
     return std::make_shared<const text::Normalizer>(std::move(options));
 }
 
+namespace {
+
+bool typeListHolds(std::string_view type, std::string_view wanted) {
+    if (type == wanted) return true;
+    // MedMentions writes several semantic types as "T047,T191".
+    std::size_t start = 0;
+    for (;;) {
+        const auto comma = type.find(',', start);
+        if (type.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start) == wanted) return true;
+        if (comma == std::string_view::npos) return false;
+        start = comma + 1;
+    }
+}
+
+}  // namespace
+
 bool typeSelected(std::string_view type, std::span<const std::string> types) {
     if (types.empty()) return true;
     for (const auto& wanted : types) {
-        if (type == wanted) return true;
-        // MedMentions writes several semantic types as "T047,T191".
-        std::size_t start = 0;
-        for (;;) {
-            const auto comma = type.find(',', start);
-            if (type.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start) == wanted)
-                return true;
-            if (comma == std::string_view::npos) break;
-            start = comma + 1;
-        }
+        if (typeListHolds(type, wanted)) return true;
+        // A named set ("st21pv": MedMentions ST21pv's 21 TUIs, which its corpus's type column
+        // holds) matches each of its members.
+        if (const auto set = kb::namedSemanticTypes(wanted))
+            for (const auto member : *set)
+                if (typeListHolds(type, member)) return true;
     }
     return false;
 }

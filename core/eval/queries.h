@@ -56,7 +56,8 @@ enum class AbbreviationMatching {
 
 struct QueryOptions {
     /// Mention types to keep ("Disease"; a MedMentions TUI such as "T047" matches mentions
-    /// whose type list holds it). Empty: every mention.
+    /// whose type list holds it; "st21pv" matches MedMentions ST21pv's 21 TUIs exactly, which
+    /// is what its corpus writes). Empty: every mention.
     std::vector<std::string> types;
     /// Expand abbreviations defined in the same document (title + "\n" + abstract).
     bool expandAbbreviations = true;

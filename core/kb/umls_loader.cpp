@@ -1,7 +1,9 @@
 #include "kb/umls_loader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,19 @@ enum Sty : std::size_t { STY_CUI, TUI, STN, STY, ATUI, STY_CVF, kStyFields };
 constexpr std::uint8_t kNotPreferred = 0xFF;
 
 bool isCui(std::string_view text) noexcept { return text.size() == 8 && text[0] == 'C' && detail::allDigits(text.substr(1)); }
+
+// The number of a CUI that isCui() accepted: C0000000 .. C9999999.
+std::size_t cuiNumber(std::string_view cui) noexcept {
+    std::size_t number = 0;
+    std::from_chars(cui.data() + 1, cui.data() + cui.size(), number);
+    return number;
+}
+
+// A is B or lies under B in the semantic type tree: B's tree number is a dotted prefix of A's
+// (T047 Disease or Syndrome, B2.2.1.2.1, lies under T038 Biologic Function, B2.2.1).
+bool underTreeNumber(std::string_view stn, std::string_view ancestor) noexcept {
+    return stn == ancestor || (stn.size() > ancestor.size() && stn.starts_with(ancestor) && stn[ancestor.size()] == '.');
+}
 
 // Splits an RRF row whose every field ends with '|'; false when the count is not `expected`.
 bool splitRrf(std::string_view line, std::size_t expected, std::vector<std::string_view>& fields) {
@@ -63,7 +78,7 @@ public:
                 continue;
             }
             const auto language = std::find(options_.languages.begin(), options_.languages.end(), fields_[LAT]);
-            if (!*keep || language == options_.languages.end() || !sourceKept(fields_[SAB])) {
+            if (!*keep || language == options_.languages.end() || !sourceKept(fields_[SAB]) || !typeKept(fields_[CUI])) {
                 ++result_.linesFiltered;
                 continue;
             }
@@ -119,6 +134,55 @@ public:
                               " semantic type row(s) name concepts without kept names (filtered out); ignored");
     }
 
+    /// Reads MRSTY for the semantic-type filter: every row's tree number STN gives the hierarchy,
+    /// and a concept is kept when one of its types lies under a filter type.
+    void readTypeFilter(const std::filesystem::path& file) {
+        LineReader reader(file, detail::readerOptions(options_));
+        detail::LineProblems problems(reader, options_.lenient, result_.diagnostics);
+        std::map<std::string, std::string, std::less<>> treeNumber;       // TUI -> STN
+        std::vector<std::pair<std::size_t, std::string>> conceptTypes;  // (CUI number, TUI)
+        std::string line;
+        while (problems.next(reader, line)) {
+            if (line.empty()) continue;
+            if (!splitRrf(line, kStyFields, fields_)) {
+                problems.malformed(fieldCountMessage(kStyFields, std::count(line.begin(), line.end(), '|')));
+                continue;
+            }
+            if (!isCui(fields_[STY_CUI])) {
+                problems.malformed(detail::quoted(fields_[STY_CUI]) + " is not a UMLS CUI");
+                continue;
+            }
+            if (fields_[TUI].empty() || fields_[STY].empty()) {
+                problems.malformed("empty TUI or STY");
+                continue;
+            }
+            treeNumber.try_emplace(std::string(fields_[TUI]), fields_[STN]);
+            conceptTypes.emplace_back(cuiNumber(fields_[STY_CUI]), fields_[TUI]);
+        }
+        // The filter's types as tree numbers; a type MRSTY never names matches itself only.
+        std::vector<std::string> ancestors;
+        std::string unknown;
+        for (const auto& tui : options_.semanticTypes) {
+            const auto it = treeNumber.find(tui);
+            if (it == treeNumber.end()) {
+                unknown += (unknown.empty() ? "" : ", ") + tui;
+            } else if (!it->second.empty()) {
+                ancestors.push_back(it->second);
+            }
+        }
+        if (!unknown.empty())
+            problems.fileNote("semantic type(s) of the filter that no row names (no concept kept for them): " + unknown);
+        std::map<std::string, bool, std::less<>> selected;  // TUI -> kept
+        for (const auto& [tui, stn] : treeNumber)
+            selected[tui] = std::find(options_.semanticTypes.begin(), options_.semanticTypes.end(), tui) != options_.semanticTypes.end() ||
+                            std::any_of(ancestors.begin(), ancestors.end(),
+                                        [&stn](const std::string& a) { return !stn.empty() && underTreeNumber(stn, a); });
+        keptConcepts_.assign(10'000'000, false);
+        for (const auto& [cui, tui] : conceptTypes)
+            if (selected.at(tui)) keptConcepts_[cui] = true;
+        typeFilterActive_ = true;
+    }
+
     KnowledgeBase build() { return builder_.build(); }
 
 private:
@@ -130,6 +194,8 @@ private:
         return std::nullopt;
     }
 
+    bool typeKept(std::string_view cui) const noexcept { return !typeFilterActive_ || keptConcepts_[cuiNumber(cui)]; }
+
     bool sourceKept(std::string_view sab) const noexcept {
         return options_.sources.empty() ||
                std::find(options_.sources.begin(), options_.sources.end(), sab) != options_.sources.end();
@@ -140,6 +206,8 @@ private:
     KnowledgeBaseBuilder builder_;
     std::vector<std::uint8_t> preferredRank_;  // per entity: language rank of its preferred row
     std::vector<std::string_view> fields_;
+    bool typeFilterActive_ = false;
+    std::vector<bool> keptConcepts_;  // by CUI number, when the semantic-type filter is active
 };
 
 }  // namespace
@@ -148,6 +216,12 @@ KbLoadResult loadUmls(const std::filesystem::path& mrconso, const std::optional<
                       const UmlsOptions& options) {
     KbLoadResult result;
     UmlsReader reader(options, result);
+    if (!options.semanticTypes.empty()) {
+        if (!mrsty)
+            throw Error(mrconso.string() + ": a semantic-type filter needs the semantic types, MRSTY.RRF (--mrsty, or "
+                                           "\"semanticTypes\" in a manifest)");
+        reader.readTypeFilter(*mrsty);
+    }
     reader.readConcepts(mrconso);
     if (mrsty) reader.readSemanticTypes(*mrsty);
     result.kb = reader.build();

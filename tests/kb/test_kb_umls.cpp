@@ -1,10 +1,12 @@
 // UMLS RRF loader (MRCONSO + MRSTY) on fixtures in the Rich Release Format.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "fixtures.h"
 #include "gzip_fixture.h"
 #include "kb/umls_loader.h"
+#include "kb/umls_subsets.h"
 #include "kb_test_support.h"
 
 using namespace linkscope;
@@ -191,6 +193,80 @@ private Q_SLOTS:
         UmlsOptions options;
         options.maxLineBytes = 1000;
         LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt, options), path, 1, "longer than 1000 bytes");
+    }
+
+    // Semantic types (issue 17): a filter type keeps its concepts and those of its descendants
+    // in the type tree (by MRSTY's tree numbers), as MedMentions' ST21pv does.
+    void semanticTypeFilterKeepsDescendants() {
+        const auto sty = dir_.write("MRSTY.RRF", mrsty() + "C0000010|T038|B2.2.1|Biologic Function|AT00000004||\n");
+        UmlsOptions options;
+        options.semanticTypes = {"T038"};
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), sty, options);
+        const KnowledgeBase& kb = result.kb;
+        QCOMPARE(kb.entityCount(), std::size_t{2});
+        QVERIFY(kb.findEntity("C0000010").has_value());  // T038 itself
+        QVERIFY(kb.findEntity("C0600083").has_value());  // T046 Pathologic Function, B2.2.1.2, lies under it
+        QVERIFY(!kb.findEntity("C0030685").has_value());  // T058, B1.3.1.2: elsewhere
+        // Every type of a kept concept stays with it.
+        QCOMPARE(kb.semanticTypes(kb.findEntity("C0600083").value()).size(), std::size_t{2});
+        QCOMPARE(result.linesFiltered, std::size_t{8});  // 5 by the default filters, 3 rows of C0030685
+        // "B2.2.10" is not under "B2.2.1": the prefix is checked at a dot.
+        const auto sibling = dir_.write("MRSTY2.RRF", "C0000010|T038|B2.2.1|Biologic Function|AT1||\n"
+                                                      "C0030685|T999|B2.2.10|Made Up|AT2||\n");
+        QVERIFY(!loadUmls(dir_.path("MRCONSO.RRF"), sibling, options).kb.findEntity("C0030685").has_value());
+    }
+    void st21pvNamesTheMedMentionsSets() {
+        const Strings types = kb::semanticTypeFilter(std::vector<std::string>{"st21pv"});
+        QCOMPARE(types.size(), std::size_t{21});
+        QCOMPARE(types.front(), std::string("T005"));
+        QCOMPARE(types.back(), std::string("T204"));
+        QCOMPARE(kb::sourceFilter(std::vector<std::string>{"st21pv"}).size(), std::size_t{18});
+        // Comma lists, blanks and repeats, set members mixed with TUIs.
+        QCOMPARE(kb::semanticTypeFilter(std::vector<std::string>{"T047, T038", "", "T047,st21pv"}).size(), std::size_t{22});
+        QCOMPARE(kb::sourceFilter(std::vector<std::string>{"MSH,SNOMEDCT_US", "MSH"}), (Strings{"MSH", "SNOMEDCT_US"}));
+        QCOMPARE(kb::languageFilter(std::vector<std::string>{"ENG,FRE"}), (Strings{"ENG", "FRE"}));
+        try {
+            kb::semanticTypeFilter(std::vector<std::string>{"T47"});
+            QFAIL("a TUI of two digits was accepted");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("\"T47\" is not a semantic type id") != std::string::npos, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, kb::semanticTypeFilter(std::vector<std::string>{"Disease or Syndrome"}));
+
+        // The set on a KB: Body Substance (T031, A1.4.2) is one of the 21; Health Care Activity
+        // T058 too; C0000005 (T109 Organic Chemical, A1.4.1.2.1) lies under T103 Chemical only when
+        // MRSTY gives T103's tree number.
+        const auto sty = dir_.write("MRSTY.RRF", mrsty() + "C0000099|T103|A1.4.1|Chemical|AT9||\n");
+        UmlsOptions options;
+        options.semanticTypes = types;
+        options.languages = {"ENG", "FRE"};
+        options.sources = kb::sourceFilter(std::vector<std::string>{"st21pv"});
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), sty, options);
+        QVERIFY(result.kb.findEntity("C0600083").has_value());
+        QVERIFY(result.kb.findEntity("C0030685").has_value());
+        QVERIFY(result.kb.findEntity("C0000005").has_value());
+        QVERIFY(!result.kb.findEntity("C0000010").has_value());  // no MRSTY row: no type, not kept
+        // The types of the set that MRSTY never names are said, not silently matched by nothing.
+        QVERIFY(std::any_of(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
+            return d.message.find("no row names") != std::string::npos && d.message.find("T005") != std::string::npos;
+        }));
+    }
+    void semanticTypeFilterNeedsMrsty() {
+        UmlsOptions options;
+        options.semanticTypes = {"T047"};
+        try {
+            loadUmls(dir_.write("MRCONSO.RRF", fixture()), std::nullopt, options);
+            QFAIL("a semantic-type filter without MRSTY loaded an unfiltered KB");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("needs the semantic types, MRSTY.RRF") != std::string::npos, e.what());
+        }
+    }
+    void malformedMrstyUnderTheFilter() {
+        const auto conso = dir_.write("MRCONSO.RRF", mrconso(preferred("C0000001", "Good")));
+        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nX0000001|T047|B|D|A||\n");
+        UmlsOptions options;
+        options.semanticTypes = {"T047"};
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(conso, sty, options), sty, 2, "is not a UMLS CUI");
     }
 
     void gzipInput() {
