@@ -6,11 +6,11 @@
 
 #include "corpus/bioc_writer.h"
 #include "corpus/brat_writer.h"
-#include "corpus/pubtator_reader.h"
 #include "corpus/pubtator_writer.h"
 #include "curation/apply_decisions.h"
 #include "curation/decision_log.h"
 #include "project/project_store.h"
+#include "project/referenced_corpora.h"
 #include "util/error.h"
 
 namespace linkscope::curation {
@@ -144,15 +144,27 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
     };
     std::vector<Prepared> prepared;
     ExportReport report;
+    // Read through the same path as the GUI's loader (any format, PMID-list splits); the lists
+    // of a file are checked all together even when only some of its splits are exported.
+    std::vector<Diagnostic> notes;
+    std::size_t reads = 0;
+    std::vector<SplitCorpus> read = readReferencedCorpora(
+        input.manifest.corpora, notes,
+        [&](const CorpusReference& reference) {
+            return std::any_of(corpora.begin(), corpora.end(), [&](const CorpusReference& c) { return c.split == reference.split; });
+        },
+        [&](const CorpusReference& reference) {
+            progress.checkCancelled();
+            progress("Reading " + reference.path.filename().string(),
+                     0.8 * static_cast<double>(reads++) / static_cast<double>(corpora.size()));
+        });
+    for (const auto& diagnostic : notes) report.notes.push_back(diagnostic.toString());
     for (std::size_t i = 0; i < corpora.size(); ++i) {
         const auto& reference = corpora[i];
         progress.checkCancelled();
-        progress("Reading " + reference.path.filename().string(), 0.8 * static_cast<double>(i) / static_cast<double>(corpora.size()));
-        const Corpus read = readPubTator(reference.path);
-        for (const auto& diagnostic : read.diagnostics) report.notes.push_back(diagnostic.toString());
         Prepared item{reference, {}, {}};
         try {
-            item.corpus = applyDecisions(read, reference.split, input.done, &item.applied);
+            item.corpus = applyDecisions(read[i].corpus, reference.split, input.done, &item.applied);
         } catch (const Error& e) {
             throw inProject(e);
         }

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "corpus/pubtator_reader.h"
 #include "kb/ctd_loader.h"
 #include "kb/dictionary_loader.h"
 #include "kb/umls_loader.h"
+#include "project/referenced_corpora.h"
 #include "util/line_reader.h"
 
 namespace linkscope {
@@ -43,14 +43,23 @@ KbFormat detectKbFormat(const std::filesystem::path& file) {
 
 kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Diagnostic>& diagnostics) {
     kb::KbLoadResult result;
+    if (reference.filtered() && reference.format != KbFormat::Umls)
+        throw Error(reference.path.string() + ": semantic-type, source (SAB) and language filters are for UMLS; this is " +
+                    kbFormatName(reference.format));
     switch (reference.format) {
     case KbFormat::Medic: result = kb::loadDictionary(reference.path); break;
     case KbFormat::Ctd: result = kb::loadCtd(reference.path); break;
-    case KbFormat::Umls:
-        result = kb::loadUmls(reference.path, reference.semanticTypes.empty()
-                                                  ? std::nullopt
-                                                  : std::optional<std::filesystem::path>(reference.semanticTypes));
+    case KbFormat::Umls: {
+        kb::UmlsOptions options;
+        options.semanticTypes = reference.semanticTypeFilter;
+        options.sources = reference.sources;
+        if (!reference.languages.empty()) options.languages = reference.languages;
+        result = kb::loadUmls(reference.path,
+                              reference.semanticTypes.empty() ? std::nullopt
+                                                              : std::optional<std::filesystem::path>(reference.semanticTypes),
+                              options);
         break;
+    }
     }
     append(diagnostics, std::move(result.diagnostics));
     return std::move(result.kb);
@@ -75,15 +84,12 @@ LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& p
 
     const double share = 0.5 / static_cast<double>(std::max<std::size_t>(1, manifest.corpora.size()));
     double done = 0.5;
-    for (const CorpusReference& reference : manifest.corpora) {
-        progress("Reading " + reference.split + " corpus " + reference.path.filename().string(), done);
-        Corpus corpus = readPubTator(reference.path);
-        append(project.diagnostics, std::move(corpus.diagnostics));
-        corpus.diagnostics.clear();
-        project.splits.push_back({reference.split, std::move(corpus)});
+    project.splits = readReferencedCorpora(manifest.corpora, project.diagnostics, {}, [&](const CorpusReference& reference) {
         progress.checkCancelled();
+        progress("Reading " + reference.split + " corpus " + reference.path.filename().string(), done);
         done += share;
-    }
+    });
+    progress.checkCancelled();
     progress("Project loaded", 1.0);
     return project;
 }

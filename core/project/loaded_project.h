@@ -11,15 +11,11 @@
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
 #include "project/project_manifest.h"
+#include "project/referenced_corpora.h"  // SplitCorpus
 #include "util/error.h"
 #include "util/progress.h"
 
 namespace linkscope {
-
-struct SplitCorpus {
-    std::string split;
-    Corpus corpus;
-};
 
 struct LoadedProject {
     ProjectManifest manifest;
@@ -39,8 +35,8 @@ struct LoadedProject {
 /// files and Cancelled when `progress` asks to stop.
 LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& progress = {});
 
-/// Loads a knowledge base in the given format (MRSTY.RRF only for UMLS), appending the
-/// loader's diagnostics.
+/// Loads a knowledge base in the given format (MRSTY.RRF and the filters only for UMLS: filters
+/// on another format are an Error), appending the loader's diagnostics.
 kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Diagnostic>& diagnostics);
 
 /// The format a vocabulary file is in, judged from its name and first line: MRCONSO*.RRF is

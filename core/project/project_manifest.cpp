@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "kb/umls_subsets.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -37,6 +38,58 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
     return path;
 }
 
+// A filter given as one string or an array of strings; each string may hold a comma list.
+std::vector<std::string> stringList(const Json& object, const char* key, const std::string& file, const std::string& where) {
+    std::vector<std::string> out;
+    const auto it = object.find(key);
+    if (it == object.end()) return out;
+    const std::string what = where + ": \"" + key + "\" must be a string or an array of strings";
+    if (it->is_string()) return {it->get<std::string>()};
+    if (!it->is_array()) throw ParseError(file, 0, what);
+    for (const Json& item : *it) {
+        if (!item.is_string()) throw ParseError(file, 0, what);
+        out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
+void readKbFilters(const Json& kb, KbReference& reference, int version, const std::string& file) {
+    try {
+        reference.semanticTypeFilter = kb::semanticTypeFilter(stringList(kb, "semanticTypeFilter", file, "knowledgeBase"));
+        reference.sources = kb::sourceFilter(stringList(kb, "sources", file, "knowledgeBase"));
+        reference.languages = kb::languageFilter(stringList(kb, "languages", file, "knowledgeBase"));
+    } catch (const ParseError&) {
+        throw;
+    } catch (const Error& e) {
+        throw ParseError(file, 0, std::string("knowledgeBase: ") + e.what());
+    }
+    if (!reference.filtered()) return;
+    if (version < 2)
+        throw ParseError(file, 0, "knowledgeBase: UMLS filters (semanticTypeFilter, sources, languages) need \"version\": 2 "
+                                  "(a version-1 reader would ignore them)");
+    if (reference.format != KbFormat::Umls)
+        throw ParseError(file, 0, std::string("knowledgeBase: semanticTypeFilter, sources and languages filter UMLS; this "
+                                              "knowledge base is ") + kbFormatName(reference.format));
+    if (!reference.semanticTypeFilter.empty() && reference.semanticTypes.empty())
+        throw ParseError(file, 0, "knowledgeBase: semanticTypeFilter needs \"semanticTypes\" (MRSTY.RRF)");
+}
+
+CorpusFormat corpusFormatOf(const Json& entry, const std::filesystem::path& path, const std::string& file,
+                            const std::string& where) {
+    const std::string name = entry.contains("format")
+                                 ? member(entry, "format", Json::value_t::string, file, where).get<std::string>()
+                                 : std::string("auto");
+    if (name == "auto") {
+        try {
+            return detectCorpusFormat(path);
+        } catch (const Error& e) {
+            throw ParseError(file, 0, where + ": " + e.what());
+        }
+    }
+    if (const auto format = corpusFormatFromName(name)) return *format;
+    throw ParseError(file, 0, where + ": unknown corpus format \"" + name + "\" (expected auto, pubtator, bioc or brat)");
+}
+
 }  // namespace
 
 KbFormat kbFormatFromName(const std::string& name) {
@@ -61,8 +114,10 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
     if (!root.is_object()) throw ParseError(name, 0, "a project manifest must be a JSON object");
     if (root.value("format", std::string{}) != "linkscope-project-manifest")
         throw ParseError(name, 0, "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");
-    if (root.value("version", 0) != 1)
-        throw ParseError(name, 0, "unsupported manifest version (this Linkscope reads version 1)");
+    const auto versionField = root.find("version");
+    const int version = versionField != root.end() && versionField->is_number_integer() ? versionField->get<int>() : 0;
+    if (version != 1 && version != 2)
+        throw ParseError(name, 0, "unsupported manifest version (this Linkscope reads versions 1 and 2)");
 
     ProjectManifest manifest;
     manifest.file = std::filesystem::absolute(file).lexically_normal();
@@ -82,6 +137,7 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
         manifest.knowledgeBase.semanticTypes =
             resolve(base, member(kb, "semanticTypes", Json::value_t::string, name, "knowledgeBase").get<std::string>(),
                     name, "knowledgeBase.semanticTypes");
+    readKbFilters(kb, manifest.knowledgeBase, version, name);
 
     const Json& corpora = member(root, "corpora", Json::value_t::array, name, "manifest");
     if (corpora.empty()) throw ParseError(name, 0, "manifest: \"corpora\" is empty");
@@ -90,42 +146,35 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
         const Json& entry = corpora[i];
         if (!entry.is_object()) throw ParseError(name, 0, where + ": expected an object");
         CorpusReference ref;
-        ref.split = entry.contains("split") ? member(entry, "split", Json::value_t::string, name, where).get<std::string>()
-                                            : std::string("corpus");
-        if (const auto problem = splitNameProblem(ref.split)) throw ParseError(name, 0, where + ": " + *problem);
         ref.path = resolve(base, member(entry, "path", Json::value_t::string, name, where).get<std::string>(), name, where);
-        if (const auto format = entry.value("format", std::string("pubtator")); format != "pubtator")
-            throw ParseError(name, 0, where + ": unknown corpus format \"" + format + "\" (expected pubtator)");
-        manifest.corpora.push_back(std::move(ref));
+        ref.format = corpusFormatOf(entry, ref.path, name, where);
+        if (!entry.contains("pmidLists")) {
+            ref.split = entry.contains("split") ? member(entry, "split", Json::value_t::string, name, where).get<std::string>()
+                                                : std::string("corpus");
+            if (const auto problem = splitNameProblem(ref.split)) throw ParseError(name, 0, where + ": " + *problem);
+            manifest.corpora.push_back(std::move(ref));
+            continue;
+        }
+        // One file, one PMID list per split: one reference per split, sharing the file.
+        if (version < 2)
+            throw ParseError(name, 0, where + ": \"pmidLists\" needs \"version\": 2 (a version-1 reader would ignore it "
+                                              "and load the whole corpus as one split)");
+        if (entry.contains("split"))
+            throw ParseError(name, 0, where + ": give either \"split\" or \"pmidLists\" (whose entries name the splits)");
+        const Json& lists = member(entry, "pmidLists", Json::value_t::array, name, where);
+        if (lists.empty()) throw ParseError(name, 0, where + ": \"pmidLists\" is empty");
+        for (std::size_t k = 0; k < lists.size(); ++k) {
+            const std::string listWhere = where + ".pmidLists[" + std::to_string(k) + "]";
+            if (!lists[k].is_object()) throw ParseError(name, 0, listWhere + ": expected an object");
+            CorpusReference split = ref;
+            split.split = member(lists[k], "split", Json::value_t::string, name, listWhere).get<std::string>();
+            if (const auto problem = splitNameProblem(split.split)) throw ParseError(name, 0, listWhere + ": " + *problem);
+            split.pmidList =
+                resolve(base, member(lists[k], "path", Json::value_t::string, name, listWhere).get<std::string>(), name, listWhere);
+            manifest.corpora.push_back(std::move(split));
+        }
     }
     return manifest;
-}
-
-std::optional<std::string> splitNameProblem(std::string_view split) {
-    constexpr std::size_t kMaxSplitBytes = 100;
-    const auto shown = [&] {
-        std::string text;
-        for (const char c : split.substr(0, 40)) {
-            const auto byte = static_cast<unsigned char>(c);
-            if (byte < 0x20 || byte == 0x7f) {
-                constexpr char hex[] = "0123456789abcdef";
-                text += std::string("\\x") + hex[byte >> 4] + hex[byte & 15];
-            } else {
-                text += c;
-            }
-        }
-        return "the split name \"" + text + (split.size() > 40 ? "...\"" : "\"");
-    };
-    if (split.empty()) return std::string("the split name is empty");
-    if (split.size() > kMaxSplitBytes) return shown() + " is longer than " + std::to_string(kMaxSplitBytes) + " bytes";
-    if (split == "." || split == "..") return shown() + " is not a file name (exports are named after the split)";
-    for (const char c : split) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '/' || c == '\\')
-            return shown() + " holds a path separator (exports are named after the split and stay in the output folder)";
-        if (byte < 0x20 || byte == 0x7f) return shown() + " holds a control character";
-    }
-    return std::nullopt;
 }
 
 }  // namespace linkscope

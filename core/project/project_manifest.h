@@ -5,28 +5,48 @@
 //
 //   { "format": "linkscope-project-manifest", "version": 1, "name": "...",
 //     "knowledgeBase": { "path": "kb.txt", "format": "medic|ctd|umls", "semanticTypes": "MRSTY.RRF" },
-//     "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator" }, ... ] }
+//     "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator|bioc|brat|auto" }, ... ] }
+//
+// Version 2 adds what a version-1 reader would silently get wrong (it ignores unknown keys), so a
+// manifest that uses them must say "version": 2 and older builds refuse it:
+//   - a corpus given as one file plus a PMID list per split (MedMentions' layout):
+//       { "path": "corpus_pubtator.txt.gz", "pmidLists": [ { "split": "train", "path": "pmids_trng.txt" }, ... ] }
+//   - UMLS filters in "knowledgeBase": "semanticTypeFilter" (TUIs or "st21pv"), "sources" (SABs
+//     or "st21pv"), "languages" (LATs; default ENG); each a string or an array of strings.
+// A corpus "format" is optional ("auto", the default, detects it: a folder is brat, a file that
+// starts with '<' BioC XML, any other file PubTator).
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "corpus/corpus_format.h"
+#include "corpus/split_name.h"  // splitNameProblem(), once declared here
+
 namespace linkscope {
 
 enum class KbFormat { Medic, Ctd, Umls };
-enum class CorpusFormat { PubTator };
 
 struct KbReference {
     std::filesystem::path path;           ///< absolute
     KbFormat format = KbFormat::Medic;
     std::filesystem::path semanticTypes;  ///< UMLS MRSTY.RRF (absolute), empty when not given
+    /// UMLS filters (kb/umls_subsets.h, set names expanded); empty: none. Only a UMLS KB takes them.
+    std::vector<std::string> semanticTypeFilter;  ///< TUIs, each with its descendants
+    std::vector<std::string> sources;             ///< SABs
+    std::vector<std::string> languages;           ///< LATs; empty: ENG
+
+    bool filtered() const noexcept { return !semanticTypeFilter.empty() || !sources.empty() || !languages.empty(); }
 };
 
 struct CorpusReference {
     std::string split;                    ///< "train", "dev", "test", or any name
     std::filesystem::path path;           ///< absolute
     CorpusFormat format = CorpusFormat::PubTator;
+    /// The split is the documents of `path` that this PMID list names (absolute); empty: the
+    /// whole of `path`. References with lists over one path are read together (corpus_input.h).
+    std::filesystem::path pmidList;
 };
 
 struct ProjectManifest {
@@ -41,11 +61,6 @@ struct ProjectManifest {
 /// errors) when it is not a manifest, a field is missing or of the wrong kind, or a referenced
 /// file does not exist.
 ProjectManifest readProjectManifest(const std::filesystem::path& file);
-
-/// Why `split` cannot name a split, or nullopt when it can. A split name becomes a file or folder
-/// name of exports (SPLIT.pubtator.txt, SPLIT/ for brat), so it must be one path component:
-/// 1 to 100 bytes, no '/', '\\', control character or NUL, not "." or "..".
-std::optional<std::string> splitNameProblem(std::string_view split);
 
 KbFormat kbFormatFromName(const std::string& name);  ///< throws Error for an unknown name
 const char* kbFormatName(KbFormat format) noexcept;

@@ -12,7 +12,7 @@
 namespace linkscope::project::schema {
 namespace {
 
-// Version 1. Kinds and states are stored by name, and timestamps as ISO 8601 text, so that the
+// Version 2 (version 1 lacked corpora.pmid_list and knowledge_base.filters). Kinds and states are stored by name, and timestamps as ISO 8601 text, so that the
 // file reads in the sqlite3 shell without Linkscope. Paths are relative to the project file's
 // folder when they lie below it (see stored_path.h). "end" is quoted: it is an SQL keyword.
 constexpr const char* kSchemaSql = R"sql(
@@ -27,12 +27,14 @@ CREATE TABLE knowledge_base (
     id             INTEGER PRIMARY KEY CHECK (id = 1),
     path           TEXT NOT NULL,
     format         TEXT NOT NULL,
-    semantic_types TEXT NOT NULL);
+    semantic_types TEXT NOT NULL,
+    filters        TEXT NOT NULL DEFAULT '');
 CREATE TABLE corpora (
-    position INTEGER PRIMARY KEY,
-    split    TEXT NOT NULL,
-    path     TEXT NOT NULL,
-    format   TEXT NOT NULL);
+    position  INTEGER PRIMARY KEY,
+    split     TEXT NOT NULL,
+    path      TEXT NOT NULL,
+    format    TEXT NOT NULL,
+    pmid_list TEXT NOT NULL DEFAULT '');
 CREATE TABLE runs (
     position  INTEGER PRIMARY KEY,
     name      TEXT NOT NULL UNIQUE,
@@ -96,6 +98,13 @@ void create(SQLite::Database& db) {
         insert.exec();
         insert.reset();
     }
+}
+
+int version(SQLite::Database& db) {
+    const std::string text = metaValue(db, "schema_version").value_or("");
+    int number = 0;
+    std::from_chars(text.data(), text.data() + text.size(), number);
+    return number;
 }
 
 void check(SQLite::Database& db, const std::string& fileName) {

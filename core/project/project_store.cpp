@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "project/project_schema.h"
 #include "project/project_store_state.h"
 #include "project/stored_path.h"
@@ -17,7 +19,30 @@
 namespace linkscope::project {
 namespace {
 
-constexpr const char* kPubTator = "pubtator";
+// The UMLS filters as one JSON object in knowledge_base.filters; "" when there are none.
+std::string filtersText(const KbReference& kb) {
+    if (!kb.filtered()) return {};
+    return nlohmann::json{{"semanticTypes", kb.semanticTypeFilter}, {"sources", kb.sources}, {"languages", kb.languages}}.dump();
+}
+
+void readFilters(const std::string& text, KbReference& kb, const std::string& file) {
+    if (text.empty()) return;
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    const auto list = [&](const char* key) {
+        std::vector<std::string> out;
+        const auto it = json.find(key);
+        if (it == json.end() || !it->is_array()) throw ParseError(file, 0, "damaged project: the knowledge-base filters lack \"" + std::string(key) + "\"");
+        for (const auto& item : *it) {
+            if (!item.is_string()) throw ParseError(file, 0, "damaged project: a knowledge-base filter is not a string");
+            out.push_back(item.get<std::string>());
+        }
+        return out;
+    };
+    if (!json.is_object()) throw ParseError(file, 0, "damaged project: the knowledge-base filters are not a JSON object");
+    kb.semanticTypeFilter = list("semanticTypes");
+    kb.sources = list("sources");
+    kb.languages = list("languages");
+}
 
 std::filesystem::path absoluteFile(const std::filesystem::path& file) {
     return std::filesystem::absolute(file).lexically_normal();
@@ -55,19 +80,21 @@ void writeManifest(SQLite::Database& db, const ProjectManifest& manifest, const 
     project.bind(2, manifest.description);
     project.exec();
 
-    SQLite::Statement kb(db, "INSERT INTO knowledge_base (id, path, format, semantic_types) VALUES (1, ?, ?, ?)");
+    SQLite::Statement kb(db, "INSERT INTO knowledge_base (id, path, format, semantic_types, filters) VALUES (1, ?, ?, ?, ?)");
     kb.bind(1, storedPath(manifest.knowledgeBase.path, folder));
     kb.bind(2, kbFormatName(manifest.knowledgeBase.format));
     kb.bind(3, storedPath(manifest.knowledgeBase.semanticTypes, folder));
+    kb.bind(4, filtersText(manifest.knowledgeBase));
     kb.exec();
 
-    SQLite::Statement corpus(db, "INSERT INTO corpora (position, split, path, format) VALUES (?, ?, ?, ?)");
+    SQLite::Statement corpus(db, "INSERT INTO corpora (position, split, path, format, pmid_list) VALUES (?, ?, ?, ?, ?)");
     std::int64_t position = 0;
     for (const auto& reference : manifest.corpora) {
         corpus.bind(1, position++);
         corpus.bind(2, reference.split);
         corpus.bind(3, storedPath(reference.path, folder));
-        corpus.bind(4, kPubTator);  // CorpusFormat has one value so far
+        corpus.bind(4, std::string(corpusFormatName(reference.format)));
+        corpus.bind(5, reference.pmidList.empty() ? std::string() : storedPath(reference.pmidList, folder));
         corpus.exec();
         corpus.reset();
     }
@@ -150,7 +177,10 @@ ProjectManifest ProjectStore::manifest() const {
         manifest.name = project.getColumn(0).getString();
         manifest.description = project.getColumn(1).getString();
 
-        SQLite::Statement kb(state_->db, "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
+        // A version-1 file has neither filters nor PMID lists: read as it is, never rewritten.
+        const bool version2 = schema::version(state_->db) >= 2;
+        SQLite::Statement kb(state_->db, version2 ? "SELECT path, format, semantic_types, filters FROM knowledge_base WHERE id = 1"
+                                                  : "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
         if (!kb.executeStep()) throw ParseError(name, 0, "damaged project: the knowledge_base row is missing");
         // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
         const auto storedPathOf = [&](const SQLite::Column& column, const char* what) {
@@ -163,16 +193,24 @@ ProjectManifest ProjectStore::manifest() const {
             throw ParseError(name, 0, std::string("damaged project: ") + e.what());
         }
         manifest.knowledgeBase.semanticTypes = storedPathOf(kb.getColumn(2), "semantic types");
+        if (version2) readFilters(kb.getColumn(3).getString(), manifest.knowledgeBase, name);
 
-        SQLite::Statement corpora(state_->db, "SELECT split, path, format FROM corpora ORDER BY position");
+        SQLite::Statement corpora(state_->db, version2 ? "SELECT split, path, format, pmid_list FROM corpora ORDER BY position"
+                                                       : "SELECT split, path, format FROM corpora ORDER BY position");
         while (corpora.executeStep()) {
             CorpusReference reference;
             reference.split = corpora.getColumn(0).getString();
             if (const auto problem = splitNameProblem(reference.split))
                 throw ParseError(name, 0, "damaged project: " + *problem);
             reference.path = storedPathOf(corpora.getColumn(1), "corpus");
-            if (const std::string format = corpora.getColumn(2).getString(); format != kPubTator)
+            const std::string format = corpora.getColumn(2).getString();
+            const auto known = corpusFormatFromName(format);
+            if (!known || (!version2 && *known != CorpusFormat::PubTator))
                 throw ParseError(name, 0, "damaged project: unknown corpus format \"" + format + "\"");
+            reference.format = *known;
+            if (version2)
+                if (const std::string list = corpora.getColumn(3).getString(); !list.empty())
+                    reference.pmidList = storedPathOf(corpora.getColumn(3), "PMID list");
             manifest.corpora.push_back(std::move(reference));
         }
         return manifest;

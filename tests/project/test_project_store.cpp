@@ -175,6 +175,58 @@ private Q_SLOTS:
         check(store.manifest(), moved);
     }
 
+    // Issue 17: the corpus format, MedMentions' PMID lists and the UMLS filters are kept (schema
+    // version 2), and a version-1 file still opens, read as it is and left unchanged.
+    void pmidListsFormatsAndFiltersRoundTrip() {
+        test::FixtureDir dir;
+        dir.write("MRCONSO.RRF", "x\n");
+        dir.write("corpus.txt.gz", "x\n");
+        dir.write("trng.txt", "1\n");
+        dir.write("dev.txt", "2\n");
+        fs::create_directories(dir.path("brat"));
+        ProjectManifest manifest;
+        manifest.name = "mm";
+        manifest.knowledgeBase.path = dir.path("MRCONSO.RRF");
+        manifest.knowledgeBase.format = KbFormat::Umls;
+        manifest.knowledgeBase.semanticTypeFilter = {"T005", "T038"};
+        manifest.knowledgeBase.sources = {"MSH"};
+        manifest.knowledgeBase.languages = {"ENG", "FRE"};
+        CorpusReference train{"train", dir.path("corpus.txt.gz"), CorpusFormat::PubTator, dir.path("trng.txt")};
+        CorpusReference dev{"dev", dir.path("corpus.txt.gz"), CorpusFormat::PubTator, dir.path("dev.txt")};
+        CorpusReference brat{"extra", dir.path("brat"), CorpusFormat::Brat, {}};
+        manifest.corpora = {train, dev, brat};
+        const auto file = dir.path(kProjectName);
+        { ProjectStore::create(file, manifest); }
+        const ProjectManifest read = ProjectStore::open(file).manifest();
+        QCOMPARE(read.knowledgeBase.semanticTypeFilter, manifest.knowledgeBase.semanticTypeFilter);
+        QCOMPARE(read.knowledgeBase.sources, manifest.knowledgeBase.sources);
+        QCOMPARE(read.knowledgeBase.languages, manifest.knowledgeBase.languages);
+        QCOMPARE(read.corpora.size(), std::size_t{3});
+        QCOMPARE(read.corpora[1].pmidList, dir.path("dev.txt"));
+        QCOMPARE(read.corpora[1].path, dir.path("corpus.txt.gz"));
+        QCOMPARE(read.corpora[2].format, CorpusFormat::Brat);
+        QVERIFY(read.corpora[2].pmidList.empty());
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+            QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(), std::string("2"));
+            QCOMPARE(raw.execAndGet("SELECT pmid_list FROM corpora WHERE position = 0").getString(), std::string("trng.txt"));
+        }
+
+        // A version-1 file: the columns it never had, gone; it opens with neither lists nor filters.
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READWRITE);
+            raw.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'; DELETE FROM corpora WHERE position > 0; "
+                     "UPDATE corpora SET path = 'corpus.txt.gz'; ALTER TABLE corpora DROP COLUMN pmid_list; "
+                     "ALTER TABLE knowledge_base DROP COLUMN filters");
+        }
+        const ProjectManifest old = ProjectStore::open(file).manifest();
+        QCOMPARE(old.corpora.size(), std::size_t{1});
+        QVERIFY(old.corpora[0].pmidList.empty());
+        QVERIFY(!old.knowledgeBase.filtered());
+        SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+        QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(), std::string("1"));
+    }
+
     // --- runs, settings, blobs ----------------------------------------------------------------
     void runsPutReplaceRemove() {
         test::FixtureDir dir, outside;
@@ -572,10 +624,18 @@ private Q_SLOTS:
                      error.contains(QStringLiteral("someone-else")),
                  qPrintable(error));
 
-        const auto newer = edited("newer.linkscope", "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+        const auto newer = edited("newer.linkscope", "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
         error = errorOf([&] { ProjectStore::open(newer); });
-        QVERIFY2(error.startsWith(q(newer) + QStringLiteral(": schema version 2 is newer than this Linkscope (1)")),
+        QVERIFY2(error.startsWith(q(newer) + QStringLiteral(": schema version 3 is newer than this Linkscope (2)")),
                  qPrintable(error));
+        // Version 1 knew PubTator only: another format there is damage, not a guess.
+        const auto oldBioC = edited("old-bioc.linkscope", "UPDATE meta SET value = '1' WHERE key = 'schema_version'; "
+                                                          "UPDATE corpora SET format = 'bioc'");
+        error = errorOf([&] { ProjectStore::open(oldBioC); });
+        QVERIFY2(error.contains(QStringLiteral("unknown corpus format \"bioc\"")), qPrintable(error));
+        const auto badFilters = edited("bad-filters.linkscope", "UPDATE knowledge_base SET filters = '[1]'");
+        error = errorOf([&] { ProjectStore::open(badFilters); });
+        QVERIFY2(error.startsWith(q(badFilters) + QStringLiteral(": damaged project: the knowledge-base filters")), qPrintable(error));
 
         const auto noVersion = edited("no-version.linkscope", "DELETE FROM meta WHERE key = 'schema_version'");
         error = errorOf([&] { ProjectStore::open(noVersion); });
