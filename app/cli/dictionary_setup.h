@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "corpus/corpus.h"
+#include "corpus_arguments.h"
+#include "kb_arguments.h"
 #include "eval/queries.h"
 #include "kb/knowledge_base.h"
 #include "retrieval/name_dictionary.h"
@@ -25,8 +27,12 @@ struct DictionaryArguments {
     std::vector<std::filesystem::path> train;
     std::vector<std::filesystem::path> dev;
     std::vector<std::filesystem::path> test;
+    /// MedMentions' layout: one corpus, the splits by --split-pmids train=... dev=... test=...
+    std::filesystem::path corpus;
+    CorpusArguments corpusOptions;
     std::filesystem::path kb;
     std::string kbFormat = "auto";
+    KbFilterArguments kbFilters;
     std::filesystem::path spelling;
     std::string split = "test";
     std::vector<std::string> types;
@@ -34,10 +40,11 @@ struct DictionaryArguments {
     bool noAbbreviations = false;
     bool noComposites = false;
 
-    /// Registers --train --dev --test --kb --kb-format --spelling --split --types
-    /// --homonym-expansion --no-abbreviations --no-composites.
+    /// Registers --train --dev --test (or --corpus with --split-pmids, --corpus-format) --kb
+    /// --kb-format (with the UMLS filters) --spelling --split --types --homonym-expansion
+    /// --no-abbreviations --no-composites.
     void addOptions(CLI::App& command);
-    /// Error for a split without its files.
+    /// Error for a split without its files, or one given twice (a file and a PMID list).
     void validate() const;
 };
 

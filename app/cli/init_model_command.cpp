@@ -11,7 +11,8 @@
 #include <memory>
 
 #include "commands.h"
-#include "corpus/pubtator_reader.h"
+#include "corpus_arguments.h"
+#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
 #include "project/loaded_project.h"
 #include "util/error.h"
@@ -24,6 +25,8 @@ struct InitModelArguments {
     std::filesystem::path kb;
     std::string kbFormat = "auto";
     std::vector<std::filesystem::path> corpora;
+    CorpusArguments corpusOptions;
+    KbFilterArguments kbFilters;
     std::string markers = "none";
     std::filesystem::path out;
     bool force = false;
@@ -41,13 +44,10 @@ void runInitModel(const InitModelArguments& args) {
         throw Error(args.out.string() + " already holds a model; give --force to replace it");
     const encoder::CompactEncoderPreset preset = encoder::CompactEncoderPreset::load(args.preset);
 
-    KbReference reference;
-    reference.path = args.kb;
-    reference.format = args.kbFormat == "auto" ? detectKbFormat(args.kb) : kbFormatFromName(args.kbFormat);
+    const KbReference reference = kbReferenceOf(args.kb, args.kbFormat, args.kbFilters);
     std::vector<Diagnostic> diagnostics;
     const kb::KnowledgeBase kb = loadKnowledgeBase(reference, diagnostics);
-    std::vector<Corpus> corpora;
-    for (const auto& file : args.corpora) corpora.push_back(readPubTator(file));
+    const std::vector<Corpus> corpora = args.corpusOptions.readEach(args.corpora);
     std::vector<const Corpus*> corpusPointers;
     for (const auto& corpus : corpora) corpusPointers.push_back(&corpus);
 
@@ -78,8 +78,11 @@ void addInitModelCommand(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("--kb-format", args->kbFormat, "Vocabulary format (default: detected)")
         ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
-    cmd->add_option("--corpus", args->corpora, "Corpora (PubTator) whose mentions join the vocabulary texts")
-        ->check(CLI::ExistingFile);
+    args->kbFilters.addOptions(*cmd);
+    cmd->add_option("--corpus", args->corpora,
+                    "Corpora (PubTator, BioC XML or brat folders) whose mentions join the vocabulary texts")
+        ->check(CLI::ExistingPath);
+    args->corpusOptions.addOptions(*cmd, "any names; every listed split joins the vocabulary");
     cmd->add_option("--markers", args->markers,
                     "Mention marker tokens to add: belhd ([S] [E]), le-nguyen ([START] [END]), all, or none")
         ->check(CLI::IsMember({"none", "belhd", "le-nguyen", "all"}));

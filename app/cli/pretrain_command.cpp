@@ -18,7 +18,8 @@
 #include <optional>
 
 #include "commands.h"
-#include "corpus/pubtator_reader.h"
+#include "corpus_arguments.h"
+#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "project/loaded_project.h"
@@ -44,6 +45,8 @@ struct PretrainArguments {
     std::string preset = "sapbert";
     std::string schedule = "paper";
     std::vector<fs::path> corpora;
+    CorpusArguments corpusOptions;
+    KbFilterArguments kbFilters;
     fs::path model;
     fs::path compactPreset;
     fs::path out;
@@ -56,7 +59,9 @@ std::string resumeCommand(const PretrainArguments& args) {
     std::string command = "linkscope-cli pretrain --resume --out " + shellWord(args.out.string());
     for (const auto& file : args.kbs) command += " --kb " + shellWord(file.string());
     if (args.kbFormat != "auto") command += " --kb-format " + args.kbFormat;
+    for (const auto& word : args.kbFilters.commandWords()) command += " " + shellWord(word);
     for (const auto& file : args.dev) command += " --dev " + shellWord(file.string());
+    if (args.corpusOptions.format != "auto") command += " --corpus-format " + args.corpusOptions.format;
     for (const auto& type : args.types) command += " --types " + shellWord(type);
     if (!args.spelling.empty()) command += " --spelling " + shellWord(args.spelling.string());
     if (args.device != "auto") command += " --device " + args.device;
@@ -78,8 +83,7 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
     encoder::CompactEncoderPreset compact =
         encoder::CompactEncoderPreset::load(compactPresetFile(args.compactPreset, models));
     compact.config.pooling = preset.pooling;
-    std::vector<Corpus> corpora;
-    for (const auto& path : args.corpora) corpora.push_back(readPubTator(path));
+    const std::vector<Corpus> corpora = args.corpusOptions.readEach(args.corpora);
     std::vector<const Corpus*> corpusPointers;
     for (const auto& corpus : corpora) corpusPointers.push_back(&corpus);
     std::vector<std::string> texts;
@@ -113,14 +117,14 @@ void runPretrain(const PretrainArguments& args) {
     std::vector<kb::KnowledgeBase> kbs;
     kbs.reserve(args.kbs.size());
     for (const auto& path : args.kbs) {
-        KbReference reference;
-        reference.path = path;
-        reference.format = args.kbFormat == "auto" ? detectKbFormat(path) : kbFormatFromName(args.kbFormat);
+        KbReference reference = kbReferenceOf(path, args.kbFormat, args.kbFilters);
+        // The UMLS filters are for the UMLS vocabularies among several --kb.
+        if (reference.format != KbFormat::Umls) reference = kbReferenceOf(path, args.kbFormat, {});
         std::vector<Diagnostic> diagnostics;
         kbs.push_back(loadKnowledgeBase(reference, diagnostics));
     }
     std::optional<Corpus> devCorpus;
-    if (!args.dev.empty()) devCorpus = readPubTator(std::span<const fs::path>(args.dev.data(), args.dev.size()));
+    if (!args.dev.empty()) devCorpus = args.corpusOptions.read(args.dev);
     std::shared_ptr<const text::SpellingMap> spelling;
     if (!args.spelling.empty()) spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
 
@@ -159,15 +163,18 @@ void addPretrainCommand(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("--kb-format", args->kbFormat, "Vocabulary format of every --kb (default: detected per file)")
         ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
-    cmd->add_option("--dev", args->dev, "Dev corpus (PubTator): linked against the first --kb after every epoch")
-        ->check(CLI::ExistingFile);
+    args->kbFilters.addOptions(*cmd);
+    cmd->add_option("--dev", args->dev,
+                    "Dev corpus (PubTator, BioC XML or brat folder): linked against the first --kb after every epoch")
+        ->check(CLI::ExistingPath);
     cmd->add_option("--types", args->types, "Only dev mentions of these types");
     cmd->add_option("--spelling", args->spelling, "Spelling map for the dev mentions (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--preset", args->preset, "Pretraining preset (default: sapbert, models/sapbert.json)");
     cmd->add_option("--schedule", args->schedule, "Schedule of the preset: paper (default) or short");
-    cmd->add_option("--corpus", args->corpora, "Corpora (PubTator) whose mentions join the new compact vocabulary")
-        ->check(CLI::ExistingFile);
+    cmd->add_option("--corpus", args->corpora, "Corpora whose mentions join the new compact vocabulary")
+        ->check(CLI::ExistingPath);
+    args->corpusOptions.addOptions(*cmd, "any names; every listed split joins the vocabulary");
     cmd->add_option("--model", args->model, "Start from this checkpoint instead of a new compact encoder")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--compact-preset", args->compactPreset, "Compact encoder configuration (default: models/compact-encoder.json)")

@@ -1,5 +1,6 @@
-// linkscope-cli train --preset NAME|FILE [--schedule short|paper] --train FILE... [--dev FILE...]
-//                     --kb FILE [--kb-format ..] [--types ..] [--spelling FILE]
+// linkscope-cli train --preset NAME|FILE [--schedule short|paper] --train INPUT... [--dev INPUT...]
+//                     [--corpus INPUT --split-pmids train=LIST [--split-pmids dev=LIST]] [--corpus-format F]
+//                     --kb FILE [--kb-format ..] [UMLS filters] [--types ..] [--spelling FILE]
 //                     (--model DIR | --compact [--compact-preset FILE]) --out RUN_DIR [--resume]
 //                     [--device auto|cpu|cuda] [--checkpoint-steps N] [--no-abbreviations] [--no-composites]
 //
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -28,7 +30,8 @@
 
 #include "commands.h"
 #include "training_console.h"
-#include "corpus/pubtator_reader.h"
+#include "corpus_arguments.h"
+#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "project/loaded_project.h"
@@ -50,8 +53,11 @@ struct TrainArguments {
     std::string schedule;  ///< empty: "paper", or the schedule of the run being resumed
     std::vector<fs::path> train;
     std::vector<fs::path> dev;
+    fs::path corpus;
+    CorpusArguments corpusOptions;
     fs::path kb;
     std::string kbFormat = "auto";
+    KbFilterArguments kbFilters;
     std::vector<std::string> types;
     fs::path spelling;
     fs::path model;
@@ -71,8 +77,11 @@ std::string resumeCommand(const TrainArguments& args) {
     std::string command = "linkscope-cli train --resume --out " + shellWord(args.out.string());
     for (const auto& file : args.train) command += " --train " + shellWord(file.string());
     for (const auto& file : args.dev) command += " --dev " + shellWord(file.string());
+    if (!args.corpus.empty()) command += " --corpus " + shellWord(args.corpus.string());
+    for (const auto& word : args.corpusOptions.commandWords()) command += " " + shellWord(word);
     command += " --kb " + shellWord(args.kb.string());
     if (args.kbFormat != "auto") command += " --kb-format " + args.kbFormat;
+    for (const auto& word : args.kbFilters.commandWords()) command += " " + shellWord(word);
     for (const auto& type : args.types) command += " --types " + shellWord(type);
     if (!args.spelling.empty()) command += " --spelling " + shellWord(args.spelling.string());
     if (args.device != "auto") command += " --device " + args.device;
@@ -173,14 +182,25 @@ void runTrain(const TrainArguments& args) {
     // The schedule must exist before hours of loading and training (Error lists the names).
     (void)choice.preset.schedule(choice.schedule);
 
-    KbReference reference;
-    reference.path = args.kb;
-    reference.format = args.kbFormat == "auto" ? detectKbFormat(args.kb) : kbFormatFromName(args.kbFormat);
+    // The splits: files, or PMID lists over one --corpus (MedMentions), never both for one split.
+    constexpr std::string_view kSplits[] = {"train", "dev"};
+    if (args.corpusOptions.splitByPmids() != !args.corpus.empty())
+        throw Error("--corpus and --split-pmids go together (the lists select the splits' documents from the corpus)");
+    std::map<std::string, Corpus> listed;
+    if (!args.corpus.empty()) listed = args.corpusOptions.readSplits(args.corpus, kSplits);
+    if (listed.contains("train") == !args.train.empty())
+        throw Error(args.train.empty() ? "no training corpus: give --train INPUT or --corpus INPUT --split-pmids train=LIST"
+                                       : "the train split is given twice: by --train and by --split-pmids train=...");
+    if (listed.contains("dev") && !args.dev.empty())
+        throw Error("the dev split is given twice: by --dev and by --split-pmids dev=...");
+
+    const KbReference reference = kbReferenceOf(args.kb, args.kbFormat, args.kbFilters);
     std::vector<Diagnostic> diagnostics;
     const kb::KnowledgeBase kb = loadKnowledgeBase(reference, diagnostics);
-    const Corpus trainCorpus = readPubTator(std::span<const fs::path>(args.train.data(), args.train.size()));
+    const Corpus trainCorpus = listed.contains("train") ? std::move(listed.at("train")) : args.corpusOptions.read(args.train);
     std::optional<Corpus> devCorpus;
-    if (!args.dev.empty()) devCorpus = readPubTator(std::span<const fs::path>(args.dev.data(), args.dev.size()));
+    if (listed.contains("dev")) devCorpus = std::move(listed.at("dev"));
+    else if (!args.dev.empty()) devCorpus = args.corpusOptions.read(args.dev);
     std::shared_ptr<const text::SpellingMap> spelling;
     if (!args.spelling.empty()) spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
 
@@ -217,15 +237,20 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--preset", args->preset,
                     "Method preset: a name of the models folder (biosyn, belhd, ...) or a preset file");
     cmd->add_option("--schedule", args->schedule, "Schedule of the preset: paper (default) or short");
-    cmd->add_option("--train", args->train, "Training corpus (PubTator)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--train", args->train, "Training corpus (PubTator, BioC XML or brat folder)")->check(CLI::ExistingPath);
     cmd->add_option("--dev", args->dev, "Development corpus: validated after every epoch, the best model kept")
-        ->check(CLI::ExistingFile);
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--corpus", args->corpus, "One corpus holding the splits, with --split-pmids (MedMentions)")
+        ->check(CLI::ExistingPath);
+    args->corpusOptions.addOptions(*cmd, "train, dev");
     cmd->add_option("--kb", args->kb, "Vocabulary: MEDIC / BioSyn dictionary, CTD TSV or UMLS MRCONSO.RRF")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("--kb-format", args->kbFormat, "Vocabulary format (default: detected)")
         ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
-    cmd->add_option("--types", args->types, "Only mentions of these types (e.g. Disease for BC5CDR-Disease)");
+    args->kbFilters.addOptions(*cmd);
+    cmd->add_option("--types", args->types,
+                    "Only mentions of these types (e.g. Disease for BC5CDR-Disease, T047, or st21pv for MedMentions' 21)");
     cmd->add_option("--spelling", args->spelling, "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--model", args->model,

@@ -14,8 +14,11 @@ one command in its own folder, with the paths relative to it.
 Commands covered: stats, eval (sparse, dense, --run, --knn, --index, --dense-index, --datastore,
 --spelling, --report, --per-mention), compare, index, tokenize and encode (stdin), init-model,
 train and pretrain (only inputs that must be refused before any training step), export
-(--manifest and --project) and simulate-curation. (The CLI has no `link` command; the BioC,
-brat, PMID-list and decision-log readers are reached by no command, only by tests/fuzz.)
+(--manifest and --project) and simulate-curation. (The CLI has no `link` command. Every
+command that reads a corpus also reads BioC XML, brat folders and PMID lists (--corpus-format,
+--split-pmids, manifests of version 2), but the cases here damage PubTator inputs only: those
+readers are fuzzed by tests/fuzz, and their errors tested by test_corpus_input and
+test_cli_corpus_inputs; the decision-log reader is reached by tests/fuzz only.)
 
 Every case asserts that
   * the process ends by exit, not by a signal (returncode >= 0);
