@@ -101,13 +101,10 @@ class Trainer {
 public:
     Trainer(const TrainingPreset& preset, encoder::TextEncoder encoder, const TrainingInputs& inputs,
             const TrainerOptions& options)
-        : preset_(preset), schedule_(preset.schedule(options.schedule)), encoder_(std::move(encoder)), inputs_(inputs),
-          options_(options), run_(options.runDirectory) {
+        : preset_(preset.scheduled(options.schedule)), schedule_(preset_.training), effective_(preset_),
+          encoder_(std::move(encoder)), inputs_(inputs), options_(options), run_(options.runDirectory) {
         if (!inputs.kb) throw Error("training: a KB is needed");
         if (!inputs.train && linksMentions(preset.method)) throw Error("training: a training corpus is needed");
-        // The preset as it runs: the schedule applied, so preset.json alone says what was done.
-        effective_ = preset;
-        effective_.training = schedule_;
     }
 
     TrainingResult run() {
@@ -578,7 +575,9 @@ private:
         if (!out) throw Error(logFile(run_).string() + ": cannot append to the log");
     }
 
-    const TrainingPreset& preset_;
+    /// The preset as it runs: the schedule applied (its context window too), so that preset.json
+    /// alone says what was done and the objectives read the window the schedule asks for.
+    const TrainingPreset preset_;
     const Schedule& schedule_;
     TrainingPreset effective_;
     encoder::TextEncoder encoder_;

@@ -336,7 +336,7 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
 }
 
 /// "training" and every schedule: a schedule starts from `training` and overrides what it names.
-void readSchedule(ObjectReader& reader, Schedule& schedule) {
+void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
     reader.size("epochs", schedule.epochs, 1);
     reader.size("batch_size", schedule.batchSize, 1);
     reader.size("gradient_accumulation", schedule.gradientAccumulation, 1);
@@ -351,6 +351,7 @@ void readSchedule(ObjectReader& reader, Schedule& schedule) {
     reader.size("early_stopping_patience", schedule.earlyStoppingPatience);
     reader.size("max_train_mentions", schedule.maxTrainMentions);
     reader.size("max_dev_mentions", schedule.maxDevMentions);
+    if (named) reader.size("max_length", schedule.maxLength, kMinInputTokens);
     reader.finish();
 }
 
@@ -368,7 +369,7 @@ void readSchedules(ObjectReader& top, TrainingPreset& preset) {
                              "schedules." + name + " must be an object of training keys, not " + describe(overrides));
         Schedule schedule = preset.training;
         ObjectReader reader(overrides, top.file(), "schedules." + name + ".");
-        readSchedule(reader, schedule);
+        readSchedule(reader, schedule, true);
         preset.schedules.emplace(name, std::move(schedule));
     }
 }
@@ -430,7 +431,7 @@ void readSelfAlignment(ObjectReader& reader, SelfAlignmentSettings& settings) {
 }
 
 OrderedJson scheduleJson(const Schedule& schedule) {
-    return OrderedJson{
+    OrderedJson json{
         {"epochs", schedule.epochs},
         {"batch_size", schedule.batchSize},
         {"gradient_accumulation", schedule.gradientAccumulation},
@@ -442,6 +443,8 @@ OrderedJson scheduleJson(const Schedule& schedule) {
         {"max_train_mentions", schedule.maxTrainMentions},
         {"max_dev_mentions", schedule.maxDevMentions},
     };
+    if (schedule.maxLength != 0) json["max_length"] = schedule.maxLength;
+    return json;
 }
 
 /// Whether a JSON file of a models directory is a preset: it has "method". A file that does
@@ -494,6 +497,14 @@ const Schedule& TrainingPreset::schedule(std::string_view scheduleName) const {
                 "\"; available: " + joined(available));
 }
 
+TrainingPreset TrainingPreset::scheduled(std::string_view scheduleName) const {
+    TrainingPreset preset = *this;
+    preset.training = schedule(scheduleName);
+    if (preset.training.maxLength != 0) preset.maxLength = preset.training.maxLength;
+    preset.training.maxLength = 0;
+    return preset;
+}
+
 TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     const std::string source = file.string();
     const std::string text = readTextFile(file);  // missing file, bad UTF-8: ParseError at its line
@@ -511,7 +522,7 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     top.string("description", preset.description);
     if (auto encoder = top.object("encoder")) readEncoder(*encoder, preset);
     top.uint64("seed", preset.seed);
-    if (auto training = top.object("training")) readSchedule(*training, preset.training);
+    if (auto training = top.object("training")) readSchedule(*training, preset.training, false);
     readSchedules(top, preset);  // after "training": schedules override it
     if (auto biosyn = top.object("biosyn")) readBioSyn(*biosyn, preset.biosyn);
     if (auto triplet = top.object("triplet")) readTriplet(*triplet, preset.triplet);

@@ -93,6 +93,10 @@ struct Schedule {
     std::size_t maxTrainMentions = 0;
     /// Validate on at most this many dev mentions (the first ones); 0: all.
     std::size_t maxDevMentions = 0;
+    /// A named schedule's own encoder.max_length (the context window of a method that reads
+    /// mentions in their sentence); 0: the preset's. Only named schedules may set it, since the
+    /// paper's schedule is the paper's window; scheduled() applies it.
+    std::size_t maxLength = 0;
 
     friend bool operator==(const Schedule&, const Schedule&) = default;
 };
@@ -204,6 +208,10 @@ struct TrainingPreset {
 
     /// The schedule of that name ("" or "paper": `training`); Error listing the names otherwise.
     const Schedule& schedule(std::string_view name) const;
+    /// The preset as that schedule runs it: `training` is the schedule, and a schedule's own
+    /// max_length replaces maxLength (left 0 in `training`, so toJson() reads back). What a run
+    /// trains with and saves as its preset.json.
+    TrainingPreset scheduled(std::string_view name) const;
 
     /// Reads a preset file (schema in models/README.md). Throws ParseError naming the file (and
     /// the line for a JSON syntax error) for a missing key, an unknown key, a wrong type or a

@@ -51,7 +51,7 @@ TrainingPreset everythingSet() {
     preset.homonymExpansion = true;
     preset.seed = 18446744073709551615ULL;  // the largest seed: no trip through a signed or double value
     preset.training = {7, 33, 3, 0.1 + 0.2, 1.0 / 3.0, "adam", 1000, 5, 12345, 678};
-    preset.schedules["short"] = {2, 8, 1, 1e-4, 0.0, "adamw", 0, 0, 100, 50};
+    preset.schedules["short"] = {2, 8, 1, 1e-4, 0.0, "adamw", 0, 0, 100, 50, 40};
     preset.schedules["tiny"] = {1, 1, 1, 2.5e-7, 1e-300, "adam", 1, 1, 1, 1};
     preset.biosyn = {24, 0.75, CandidateSource::Dense, -2.718281828459045, false, 0.03125, 16, 8};
     preset.triplet = {TripletTrainingSet::Ontology, 2.0 / 3.0, -0.125};
@@ -269,6 +269,39 @@ private Q_SLOTS:
         QCOMPARE(one.epochs, std::size_t{20});
         QCOMPARE(preset.training.maxTrainMentions, std::size_t{0});
     }
+    void aScheduleMayNarrowTheContextWindow() {
+        // A named schedule's max_length is the window the run trains and links with; the
+        // paper's schedule keeps the preset's, and the scheduled preset reads back as it is.
+        const auto file = dir_.write("window.json", R"({
+  "method": "belhd",
+  "encoder": {"max_length": 128},
+  "schedules": {"short": {"epochs": 2, "max_length": 32}, "plain": {"epochs": 1}}
+})");
+        const TrainingPreset preset = TrainingPreset::load(file);
+        QCOMPARE(preset.schedule("short").maxLength, std::size_t{32});
+        QCOMPARE(preset.maxLength, std::size_t{128});
+        const TrainingPreset narrowed = preset.scheduled("short");
+        QCOMPARE(narrowed.maxLength, std::size_t{32});
+        QCOMPARE(narrowed.training.epochs, std::size_t{2});
+        QCOMPARE(narrowed.training.maxLength, std::size_t{0});
+        QCOMPARE(preset.scheduled("plain").maxLength, std::size_t{128});
+        QCOMPARE(preset.scheduled("paper").maxLength, std::size_t{128});
+        QCOMPARE(preset.scheduled("paper").training, preset.training);
+        const TrainingPreset reloaded = TrainingPreset::load(dir_.write("window.json", narrowed.toJson()));
+        QVERIFY(reloaded == narrowed);  // same file name: the name a preset is given
+        QCOMPARE(reloaded.scheduled("short").maxLength, std::size_t{32});  // resuming applies it again: same
+    }
+    void theShortSchedulesOfTheContextMethodsNarrowTheWindow() {
+        // Chosen on NCBI Disease dev (the presets' choices say how): the compact encoder reads a
+        // mention in a 32-token window better than in its whole sentence.
+        for (const char* name : {"belhd", "prototype-srn"}) {
+            const TrainingPreset preset = shipped(name);
+            QCOMPARE(preset.maxLength, std::size_t{128});  // the paper's
+            QCOMPARE(preset.scheduled("short").maxLength, std::size_t{32});
+        }
+        QCOMPARE(shipped("belhd").scheduled("short-pretrained").maxLength, std::size_t{32});
+        QCOMPARE(shipped("context-alignment").scheduled("short").maxLength, std::size_t{32});
+    }
     void unknownScheduleListsTheKnownOnes() {
         const TrainingPreset preset = shipped("biosyn");
         const std::string message = errorOf([&] { (void)preset.schedule("long"); });
@@ -451,6 +484,8 @@ private Q_SLOTS:
         row("epochs 0", R"("training": {"epochs": 0})", "training.epochs must be at least 1, not 0");
         row("batch 0", R"("training": {"batch_size": 0})", "training.batch_size must be at least 1");
         row("schedule batch 0", R"("schedules": {"short": {"batch_size": 0}})", "schedules.short.batch_size must be at least 1");
+        row("schedule window", R"("schedules": {"short": {"max_length": 2}})", "schedules.short.max_length must be at least 3, not 2");
+        row("paper window", R"("training": {"max_length": 32})", "unknown key \"training.max_length\"");
         row("accumulation 0", R"("training": {"gradient_accumulation": 0})", "training.gradient_accumulation must be at least 1");
         row("lr 0", R"("training": {"learning_rate": 0})", "training.learning_rate must be greater than 0, not 0");
         row("lr negative", R"("training": {"learning_rate": -1e-5})", "training.learning_rate must be greater than 0");
