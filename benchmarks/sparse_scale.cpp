@@ -170,6 +170,7 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it is measured, also into a file
     try {
         return run(parse(argc, argv));
     } catch (const std::exception& e) {
