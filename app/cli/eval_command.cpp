@@ -94,7 +94,11 @@ retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval
     }
     retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings, sparseOptionsFor(args));
     run.sparseApproximate = index.approximate();
-    if (!args.index.empty()) retrieval::saveSparseIndex(index, args.index);
+    if (!args.index.empty() && index.approximate())  // rows and a 3-gram stage: built again, never saved
+        std::cerr << "note: --index " << args.index.string() << " not written: a sparse index of "
+                  << dictionary.size() << " names is searched approximately and built where it is used\n";
+    else if (!args.index.empty())
+        retrieval::saveSparseIndex(index, args.index);
     return index;
 }
 

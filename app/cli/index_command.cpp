@@ -56,6 +56,11 @@ void runIndex(const IndexArguments& args) {
     report["dictionary_entries"] = data.dictionary.size();
     report["dictionary"] = retrieval::fingerprintOf(data.dictionary).describe();
     if (!args.sparseIndex.empty()) {
+        if (const std::size_t above = retrieval::SparseIndexOptions{}.approximateAbove; data.dictionary.size() > above)
+            throw Error("--sparse-index: the dictionary has " + std::to_string(data.dictionary.size()) +
+                        " names, more than the " + std::to_string(above) +
+                        " above which sparse search is approximate; such an index is built where it is used "
+                        "(eval, the GUI) and not saved: leave out --sparse-index");
         const auto start = Clock::now();
         const auto index = retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
         retrieval::saveSparseIndex(index, args.sparseIndex);

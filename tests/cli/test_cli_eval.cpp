@@ -94,6 +94,25 @@ private Q_SLOTS:
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         QVERIFY(compared.json().contains("comparison_without_preprocessing"));
     }
+    void approximateSearchLinksTheDemoAndIsNotSaved() {
+        // Forced on a small dictionary (auto switches above 500,000 names): the 3-gram stage finds
+        // every demo mention's KB name, the report says the search was approximate, and --index
+        // is left unwritten with a note, since such an index is built where it is used.
+        const QString index = file("approximate.index");
+        const auto r = test::runCli(demoArguments() << "--sparse-search" << "approximate" << "--sparse-candidates"
+                                                    << "8" << "--index" << index << "--json");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
+        QVERIFY2(r.json()["ranker"].get<std::string>().find("approximate") != std::string::npos, r.out.constData());
+        QVERIFY(!QFile::exists(index));
+        QVERIFY2(r.err.contains("not written"), r.err.constData());
+        const auto exact = test::runCli(demoArguments() << "--sparse-search" << "exact" << "--json");
+        QVERIFY2(exact.exitCode == 0, exact.err.constData());
+        QVERIFY(exact.json()["ranker"].get<std::string>().find("approximate") == std::string::npos);
+        const auto bad = test::runCli(demoArguments() << "--sparse-search" << "fast");
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("--sparse-search"), bad.err.constData());
+    }
     void leNguyenCandidatesAlsoLinkTheDemo() {
         // Char 2-5 grams and words, merged: exact names still come first.
         const auto r = test::runCli(demoArguments() << "--sparse" << "le-nguyen" << "--json");
