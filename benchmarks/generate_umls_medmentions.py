@@ -102,6 +102,8 @@ class WordModel:
             self.table[word] = ([w for w, _ in items], cumulative)
         words = Counter(w for name in names for w in re.findall(r"[a-z]{3,}", name.lower()))
         self.text_words = [w for w, _ in words.most_common(4000)]
+        # Every word of the vocabulary, for the variety UMLS has beyond one vocabulary's phrasing.
+        self.all_words = sorted({w for name in names for w in re.findall(r"[A-Za-z][A-Za-z\-']{2,}", name)})
 
     def next_word(self, word: str) -> str:
         choices, cumulative = self.table.get(word, self.table["<s>"])
@@ -117,6 +119,17 @@ class WordModel:
                 word = "<s>"
                 continue
             words.append(word)
+        # A bigram model of 70 k names repeats itself long before 8 M: a word from anywhere in
+        # the vocabulary, or a qualifier as UMLS sources write them, makes names as distinct as
+        # UMLS's (8 M strings, few of them repeated).
+        roll = self.rng.random()
+        if roll < 0.45:
+            words.insert(self.rng.randrange(len(words) + 1), self.rng.choice(self.all_words))
+        elif roll < 0.60:
+            words.append(self.rng.choice(("type", "class", "group", "stage", "grade", "form")))
+            words.append(str(self.rng.randint(1, 40)) if self.rng.random() < 0.7 else self.rng.choice("ABCDEFGH"))
+        if self.rng.random() < 0.25:
+            words.append(self.rng.choice(self.all_words))
         return " ".join(words)
 
 
@@ -152,7 +165,8 @@ def synonym(model: WordModel, base: str, rng: random.Random) -> str:
         return base.lower() if base.lower() != base else base.upper()
     if roll < 0.85 and len(words) > 1:             # one word replaced by a word the model puts there
         i = rng.randrange(1, len(words))
-        words[i] = model.next_word(words[i - 1])
+        replacement = model.next_word(words[i - 1])
+        words[i] = replacement if replacement != "</s>" else rng.choice(model.all_words)
         return " ".join(words)
     return model.name()                             # an unrelated-looking synonym
 

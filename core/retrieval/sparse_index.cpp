@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <unordered_map>
 
 #include "retrieval/parallel.h"
 #include "util/error.h"
@@ -118,6 +119,26 @@ std::vector<Candidate> SparseIndex::search(std::string_view query, std::size_t k
 
 std::vector<std::vector<Candidate>> SparseIndex::search(std::span<const std::string_view> queries, std::size_t k,
                                                         unsigned threads) const {
+    // A corpus names the same things again and again (MedMentions' test split: 70,870 mentions
+    // of far fewer strings), so each distinct query is searched once and its result copied.
+    std::unordered_map<std::string_view, std::uint32_t> slotOf;
+    slotOf.reserve(queries.size());
+    std::vector<std::string_view> distinct;
+    std::vector<std::uint32_t> slots(queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        const auto [it, added] = slotOf.try_emplace(queries[i], static_cast<std::uint32_t>(distinct.size()));
+        if (added) distinct.push_back(queries[i]);
+        slots[i] = it->second;
+    }
+    if (distinct.size() == queries.size()) return searchDistinct(queries, k, threads);
+    const auto found = searchDistinct(distinct, k, threads);
+    std::vector<std::vector<Candidate>> results(queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) results[i] = found[slots[i]];
+    return results;
+}
+
+std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const std::string_view> queries, std::size_t k,
+                                                                unsigned threads) const {
     std::vector<std::vector<Candidate>> results(queries.size());
     threads = static_cast<unsigned>(std::min<std::size_t>(detail::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
     // Queries are handed out in groups from a shared counter; a group is searched together

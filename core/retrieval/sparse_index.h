@@ -127,6 +127,9 @@ private:
     static SparseIndex make(std::span<const std::string_view> names, const TfidfSettings& settings,
                             const SparseIndexOptions& options, const DictionaryFingerprint& fingerprint);
     void buildDenseColumns(const SparseIndexOptions& options);
+    /// The batch search of queries that are all different strings.
+    std::vector<std::vector<Candidate>> searchDistinct(std::span<const std::string_view> queries, std::size_t k,
+                                                       unsigned threads) const;
     /// The exact score of entry `entry` for `query` (the ranking contract's sum); approximate
     /// indexes only, which keep the names' rows.
     float rowScore(const SparseVector& query, std::uint32_t entry) const noexcept;

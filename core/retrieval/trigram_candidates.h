@@ -29,7 +29,9 @@ struct TrigramCandidateOptions {
     std::size_t candidates = 512;
     /// Postings read per query at most (the rarest 3-grams first); the rarest 3-gram is read
     /// whatever its length, so a query with any known 3-gram gets candidates.
-    std::uint64_t postingBudget = std::uint64_t{1} << 19;
+    /// 65,536 postings keep a query near a millisecond against UMLS's names on one core (512 k took
+    /// 12 ms, docs/benchmarks.md); the rarest 3-grams are the ones that pick the best names.
+    std::uint64_t postingBudget = std::uint64_t{1} << 16;
     /// 3-grams in more than this fraction of the names are not read (after the rarest one).
     double maxNameFraction = 0.05;
 

@@ -249,6 +249,29 @@ private Q_SLOTS:
         }
     }
 
+    void repeatedQueriesAreSearchedOnceAndAnsweredEach() {
+        // The batch search answers each distinct string once (a corpus repeats its mentions);
+        // every position must still get the result of its own query, in both modes.
+        const NameDictionary dictionary = wordDictionary(41, 3000);
+        auto queries = mentionLikeQueries(dictionary, 40, 19);
+        for (std::size_t i = 0; i < 40; i += 3) queries.push_back(queries[i]);  // repeats, out of order
+        queries.push_back("");
+        queries.push_back("");
+        for (const auto& options : {exactOptions(), approximateOptions(32)}) {
+            const SparseIndex index = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), options);
+            const auto batch = index.search(std::span<const std::string>(queries), 5, 2);
+            QCOMPARE(batch.size(), queries.size());
+            for (std::size_t q = 0; q < queries.size(); ++q) {
+                const auto alone = index.search(queries[q], 5);
+                QCOMPARE(batch[q].size(), alone.size());
+                for (std::size_t i = 0; i < alone.size(); ++i) {
+                    QCOMPARE(batch[q][i].entry, alone[i].entry);
+                    QVERIFY(std::abs(batch[q][i].score - alone[i].score) <= kScoreTolerance);
+                }
+            }
+        }
+    }
+
     void refusesWhatItCannotDo() {
         const NameDictionary dictionary = test::randomDictionary(37, 300);
         const SparseIndex index = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), approximateOptions(16));
