@@ -71,6 +71,8 @@ EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDic
     std::vector<std::vector<retrieval::Candidate>> ranked;
     ranked.reserve(texts.size());
     const std::size_t batch = std::max<std::size_t>(1, options.batchSize);
+    // Said at once: the first batch may take minutes (a dense encoder on a CPU).
+    options.progress("Ranking queries", 0.0);
     for (std::size_t begin = 0; begin < texts.size(); begin += batch) {
         options.progress.checkCancelled();
         const std::size_t count = std::min(batch, texts.size() - begin);

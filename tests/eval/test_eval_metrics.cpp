@@ -276,6 +276,9 @@ private Q_SLOTS:
         };
         const EvalResult result = evaluate(queries, dictionary, counting, options);
         QCOMPARE(calls, std::size_t{4});
+        // Said at once (0), then after each batch.
+        QCOMPARE(fractions.size(), std::size_t{5});
+        QCOMPARE(fractions.front(), 0.0);
         QCOMPARE(fractions.back(), 1.0);
         // Query i has its gold at rank i + 1, whatever the batching.
         for (std::size_t i = 0; i < 10; ++i) QCOMPARE(result.mentions[i].rank, i + 1);
