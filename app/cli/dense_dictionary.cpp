@@ -1,10 +1,7 @@
 #include "dense_dictionary.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
-#include <iostream>
 
 #include "retrieval/dictionary_fingerprint.h"
 
@@ -13,19 +10,11 @@ namespace linkscope::cli {
 encoder::TextEncoder loadEncoder(const EncoderArguments& args) { return encoder::TextEncoder::load(args.model, args.options()); }
 
 std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<const std::string> texts,
-                               std::string_view what) {
-    ProgressSink progress;
-    if (isatty(STDERR_FILENO)) {
-        progress.report = [what, last = -1](std::string_view, double fraction) mutable {
-            const int percent = static_cast<int>(fraction * 100.0);
-            if (percent == last) return;
-            last = percent;
-            std::cerr << '\r' << "Encoding " << what << ": " << percent << " %" << std::flush;
-        };
-    }
-    std::vector<float> vectors = encoder.encode(texts, &progress);
-    if (progress.report) std::cerr << '\r' << std::string(40, ' ') << '\r' << std::flush;
-    return vectors;
+                               std::string_view what, ConsoleProgress& progress) {
+    const std::string stage = "Encoding " + std::string(what);
+    ProgressSink sink;
+    sink.report = [&progress, &stage](std::string_view, double fraction) { progress.report(stage, fraction); };
+    return encoder.encode(texts, &sink);
 }
 
 std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary) {
@@ -36,7 +25,7 @@ std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieva
 }
 
 DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary,
-                                       const DenseIndexArguments& args) {
+                                       const DenseIndexArguments& args, ConsoleProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
     const std::string fingerprint = denseFingerprint(encoder, dictionary);
     DenseDictionary dense;
@@ -49,8 +38,9 @@ DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, cons
         std::vector<std::string> names;
         names.reserve(dictionary.size());
         for (const auto& entry : dictionary) names.push_back(entry.name);
-        dense.vectors = encodeTexts(encoder, names, "dictionary");
-        dense.index = retrieval::DenseIndex::build(dense.vectors, encoder.dimension(), fingerprint, args.options());
+        dense.vectors = encodeTexts(encoder, names, "dictionary", progress);
+        const ProgressSink indexing = progress.sink();
+        dense.index = retrieval::DenseIndex::build(dense.vectors, encoder.dimension(), fingerprint, args.options(), &indexing);
         if (!args.file.empty()) dense.index.save(args.file);
     }
     dense.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,11 +1,12 @@
 #pragma once
-// Running an encoder from the command line: loading it, encoding with progress on a terminal,
+// Running an encoder from the command line: loading it, encoding with progress on stderr,
 // and the dictionary's vectors with their index, loaded from a file or built. Needs LibTorch.
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "console_progress.h"
 #include "encoder_options.h"
 #include "retrieval/name_dictionary.h"
 
@@ -13,9 +14,9 @@ namespace linkscope::cli {
 
 encoder::TextEncoder loadEncoder(const EncoderArguments& args);
 
-/// Encodes texts, with a progress line on standard error when it is a terminal.
+/// Encodes texts, reported to `progress` as the stage "Encoding <what>".
 std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<const std::string> texts,
-                               std::string_view what);
+                               std::string_view what, ConsoleProgress& progress);
 
 /// The dictionary's vectors and their index.
 struct DenseDictionary {
@@ -29,8 +30,9 @@ struct DenseDictionary {
 std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary);
 
 /// Loads the index file when it exists (Error when it was built for another model or
-/// dictionary), else encodes the dictionary, builds the index and saves it when a file is given.
+/// dictionary), else encodes the dictionary, builds the index and saves it when a file is given,
+/// reporting both stages to `progress`.
 DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary,
-                                       const DenseIndexArguments& args);
+                                       const DenseIndexArguments& args, ConsoleProgress& progress);
 
 }  // namespace linkscope::cli

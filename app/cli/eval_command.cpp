@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "console_progress.h"
 #include "dictionary_setup.h"
 #include "augment_options.h"
 #include "encoder_options.h"
@@ -84,15 +85,21 @@ retrieval::SparseIndexOptions sparseOptionsFor(const EvalArguments& args) {
 }
 
 // BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
-// saved there when the option is given).
+// saved there when the option is given). Neither says how far it got: the stage is reported at
+// its start and its end, so that a log shows what a long build is busy with.
 retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval::NameDictionary& dictionary,
-                                      Run& run) {
+                                      Run& run, ConsoleProgress& progress) {
     const auto settings = retrieval::TfidfSettings::bioSyn();
     if (!args.index.empty() && std::filesystem::exists(args.index)) {
         run.indexLoaded = true;
-        return retrieval::loadSparseIndex(args.index, dictionary, settings);
+        progress.report("Loading sparse index", 0.0);
+        retrieval::SparseIndex index = retrieval::loadSparseIndex(args.index, dictionary, settings);
+        progress.report("Loading sparse index", 1.0);
+        return index;
     }
+    progress.report("Building sparse index", 0.0);
     retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings, sparseOptionsFor(args));
+    progress.report("Building sparse index", 1.0);
     run.sparseApproximate = index.approximate();
     if (!args.index.empty() && index.approximate())  // rows and a 3-gram stage: built again, never saved
         std::cerr << "note: --index " << args.index.string() << " not written: a sparse index of "
@@ -113,14 +120,14 @@ std::vector<std::vector<retrieval::Candidate>> withoutBreakdown(
 #if LINKSCOPE_HAVE_TORCH
 // Dense (S_dense alone) or BioSyn's hybrid ranking of the dictionary with an encoder.
 void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, eval::EvalOptions& evalOptions,
-              Run& run) {
+              Run& run, ConsoleProgress& progress) {
     const auto indexStart = Clock::now();
-    DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense);
+    DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense, progress);
     run.denseIndexLoaded = dense.loaded;
     run.denseKind = std::string(retrieval::denseIndexKindName(dense.index.kind()));
-    const auto encodeQueries = [&encoder](std::span<const std::string> queries) {
-        return encodeTexts(encoder, std::vector<std::string>(queries.begin(), queries.end()), "mentions");
-    };
+    // Mentions are encoded batch by batch inside the ranking: evaluate's "Ranking queries" is
+    // their progress (a stage of their own would alternate with it on every batch).
+    const auto encodeQueries = [&encoder](std::span<const std::string> queries) { return encoder.encode(queries); };
     if (args.method == "dense") {
         run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
         const eval::RankFn rank = [&](std::span<const std::string> queries, std::size_t k) {
@@ -129,7 +136,7 @@ void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, ev
         run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
         return;
     }
-    const retrieval::SparseIndex sparse = sparseIndexFor(args, run.data.dictionary, run);
+    const retrieval::SparseIndex sparse = sparseIndexFor(args, run.data.dictionary, run, progress);
     run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
     const retrieval::HybridRanker ranker(
         run.data.dictionary, sparse, dense.vectors, encoder.dimension(),
@@ -143,18 +150,20 @@ void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, ev
 #endif
 
 // One complete evaluation: dictionary, index, queries, ranking.
-Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::TextEncoder* encoder, bool preprocess) {
+Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::TextEncoder* encoder, bool preprocess,
+            ConsoleProgress& progress) {
     Run run;
     run.data = buildEvalData(args.data, setup, preprocess);
 
     eval::EvalOptions evalOptions;
+    evalOptions.progress = progress.sink();
     evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
     evalOptions.trainingIds = run.data.trainingIds;
     const unsigned threads = args.threads;
 
     if (args.method != "sparse") {
 #if LINKSCOPE_HAVE_TORCH
-        runDense(args, *encoder, evalOptions, run);
+        runDense(args, *encoder, evalOptions, run, progress);
         return run;
 #else
         (void)encoder;
@@ -167,8 +176,10 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
         // without stop words, the two lists merged without duplicates (interleaved, since the
         // scores of the two models are not comparable).
         const auto indexStart = Clock::now();
+        progress.report("Building sparse indexes", 0.0);
         const auto chars = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenChars());
         const auto words = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenWords());
+        progress.report("Building sparse indexes", 1.0);
         run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
         const eval::RankFn rank = [&chars, &words, threads](std::span<const std::string> queries, std::size_t k) {
             const auto byChars = chars.search(queries, k, threads);
@@ -185,7 +196,7 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
     }
 
     const auto indexStart = Clock::now();
-    const retrieval::SparseIndex index = sparseIndexFor(args, run.data.dictionary, run);
+    const retrieval::SparseIndex index = sparseIndexFor(args, run.data.dictionary, run, progress);
     run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
     const eval::RankFn rank = [&index, threads](std::span<const std::string> queries, std::size_t k) {
         return index.search(queries, k, threads);
@@ -267,7 +278,9 @@ void runEval(const EvalArguments& args) {
     const encoder::TextEncoder* encoder = nullptr;
 #endif
 
-    const Run run = runOnce(args, setup, encoder, true);
+    // On stderr only (console_progress.h), and finished before anything goes to stdout.
+    ConsoleProgress progress;
+    const Run run = runOnce(args, setup, encoder, true, progress);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     eval::ReportOptions reportOptions;
@@ -306,12 +319,13 @@ void runEval(const EvalArguments& args) {
         EvalArguments plainArgs = args;
         plainArgs.index.clear();
         plainArgs.dense.file.clear();
-        const Run plain = runOnce(plainArgs, setup, encoder, false);
+        const Run plain = runOnce(plainArgs, setup, encoder, false, progress);
         const eval::RunComparison comparison = eval::compareRuns(run.result, plain.result);
         report["comparison_without_preprocessing"] = nlohmann::json::parse(eval::comparisonJson(comparison));
         comparisonText = eval::formatComparison(comparison, "preprocessed", "raw");
     }
 
+    progress.finish();
     if (args.json) {
         std::cout << report.dump(2) << '\n';
     } else {

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "console_progress.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
 #if LINKSCOPE_HAVE_TORCH
@@ -52,6 +53,8 @@ void runIndex(const IndexArguments& args) {
     const CorpusSetup setup = CorpusSetup::read(args.data);
     const EvalData data = buildEvalData(args.data, setup);
 
+    // On stderr only (console_progress.h), and finished before anything goes to stdout.
+    ConsoleProgress progress;
     nlohmann::json report;
     report["dictionary_entries"] = data.dictionary.size();
     report["dictionary"] = retrieval::fingerprintOf(data.dictionary).describe();
@@ -62,8 +65,11 @@ void runIndex(const IndexArguments& args) {
                         " above which sparse search is approximate; such an index is built where it is used "
                         "(eval, the GUI) and not saved: leave out --sparse-index");
         const auto start = Clock::now();
+        // The build says nothing while it works: its start and end are reported.
+        progress.report("Building sparse index", 0.0);
         const auto index = retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
         retrieval::saveSparseIndex(index, args.sparseIndex);
+        progress.report("Building sparse index", 1.0);
         report["sparse"] = {{"file", args.sparseIndex.string()},
                             {"terms", index.vectorizer().vocabularySize()},
                             {"bytes", std::filesystem::file_size(args.sparseIndex)},
@@ -76,7 +82,7 @@ void runIndex(const IndexArguments& args) {
         // Not removed first: the old index stays until the new one is written whole.
         DenseIndexArguments rebuild = args.dense;
         rebuild.rebuild = true;
-        const DenseDictionary dense = prepareDenseDictionary(encoder, data.dictionary, rebuild);
+        const DenseDictionary dense = prepareDenseDictionary(encoder, data.dictionary, rebuild, progress);
         report["dense"] = {{"file", args.dense.file.string()},
                            {"kind", args.dense.kind},
                            {"model", args.encoder.model.string()},
@@ -89,6 +95,7 @@ void runIndex(const IndexArguments& args) {
         throw Error("--dense-index needs the dense engine, and this linkscope-cli was built without LibTorch");
 #endif
     }
+    progress.finish();
     if (args.json) {
         std::cout << report.dump(2) << '\n';
         return;

@@ -1,7 +1,5 @@
 #include "run_eval.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <span>
@@ -33,24 +31,6 @@ using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// "Encoding names: 42 %" on a terminal, overwritten in place; nothing otherwise.
-ProgressSink terminalProgress() {
-    ProgressSink progress;
-    if (isatty(STDERR_FILENO)) {
-        progress.report = [last = -1](std::string_view stage, double fraction) mutable {
-            const int percent = static_cast<int>(fraction * 100.0);
-            if (percent == last) return;
-            last = percent;
-            std::cerr << '\r' << stage << ": " << percent << " %" << std::flush;
-        };
-    }
-    return progress;
-}
-
-void clearProgress(const ProgressSink& progress) {
-    if (progress.report) std::cerr << '\r' << std::string(40, ' ') << '\r' << std::flush;
-}
 
 std::string numberText(double value) {
     std::ostringstream out;
@@ -91,7 +71,7 @@ LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const En
 }
 
 retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker, const fs::path& file,
-                                     const fs::path& projectFile) {
+                                     const fs::path& projectFile, ConsoleProgress& progress) {
     const std::string fingerprint = run.encoder->fingerprint();
     std::optional<project::ProjectStore> projectStore;
     if (!projectFile.empty()) {
@@ -104,12 +84,11 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
     } else if (!file.empty() && fs::exists(file)) {
         return retrieval::KnnDatastore::load(file, fingerprint);
     }
-    const ProgressSink progress = terminalProgress();
+    const ProgressSink sink = progress.sink();
     // The training mentions as the method reads them: in their own corpus's sentences.
     const auto inputs =
         train::mentionInputs(run.preset, run.setup.train, train::tokenCounterOf(run.encoder->tokenizer()));
-    auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &progress);
-    clearProgress(progress);
+    auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &sink);
     if (projectStore) project::saveDatastore(*projectStore, project::trainingDatastoreName(fingerprint), store);
     else if (!file.empty()) store.save(file);
     return store;
@@ -120,7 +99,7 @@ namespace {
 // --linking: every linking over the same encoded names and datastore, one row each.
 void compareLinkings(const RunEvalArguments& args, const LoadedRun& loaded, const train::MethodLinker& linker,
                      const retrieval::KnnDatastore& datastore, std::span<const curation::AugmentedOptions> linkings,
-                     const eval::EvalOptions& evalOptions) {
+                     const eval::EvalOptions& evalOptions, ConsoleProgress& progress) {
     nlohmann::json rows = nlohmann::json::array();
     std::ostringstream table;
     table << "linking                                              Acc@1   Acc@5  seconds\n";
@@ -139,6 +118,7 @@ void compareLinkings(const RunEvalArguments& args, const LoadedRun& loaded, cons
                       result.all.accuracy(5), result.seconds);
         table << line;
     }
+    progress.finish();
     if (args.json) {
         const nlohmann::json report = {{"run", args.run.string()},
                                        {"preset", loaded.preset.name},
@@ -177,28 +157,31 @@ void runEvalOfRun(const RunEvalArguments& args) {
     train::LinkerOptions linkerOptions;
     linkerOptions.sparseWeight = info.sparseWeight;
     linkerOptions.threads = args.threads;
-    const ProgressSink progress = terminalProgress();
-    const train::MethodLinker linker(preset, encoder, evalData.dictionary, setup.kb.get(), linkerOptions, &progress);
-    clearProgress(progress);
+    // On stderr only (console_progress.h), and finished before anything goes to stdout.
+    ConsoleProgress progress;
+    const ProgressSink sink = progress.sink();
+    const train::MethodLinker linker(preset, encoder, evalData.dictionary, setup.kb.get(), linkerOptions, &sink);
     const double indexSeconds = secondsSince(indexStart);
 
     eval::EvalOptions evalOptions;
     evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
     evalOptions.trainingIds = evalData.trainingIds;
+    evalOptions.progress = sink;
     // The context is cut to fit the preset's length by the model's own tokenizer, as the
     // trainer cut it for training and validation.
     evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
     std::optional<retrieval::KnnDatastore> datastore;
     std::optional<curation::AugmentedLinker> augmented;
-    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project));
+    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project, progress));
     if (comparing) {
-        compareLinkings(args, loaded, linker, *datastore, compared, evalOptions);
+        compareLinkings(args, loaded, linker, *datastore, compared, evalOptions, progress);
         return;
     }
     if (args.augment.active()) augmented.emplace(linker, evalData.dictionary, &*datastore, augmentOptions);
     const eval::EvalResult result = eval::evaluate(
         evalData.queries, evalData.dictionary, augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
     const double seconds = secondsSince(start);
+    progress.finish();
 
     eval::ReportOptions reportOptions;
     reportOptions.extra = {{"method", std::string(train::methodName(preset.method))},

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "augment_options.h"
+#include "console_progress.h"
 #include "dictionary_setup.h"
 #include "encoder/text_encoder.h"
 #include "encoder_options.h"
@@ -54,9 +55,10 @@ LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& d
 /// it), else built from the training mentions (as the method encodes mentions) and saved to
 /// `file` when one is given. With a project file, the datastore is kept inside it instead, under
 /// a name derived from the encoder's fingerprint (so each model finds its own), and the run is
-/// registered in the project. Progress on a terminal.
+/// registered in the project. The encoding of the mentions is reported to `progress`.
 retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker,
-                                     const std::filesystem::path& file, const std::filesystem::path& project = {});
+                                     const std::filesystem::path& file, const std::filesystem::path& project,
+                                     ConsoleProgress& progress);
 
 /// Runs the evaluation and prints the table (or the JSON report with `json`); writes the report
 /// and the per-mention predictions when their files are given. Error when the folder is not a

@@ -15,6 +15,7 @@
 
 #include "augment_options.h"
 #include "commands.h"
+#include "console_progress.h"
 #include "curation/simulated_curation.h"
 #include "curation_plot.h"
 #include "run_eval.h"
@@ -48,24 +49,30 @@ void runSimulation(const SimulateArguments& args) {
     if (!args.augment.active())
         throw Error("a simulated curation feeds corrections into a datastore: give --knn or --sieve SPEC");
     const LoadedRun loaded = loadRun(args.run, args.data, args.encoder);
+    // On stderr only (console_progress.h), and finished before anything goes to stdout.
+    ConsoleProgress progress;
+    const ProgressSink sink = progress.sink();
     const curation::AugmentedOptions options = args.augment.options(loaded.evalData.kbEntries, loaded.preset.triplet.sieveThreshold);
 
     train::LinkerOptions linkerOptions;
     linkerOptions.sparseWeight = loaded.info.sparseWeight;
     linkerOptions.threads = args.threads;
     const train::MethodLinker linker(loaded.preset, *loaded.encoder, loaded.evalData.dictionary, loaded.setup.kb.get(),
-                                     linkerOptions);
-    retrieval::KnnDatastore datastore = runDatastore(loaded, linker, args.augment.datastore, args.augment.project);
+                                     linkerOptions, &sink);
+    retrieval::KnnDatastore datastore =
+        runDatastore(loaded, linker, args.augment.datastore, args.augment.project, progress);
     const std::size_t trainingKeys = datastore.size();
     const curation::AugmentedLinker augmented(linker, loaded.evalData.dictionary, &datastore, options);
 
     curation::CurationSimulationOptions simulationOptions;
     simulationOptions.evaluateEvery = args.evaluateEvery;
+    simulationOptions.progress = sink;
     const auto inputs =
         train::mentionInputs(loaded.preset, loaded.setup.evaluated, train::tokenCounterOf(loaded.encoder->tokenizer()));
     const curation::CurationSimulation simulation =
         curation::simulateCuration(augmented, datastore, loaded.evalData.queries.queries, inputs, simulationOptions);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.finish();
 
     const std::string linking = AugmentArguments::describe(options);
     if (!args.csv.empty()) writeText(args.csv, curation::curationCsv(simulation));
