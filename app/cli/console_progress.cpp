@@ -136,6 +136,7 @@ void ConsoleProgress::clearLocked() {
 void ConsoleProgress::clear() {
     const std::lock_guard lock(mutex_);
     clearLocked();
+    pending_.clear();
 }
 
 void ConsoleProgress::finish() {
@@ -143,7 +144,8 @@ void ConsoleProgress::finish() {
     clearLocked();
     if (!pending_.empty()) printLine(pending_);
     pending_.clear();
-    // Whatever is reported next starts afresh (a new stage line at once).
+    // Whatever is reported next starts afresh: a line at once.
+    printedAny_ = false;
     stage_.clear();
     lastFraction_ = 0.0;
 }

@@ -47,7 +47,8 @@ public:
     /// A line made by the caller (the trainer's epoch, step, loss and ETA), shown as report's.
     void show(std::string_view text);
     /// Erases the live line before the caller prints to stdout on the same screen (redrawn by
-    /// the next report); nothing in plain mode.
+    /// the next report). Plain: forgets the line held back by the interval, which what the
+    /// caller prints (an epoch's result) has made stale.
     void clear();
     /// Terminal: erases the live line. Plain: prints the last report when it was held back by
     /// the interval, so that the log ends on how far the work got (100 % when it finished).

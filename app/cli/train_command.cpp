@@ -6,7 +6,8 @@
 //
 // Trains an encoder with one method's preset (models/<name>.json) and writes a run directory
 // (train/run_directory.h): the best model by dev Acc@1, a JSONL log, checkpoints. One line per
-// epoch goes to standard output; a live progress line to standard error when it is a terminal.
+// epoch goes to standard output; progress to standard error (a live line on a terminal, a
+// periodic "progress: ..." line in a log).
 // Ctrl-C stops at the next step with a checkpoint (exit status 130); `--resume` continues.
 #include <CLI/CLI.hpp>
 

@@ -92,7 +92,7 @@ std::string formatAccuracy(double accuracy) {
 
 // ---------------------------------------------------------------------------------------------
 // What the user sees while the trainer works: one line per epoch on stdout (loss, dev Acc@1,
-// seconds) and, on a terminal, a live line on stderr that is overwritten in place.
+// seconds) and the progress within an epoch on stderr (console_progress.h).
 
 
 encoder::DevicePreference devicePreference(const std::string& device) {

@@ -1,8 +1,7 @@
 #pragma once
 // The console side of the commands that train (train, pretrain): Ctrl-C stops at the next step
-// with a checkpoint, a live progress line on a terminal, one line per epoch, the summary.
-#include <unistd.h>
-
+// with a checkpoint, progress on stderr (live on a terminal, periodic in a log), one line per
+// epoch, the summary.
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "console_progress.h"
 #include "encoder/text_encoder.h"
 #include "train/trainer.h"
 
@@ -49,11 +49,12 @@ encoder::DevicePreference devicePreference(const std::string& device);  ///< "au
 std::filesystem::path compactPresetFile(const std::filesystem::path& given,
                                         const std::optional<std::filesystem::path>& models);
 
-/// One line per epoch on stdout (loss, dev Acc@1, seconds, a collapse warning) and, on a
-/// terminal, a live line on stderr that is overwritten in place.
+/// One line per epoch on stdout (loss, dev Acc@1, seconds, a collapse warning) and the progress
+/// within the epoch on stderr (console_progress.h): on a terminal a live line overwritten in
+/// place, otherwise a "progress: epoch ..." line at most every interval.
 class ProgressPrinter {
 public:
-    ProgressPrinter() : live_(isatty(STDERR_FILENO) != 0) {}
+    ProgressPrinter() = default;
 
     void operator()(const train::TrainingProgress& progress) {
         const auto now = std::chrono::steady_clock::now();
@@ -73,13 +74,13 @@ public:
             if (!progress.warning.empty()) std::cout << "warning: " << progress.warning << std::endl;
             return;
         }
-        if (live_) showLive(progress);
+        showLive(progress);
     }
 
     /// The last epoch line of a run without dev set (no validation event ends its epochs); a
     /// cancelled run's unfinished epoch gets none.
     void finish(bool cancelled) {
-        clearLiveLine();
+        progressLine_.finish();
         if (!cancelled && epoch_ != 0 && printed_ != epoch_)
             printEpoch(epoch_, std::nullopt, std::chrono::steady_clock::now());
     }
@@ -119,21 +120,13 @@ private:
                  << progress.loss << "  " << std::setprecision(3) << progress.examplesPerSecond << " ex/s  eta "
                  << formatSeconds(progress.etaSeconds);
         }
-        std::string text = line.str();
-        const std::size_t width = std::max(text.size(), shown_);
-        shown_ = text.size();
-        text.resize(width, ' ');
-        std::cerr << '\r' << text << std::flush;
+        progressLine_.show(line.str());
     }
 
-    void clearLiveLine() {
-        if (!live_ || shown_ == 0) return;
-        std::cerr << '\r' << std::string(shown_, ' ') << '\r' << std::flush;
-        shown_ = 0;
-    }
+    // The live line shares the terminal's screen with the epoch lines on stdout.
+    void clearLiveLine() { progressLine_.clear(); }
 
-    bool live_;
-    std::size_t shown_ = 0;  ///< characters of the live line on screen
+    ConsoleProgress progressLine_;
     std::size_t epoch_ = 0;
     std::size_t epochs_ = 0;
     std::size_t printed_ = 0;

@@ -152,11 +152,21 @@ private Q_SLOTS:
         console.seconds = 32.0;
         progress.show("epoch 1/2  Training 80 %");
         progress.finish();
-        const auto lines = console.lines();
+        auto lines = console.lines();
         QCOMPARE(lines.size(), std::size_t{3});
         QCOMPARE(lines[0], std::string("progress: epoch 1/2  Training 0 %"));
         QCOMPARE(lines[1], std::string("progress: epoch 1/2  Training 70 %"));
         QCOMPARE(lines[2], std::string("progress: epoch 1/2  Training 80 %"));
+        // An epoch's result printed by the caller makes the held-back line stale: clear() drops it.
+        console.seconds = 40.0;
+        progress.show("epoch 2/2  Validating 0 %");  // the first after finish(): said at once
+        console.seconds = 41.0;
+        progress.show("epoch 2/2  Validating 50 %");
+        progress.clear();
+        progress.finish();
+        lines = console.lines();
+        QCOMPARE(lines.size(), std::size_t{4});
+        QCOMPARE(lines[3], std::string("progress: epoch 2/2  Validating 0 %"));
     }
     void anErrorEndsTheLogWithoutAProgressLine() {
         FakeConsole console;
