@@ -1,7 +1,9 @@
 #include "retrieval/trigram_candidates.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "util/error.h"
 
@@ -51,6 +53,16 @@ TrigramCandidates TrigramCandidates::build(std::span<const std::string_view> nam
     index.vectorizer_ = TfidfVectorizer(trigramSettings());
     index.postings_ = index.vectorizer_.fitTransformColumns(views, threads);
     index.size_ = static_cast<std::uint32_t>(names.size());
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> hashed(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        hashed[i] = {std::hash<std::string_view>{}(names[i]), static_cast<std::uint32_t>(i)};
+    std::sort(hashed.begin(), hashed.end());
+    index.nameHashes_.reserve(hashed.size());
+    index.hashedEntries_.reserve(hashed.size());
+    for (const auto& [hash, entry] : hashed) {
+        index.nameHashes_.push_back(hash);
+        index.hashedEntries_.push_back(entry);
+    }
     return index;
 }
 
@@ -76,7 +88,9 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
     std::uint64_t read = 0;
     for (std::size_t i = 0; i < terms.size(); ++i) {
         const std::uint64_t postings = length(terms[i]);
-        if (i > 0 && (read + postings > options_.postingBudget || postings > common)) break;  // sorted: the rest are longer
+        // Sorted by length: once one term is too common or over the budget, so are the rest.
+        if (i > 0 && (postings > common || (i >= options_.minimumTrigrams && read + postings > options_.postingBudget)))
+            break;
         read += postings;
         const float q = terms[i].weight;
         for (std::uint64_t p = postings_.offsets[terms[i].term]; p < postings_.offsets[terms[i].term + 1]; ++p) {
@@ -95,6 +109,10 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
     };
     if (keep < order.size()) std::nth_element(order.begin(), order.begin() + static_cast<long>(keep), order.end(), better);
     out.assign(order.begin(), order.begin() + static_cast<long>(keep));
+    // Hash collisions only add a candidate; the exact score decides.
+    const std::uint64_t hash = std::hash<std::string_view>{}(query);
+    const auto [first, last] = std::equal_range(nameHashes_.begin(), nameHashes_.end(), hash);
+    for (auto it = first; it != last; ++it) out.push_back(hashedEntries_[static_cast<std::size_t>(it - nameHashes_.begin())]);
     // In entry order, each once (a name whose partial sum underflowed to zero was touched twice).
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -103,7 +121,8 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
 
 std::size_t TrigramCandidates::memoryBytes() const noexcept {
     return vectorizer_.memoryBytes() + postings_.offsets.capacity() * sizeof(std::uint64_t) +
-           postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float);
+           postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float) +
+           nameHashes_.capacity() * sizeof(std::uint64_t) + hashedEntries_.capacity() * sizeof(std::uint32_t);
 }
 
 }  // namespace linkscope::retrieval

@@ -34,6 +34,10 @@ struct TrigramCandidateOptions {
     std::uint64_t postingBudget = std::uint64_t{1} << 16;
     /// 3-grams in more than this fraction of the names are not read (after the rarest one).
     double maxNameFraction = 0.05;
+    /// The rarest this many 3-grams are read whatever the budget: a query made of common words
+    /// has no rare 3-gram, and one common 3-gram ties thousands of names (measured at UMLS size:
+    /// with the budget alone, 0.952 of exact search's recall@64; docs/benchmarks.md).
+    std::size_t minimumTrigrams = 4;
 
     bool operator==(const TrigramCandidateOptions&) const = default;
 };
@@ -60,8 +64,9 @@ public:
         std::vector<std::uint32_t> order_;
     };
 
-    /// Appends to `out` (cleared first) the entries with the best partial scores for `query`, at
-    /// most options().candidates, in no particular order.
+    /// Fills `out` (cleared first) with the entries with the best partial scores for `query`, at
+    /// most options().candidates, and every entry whose name is `query` itself (byte for byte),
+    /// whatever its partial score; in entry order, each once.
     void candidates(std::string_view query, Scratch& scratch, std::vector<std::uint32_t>& out) const;
 
     const TrigramCandidateOptions& options() const noexcept { return options_; }
@@ -76,6 +81,10 @@ private:
     TfidfVectorizer vectorizer_;
     SparseColumns postings_;
     std::uint32_t size_ = 0;
+    // Every name's hash, sorted, with its entry: a query spelled exactly as a name always has it
+    // among its candidates (a mention is often a name; its 3-grams may all be common ones).
+    std::vector<std::uint64_t> nameHashes_;
+    std::vector<std::uint32_t> hashedEntries_;
 };
 
 }  // namespace linkscope::retrieval

@@ -233,6 +233,28 @@ private Q_SLOTS:
         QCOMPARE(dictionary[result[0].entry].name, std::string("zygomycosis"));
     }
 
+    void aNameAskedForItselfIsAlwaysACandidate() {
+        // The query's rarest 3-grams are those of "  epsilon", where the short name "delta epsilon"
+        // has the best partial score; with one candidate and no budget, the long name spelled
+        // exactly as the query is found only because an exact spelling is always a candidate.
+        NameDictionary dictionary;
+        for (int i = 0; i < 300; ++i)
+            dictionary.push_back({"alpha beta gamma delta " + std::to_string(i), {"MESH:D" + std::to_string(100000 + i)}});
+        dictionary.push_back({"delta epsilon", {"MESH:D200000"}});
+        dictionary.push_back({"alpha beta gamma delta epsilon", {"MESH:D200002"}});
+        SparseIndexOptions options = approximateOptions(1);
+        options.approximate.postingBudget = 1;
+        const SparseIndex index = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), options);
+        const auto result = index.search("alpha beta gamma delta epsilon", 3);
+        QVERIFY(!result.empty());
+        QCOMPARE(dictionary[result[0].entry].name, std::string("alpha beta gamma delta epsilon"));
+        QVERIFY(result[0].score > 1.0f - 1e-5f);
+        // A query spelled like no name gets the stage's one candidate, the short name.
+        const auto other = index.search("alpha beta gamma delta epsilons", 3);
+        QCOMPARE(other.size(), std::size_t{1});
+        QVERIFY2(dictionary[other[0].entry].name == "delta epsilon", dictionary[other[0].entry].name.c_str());
+    }
+
     void threadsGiveTheSameResults() {
         const NameDictionary dictionary = test::randomDictionary(31, 5000);
         const SparseIndex index = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), approximateOptions(32));
