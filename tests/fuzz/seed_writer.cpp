@@ -256,8 +256,8 @@ void writeProject(const fs::path& seeds, const fs::path& fixtures, const fs::pat
     manifest.name = "fuzz seed";
     manifest.description = "written by tests/fuzz/seed_writer.cpp";
     manifest.knowledgeBase.path = fs::absolute(kbFile);
-    manifest.corpora.push_back({"train", fs::absolute(corpusFile), CorpusFormat::PubTator});
-    manifest.corpora.push_back({"test", fs::absolute(corpusFile), CorpusFormat::PubTator});
+    manifest.corpora.push_back({"train", fs::absolute(corpusFile), CorpusFormat::PubTator, {}});
+    manifest.corpora.push_back({"test", fs::absolute(corpusFile), CorpusFormat::PubTator, {}});
     const auto file = scratch / "seed.linkscope";
     {
         auto store = project::ProjectStore::create(file, manifest);
