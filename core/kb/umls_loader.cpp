@@ -102,6 +102,23 @@ public:
             problems.fileNote(std::to_string(emptyNames) + " row(s) with an empty STR skipped");
     }
 
+    /// Splits an MRSTY row into fields_; false, the problem reported, for a malformed row.
+    bool styRow(detail::LineProblems& problems, const std::string& line) {
+        if (!splitRrf(line, kStyFields, fields_)) {
+            problems.malformed(fieldCountMessage(kStyFields, std::count(line.begin(), line.end(), '|')));
+            return false;
+        }
+        if (!isCui(fields_[STY_CUI])) {
+            problems.malformed(detail::quoted(fields_[STY_CUI]) + " is not a UMLS CUI");
+            return false;
+        }
+        if (fields_[TUI].empty() || fields_[STY].empty()) {
+            problems.malformed("empty TUI or STY");
+            return false;
+        }
+        return true;
+    }
+
     void readSemanticTypes(const std::filesystem::path& file) {
         LineReader reader(file, detail::readerOptions(options_));
         detail::LineProblems problems(reader, options_.lenient, result_.diagnostics);
@@ -110,18 +127,7 @@ public:
         while (problems.next(reader, line)) {
             if (line.empty()) continue;
             ++result_.linesRead;
-            if (!splitRrf(line, kStyFields, fields_)) {
-                problems.malformed(fieldCountMessage(kStyFields, std::count(line.begin(), line.end(), '|')));
-                continue;
-            }
-            if (!isCui(fields_[STY_CUI])) {
-                problems.malformed(detail::quoted(fields_[STY_CUI]) + " is not a UMLS CUI");
-                continue;
-            }
-            if (fields_[TUI].empty() || fields_[STY].empty()) {
-                problems.malformed("empty TUI or STY");
-                continue;
-            }
+            if (!styRow(problems, line)) continue;
             const auto entity = builder_.findEntity(fields_[STY_CUI]);
             if (!entity) {
                 ++unmatched;
@@ -144,18 +150,7 @@ public:
         std::string line;
         while (problems.next(reader, line)) {
             if (line.empty()) continue;
-            if (!splitRrf(line, kStyFields, fields_)) {
-                problems.malformed(fieldCountMessage(kStyFields, std::count(line.begin(), line.end(), '|')));
-                continue;
-            }
-            if (!isCui(fields_[STY_CUI])) {
-                problems.malformed(detail::quoted(fields_[STY_CUI]) + " is not a UMLS CUI");
-                continue;
-            }
-            if (fields_[TUI].empty() || fields_[STY].empty()) {
-                problems.malformed("empty TUI or STY");
-                continue;
-            }
+            if (!styRow(problems, line)) continue;
             treeNumber.try_emplace(std::string(fields_[TUI]), fields_[STN]);
             conceptTypes.emplace_back(cuiNumber(fields_[STY_CUI]), fields_[TUI]);
         }
