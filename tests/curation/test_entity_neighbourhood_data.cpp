@@ -28,7 +28,7 @@ private Q_SLOTS:
         manifest.knowledgeBase.format = KbFormat::Medic;
         for (const auto& [split, file] : {std::pair{"train", "NCBItrainset_corpus.txt"}, std::pair{"dev", "NCBIdevelopset_corpus.txt"},
                                           std::pair{"test", "NCBItestset_corpus.txt"}})
-            manifest.corpora.push_back({split, ncbi / file, CorpusFormat::PubTator});
+            manifest.corpora.push_back({split, ncbi / file, CorpusFormat::PubTator, {}});
         QElapsedTimer timer;
         timer.start();
         const LoadedProject project = loadProject(manifest);

@@ -67,7 +67,7 @@ class TestErrorCategories : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         std::vector<Diagnostic> diagnostics;
-        kb_ = loadKnowledgeBase({dir_.write("kb.txt", kKb), KbFormat::Medic, {}}, diagnostics);
+        kb_ = loadKnowledgeBase({dir_.write("kb.txt", kKb), KbFormat::Medic, {}, {}, {}, {}}, diagnostics);
         QVERIFY(diagnostics.empty());
         QVERIFY(kb_.findEntity("MESH:D019964").has_value());
     }

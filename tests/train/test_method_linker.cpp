@@ -90,6 +90,8 @@ TrainingPreset presetFor(Method method) {
         preset.prototype.candidates = 4;
         preset.prototype.candidateSource = CandidateSource::Sparse;
         break;
+    case Method::SelfAlignment:
+    case Method::ContextAlignment: break;  // pretraining stages: they link nothing, never asked for here
     }
     return preset;
 }
