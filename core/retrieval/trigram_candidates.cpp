@@ -72,9 +72,8 @@ TrigramCandidates::Scratch::Scratch(const TrigramCandidates& index)
 void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std::vector<std::uint32_t>& out) const {
     out.clear();
     if (size_ == 0) return;
-    std::string text;
-    padded(query, text);
-    vectorizer_.transform(text, scratch.analyzer_, scratch.query_);
+    padded(query, scratch.text_);  // the scratch's buffer: no allocation per query
+    vectorizer_.transform(scratch.text_, scratch.analyzer_, scratch.query_);
     auto& terms = scratch.query_;
     const auto length = [&](const TermWeight& t) { return postings_.offsets[t.term + 1] - postings_.offsets[t.term]; };
     // Rarest first: they pick out the few names that share the query's unusual parts.

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +59,7 @@ public:
     private:
         friend class TrigramCandidates;
         TermAnalyzer analyzer_;
+        std::string text_;  // the query, padded
         SparseVector query_;
         std::vector<float> scores_;
         std::vector<std::uint32_t> touched_;
