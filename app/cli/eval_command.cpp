@@ -153,9 +153,9 @@ void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, ev
 Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::TextEncoder* encoder, bool preprocess,
             ConsoleProgress& progress) {
     Run run;
-    progress.report("Loading the knowledge base, building queries and dictionary", 0.0);
+    progress.report("Building the queries and the dictionary", 0.0);
     run.data = buildEvalData(args.data, setup, preprocess);
-    progress.report("Loading the knowledge base, building queries and dictionary", 1.0);
+    progress.report("Building the queries and the dictionary", 1.0);
 
     eval::EvalOptions evalOptions;
     evalOptions.progress = progress.sink();
@@ -274,9 +274,9 @@ void runEval(const EvalArguments& args) {
     // On stderr only (console_progress.h), and finished before anything goes to stdout. Reading a
     // MedMentions-size corpus and a UMLS-size KB takes minutes: those stages are named too.
     ConsoleProgress progress;
-    progress.report("Reading the corpora", 0.0);
+    progress.report("Loading the knowledge base and reading the corpora", 0.0);
     const CorpusSetup setup = CorpusSetup::read(args.data);
-    progress.report("Reading the corpora", 1.0);
+    progress.report("Loading the knowledge base and reading the corpora", 1.0);
 #if LINKSCOPE_HAVE_TORCH
     std::optional<encoder::TextEncoder> loaded;
     if (args.method != "sparse") loaded.emplace(loadEncoder(args.encoder));
