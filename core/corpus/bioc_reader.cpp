@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "corpus/document_text.h"
+#include "corpus/duplicate_documents.h"
 #include "corpus/pubtator_lines.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -353,20 +354,7 @@ private:
         }
     }
 
-    void addDocument(Document document) {
-        if (const Document* kept = corpus_.find(document.pmid())) {
-            DuplicateDocument duplicate{document.pmid(), kept->sourceFile, kept->sourceLine,
-                                        document.sourceFile, document.sourceLine, sameContent(*kept, document)};
-            corpus_.diagnostics.push_back(Diagnostic{
-                file_, document.sourceLine,
-                "document " + document.pmid() + " appears again (first at " + kept->sourceFile + ":" +
-                    std::to_string(kept->sourceLine) + "); " +
-                    (duplicate.identical ? "the copies are identical" : "the copies differ") + "; the first copy is kept"});
-            corpus_.duplicates.push_back(std::move(duplicate));
-            return;
-        }
-        corpus_.add(std::move(document));
-    }
+    void addDocument(Document document) { addKeepingFirstCopy(corpus_, std::move(document)); }
 
     Corpus& corpus_;
     std::string file_;

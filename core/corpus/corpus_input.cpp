@@ -5,6 +5,7 @@
 
 #include "corpus/bioc_reader.h"
 #include "corpus/brat_reader.h"
+#include "corpus/duplicate_documents.h"
 #include "corpus/pmid_list.h"
 #include "corpus/pubtator_reader.h"
 #include "corpus/split_name.h"
@@ -22,25 +23,12 @@ void refuseLenient(const std::filesystem::path& path, CorpusFormat format, const
                     std::string(corpusFormatName(format)));
 }
 
-// Appends `from` to `into` as readPubTator does for a second file: a PMID seen before keeps the
-// first copy and the second is recorded, never dropped silently.
+// Appends `from` to `into` as readPubTator does for a second file (duplicate_documents.h).
 void merge(Corpus& into, Corpus&& from) {
     for (auto& name : from.sourceFiles) into.sourceFiles.push_back(std::move(name));
     for (auto& diagnostic : from.diagnostics) into.diagnostics.push_back(std::move(diagnostic));
     for (auto& duplicate : from.duplicates) into.duplicates.push_back(std::move(duplicate));
-    for (auto& document : from.documents()) {
-        if (const Document* kept = into.find(document.pmid())) {
-            DuplicateDocument duplicate{document.pmid(), kept->sourceFile, kept->sourceLine,
-                                        document.sourceFile, document.sourceLine, sameContent(*kept, document)};
-            into.diagnostics.push_back({document.sourceFile, document.sourceLine,
-                                        "document " + document.pmid() + " already read from " + kept->sourceFile +
-                                            (duplicate.identical ? " (identical copy)" : " (different copy)") +
-                                            "; the first copy is kept"});
-            into.duplicates.push_back(std::move(duplicate));
-            continue;
-        }
-        into.add(std::move(document));
-    }
+    for (auto& document : from.documents()) addKeepingFirstCopy(into, std::move(document));
 }
 
 std::string examples(const std::vector<std::string>& pmids) {

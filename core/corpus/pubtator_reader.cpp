@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "corpus/document_text.h"
+#include "corpus/duplicate_documents.h"
 #include "corpus/pubtator_lines.h"
 #include "util/line_reader.h"
 
@@ -190,19 +191,7 @@ private:
         Document document = std::move(*current_);
         current_.reset();
         text_.reset();
-        if (const Document* kept = corpus_.find(document.pmid())) {
-            DuplicateDocument duplicate{document.pmid(), kept->sourceFile, kept->sourceLine,
-                                        document.sourceFile, document.sourceLine, sameContent(*kept, document)};
-            diagnose(document.sourceLine,
-                     "document " + document.pmid() + " appears again (first at " + kept->sourceFile + ":" +
-                         std::to_string(kept->sourceLine) + "); " +
-                         (duplicate.identical ? std::string("the copies are identical")
-                                              : differenceOf(*kept, document)) +
-                         "; the first copy is kept");
-            corpus_.duplicates.push_back(std::move(duplicate));
-            return;
-        }
-        corpus_.add(std::move(document));
+        addKeepingFirstCopy(corpus_, std::move(document), differenceOf);
     }
 
     void checkPmid(std::string_view pmid) const {

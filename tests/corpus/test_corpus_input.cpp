@@ -101,7 +101,7 @@ private Q_SLOTS:
         QVERIFY(corpus.duplicates[0].keptFile.find("brat") != std::string::npos);
         QCOMPARE(corpus.duplicates[0].droppedFile, dir_.path("more.txt").string());
         QCOMPARE(corpus.duplicates[0].droppedLine, std::size_t{1});
-        QVERIFY(hasNote(corpus.diagnostics, "document 3 already read from"));
+        QVERIFY(hasNote(corpus.diagnostics, "document 3 appears again (first at "));
         QCOMPARE(corpus.sourceFiles.size(), std::size_t{2});
         QVERIFY_THROWS_EXCEPTION(Error, readCorpus(std::span<const std::filesystem::path>()));
     }
