@@ -120,6 +120,17 @@ std::string fittedMentionInput(const Document& document, std::size_t start, std:
     std::string input = mentionInput(document, start, end, mention, markers, words);
     if (!count || markers == ContextMarkers::None) return input;
     while (words > 0 && count(input) > maxLength) input = mentionInput(document, start, end, mention, markers, --words);
+    // A mention too long to fit even without context (BC5CDR has 16-word mentions, over a
+    // 32-token window): words are dropped from its end, as fittedNameInput() does for names, so
+    // the closing marker stays and the method pools over the mention's first words. The encoder
+    // would otherwise refuse the input, and a training run on such a corpus would fail.
+    std::string_view kept = mention;
+    while (count(input) > maxLength) {
+        const std::size_t lastSpace = kept.find_last_of(' ');
+        if (lastSpace == std::string_view::npos) break;
+        kept = kept.substr(0, lastSpace);
+        input = mentionInput(document, start, end, kept, markers, 0);
+    }
     return input;
 }
 

@@ -39,7 +39,8 @@ TokenCounter tokenCounterOf(const encoder::BertTokenizer& tokenizer);
 /// mentionInput() with the context cut until the input fits `maxLength` tokens by `count`: from
 /// contextWordsFor(maxLength) words each side, one word fewer each side at a time, so that the
 /// encoder's truncation never drops a marker. Without a counter: contextWordsFor(maxLength). A
-/// mention too long to fit even alone keeps no context (the encoder then reports it).
+/// mention too long to fit even alone keeps no context and loses words from its end until the
+/// input fits (one word at least is kept; the encoder reports what still does not fit).
 std::string fittedMentionInput(const Document& document, std::size_t start, std::size_t end, std::string_view mention,
                                ContextMarkers markers, std::size_t maxLength, const TokenCounter& count);
 

@@ -615,6 +615,12 @@ private Q_SLOTS:
             return count;
         };
         QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(query, 0), std::string("a [S] heart attack [E] were"));
+        // A mention too long for the window even alone loses words from its end, never a marker:
+        // 2 + 3 x (2 markers + 4 words) = 20 tokens.
+        eval::EvalQuery longMention = query;
+        longMention.parts = {"heart attack with cardiac arrest and shock"};
+        QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(longMention, 0),
+                 std::string("[S] heart attack with cardiac [E]"));
         // The inputs go through the linker: its markers are found.
         QVERIFY(mentionInsideMarkers(mentionInputs(presetFor(Method::Belhd), corpus)(query, 0), ContextMarkers::Belhd) ==
                 std::optional<std::string_view>("heart attack"));
