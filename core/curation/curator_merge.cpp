@@ -1,0 +1,112 @@
+#include "curation/curator_merge.h"
+
+#include <map>
+#include <set>
+#include <system_error>
+#include <tuple>
+
+#include "curation/adjudication.h"
+#include "project/project_store.h"
+#include "util/error.h"
+
+namespace linkscope::curation {
+namespace {
+
+using project::Decision;
+
+std::string fileName(const std::filesystem::path& path) { return path.empty() ? std::string() : path.filename().string(); }
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : ",") + item;
+    return text;
+}
+
+// What makes a decision the same decision in two files (the id differs after a merge).
+using Identity = std::tuple<project::MentionKey, std::string, std::string, std::string, std::string>;
+Identity identityOf(const Decision& decision, const std::string& curator) {
+    return {decision.mention, std::string(project::decisionKindName(decision.kind)), decision.newLink, curator, decision.timestamp};
+}
+
+}  // namespace
+
+std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const ProjectManifest& b) {
+    const auto differ = [](const std::string& what, const std::string& x, const std::string& y) {
+        return what + " differs (\"" + x + "\" against \"" + y + "\")";
+    };
+    const KbReference& ka = a.knowledgeBase;
+    const KbReference& kb = b.knowledgeBase;
+    if (fileName(ka.path) != fileName(kb.path)) return differ("the knowledge base file", fileName(ka.path), fileName(kb.path));
+    if (ka.format != kb.format) return differ("the knowledge base format", kbFormatName(ka.format), kbFormatName(kb.format));
+    if (ka.semanticTypeFilter != kb.semanticTypeFilter || ka.sources != kb.sources || ka.languages != kb.languages)
+        return differ("the knowledge base filters", joined(ka.semanticTypeFilter) + ";" + joined(ka.sources) + ";" + joined(ka.languages),
+                      joined(kb.semanticTypeFilter) + ";" + joined(kb.sources) + ";" + joined(kb.languages));
+    std::vector<std::string> splitsA, splitsB;
+    for (const auto& corpus : a.corpora) splitsA.push_back(corpus.split);
+    for (const auto& corpus : b.corpora) splitsB.push_back(corpus.split);
+    if (splitsA != splitsB) return differ("the splits", joined(splitsA), joined(splitsB));
+    for (std::size_t i = 0; i < a.corpora.size(); ++i) {
+        const CorpusReference& x = a.corpora[i];
+        const CorpusReference& y = b.corpora[i];
+        const std::string split = "split \"" + x.split + "\": ";
+        if (x.format != y.format)
+            return differ(split + "the corpus format", std::string(corpusFormatName(x.format)), std::string(corpusFormatName(y.format)));
+        if (fileName(x.path) != fileName(y.path)) return differ(split + "the corpus file", fileName(x.path), fileName(y.path));
+        if (fileName(x.pmidList) != fileName(y.pmidList))
+            return differ(split + "the PMID list", fileName(x.pmidList), fileName(y.pmidList));
+    }
+    return std::nullopt;
+}
+
+void requireSameManifest(const project::ProjectStore& a, const project::ProjectStore& b) {
+    if (const auto problem = sameManifestProblem(a.manifest(), b.manifest()))
+        throw Error(a.file().string() + " and " + b.file().string() + " are not projects of the same manifest: " + *problem);
+}
+
+MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(into.file(), from.file(), ec))
+        throw Error(into.file().string() + ": cannot merge a project file into itself");
+    requireSameManifest(into, from);
+
+    const auto curatorOf = [&](const Decision& decision) { return options.importAs.empty() ? decision.curator : options.importAs; };
+    const std::vector<Decision> theirs = from.decisions();
+    const std::vector<Decision> ours = into.decisions();
+    std::set<Identity> present, inFrom;
+    for (const Decision& decision : ours) present.insert(identityOf(decision, decision.curator));
+    for (const Decision& decision : theirs) inFrom.insert(identityOf(decision, curatorOf(decision)));
+
+    MergeSummary summary;
+    std::vector<Decision> toImport;
+    std::set<std::string> importedCurators;
+    for (const Decision& decision : theirs) {
+        if (decision.state != project::DecisionState::Done) {
+            ++summary.notInEffect;
+            continue;
+        }
+        if (present.contains(identityOf(decision, curatorOf(decision)))) {
+            ++summary.alreadyPresent;
+            continue;
+        }
+        Decision copy = decision;
+        copy.curator = curatorOf(decision);
+        if (importedCurators.insert(copy.curator).second) summary.curators.push_back(copy.curator);
+        toImport.push_back(std::move(copy));
+    }
+    // A name of this file's curators among the imported ones: refused unless all of its
+    // decisions here came from the other file (an earlier merge of it).
+    for (const Decision& decision : ours)
+        if (importedCurators.contains(decision.curator) && !inFrom.contains(identityOf(decision, decision.curator)))
+            throw Error(into.file().string() + ": cannot merge " + from.file().string() + ": both files hold decisions by curator \"" +
+                        decision.curator + "\", which could then no longer be told apart; import them under another name");
+
+    for (Decision& decision : toImport) {
+        decision.id = 0;
+        into.record(std::move(decision));
+        ++summary.imported;
+    }
+    summary.openDisagreements = openDisagreements(into.doneDecisions());
+    return summary;
+}
+
+}  // namespace linkscope::curation

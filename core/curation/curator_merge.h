@@ -1,0 +1,63 @@
+#pragma once
+// Merging another curator's project file into the open one (issue 18), and the check that two
+// project files were made from the same manifest.
+//
+// What the merge does, and why:
+//  - Only files of the same manifest merge (sameManifestProblem): decisions name mentions by
+//    split, document and offsets, which mean the same only over the same corpora.
+//  - The other file's decisions in effect are recorded into this one, in their order, each with
+//    its curator, timestamp, kind, links and mention text as they were (new ids, state done).
+//    Undone and discarded decisions of the other file are its private undo history and stay
+//    there. Each is committed before the next, through ProjectStore::record(), so a merge cut
+//    short leaves a prefix of it, every decision in it durable; like any new decision, the first
+//    one discards this file's redo stack. Undo in this file takes the imported decisions back one
+//    by one, newest first.
+//  - Nothing is overwritten: both curators' decisions stay, and adjudication.h tells each one's
+//    link in effect and the disagreements.
+//  - Repeating a merge imports only what is new: a decision already in this file (same mention,
+//    kind, new link, curator and timestamp, whatever its state) is not imported again.
+//  - Curators are told apart by name, so a name that decided in both files is refused (two
+//    people, or one person in two copies, whose decisions could no longer be told apart) --
+//    unless every decision of that name in this file is also in the other file (a repeated
+//    merge). MergeOptions::importAs renames the imported curator instead.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "project/project_manifest.h"
+
+namespace linkscope::project {
+class ProjectStore;
+}
+
+namespace linkscope::curation {
+
+/// Why two project files are not of the same manifest, or nullopt when they are. Compared: the
+/// splits (names and order), each split's corpus format, corpus file name and PMID-list file
+/// name, and the knowledge base's file name, format and filters. Folders are not compared (a
+/// copy of the project and its corpora on another machine lies elsewhere), nor the project's
+/// name and description (labels, not data).
+std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const ProjectManifest& b);
+/// Throws Error naming both project files when sameManifestProblem() finds a difference.
+void requireSameManifest(const project::ProjectStore& a, const project::ProjectStore& b);
+
+struct MergeOptions {
+    /// When not empty, every imported decision is recorded under this curator name.
+    std::string importAs;
+};
+
+struct MergeSummary {
+    std::size_t imported = 0;        ///< decisions recorded into this file
+    std::size_t alreadyPresent = 0;  ///< decisions in effect of the other file found here already
+    std::size_t notInEffect = 0;     ///< the other file's undone or discarded decisions, not imported
+    std::vector<std::string> curators;  ///< the curators of the imported decisions
+    std::size_t openDisagreements = 0;  ///< in this file after the merge (adjudication.h)
+};
+
+/// Records `from`'s decisions in effect into `into` (see above). Throws Error, having recorded
+/// nothing, when the files are one and the same, of different manifests, or a curator name is in
+/// both; an Error from the store while recording leaves the decisions recorded before it.
+MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options = {});
+
+}  // namespace linkscope::curation
