@@ -305,6 +305,12 @@ bool AdjudicationDialog::takeOther(const QString& ids) {
 }
 
 bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& link) {
+    // The rows point into the project they were read from: another one opened since makes them stale.
+    if (!session_->isOpen() || session_->project() != typedProject_) {
+        refresh();
+        status_->setText(tr("The project changed: the disagreements were read again"));
+        return false;
+    }
     const QModelIndex current = table_->currentIndex();
     if (!current.isValid()) {
         status_->setText(tr("Select a disagreement first"));

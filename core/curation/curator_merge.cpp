@@ -63,7 +63,8 @@ void requireSameManifest(const project::ProjectStore& a, const project::ProjectS
         throw Error(a.file().string() + " and " + b.file().string() + " are not projects of the same manifest: " + *problem);
 }
 
-MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options) {
+MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options,
+                            const ProgressSink& progress) {
     std::error_code ec;
     if (std::filesystem::equivalent(into.file(), from.file(), ec))
         throw Error(into.file().string() + ": cannot merge a project file into itself");
@@ -101,10 +102,14 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
                         decision.curator + "\", which could then no longer be told apart; import them under another name");
 
     for (Decision& decision : toImport) {
+        progress.checkCancelled();
+        if (summary.imported % 32 == 0)  // a report now and then: each record waits for the disk
+            progress("Merging decisions", static_cast<double>(summary.imported) / static_cast<double>(toImport.size()));
         decision.id = 0;
         into.record(std::move(decision));
         ++summary.imported;
     }
+    progress("Merging decisions", 1.0);
     summary.openDisagreements = openDisagreements(into.doneDecisions());
     return summary;
 }

@@ -9,8 +9,10 @@
 //    its curator, timestamp, kind, links and mention text as they were (new ids, state done).
 //    Undone and discarded decisions of the other file are its private undo history and stay
 //    there. Each is committed before the next, through ProjectStore::record(), so a merge cut
-//    short leaves a prefix of it, every decision in it durable; like any new decision, the first
-//    one discards this file's redo stack. Undo in this file takes the imported decisions back one
+//    short (cancelled, or a failure) leaves a prefix of it, every decision in it durable, and a
+//    second merge goes on from there; like any new decision, the first one discards this file's
+//    redo stack. A commit waits for the disk (a few ms), so a GUI merges on a worker with its own
+//    ProjectStore on the file (project_store.h: two connections may write). Undo in this file takes the imported decisions back one
 //    by one, newest first.
 //  - Nothing is overwritten: both curators' decisions stay, and adjudication.h tells each one's
 //    link in effect and the disagreements.
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "project/project_manifest.h"
+#include "util/progress.h"
 
 namespace linkscope::project {
 class ProjectStore;
@@ -57,7 +60,9 @@ struct MergeSummary {
 
 /// Records `from`'s decisions in effect into `into` (see above). Throws Error, having recorded
 /// nothing, when the files are one and the same, of different manifests, or a curator name is in
-/// both; an Error from the store while recording leaves the decisions recorded before it.
-MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options = {});
+/// both; an Error from the store while recording, or Cancelled (asked before each decision),
+/// leaves the decisions recorded before it.
+MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options = {},
+                            const ProgressSink& progress = {});
 
 }  // namespace linkscope::curation

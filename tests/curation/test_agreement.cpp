@@ -1,8 +1,9 @@
 // Several curators (issue 18): Cohen's kappa on textbook tables and its degenerate cases; how
 // links compare (sets of canonical ids, reject and NIL as categories, skips not deciding); the
 // agreement of two project files on the demo corpora, worked out by hand per split and per type;
-// merging one file into the other (both curators kept, repeat-safe, curator names that clash
-// refused, other manifests refused); disagreements, their adjudication, and the export.
+// merging one file into the other (both curators kept, repeat-safe, a cancelled merge leaves a
+// durable prefix, curator names that clash refused, other manifests refused); disagreements,
+// their adjudication, and the export.
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -279,6 +280,25 @@ private Q_SLOTS:
         QVERIFY(undone && undone->curator == "bob" && undone->mention.start == 289);
         // A file into itself is refused.
         QVERIFY_THROWS_EXCEPTION(Error, mergeDecisions(a, a));
+    }
+
+    // Cancelled before its fourth decision: three are merged, each durable, and a second merge
+    // goes on from there.
+    void cancelledMergeLeavesAPrefix() {
+        auto a = demoStore();
+        auto b = demoStore();
+        recordAna(a);
+        recordBob(b);
+        int asked = 0;
+        ProgressSink progress;
+        progress.cancelled = [&asked] { return ++asked > 3; };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, mergeDecisions(a, b, {}, progress));
+        QCOMPARE(a.decisionCount(), std::size_t{7 + 3});
+        const auto reopened = ProjectStore::open(a.file());
+        QCOMPARE(reopened.decisionCount(), std::size_t{10});
+        const auto rest = mergeDecisions(a, b);
+        QCOMPARE(rest.imported, std::size_t{4});
+        QCOMPARE(rest.alreadyPresent, std::size_t{3});
     }
 
     void curatorNamesInBothFilesAreRefused() {

@@ -85,6 +85,13 @@ class TestAdjudication : public QObject {
         window.openProject(file);
         return QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->candidatesAvailable(); }, 30000);
     }
+    // Merges on the session's worker and waits for it: the error, "" when it went through.
+    static QString merge(MainWindow& window, const QString& file) {
+        QSignalSpy finished(window.session(), &CurationSession::mergeFinished);
+        if (!window.mergeProject(file)) return QStringLiteral("the merge did not start");
+        if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000)) return QStringLiteral("the merge did not finish");
+        return finished.first().at(1).toString();
+    }
     static int rowOf(const QTableWidget* table, const QString& scope) {
         for (int row = 0; row < table->rowCount(); ++row)
             if (table->verticalHeaderItem(row)->text() == scope) return row;
@@ -110,14 +117,15 @@ private Q_SLOTS:
 
         // Merge Bob's file: his five decisions come in, undoable one by one.
         QSignalSpy reloaded(session, &CurationSession::decisionsReloaded);
-        QCOMPARE(window.mergeProject(files.bob), QString());
+        QCOMPARE(merge(window, files.bob), QString());
         QCOMPARE(reloaded.count(), 1);
+        QVERIFY(!session->mergeUnderWay());
         QCOMPARE(session->store()->decisionCount(), std::size_t{9});
         QCOMPARE(session->undoStack()->count(), 9);
         QCOMPARE(curation::curatorsOf(session->store()->doneDecisions()), (std::vector<std::string>{"ana", "bob"}));
 
         AdjudicationDialog* dialog = window.adjudicationDialog();
-        dialog->show();
+        QVERIFY(dialog->isVisible());  // opened by the merge
         QCOMPARE(dialog->curatorA()->currentText(), QStringLiteral("ana"));
         QCOMPARE(dialog->curatorB()->currentText(), QStringLiteral("bob"));
         // The agreement figures shown: overall 4 both, 3 agreed, kappa 9/13 = 0.692; the test
@@ -219,7 +227,7 @@ private Q_SLOTS:
             auto store = project::ProjectStore::create(otherFile.toStdString(), other);
             record(store, "bob");
         }
-        const QString error = window.mergeProject(otherFile);
+        const QString error = merge(window, otherFile);
         QVERIFY2(error.contains(QStringLiteral("not projects of the same manifest")), qPrintable(error));
         QCOMPARE(window.session()->store()->decisionCount(), std::size_t{4});
         // A file that is not a project.
@@ -228,7 +236,8 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("not a project\n");
         file.close();
-        QVERIFY(window.mergeProject(notes).contains(QStringLiteral("not a Linkscope project")));
+        QVERIFY(merge(window, notes).contains(QStringLiteral("not a Linkscope project")));
+        QVERIFY(!window.adjudicationDialog()->isVisible());  // only a merge that went through opens it
         // With one curator the dialog says what to do and lists nothing.
         AdjudicationDialog* dialog = window.adjudicationDialog();
         dialog->show();
