@@ -2,6 +2,11 @@
 // Nearest names by the inner product of their vectors: FAISS behind a faiss-free header. Exact
 // search (IndexFlatIP) is the default, as the papers use; HNSW and IVF-PQ trade recall for
 // speed on UMLS-sized dictionaries (their recall against exact search: benchmarks/dense_faiss).
+// IVF-fp16 is for dictionaries of millions of names (issue 17): k-means inverted lists whose
+// vectors are kept in half precision, so 8 M names of 256 dimensions take 4 GB instead of the
+// 8 GB of a flat table, scores are the fp16 vectors' (within about 1e-3 of exact), and recall
+// is set by the lists probed. DenseIndexBuilder builds any kind from rows given in chunks, so
+// that its caller never holds every vector at once.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -15,8 +20,8 @@
 
 namespace linkscope::retrieval {
 
-enum class DenseIndexKind { Flat, Hnsw, IvfPq };
-std::string_view denseIndexKindName(DenseIndexKind kind) noexcept;  ///< "flat", "hnsw", "ivf-pq"
+enum class DenseIndexKind { Flat, Hnsw, IvfPq, IvfFp16 };
+std::string_view denseIndexKindName(DenseIndexKind kind) noexcept;  ///< "flat", "hnsw", "ivf-pq", "ivf-fp16"
 
 struct DenseIndexOptions {
     DenseIndexKind kind = DenseIndexKind::Flat;
@@ -34,7 +39,11 @@ struct DenseIndexOptions {
     std::size_t ivfLists = 0;
     std::size_t pqSubquantizers = 0;
     std::size_t pqBits = 8;
+    /// Lists searched per query (IVF-PQ and IVF-fp16).
     std::size_t ivfProbes = 32;
+    // IVF-fp16: lists 0 = ~sqrt(n) (at most n / 39), trained on 64 vectors per list; the lists
+    // are about sqrt(n) long, so a query reads probes x sqrt(n) vectors.
+
     /// OpenMP threads for build and search (0: OpenMP's default, OMP_NUM_THREADS or the cores).
     /// Applied to the calling thread for the duration of the call and restored afterwards:
     /// OpenMP keeps the thread count per calling thread, so other threads are not affected.
@@ -74,11 +83,18 @@ public:
     /// The indexed vectors, row-major (size() x dimension()): exact for flat and HNSW indexes,
     /// decoded (approximate) for IVF-PQ. What the hybrid ranker rescores with after a load.
     std::vector<float> vectors() const;
+    /// Row `row` as the index keeps it (exact for flat and HNSW, fp16-rounded for IVF-fp16) into
+    /// `out` (dimension() values): what a caller that keeps no vectors of its own rescores with.
+    /// Throws Error for an IVF-PQ index (it keeps no row-to-list map) or a row out of range.
+    void row(std::size_t row, std::span<float> out) const;
     /// Changes the search-time knobs (efSearch, probes, threads) of a built or loaded index.
     void setSearchOptions(const DenseIndexOptions& options);
 
     /// Writes the index and its fingerprint atomically: a small Linkscope header ("LSDENSE1"),
     /// FAISS's own serialization, and a CRC-32 of all of it. Search options are not saved.
+    /// An IVF-fp16 index is refused (Error): load() checks the FAISS payload field by field
+    /// before FAISS reads it (faiss_payload_check.h), and that walk knows the other three
+    /// layouts only, so such an index is rebuilt rather than read back unchecked.
     void save(const std::filesystem::path& file) const;
     /// Throws ParseError naming the file when it is not a Linkscope dense index or is damaged,
     /// and Error when expectedFingerprint is non-empty and differs (the message says which model
@@ -86,8 +102,35 @@ public:
     static DenseIndex load(const std::filesystem::path& file, const std::string& expectedFingerprint = {});
 
 private:
+    friend class DenseIndexBuilder;
     struct State;
     std::unique_ptr<State> state_;
+};
+
+/// Builds a DenseIndex from rows given in chunks. IVF kinds are trained first: trainingRows()
+/// names the rows of the whole set the sample is made of (a fixed-seed choice, the same that
+/// DenseIndex::build makes), train() takes their vectors in that order; then add() takes every
+/// row in order, in chunks of any size, and finish() hands the index over. Flat and HNSW need
+/// no training (trainingRows() is empty). Errors as DenseIndex::build; add() checks for
+/// cancellation and reports "Indexing vectors" against expectedRows.
+class DenseIndexBuilder {
+public:
+    DenseIndexBuilder(std::size_t dimension, std::size_t expectedRows, std::string fingerprint,
+                      const DenseIndexOptions& options = {}, const ProgressSink* progress = nullptr);
+    DenseIndexBuilder(DenseIndexBuilder&&) noexcept;
+    DenseIndexBuilder& operator=(DenseIndexBuilder&&) noexcept;
+    ~DenseIndexBuilder();
+
+    /// The rows (ascending) whose vectors train() wants; empty when the kind needs no training.
+    const std::vector<std::size_t>& trainingRows() const noexcept;
+    void train(std::span<const float> sample);
+    void add(std::span<const float> rows);
+    /// Throws Error when fewer or more rows than expectedRows were added.
+    DenseIndex finish();
+
+private:
+    struct Building;
+    std::unique_ptr<Building> building_;
 };
 
 /// The k best rows by brute force (exact inner products, ties by row): the reference the tests

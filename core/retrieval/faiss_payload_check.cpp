@@ -201,6 +201,7 @@ std::optional<std::string> faissPayloadProblem(std::istream& in, std::uint64_t b
         case DenseIndexKind::Flat: (void)flatIndex(cursor, dimension, "the flat index"); break;
         case DenseIndexKind::Hnsw: hnswIndex(cursor, dimension); break;
         case DenseIndexKind::IvfPq: ivfPqIndex(cursor, dimension); break;
+        case DenseIndexKind::IvfFp16: return "IVF-fp16 indexes are never saved, so no file holds one";
         }
     } catch (const Problem& problem) {
         return problem.why;

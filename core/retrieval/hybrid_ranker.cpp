@@ -44,16 +44,26 @@ float sparseDot(const SparseVector& a, const SparseVector& b) noexcept {
 HybridRanker::HybridRanker(const NameDictionary& dictionary, const SparseIndex& sparse,
                            std::span<const float> entryVectors, std::size_t dimension, DenseSearchFn denseSearch,
                            float sparseWeight)
+    : HybridRanker(dictionary, sparse,
+                   [entryVectors, dimension](std::uint32_t entry, std::vector<float>&) {
+                       return entryVectors.subspan(std::size_t{entry} * dimension, dimension);
+                   },
+                   dimension, std::move(denseSearch), sparseWeight) {
+    if (entryVectors.size() != dictionary.size() * dimension)
+        throw Error("hybrid ranking: " + std::to_string(entryVectors.size() / dimension) + " vectors for " +
+                    std::to_string(dictionary.size()) + " dictionary entries");
+}
+
+HybridRanker::HybridRanker(const NameDictionary& dictionary, const SparseIndex& sparse, EntryRowFn entryRow,
+                           std::size_t dimension, DenseSearchFn denseSearch, float sparseWeight)
     : dictionary_(&dictionary),
       sparse_(&sparse),
-      entryVectors_(entryVectors),
+      entryRow_(std::move(entryRow)),
       dimension_(dimension),
       denseSearch_(std::move(denseSearch)),
       sparseWeight_(sparseWeight) {
     if (dimension_ == 0) throw Error("hybrid ranking: the vector dimension is 0");
-    if (entryVectors_.size() != dictionary.size() * dimension_)
-        throw Error("hybrid ranking: " + std::to_string(entryVectors_.size() / dimension_) + " vectors for " +
-                    std::to_string(dictionary.size()) + " dictionary entries");
+    if (!entryRow_) throw Error("hybrid ranking: no way to read the names' vectors");
     if (sparse.size() != dictionary.size())
         throw Error("hybrid ranking: the sparse index holds " + std::to_string(sparse.size()) + " names, the dictionary " +
                     std::to_string(dictionary.size()));
@@ -68,7 +78,11 @@ ScoredCandidate HybridRanker::score(const SparseVector& query, std::span<const f
                                     std::uint32_t entry) const {
     ScoredCandidate scored;
     scored.entry = entry;
-    const std::span<const float> row = entryVectors_.subspan(std::size_t{entry} * dimension_, dimension_);
+    std::vector<float> scratch;  // allocated only by a reader that decodes rows
+    const std::span<const float> row = entryRow_(entry, scratch);
+    if (row.size() != dimension_)
+        throw Error("hybrid ranking: entry " + std::to_string(entry) + " has a vector of " + std::to_string(row.size()) +
+                    " values, not " + std::to_string(dimension_));
     float dense = 0.0f;
     for (std::size_t d = 0; d < dimension_; ++d) dense += queryVector[d] * row[d];
     scored.dense = dense;

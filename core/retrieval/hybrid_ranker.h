@@ -41,12 +41,19 @@ struct ScoredCandidate {
 using DenseSearchFn =
     std::function<std::vector<std::vector<Candidate>>(std::span<const float> queries, std::size_t k)>;
 
+/// One dictionary entry's vector: a view of rows kept elsewhere, or the row decoded into
+/// `scratch` (an index that keeps the only copy of millions of names, DenseIndex::row).
+using EntryRowFn = std::function<std::span<const float>(std::uint32_t entry, std::vector<float>& scratch)>;
+
 class HybridRanker {
 public:
     /// entryVectors: one row of `dimension` floats per dictionary entry, in dictionary order (the
     /// vectors the dense index was built from). sparseWeight is BioSyn's lambda (learned; the
     /// paper reports values between 2 and 4). All references must outlive the ranker.
     HybridRanker(const NameDictionary& dictionary, const SparseIndex& sparse, std::span<const float> entryVectors,
+                 std::size_t dimension, DenseSearchFn denseSearch, float sparseWeight);
+    /// The same with the rows read through `entryRow` (called from several threads at once).
+    HybridRanker(const NameDictionary& dictionary, const SparseIndex& sparse, EntryRowFn entryRow,
                  std::size_t dimension, DenseSearchFn denseSearch, float sparseWeight);
 
     /// The `depth` best entries for each query by S, ties by entry index. queryTexts as the
@@ -67,7 +74,7 @@ public:
 private:
     const NameDictionary* dictionary_;
     const SparseIndex* sparse_;
-    std::span<const float> entryVectors_;
+    EntryRowFn entryRow_;
     std::size_t dimension_;
     DenseSearchFn denseSearch_;
     float sparseWeight_;

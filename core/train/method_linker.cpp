@@ -112,28 +112,97 @@ struct MethodLinker::State {
     mutable std::mutex entityMutex;
     mutable std::unordered_map<kb::EntityIndex, std::vector<float>> entityVectors;
 
+    /// The name vectors live only in `dense` (an IVF-fp16 index): LinkerOptions::compactAbove.
+    bool compact = false;
+
     std::span<const float> rowsSearched() const noexcept {
         return searchRows.empty() ? std::span<const float>(entryVectors) : std::span<const float>(searchRows);
     }
+    std::size_t searchedDimension() const noexcept {
+        return searchSimilarity(preset) == Similarity::Euclidean ? dimension + 1 : dimension;
+    }
 
-    void buildDenseIndex(const LinkerOptions& options) {
+    /// Encoded name vectors as the dense index holds them: normalized rows for cosine; rows with
+    /// -||e||^2 / 2 appended for Euclidean; as they are for dot. Empty: `vectors` itself is searched.
+    std::vector<float> searchable(std::span<const float> vectors) const {
+        std::vector<float> rows;
         const Similarity kind = searchSimilarity(preset);
-        std::size_t rowDimension = dimension;
         if (kind == Similarity::Cosine) {
-            searchRows = entryVectors;
-            normalizeRows(searchRows, dimension);
+            rows.assign(vectors.begin(), vectors.end());
+            normalizeRows(rows, dimension);
         } else if (kind == Similarity::Euclidean) {
-            rowDimension = dimension + 1;
-            searchRows.reserve(dictionary->size() * rowDimension);
-            for (std::size_t start = 0; start < entryVectors.size(); start += dimension) {
-                const auto row = std::span<const float>(entryVectors).subspan(start, dimension);
-                searchRows.insert(searchRows.end(), row.begin(), row.end());
-                searchRows.push_back(-0.5f * dot(row, row));
+            rows.reserve(vectors.size() / dimension * (dimension + 1));
+            for (std::size_t start = 0; start < vectors.size(); start += dimension) {
+                const auto row = vectors.subspan(start, dimension);
+                rows.insert(rows.end(), row.begin(), row.end());
+                rows.push_back(-0.5f * dot(row, row));
             }
         }
+        return rows;
+    }
+
+    /// A name's row as the index searches it: in `searchRows`/`entryVectors`, or decoded from the
+    /// compact index into `scratch`.
+    std::span<const float> searchedRow(std::uint32_t entry, std::vector<float>& scratch) const {
+        const std::size_t width = searchedDimension();
+        if (!compact) return rowsSearched().subspan(std::size_t{entry} * width, width);
+        scratch.resize(width);
+        dense->row(entry, scratch);
+        return scratch;
+    }
+    /// A name's vector as the similarity compares it: the encoded row, or (compact) the row as
+    /// searched without the Euclidean extra value. A compact cosine row is the normalized one,
+    /// which the cosine does not tell from the encoded one.
+    std::span<const float> entryRow(std::uint32_t entry, std::vector<float>& scratch) const {
+        if (!compact) return std::span<const float>(entryVectors).subspan(std::size_t{entry} * dimension, dimension);
+        return searchedRow(entry, scratch).first(dimension);
+    }
+
+    void buildDenseIndex(const LinkerOptions& options) {
+        searchRows = searchable(entryVectors);
         retrieval::DenseIndexOptions indexOptions;
         indexOptions.threads = options.threads;
-        dense = retrieval::DenseIndex::build(rowsSearched(), rowDimension, "method linker", indexOptions);
+        dense = retrieval::DenseIndex::build(rowsSearched(), searchedDimension(), "method linker", indexOptions);
+    }
+
+    /// LinkerOptions::compactAbove: the names encoded chunk by chunk straight into an IVF-fp16
+    /// index, its training sample first (those names are encoded twice: 64 per list, about 2 %
+    /// of 8 M names). Progress "Encoding names" over both passes.
+    void buildCompactIndex(std::span<const std::string> names, const LinkerOptions& options, const ProgressSink* progress) {
+        constexpr std::size_t kChunk = 65536;
+        retrieval::DenseIndexOptions indexOptions;
+        indexOptions.kind = retrieval::DenseIndexKind::IvfFp16;
+        indexOptions.threads = options.threads;
+        indexOptions.ivfProbes = options.compactProbes;
+        retrieval::DenseIndexBuilder builder(searchedDimension(), names.size(), "method linker", indexOptions);
+        const auto& sampleRows = builder.trainingRows();
+        const double total = static_cast<double>(sampleRows.size() + names.size());
+        double done = 0.0;
+        // Encodes texts with progress as a part of the whole, and returns them as searched.
+        const auto encodeSearchable = [&](std::span<const std::string> texts) {
+            ProgressSink part;
+            if (progress) {
+                part.report = [progress, done, count = double(texts.size()), total](std::string_view, double fraction) {
+                    (*progress)("Encoding names", (done + fraction * count) / total);
+                };
+                part.cancelled = progress->cancelled;
+                progress->checkCancelled();
+            }
+            std::vector<float> vectors = encodeNames(texts, progress ? &part : nullptr);
+            done += static_cast<double>(texts.size());
+            std::vector<float> rows = searchable(vectors);
+            return rows.empty() ? vectors : rows;
+        };
+        if (!sampleRows.empty()) {
+            std::vector<std::string> sample;
+            sample.reserve(sampleRows.size());
+            for (const std::size_t row : sampleRows) sample.push_back(names[row]);
+            builder.train(encodeSearchable(sample));
+        }
+        for (std::size_t first = 0; first < names.size(); first += kChunk)
+            builder.add(encodeSearchable(names.subspan(first, std::min(kChunk, names.size() - first))));
+        dense = builder.finish();
+        compact = true;
     }
 
     /// The k best entries by the search similarity for raw query vectors (as encoded).
@@ -155,10 +224,10 @@ struct MethodLinker::State {
         std::vector<std::vector<LinkedCandidate>> ranked(count);
         for (std::size_t q = 0; q < count; ++q) {
             const auto query = std::span<const float>(queries).subspan(q * dimension, dimension);
+            std::vector<float> scratch;
             for (const Candidate& candidate : found[q]) {
                 float score = candidate.score;
-                if (kind == Similarity::Euclidean)
-                    score = -distance(query, std::span<const float>(entryVectors).subspan(candidate.entry * dimension, dimension));
+                if (kind == Similarity::Euclidean) score = -distance(query, entryRow(candidate.entry, scratch));
                 else if (kind == Similarity::Cosine)
                     score = std::clamp(score, -1.0f, 1.0f);
                 ranked[q].push_back({candidate.entry, score, score, 0.0f});
@@ -391,9 +460,9 @@ struct MethodLinker::State {
         case Method::SelfAlignment:
         case Method::ContextAlignment: break;
         }
+        std::vector<float> scratch;
         for (const std::uint32_t entry : entries) {
-            const float s = similarity(preset.similarity, vector,
-                                       std::span<const float>(entryVectors).subspan(std::size_t{entry} * dimension, dimension));
+            const float s = similarity(preset.similarity, vector, entryRow(entry, scratch));
             scored.push_back({entry, s, s, 0.0f});
         }
         return scored;
@@ -438,26 +507,33 @@ MethodLinker::MethodLinker(const TrainingPreset& preset, const encoder::TextEnco
                             " entry vector values given for " + std::to_string(dictionary.size()) + " entries of " +
                             std::to_string(s.dimension) + " dimensions");
             s.entryVectors = std::move(options.entryVectors);
+            s.buildDenseIndex(options);
         } else {
             std::vector<std::string> names;
             names.reserve(dictionary.size());
             for (const auto& entry : dictionary) names.push_back(s.fittedNameInput(entry.name));
-            ProgressSink encoding;
-            if (progress) {
-                encoding.report = [progress](std::string_view, double fraction) { (*progress)("Encoding names", fraction); };
-                encoding.cancelled = progress->cancelled;
+            if (dictionary.size() > options.compactAbove) {
+                s.buildCompactIndex(names, options, progress);
+            } else {
+                ProgressSink encoding;
+                if (progress) {
+                    encoding.report = [progress](std::string_view, double fraction) { (*progress)("Encoding names", fraction); };
+                    encoding.cancelled = progress->cancelled;
+                }
+                s.entryVectors = s.encodeNames(names, progress ? &encoding : nullptr);
+                s.buildDenseIndex(options);
             }
-            s.entryVectors = s.encodeNames(names, progress ? &encoding : nullptr);
         }
-        s.buildDenseIndex(options);
     }
 
     if (preset.method == Method::BioSyn) {
         s.sparse = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn());
         const retrieval::DenseIndex* index = &*s.dense;
+        const State* state = &s;  // owned by state_, which moves with the linker
         s.hybrid.emplace(
-            dictionary, *s.sparse, s.rowsSearched(), s.dimension,
-            [index](std::span<const float> queries, std::size_t k) { return index->search(queries, k); },
+            dictionary, *s.sparse,
+            [state](std::uint32_t entry, std::vector<float>& scratch) { return state->searchedRow(entry, scratch); },
+            s.dimension, [index](std::span<const float> queries, std::size_t k) { return index->search(queries, k); },
             s.sparseWeight);
     } else if (preset.method == Method::PrototypeSrn && preset.prototype.candidateSource != CandidateSource::Dense) {
         s.sparse = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::leNguyenChars());
@@ -508,6 +584,7 @@ eval::RankFn MethodLinker::rankFunction() const {
 }
 
 std::span<const float> MethodLinker::entryVectors() const noexcept { return state_->entryVectors; }
+bool MethodLinker::compactNameVectors() const noexcept { return state_->compact; }
 std::size_t MethodLinker::dimension() const noexcept { return state_->dimension; }
 
 std::function<std::string(const eval::EvalQuery&, std::size_t part)> mentionInputs(const TrainingPreset& preset,

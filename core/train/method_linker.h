@@ -41,12 +41,23 @@ class KnowledgeBase;
 
 namespace linkscope::train {
 
+/// Dictionaries above this many entries keep their name vectors compact (LinkerOptions).
+inline constexpr std::size_t kCompactNameVectorsAbove = 1'000'000;
+
 struct LinkerOptions {
     double sparseWeight = 1.0;  ///< BioSyn's lambda (the learned value of a run)
     /// The dictionary's name vectors when the caller has them (the trainer after re-encoding the
     /// KB): row i = the method's nameInput() of entry i. Empty: the linker encodes them.
     std::vector<float> entryVectors;
     std::size_t threads = 0;    ///< sparse search threads; 0: hardware
+    /// Above this many entries, a linker that encodes the names itself encodes them in chunks
+    /// into an IVF-fp16 index (retrieval/dense_index.h) and keeps no other copy: UMLS's 8 M
+    /// names of 256 dimensions take 4 GB instead of three float copies of 8 GB (the encoded
+    /// rows, the rows as searched, the flat index's). Candidates are then the IVF's (its recall
+    /// against exact search: benchmarks/dense_scale) and scores those of the fp16 vectors;
+    /// entryVectors() is empty. Below it, and whenever entryVectors is given, search is exact.
+    std::size_t compactAbove = kCompactNameVectorsAbove;
+    std::size_t compactProbes = 64;  ///< IVF lists searched per query in that case
 };
 
 /// One ranked candidate with the parts of its score, for the candidate view's breakdown.
@@ -89,8 +100,11 @@ public:
     /// rank() as the evaluation engine calls it (inputs: what EvalOptions::partText gives).
     eval::RankFn rankFunction() const;
 
-    /// The dictionary's name vectors (entries x dimension), as encoded or given.
+    /// The dictionary's name vectors (entries x dimension), as encoded or given; empty when the
+    /// linker keeps them compact (LinkerOptions::compactAbove).
     std::span<const float> entryVectors() const noexcept;
+    /// Whether the name vectors are kept compact, in an IVF-fp16 index only.
+    bool compactNameVectors() const noexcept;
     std::size_t dimension() const noexcept;
 
 private:

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <span>
 #include <set>
 #include <string>
 #include <vector>
@@ -187,6 +189,9 @@ private Q_SLOTS:
     void hnswRecallOnClusters();
     void ivfPqRecallOnClusters();
     void ivfPqRefusesTooFewVectors();
+    void ivfFp16RecallScoresAndRows();
+    void builderInChunksMatchesBuild();
+    void builderRefusesMisuse();
     void progressAndCancel();
     void threadsGiveSameResults();
     void saveLoadRoundTrip_data();
@@ -440,6 +445,147 @@ void TestDenseIndex::ivfPqRefusesTooFewVectors() {
     options.ivfLists = 10;
     options.pqSubquantizers = 5;  // does not divide 16
     QVERIFY_THROWS_EXCEPTION(Error, DenseIndex::build(fewForLists, dim, "fp", options));
+}
+
+void TestDenseIndex::ivfFp16RecallScoresAndRows() {
+    const std::size_t dim = 32, rows = 6000, k = 10;
+    const auto vectors = clusteredVectors(20, rows, dim, 100, 1.0f);
+    const auto queries = perturbedQueries(vectors, dim, 200, 29, 21);
+    DenseIndexOptions options;
+    options.kind = DenseIndexKind::IvfFp16;
+    options.ivfProbes = 8;
+    auto index = DenseIndex::build(vectors, dim, "fp", options);
+    QCOMPARE(index.kind(), DenseIndexKind::IvfFp16);
+    QCOMPARE(index.size(), rows);
+    QCOMPARE(std::string(denseIndexKindName(index.kind())), std::string("ivf-fp16"));
+    // 2 bytes a value plus 8-byte ids in the lists and the row map: less than the floats.
+    QVERIFY(index.memoryBytes() >= rows * (dim * 2 + 16));
+    QVERIFY(index.memoryBytes() < rows * dim * sizeof(float));
+
+    const Lists exact = bruteForceSearch(vectors, dim, queries, k);
+    const Lists approximate = index.search(queries, k);
+    checkSortedByScoreThenRow(approximate);
+    // Scores are the fp16 vectors' inner products: unit vectors, so within 2e-3 of exact.
+    for (std::size_t q = 0; q < approximate.size(); ++q)
+        for (const auto& c : approximate[q])
+            QVERIFY2(std::abs(c.score - exactScore(vectors, queries, dim, q, c.entry)) < 2e-3,
+                     qPrintable(QString("query %1 row %2: %3").arg(q).arg(c.entry).arg(c.score)));
+    const double recall = recallAt(approximate, exact, k);
+    // Every list probed: only fp16 rounding can swap rows at the k-th place.
+    options.ivfProbes = 1000;
+    index.setSearchOptions(options);
+    const double all = recallAt(index.search(queries, k), exact, k);
+    qInfo("IVF-fp16 recall@10, 8 lists probed = %.4f, all = %.4f", recall, all);
+    QVERIFY2(recall > 0.6, qPrintable(QString::number(recall)));
+    QVERIFY2(all > 0.98, qPrintable(QString::number(all)));
+    QVERIFY(recall <= all);
+
+    // A single row comes back at fp16 precision (unit vectors: each value within 1e-3).
+    std::vector<float> back(dim);
+    for (const std::size_t r : {std::size_t{0}, std::size_t{2999}, rows - 1}) {
+        index.row(r, back);
+        for (std::size_t i = 0; i < dim; ++i) QVERIFY(std::abs(back[i] - vectors[r * dim + i]) < 1e-3f);
+    }
+    QVERIFY_THROWS_EXCEPTION(Error, index.row(rows, back));
+    std::vector<float> narrow(dim - 1);
+    QVERIFY_THROWS_EXCEPTION(Error, index.row(0, narrow));
+    // Never saved: its FAISS layout is not among those a load checks.
+    QTemporaryDir dir;
+    const auto file = folderOf(dir) / "fp16.lsdense";
+    try {
+        index.save(file);
+        QFAIL("saved an IVF-fp16 index");
+    } catch (const Error& e) {
+        QVERIFY2(std::string(e.what()).find("rebuilt, not saved") != std::string::npos, e.what());
+    }
+    QVERIFY(!std::filesystem::exists(file));
+    // An IVF-PQ index gives no single row back; a flat one gives the row itself.
+    DenseIndexOptions pq;
+    pq.kind = DenseIndexKind::IvfPq;
+    QVERIFY_THROWS_EXCEPTION(Error, DenseIndex::build(vectors, dim, "fp", pq).row(0, back));
+    DenseIndex::build(vectors, dim, "fp").row(7, back);
+    QVERIFY(std::equal(back.begin(), back.end(), vectors.begin() + 7 * dim));
+}
+
+void TestDenseIndex::builderInChunksMatchesBuild() {
+    const std::size_t dim = 16, rows = 2000, k = 5;
+    const auto vectors = clusteredVectors(22, rows, dim, 40, 1.0f);
+    const auto queries = perturbedQueries(vectors, dim, 50, 37, 23);
+    const auto inChunks = [&](const DenseIndexOptions& options, std::size_t chunk) {
+        DenseIndexBuilder builder(dim, rows, "fp", options);
+        if (!builder.trainingRows().empty()) {
+            std::vector<float> sample;
+            for (const std::size_t row : builder.trainingRows())
+                sample.insert(sample.end(), vectors.begin() + std::ptrdiff_t(row * dim),
+                              vectors.begin() + std::ptrdiff_t((row + 1) * dim));
+            builder.train(sample);
+        }
+        for (std::size_t first = 0; first < rows; first += chunk) {
+            const std::size_t count = std::min(chunk, rows - first);
+            builder.add(std::span<const float>(vectors).subspan(first * dim, count * dim));
+        }
+        return builder.finish();
+    };
+    // Flat: the same table, so the same results whatever the chunks.
+    const DenseIndex flat = inChunks({}, 7);
+    QVERIFY(flat.fingerprint() == "fp");
+    checkIdentical(flat.search(queries, k), DenseIndex::build(vectors, dim, "fp").search(queries, k));
+    QVERIFY(DenseIndexBuilder(dim, rows, "fp").trainingRows().empty());
+    // IVF-fp16: the sample is the build's own (the same rows), and the lists found are as good.
+    DenseIndexOptions fp16;
+    fp16.kind = DenseIndexKind::IvfFp16;
+    fp16.ivfProbes = 4;
+    DenseIndexBuilder probe(dim, rows, "fp", fp16);
+    // sqrt(2000) ~ 45 lists, 64 training rows each: more than the rows, so all of them.
+    QCOMPARE(probe.trainingRows().size(), rows);
+    fp16.ivfLists = 20;  // 1,280 training rows of 2,000: a sample
+    DenseIndexBuilder sampled(dim, rows, "fp", fp16);
+    QCOMPARE(sampled.trainingRows().size(), std::size_t{1280});
+    QVERIFY(std::is_sorted(sampled.trainingRows().begin(), sampled.trainingRows().end()));
+    const Lists exact = bruteForceSearch(vectors, dim, queries, k);
+    const double chunked = recallAt(inChunks(fp16, 333).search(queries, k), exact, k);
+    const double whole = recallAt(DenseIndex::build(vectors, dim, "fp", fp16).search(queries, k), exact, k);
+    qInfo("IVF-fp16 recall@5 built in chunks %.4f, whole %.4f", chunked, whole);
+    QVERIFY(std::abs(chunked - whole) < 0.05);
+    QVERIFY(chunked > 0.6);
+}
+
+void TestDenseIndex::builderRefusesMisuse() {
+    const std::size_t dim = 8, rows = 1000;
+    const auto vectors = gaussianVectors(24, rows, dim);
+    DenseIndexOptions fp16;
+    fp16.kind = DenseIndexKind::IvfFp16;
+    fp16.ivfLists = 10;
+    {
+        DenseIndexBuilder builder(dim, rows, "fp", fp16);
+        QCOMPARE(builder.trainingRows().size(), std::size_t{640});
+        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim)));  // not trained
+        QVERIFY_THROWS_EXCEPTION(Error, builder.train(std::span<const float>(vectors).first(dim)));  // wrong size
+        builder.train(std::span<const float>(vectors).first(640 * dim));
+        QVERIFY_THROWS_EXCEPTION(Error, builder.train(std::span<const float>(vectors).first(640 * dim)));  // twice
+        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim + 1)));    // ragged
+        builder.add(std::span<const float>(vectors).first(500 * dim));
+        QVERIFY_THROWS_EXCEPTION(Error, builder.finish());  // 500 of 1,000 rows
+        QVERIFY_THROWS_EXCEPTION(Error, builder.add(vectors));  // 1,500 of 1,000 rows
+        builder.add(std::span<const float>(vectors).subspan(500 * dim));
+        QCOMPARE(builder.finish().size(), rows);
+    }
+    // A flat index needs no training; a non-finite row is named.
+    DenseIndexBuilder flat(dim, 2, "fp");
+    QVERIFY_THROWS_EXCEPTION(Error, flat.train(std::span<const float>(vectors).first(2 * dim)));
+    std::vector<float> bad(2 * dim, 0.5f);
+    bad[dim + 3] = std::numeric_limits<float>::quiet_NaN();
+    try {
+        flat.add(bad);
+        QFAIL("added a NaN");
+    } catch (const Error& e) {
+        QVERIFY2(std::string(e.what()).find("row 1") != std::string::npos, e.what());
+    }
+    // More lists than vectors, and no vectors at all, cannot be trained.
+    fp16.ivfLists = 50;
+    QVERIFY_THROWS_EXCEPTION(Error, DenseIndexBuilder(dim, 20, "fp", fp16));
+    QVERIFY_THROWS_EXCEPTION(Error, DenseIndexBuilder(dim, 0, "fp", fp16));
+    QVERIFY_THROWS_EXCEPTION(Error, DenseIndexBuilder(0, 10, "fp"));
 }
 
 void TestDenseIndex::progressAndCancel() {

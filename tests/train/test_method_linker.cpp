@@ -24,6 +24,7 @@
 #include "tiny_bert.h"
 #include "train/method_linker.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 using namespace linkscope;
 using namespace linkscope::train;
@@ -487,6 +488,61 @@ private Q_SLOTS:
         // "heart attack" is a dictionary name: its own vector is at distance 0, the best.
         QCOMPARE(std::size_t{ranked[0][0].entry}, entryOf("heart attack"));
         QVERIFY(std::abs(ranked[0][0].score) < 1e-4);
+    }
+
+    void compactNameVectorsRankAsExactSearch() {
+        // Above LinkerOptions::compactAbove the names go, chunk by chunk, into an IVF-fp16 index
+        // and nowhere else. On 14 names it has one list, so search is exhaustive: the rankings
+        // are the exact ones but for fp16 rounding (relative 1e-3 of a value: 2e-3 of a score's
+        // magnitude is the tolerance), for each way a method scores.
+        TrainingPreset euclidean = presetFor(Method::Triplet);
+        euclidean.similarity = Similarity::Euclidean;
+        for (const TrainingPreset& preset : {presetFor(Method::BioSyn), presetFor(Method::Triplet), euclidean}) {
+            const TextEncoder encoder = tinyEncoder(kb_, preset.pooling);
+            LinkerOptions small;
+            small.sparseWeight = 2.0;
+            small.compactAbove = 0;
+            std::vector<std::pair<std::string, double>> reports;
+            ProgressSink progress;
+            progress.report = [&](std::string_view stage, double fraction) { reports.emplace_back(stage, fraction); };
+            const MethodLinker compact(preset, encoder, dictionary_, nullptr, small, &progress);
+            LinkerOptions full;
+            full.sparseWeight = 2.0;
+            const MethodLinker exact(preset, encoder, dictionary_, nullptr, full);
+            QVERIFY(compact.compactNameVectors());
+            QVERIFY(compact.entryVectors().empty());
+            QVERIFY(!exact.compactNameVectors());
+            QCOMPARE(exact.entryVectors().size(), dictionary_.size() * encoder.dimension());
+            QVERIFY(!reports.empty());
+            for (const auto& [stage, fraction] : reports) QCOMPARE(stage, std::string("Encoding names"));
+            QVERIFY(std::is_sorted(reports.begin(), reports.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; }));
+            QVERIFY(std::abs(reports.back().second - 1.0) < 1e-9);
+
+            const std::vector<std::string> inputs = {"heart attack", "breast tumour", "renal failure", "diabetes"};
+            const std::size_t k = dictionary_.size();
+            const auto a = compact.rank(inputs, k), b = exact.rank(inputs, k);
+            const auto tolerance = [](double score) { return 2e-3 * std::max(1.0, std::abs(score)); };
+            for (std::size_t q = 0; q < inputs.size(); ++q) {
+                QCOMPARE(a[q].size(), b[q].size());
+                for (std::size_t i = 0; i < a[q].size(); ++i)
+                    QVERIFY2(std::abs(a[q][i].score - b[q][i].score) <= tolerance(b[q][i].score),
+                             qPrintable(QString("%1 input %2 rank %3: %4 vs %5")
+                                            .arg(preset.name.c_str()).arg(q).arg(i).arg(a[q][i].score).arg(b[q][i].score)));
+                // The best entry is the same unless the exact top two are within the rounding.
+                if (b[q].size() > 1 && b[q][0].score - b[q][1].score > 2 * tolerance(b[q][0].score))
+                    QCOMPARE(a[q][0].entry, b[q][0].entry);
+                // score() reads the index's row of each entry: the same parts as the exact linker's.
+                const auto vector = exact.encodeMentions(std::vector<std::string>{inputs[q]});
+                const std::vector<std::uint32_t> entries = {0, 5, static_cast<std::uint32_t>(k - 1)};
+                const auto x = compact.score(inputs[q], vector, entries), y = exact.score(inputs[q], vector, entries);
+                for (std::size_t i = 0; i < entries.size(); ++i) {
+                    QCOMPARE(x[i].entry, y[i].entry);
+                    QVERIFY(std::abs(x[i].score - y[i].score) <= tolerance(y[i].score));
+                    QVERIFY(std::abs(x[i].sparse - y[i].sparse) < 1e-6);
+                }
+            }
+        }
     }
 
     void prototypeBothStagesMergeSparseAndDense() {
