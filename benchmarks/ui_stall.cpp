@@ -8,9 +8,11 @@
 // event loop could not serve the user. Prints a markdown table: phase, duration, longest gap,
 // 99th-percentile gap, with the machine and the date.
 //
-//   QT_QPA_PLATFORM=offscreen ui_stall [--demo] [--preset NAME] [--run RUN_DIR] [--no-training]
+//   QT_QPA_PLATFORM=offscreen ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]
 // Data: NCBI Disease (train, dev, test) with MEDIC from ../shared/data (or $LINKSCOPE_DATA_DIR)
-// when present, else (or with --demo) the demo project. Not a test: it asserts nothing.
+// when present, else (or with --demo) the demo project; --manifest opens any project manifest
+// (the UMLS + MedMentions-size one of benchmarks/generate_umls_medmentions.py, issue 17). Not a
+// test: it asserts nothing.
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
@@ -172,14 +174,17 @@ int main(int argc, char** argv) {
     bool demo = false, withTraining = true;
     std::string presetName = "triplet";
     std::string run;
+    fs::path givenManifest;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];
         if (argument == "--demo") demo = true;
         else if (argument == "--preset" && i + 1 < argc) presetName = argv[++i];
         else if (argument == "--run" && i + 1 < argc) run = argv[++i];
         else if (argument == "--no-training") withTraining = false;
+        else if (argument == "--manifest" && i + 1 < argc) givenManifest = fs::absolute(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: ui_stall [--demo] [--preset NAME] [--run RUN_DIR] [--no-training]\n");
+            std::fprintf(stderr,
+                         "usage: ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]\n");
             return 2;
         }
     }
@@ -191,16 +196,20 @@ int main(int argc, char** argv) {
     qputenv("XDG_CONFIG_HOME", temp.path().toUtf8());
     qputenv("XDG_DATA_HOME", temp.path().toUtf8());
 
-    fs::path manifest = demo ? fs::path() : sharedManifest(folder);
-    const bool shared = !manifest.empty();
-    if (!shared) manifest = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo" / "demo-project.json";
+    fs::path manifest = givenManifest;
+    if (manifest.empty() && !demo) manifest = sharedManifest(folder);
+    const bool shared = !manifest.empty() && givenManifest.empty();
+    if (manifest.empty()) manifest = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo" / "demo-project.json";
 
     std::printf("# UI event-loop stalls (timer every %d ms on the GUI thread)\n\n", kTickMs);
     std::printf("Machine: %s, %d hardware threads, Qt %s, platform %s. Date: %s.\n",
                 qPrintable(QSysInfo::prettyProductName()), QThread::idealThreadCount(), qVersion(),
                 qPrintable(QGuiApplication::platformName()),
                 qPrintable(QDateTime::currentDateTime().toString(Qt::ISODate)));
-    std::printf("Data: %s.\n\n", shared ? "NCBI Disease (train/dev/test) + MEDIC from the shared data" : "the demo project");
+    const std::string data = !givenManifest.empty() ? "the manifest " + givenManifest.string()
+                             : shared             ? std::string("NCBI Disease (train/dev/test) + MEDIC from the shared data")
+                                                  : std::string("the demo project");
+    std::printf("Data: %s.\n\n", data.c_str());
     std::printf("| phase | duration | longest stall | p99 gap | ticks | note |\n|---|---|---|---|---|---|\n");
     std::fflush(stdout);
 
