@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <set>
@@ -121,13 +122,18 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
     connect(takeOther_, &QPushButton::clicked, this, [this] { takeOther(other_->text()); });
     connect(other_, &QLineEdit::returnPressed, this, [this] { takeOther(other_->text()); });
     // Any decision (an adjudication here, a curator's in the main window, undo, a merge) may
-    // change the figures and the rows.
-    connect(session_, &CurationSession::decisionChanged, this, [this] {
-        if (isVisible()) refresh();
-    });
-    connect(session_, &CurationSession::decisionsReloaded, this, [this] {
-        if (isVisible()) refresh();
-    });
+    // change the figures and the rows: read once per turn of the event loop, however many
+    // decisions changed in it ("apply to all" records dozens).
+    const auto scheduleRefresh = [this] {
+        if (!isVisible() || refreshQueued_) return;
+        refreshQueued_ = true;
+        QTimer::singleShot(0, this, [this] {
+            refreshQueued_ = false;
+            if (isVisible()) refresh();
+        });
+    };
+    connect(session_, &CurationSession::decisionChanged, this, scheduleRefresh);
+    connect(session_, &CurationSession::decisionsReloaded, this, scheduleRefresh);
     model_->setProposalFunction([this](const project::MentionKey& key) {
         const auto proposal = session_->proposal(key);
         return proposal ? proposal->entity : std::string();
@@ -330,6 +336,7 @@ bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& lin
         status_->setText(tr("The adjudication was not stored (see Diagnostics)"));
         return false;
     }
+    refresh();  // the pick shows at once, not a turn later
     status_->setText(tr("Adjudicated “%1”: %2").arg(text(mention.text), link.empty() ? text(std::string(project::decisionKindName(kind)))
                                                                                      : text(link)));
     return true;

@@ -7,8 +7,8 @@
 // document view (mentionActivated). The rules of several curators are in
 // core/curation/adjudication.h.
 //
-// Not modal: it follows the session, refreshed from the project file whenever a decision changes
-// while it is shown.
+// Not modal: it follows the session, refreshed from the project file (once per turn of the event
+// loop) whenever decisions change while it is shown.
 #include <QDialog>
 
 #include <memory>
@@ -98,6 +98,7 @@ private:
     QPushButton* takeOther_;
     QLabel* status_;
     bool refreshing_ = false;
+    bool refreshQueued_ = false;  ///< a refresh is due at the next turn of the event loop
 };
 
 }  // namespace linkscope::ui

@@ -194,9 +194,9 @@ private Q_SLOTS:
 
         // Undo takes the adjudication back; redo stores it again.
         session->undoStack()->undo();
-        QCOMPARE(cell(DisagreementModel::AdjudicatedColumn), QString());
+        QTRY_COMPARE(cell(DisagreementModel::AdjudicatedColumn), QString());
         session->undoStack()->redo();
-        QCOMPARE(cell(DisagreementModel::AdjudicatedColumn), QStringLiteral("MESH:D019636"));
+        QTRY_COMPARE(cell(DisagreementModel::AdjudicatedColumn), QStringLiteral("MESH:D019636"));
 
         // The export holds the adjudicated link (the corpus' short form).
         const QString out = dir_.filePath(QStringLiteral("adjudicated.txt"));
