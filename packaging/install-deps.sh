@@ -11,6 +11,8 @@ packages=(
   libxkbcommon-dev fonts-dejavu-core
   # Qt's SVG plugins: they draw the application icon (resources/icons) in the window
   libqt6svg6
+  # Qt SVG's QSvgGenerator: "Save plot…" writes every chart as SVG (ui/plot_export.h)
+  qt6-svg-dev
   # engine
   libtorch-dev libfaiss-dev nlohmann-json3-dev libicu-dev zlib1g-dev libpugixml-dev
   libsqlitecpp-dev libcli11-dev

@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "curation/sparse_candidates.h"
+#include "plot_export.h"
 #include "project/loaded_project.h"
 
 namespace linkscope::ui {
@@ -135,9 +136,12 @@ EmbeddingPlot::EmbeddingPlot(QWidget* parent) : QWidget(parent) {
     bar->addWidget(progress_);
     bar->addWidget(cancel_);
     bar->addWidget(reset_);
+    bar->addWidget(makeSavePlotButton(view_, QStringLiteral("embedding-plot"), this));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    // Room for the axis titles, a few ticks and the legend; grows with the dock.
+    view_->setMinimumSize(320, 260);
     layout->addWidget(view_, 1);
 
     connect(cancel_, &QPushButton::clicked, this, &EmbeddingPlot::cancel);
@@ -269,8 +273,10 @@ void EmbeddingPlot::plot(std::shared_ptr<const Layout> layout) {
 
     auto* x = new QValueAxis();
     auto* y = new QValueAxis();
-    x->setTitleText(tr("MDS 1 (%1%)").arg(100.0 * mds.varianceExplained(0), 0, 'f', 1));
-    y->setTitleText(tr("MDS 2 (%1%)").arg(100.0 * mds.varianceExplained(1), 0, 'f', 1));
+    styleValueAxis(x, tr("MDS 1 (%1% of variance)").arg(100.0 * mds.varianceExplained(0), 0, 'f', 1), 5,
+                   QStringLiteral("%.2f"));
+    styleValueAxis(y, tr("MDS 2 (%1% of variance)").arg(100.0 * mds.varianceExplained(1), 0, 'f', 1), 5,
+                   QStringLiteral("%.2f"));
     chart_->addAxis(x, Qt::AlignBottom);
     chart_->addAxis(y, Qt::AlignLeft);
 

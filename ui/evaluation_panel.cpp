@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
@@ -25,9 +26,14 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <cmath>
+
 #include "error_filter_model.h"
 #include "error_table_model.h"
 #include "evaluation_run.h"
+#include "curation_curve_plot.h"
+#include "multi_run_panel.h"
+#include "plot_export.h"
 #include "project/loaded_project.h"
 
 namespace linkscope::ui {
@@ -117,12 +123,18 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     metrics_->setHorizontalHeaderLabels(headers);
     metrics_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     chart_ = new QChart;
-    chart_->setTitle(tr("Recall@k"));
+    chart_->setTitle(tr("Candidate recall@k"));
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
     chartView_ = new QChartView(chart_, metricsPage);  // owns the chart
+    chartView_->setObjectName(QStringLiteral("recallChart"));
     chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(180);
     metricsPage->addWidget(metrics_);
-    metricsPage->addWidget(chartView_);
+    // The chart grows with the dock; its minimum keeps the axis titles and ticks legible.
+    metrics_->setMinimumHeight(110);  // header and a few groups beside the chart
+    metricsPage->addWidget(plotWithSaveButton(chartView_, QStringLiteral("recall-at-k"), metricsPage, QSize(360, 220)));
+    metricsPage->setStretchFactor(0, 1);
+    metricsPage->setStretchFactor(1, 1);
     tabs->addTab(metricsPage, tr("Metrics"));
 
     // A against B.
@@ -143,6 +155,12 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     compareLayout->addLayout(compareOptions);
     compareLayout->addWidget(comparisonLabel_, 1);
     tabs->addTab(comparePage, tr("A vs B"));
+
+    // Every run of the project on one split, compared at once (issue 18).
+    multiRun_ = new MultiRunPanel(tabs);
+    tabs->addTab(multiRun_, tr("All runs"));
+    curationCurve_ = new CurationCurvePlot(tabs);
+    tabs->addTab(curationCurve_, tr("Curation curve"));
 
     // Errors.
     auto* errorsPage = new QWidget(tabs);
@@ -214,7 +232,13 @@ EvaluationPanel::~EvaluationPanel() {
     comparisonWatcher_.waitForFinished();
 }
 
+void EvaluationPanel::setRunsProvider(std::function<QStringList()> provider) {
+    runsProvider_ = provider;
+    multiRun_->setRunsProvider(std::move(provider));
+}
+
 void EvaluationPanel::setProject(std::shared_ptr<const LoadedProject> project) {
+    multiRun_->setProject(project);
     // A running job is cancelled but not waited for (indexing a large KB does not stop halfway):
     // its result, if any, belongs to the old project and is dropped by onJobFinished.
     cancel();
@@ -373,15 +397,30 @@ void EvaluationPanel::refreshChart() {
         chart_->removeAxis(axis);  // gives the axis back to us
         delete axis;
     }
-    auto* axisX = new QValueAxis(chart_);
+    // k on a log2 scale (1, 2, 4, ..., 64): recall climbs over the first few candidates, which
+    // a linear axis squeezed into its left tenth.
+    auto* axisX = new QLogValueAxis(chart_);
+    axisX->setBase(2.0);
     axisX->setRange(1, static_cast<double>(eval::kMinimumDepth));
     axisX->setLabelFormat(QStringLiteral("%d"));
-    axisX->setTitleText(tr("k"));
+    axisX->setMinorTickCount(0);
+    axisX->setTitleText(tr("k (candidates per mention, log scale)"));
+    QFont titleFont = axisX->titleFont();
+    titleFont.setBold(true);
+    axisX->setTitleFont(titleFont);
     auto* axisY = new QValueAxis(chart_);
-    axisY->setRange(0.0, 1.0);
-    axisY->setTitleText(tr("recall"));
+    styleValueAxis(axisY, tr("recall@k"), 6, QStringLiteral("%.2f"));
     chart_->addAxis(axisX, Qt::AlignBottom);
     chart_->addAxis(axisY, Qt::AlignLeft);
+    // The y axis starts at the lowest recall shown, rounded down to a tenth: on 0 .. 1 a curve
+    // from 0.88 to 0.97 was a flat line at the top.
+    double lowest = 1.0;
+    for (int slot = 0; slot < 2; ++slot) {
+        if (!runs_[slot]) continue;
+        const std::size_t depth = std::min(runs_[slot]->curveDepth, eval::kMinimumDepth);
+        for (std::size_t k = 1; k <= depth; ++k) lowest = std::min(lowest, runs_[slot]->result.all.recall(k));
+    }
+    setNiceRange(axisY, std::max(0.0, std::floor(lowest * 10.0 - 1e-9) / 10.0), 1.0);
     for (int slot = 0; slot < 2; ++slot) {
         if (!runs_[slot]) continue;
         auto* series = new QLineSeries(chart_);

@@ -4,6 +4,9 @@
 // file; their metrics (Acc@1/5/10/64 lenient and strict, seen / unseen, homonym-affected, per
 // mention type); their recall@k curves (Qt Charts); McNemar's test and bootstrap intervals for A
 // against B (also on a worker); and the error list of one of them, filterable by category.
+// The "All runs" page (MultiRunPanel) evaluates every run of the project and any per-mention
+// files on one split at once; the "Curation curve" page plots simulate-curation's CSV. Both
+// charts have a "Save plot…" button (plot_export.h).
 // Activating an error emits mentionActivated, which the main window routes to the document view.
 #include <QFutureWatcher>
 #include <QThreadPool>
@@ -39,6 +42,8 @@ namespace linkscope::ui {
 struct EvaluationRun;
 class ErrorFilterModel;
 class ErrorTableModel;
+class MultiRunPanel;
+class CurationCurvePlot;
 
 class EvaluationPanel : public QWidget {
     Q_OBJECT
@@ -60,7 +65,8 @@ public:
     /// False when there is no project or a job is running.
     bool startRunEvaluation(const QString& runDirectory, const QString& split, Slot slot, bool knn = false);
     /// The run directories the "Evaluate trained run" menu lists (the project's registered runs).
-    void setRunsProvider(std::function<QStringList()> provider) { runsProvider_ = std::move(provider); }
+    /// The "All runs" page evaluates them all (MultiRunPanel).
+    void setRunsProvider(std::function<QStringList()> provider);
     /// Reads a per-mention file into a slot, on a worker thread. False when a job is running.
     bool startLoadingFile(const QString& path, Slot slot);
     void cancel();
@@ -79,6 +85,11 @@ public:
     QComboBox* categoryFilter() const { return categoryCombo_; }
     QTableWidget* metricsTable() const { return metrics_; }
     QChart* recallChart() const { return chart_; }
+    QChartView* recallChartView() const { return chartView_; }
+    /// The "All runs" page: every run of the project on one split, compared at once.
+    MultiRunPanel* multiRunPanel() const { return multiRun_; }
+    /// The "Curation curve" page: simulate-curation's CSV as a chart.
+    CurationCurvePlot* curationCurve() const { return curationCurve_; }
     QLabel* comparisonLabel() const { return comparisonLabel_; }
 
 Q_SIGNALS:
@@ -143,6 +154,8 @@ private:
     ErrorTableModel* errorModel_ = nullptr;
     ErrorFilterModel* errorFilter_ = nullptr;
     QTableView* errorView_ = nullptr;
+    MultiRunPanel* multiRun_ = nullptr;
+    CurationCurvePlot* curationCurve_ = nullptr;
 };
 
 }  // namespace linkscope::ui

@@ -190,6 +190,8 @@ EvaluationRun finishRun(QString name, const LoadedProject& project, const std::s
         row.gold = query.goldIds;
         row.rank = outcome.rank;
         row.strictRank = outcome.strictRank;
+        row.homonymAffected = query.homonymAffected;
+        row.abbreviationExpanded = query.abbreviationExpanded;
         const retrieval::DictionaryEntry* top = nullptr;
         for (const eval::PartOutcome& part : outcome.parts) {
             if (part.candidates.empty()) continue;
@@ -356,6 +358,9 @@ EvaluationRun loadPerMentionRun(const std::filesystem::path& file, const LoadedP
             shortForms.of(project && !row.split.empty() ? corpusOf(*project, row.split) : nullptr, row.document);
         facts.abbreviationExpanded = object.value(QLatin1String("abbreviation_expanded")).toBool();
         facts.seen = seen.back();
+        row.abbreviationExpanded = facts.abbreviationExpanded;
+        if (const QJsonValue homonym = object.value(QLatin1String("homonym_affected")); homonym.isBool())
+            row.homonymAffected = homonym.toBool();
         row.categories = eval::categorizeMention(facts, kb);
         run.mentions.push_back(std::move(row));
         ++index;

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ struct EvaluatedMention {
     std::size_t rank = 0;        ///< 0 = not within the depth
     std::size_t strictRank = 0;
     eval::ErrorCategories categories;
+    /// Properties of the mention itself, the same in every run (the multi-run comparison's
+    /// groups): BELHD's homonym-affected flag when computed, and whether the preprocessing
+    /// replaced a short form.
+    std::optional<bool> homonymAffected;
+    bool abbreviationExpanded = false;
 
     bool correct() const noexcept { return rank == 1; }
 };

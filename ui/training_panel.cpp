@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "plot_export.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "train/run_directory.h"
@@ -58,10 +59,9 @@ QChartView* makeChartView(const QString& title, QLineSeries* series, QValueAxis*
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart, parent);  // the view owns the chart, the chart its series and axes
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(140);
     return view;
 }
 
@@ -171,8 +171,9 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
 
     buildCharts();
     auto* charts = new QSplitter(Qt::Vertical, this);
-    charts->addWidget(lossView_);
-    charts->addWidget(accuracyView_);
+    // Each chart grows with the dock and has its own "Save plot…" (plot_export.h).
+    charts->addWidget(plotWithSaveButton(lossView_, QStringLiteral("training-loss"), charts, QSize(320, 200)));
+    charts->addWidget(plotWithSaveButton(accuracyView_, QStringLiteral("dev-accuracy"), charts, QSize(320, 200)));
     layout->addWidget(charts, 1);
 
     runsFolder_->setText(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
@@ -214,11 +215,11 @@ void TrainingPanel::buildCharts() {
     lossSeries_ = new QLineSeries;
     lossSeries_->setName(tr("loss"));
     lossX_ = new QValueAxis;
-    lossX_->setTitleText(tr("step"));
-    lossX_->setLabelFormat(QStringLiteral("%d"));
-    lossX_->setRange(0, 1);
+    styleValueAxis(lossX_, tr("training step"), 6, QStringLiteral("%d"));
+    setNiceRange(lossX_, 0, 1, 6, true);
     lossY_ = new QValueAxis;
-    lossY_->setRange(0, 1);
+    styleValueAxis(lossY_, tr("loss"), 6, QStringLiteral("%.3g"));
+    setNiceRange(lossY_, 0, 1);
     lossView_ = makeChartView(tr("Training loss"), lossSeries_, lossX_, lossY_, this);
     lossView_->setObjectName(QStringLiteral("trainingLossChart"));
 
@@ -226,11 +227,11 @@ void TrainingPanel::buildCharts() {
     accuracySeries_->setName(tr("dev Acc@1"));
     accuracySeries_->setPointsVisible(true);
     accuracyX_ = new QValueAxis;
-    accuracyX_->setTitleText(tr("epoch"));
-    accuracyX_->setLabelFormat(QStringLiteral("%d"));
-    accuracyX_->setRange(0, 1);
+    styleValueAxis(accuracyX_, tr("epoch"), 6, QStringLiteral("%d"));
+    setNiceRange(accuracyX_, 0, 1, 6, true);
     auto* accuracyY = new QValueAxis;
-    accuracyY->setRange(0, 1);
+    styleValueAxis(accuracyY, tr("dev Acc@1"), 6, QStringLiteral("%.1f"));
+    setNiceRange(accuracyY, 0, 1);
     accuracyView_ = makeChartView(tr("Dev Acc@1"), accuracySeries_, accuracyX_, accuracyY, this);
     accuracyView_->setObjectName(QStringLiteral("trainingAccuracyChart"));
 }
@@ -450,9 +451,9 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
     lossSeries_->clear();
     accuracySeries_->clear();
     lossMax_ = 0;
-    lossX_->setRange(0, 1);
-    lossY_->setRange(0, 1);
-    accuracyX_->setRange(0, 1);
+    setNiceRange(lossX_, 0, 1, 6, true);
+    setNiceRange(lossY_, 0, 1);
+    setNiceRange(accuracyX_, 0, 1, 6, true);
     progress_->setValue(0);
     progress_->setFormat(tr("Starting…"));
     warning_->clear();
@@ -474,10 +475,10 @@ void TrainingPanel::showUpdate(const TrainingUpdate& update) {
         lossSeries_->append(update.losses);
         for (const QPointF& point : update.losses)
             if (std::isfinite(point.y())) lossMax_ = std::max(lossMax_, point.y());
-        lossX_->setRange(0, std::max(1.0, update.losses.back().x()));
-        lossY_->setRange(0, lossMax_ > 0 ? lossMax_ * 1.05 : 1.0);
+        setNiceRange(lossX_, 0, std::max(1.0, update.losses.back().x()), 6, true);
+        setNiceRange(lossY_, 0, lossMax_ > 0 ? lossMax_ * 1.05 : 1.0);
     }
-    if (update.epochs > 0) accuracyX_->setRange(0, update.epochs);
+    if (update.epochs > 0) setNiceRange(accuracyX_, 0, update.epochs, 6, true);
 
     if (update.stage == QLatin1String("Training") && update.epochs > 0 && update.stepsPerEpoch > 0) {
         const double done = (double(update.epoch - 1) + double(update.step) / update.stepsPerEpoch) / update.epochs;
@@ -501,7 +502,7 @@ void TrainingPanel::showUpdate(const TrainingUpdate& update) {
 void TrainingPanel::addEpochPoint(int epoch, double /*trainLoss*/, double devAccuracy) {
     if (devAccuracy < 0) return;  // no dev split: nothing to plot
     accuracySeries_->append(epoch, devAccuracy);
-    accuracyX_->setRange(0, std::max(accuracyX_->max(), double(std::max(epoch, 1))));
+    setNiceRange(accuracyX_, 0, std::max(accuracyX_->max(), double(std::max(epoch, 1))), 6, true);
     status_->setText(epoch == 0 ? tr("Untrained model: dev Acc@1 %1").arg(devAccuracy, 0, 'f', 4)
                                 : tr("Epoch %1: dev Acc@1 %2").arg(epoch).arg(devAccuracy, 0, 'f', 4));
 }

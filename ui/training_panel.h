@@ -80,6 +80,8 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QLabel* statusLabel() const { return status_; }
     QLineSeries* lossSeries() const { return lossSeries_; }
+    QChartView* lossChartView() const { return lossView_; }
+    QChartView* accuracyChartView() const { return accuracyView_; }
     QLineSeries* accuracySeries() const { return accuracySeries_; }
     TrainingWorker* worker() const { return worker_; }
 

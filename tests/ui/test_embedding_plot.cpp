@@ -10,10 +10,15 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QValueAxis>
+#include <QChartView>
+#include <QImage>
+#include <QPushButton>
+#include <QXmlStreamReader>
 
 #include "curation/entity_neighbourhood.h"
 #include "curation/sparse_candidates.h"
 #include "embedding_plot.h"
+#include "plot_export.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "test_data.h"
@@ -134,6 +139,25 @@ private Q_SLOTS:
             QVERIFY(plot.layout()->mds.coordinate(i, 0) >= x->min() && plot.layout()->mds.coordinate(i, 0) <= x->max());
         }
         QVERIFY(x->titleText().contains(QStringLiteral("MDS 1")));
+
+        // "Save plot…" (issue 18): an SVG that parses, with both axis titles as text, and a PNG
+        // of twice the view's size.
+        QVERIFY(plot.findChild<QPushButton*>(QStringLiteral("savePlot")));
+        const QString svg = path(QStringLiteral("embedding.svg"));
+        QString error;
+        QVERIFY2(savePlotSvg(plot.chartView(), svg, &error), qPrintable(error));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&svgFile);
+        QString text;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+                text += xml.readElementText(QXmlStreamReader::IncludeChildElements) + QLatin1Char(' ');
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY2(text.contains(QStringLiteral("MDS 1")) && text.contains(QStringLiteral("MDS 2")), qPrintable(text));
+        const QString png = path(QStringLiteral("embedding.png"));
+        QVERIFY2(savePlotPng(plot.chartView(), png, 2.0, &error), qPrintable(error));
+        QCOMPARE(QImage(png).size(), plot.chartView()->viewport()->size() * 2);
     }
 
     void clicksNavigate() {

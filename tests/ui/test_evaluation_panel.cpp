@@ -3,7 +3,8 @@
 // data (built here independently, as `linkscope-cli eval --method sparse` builds it); the error
 // model and its filter under QAbstractItemModelTester; the category filter and the activation
 // signal; two per-mention files written by core's writer, loaded as A and B, with metrics and
-// McNemar / bootstrap numbers equal to core's; a malformed file and cancellation.
+// McNemar / bootstrap numbers equal to core's; a malformed file and cancellation; the "All
+// runs" page (sparse + a run that cannot be evaluated + two files) against core's multi_compare.
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QApplication>
@@ -24,6 +25,9 @@
 #include "eval/report.h"
 #include "evaluation_panel.h"
 #include "evaluation_run.h"
+#include "eval/mention_groups.h"
+#include "eval/multi_compare.h"
+#include "multi_run_panel.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "retrieval/sparse_index.h"
@@ -33,6 +37,7 @@
 #ifdef LINKSCOPE_HAVE_TORCH
 #include "tiny_run.h"
 #endif
+#include <QCheckBox>
 #include <QMenu>
 #include <QPushButton>
 #include <algorithm>
@@ -356,6 +361,107 @@ private Q_SLOTS:
         QCOMPARE(got.difference.upper, expected.difference.upper);
         QVERIFY(panel.comparisonLabel()->text().contains(QString::number(expected.mcnemar.pValue, 'g', 4)));
         QVERIFY(compared.count() >= 1);
+    }
+
+    // The "All runs" page (issue 18): sparse on test, a listed run folder that holds no model
+    // (left out, named), and two per-mention files; the table, the Holm-adjusted matrix and the
+    // group rows are core's compareManyRuns on core's own results.
+    void allRunsPageComparesEveryRun() {
+        const QString fileA = path(QStringLiteral("all-a.jsonl"));
+        const QString fileB = path(QStringLiteral("all-b.jsonl"));
+        eval::writePerMention(fileA.toStdString(), core_.sparse, core_.queries.queries, core_.dictionary);
+        eval::writePerMention(fileB.toStdString(), core_.words, core_.queries.queries, core_.dictionary);
+        EvaluationPanel panel;
+        panel.setProject(project_);
+        const QString missingRun = path(QStringLiteral("runs/not-a-run"));
+        panel.setRunsProvider([missingRun] { return QStringList{missingRun}; });
+        MultiRunPanel* all = panel.multiRunPanel();
+        QVERIFY(all);
+        QCOMPARE(all->splitCombo()->currentText(), QStringLiteral("test"));
+        all->setFiles({fileA, fileB});
+        QSignalSpy ready(all, &MultiRunPanel::comparisonReady);
+        QVERIFY(all->startEvaluatingAll(QStringLiteral("test")));
+        QVERIFY(!all->startEvaluatingAll(QStringLiteral("test")));  // one job at a time
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 && !all->isRunning(), 60000);
+
+        QCOMPARE(all->runs().size(), std::size_t{3});
+        QCOMPARE(all->skipped().size(), 1);
+        QVERIFY2(all->skipped().first().startsWith(QStringLiteral("not-a-run: ")), qPrintable(all->skipped().first()));
+        QVERIFY(all->statusLabel()->text().contains(QStringLiteral("not-a-run")));
+        QVERIFY(all->comparison().has_value());
+        const eval::MultiComparison& got = *all->comparison();
+
+        // Core on the same results: sparse evaluated directly, then the two files.
+        const std::vector<eval::NamedRun> named = {
+            {"sparse", &core_.sparse}, {"all-a.jsonl", &core_.sparse}, {"all-b.jsonl", &core_.words}};
+        const std::vector<eval::MentionGroup> groups =
+            eval::mentionGroups(eval::mentionFacts(core_.queries.queries, core_.sparse));
+        const eval::MultiComparison expected = eval::compareManyRuns(named, groups);
+        QCOMPARE(got.runs.size(), expected.runs.size());
+        for (std::size_t i = 0; i < 3; ++i) {
+            QCOMPARE(got.runs[i].correct, expected.runs[i].correct);
+            QCOMPARE(got.runs[i].accuracy.lower, expected.runs[i].accuracy.lower);
+            QCOMPARE(got.runs[i].accuracy.upper, expected.runs[i].accuracy.upper);
+        }
+        QCOMPARE(got.pairs.size(), std::size_t{3});
+        for (std::size_t p = 0; p < 3; ++p) {
+            QCOMPARE(got.pairs[p].mcnemar.pValue, expected.pairs[p].mcnemar.pValue);
+            QCOMPARE(got.pairs[p].adjustedP, expected.pairs[p].adjustedP);
+        }
+        // The sparse run and the sparse file agree on every mention: p = 1, not significant.
+        QCOMPARE(got.pair(0, 1).mcnemar.onlyA + got.pair(0, 1).mcnemar.onlyB, std::size_t{0});
+        QCOMPARE(got.pair(0, 1).adjustedP, 1.0);
+        QCOMPARE(got.groups.size(), expected.groups.size());
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            QCOMPARE(got.groups[g].name, expected.groups[g].name);
+            QCOMPARE(got.groups[g].correct, expected.groups[g].correct);
+        }
+
+        // The tables show it: one row per run, an N x N matrix (symmetric, marked where
+        // significant), the groups and then one row per BioSyn error kind.
+        QCOMPARE(all->runsTable()->rowCount(), 3);
+        QVERIFY(all->runsTable()->item(2, 0)->text().startsWith(QStringLiteral("[3] all-b.jsonl")));
+        QCOMPARE(all->runsTable()->item(0, 2)->text(), QString::number(expected.runs[0].correct));
+        QCOMPARE(all->matrixTable()->rowCount(), 3);
+        QCOMPARE(all->matrixTable()->columnCount(), 3);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                if (i == j) continue;
+                const QTableWidgetItem* cell = all->matrixTable()->item(i, j);
+                QCOMPARE(cell->data(Qt::UserRole).toDouble(), expected.adjustedP(i, j));
+                QCOMPARE(cell->data(Qt::UserRole).toDouble(), all->matrixTable()->item(j, i)->data(Qt::UserRole).toDouble());
+                const bool significant = expected.pair(i, j).significant;
+                QCOMPARE(cell->data(Qt::UserRole + 1).toBool(), significant);
+                QCOMPARE(cell->text().endsWith(QStringLiteral("*")), significant);
+                QCOMPARE(cell->font().bold(), significant);
+            }
+        const int errorKinds = 5;  // contextual entity, hypernym, hyponym, overlapped entity, incomplete synset
+        QCOMPARE(all->groupsTable()->rowCount(), static_cast<int>(groups.size()) + errorKinds);
+        QCOMPARE(all->groupsTable()->columnCount(), 2 + 3);
+        const int incomplete = static_cast<int>(groups.size()) + errorKinds - 1;
+        QVERIFY(all->groupsTable()->item(incomplete, 0)->text().contains(QStringLiteral("incomplete synset")));
+        const auto& sparseRows = all->runs().front()->mentions;
+        const auto incompleteErrors = std::count_if(sparseRows.begin(), sparseRows.end(), [](const auto& m) {
+            return !m.correct() && m.categories.has(eval::ErrorCategory::IncompleteSynset);
+        });
+        QVERIFY(incompleteErrors > 0);  // hypomania
+        QCOMPARE(all->groupsTable()->item(incomplete, 2)->text(), QString::number(incompleteErrors));
+
+        // Another cut-off recomputes the comparison without ranking again.
+        all->cutoffCombo()->setCurrentIndex(1);  // Acc@5
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 2 && !all->isRunning(), 60000);
+        QCOMPARE(all->comparison()->k, std::size_t{5});
+        QCOMPARE(all->comparison()->runs[2].correct, static_cast<std::size_t>(core_.words.all.hits[4]));
+
+        // Cancelled at once: no comparison, the page says so.
+        QVERIFY(all->startEvaluatingAll(QStringLiteral("test")));
+        all->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!all->isRunning(), 60000);
+        QCoreApplication::processEvents();
+        QCOMPARE(all->statusLabel()->text(), QStringLiteral("Cancelled"));
+        QCOMPARE(ready.count(), 2);
+        // An unknown split is refused.
+        QVERIFY(!all->startEvaluatingAll(QStringLiteral("nope")));
     }
 
     void malformedFileFails() {
