@@ -1,6 +1,7 @@
 #include "curation/review_queue.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <unordered_map>
 
@@ -23,7 +24,8 @@ void checkSizes(std::size_t mentions, std::span<const std::uint8_t> decided) {
 double reviewDoubt(const ReviewSignals& signals, const ReviewPolicy& policy) {
     if (signals.proposal.empty()) return 1.0;
     const double scale = policy.marginScale > 0.0 ? policy.marginScale : 1.0;
-    const double marginDoubt = 1.0 - std::clamp(signals.margin / scale, 0.0, 1.0);
+    const double confidence = std::pow(std::clamp(signals.confidence, 0.0, 1.0), std::max(0.0, policy.confidenceWeight));
+    const double marginDoubt = 1.0 - std::clamp(signals.margin / scale, 0.0, 1.0) * confidence;
     if (signals.others.empty()) return marginDoubt;
     const auto differing = std::count_if(signals.others.begin(), signals.others.end(),
                                          [&](const std::string& other) { return other != signals.proposal; });

@@ -6,15 +6,18 @@
 //
 //   priority(m) = doubt(m) * (1 + reach(m))
 //
-//   doubt(m)  in [0, 1], how likely the proposal is wrong, from two signals of the linkers:
-//               marginDoubt = 1 - min(margin / marginScale, 1)   the lead of the top entity
-//                   over the second, in the primary linker's units (a tie, e.g. a name shared
-//                   by two entities, is full doubt; a lead of marginScale or more, none);
+//   doubt(m)  in [0, 1], how likely the proposal is wrong, from three signals of the linkers:
+//               sureness = min(margin / marginScale, 1) * confidence^confidenceWeight, where
+//                   margin is the lead of the top entity over the second in the primary
+//                   linker's units (a tie, e.g. a name shared by two entities, is no sureness; a
+//                   lead of marginScale or more, full) and confidence the linker's own [0, 1]
+//                   score of its top entity (sparse TF-IDF: the cosine of the closest name, low
+//                   when no KB name is spelt like the mention; kNN: p), 1 when it has none;
 //               disagreement = the share of the other linkers of the project (sparse, a run
 //                   alone, a run with its datastore: whichever exist) whose top entity differs
 //                   from the primary's (0 when there is no other linker);
-//             doubt = (1 - w) * marginDoubt + w * disagreement with w = disagreementWeight
-//             when another linker exists, else marginDoubt alone.
+//             doubt = (1 - w) * (1 - sureness) + w * disagreement with w = disagreementWeight
+//             when another linker exists, else 1 - sureness alone.
 //   reach(m)  how many other undecided mentions the decision on m can change: those with the
 //             same surface form when "apply to all" is offered, and for a run with a datastore
 //             the mentions whose nearest keys the new key would enter. Before the decision its
@@ -36,15 +39,19 @@ namespace linkscope::curation {
 struct ReviewSignals {
     std::string proposal;  ///< the primary linker's top entity ("" when nothing was ranked)
     double margin = 0.0;   ///< its lead over the second entity, in the primary linker's units
+    double confidence = 1.0;  ///< the primary linker's [0, 1] score of its top entity (1: none)
     std::vector<std::string> others;  ///< the other linkers' top entities (empty: no other linker)
     std::size_t reach = 0;  ///< other undecided mentions the decision can change (see the header)
 };
 
 struct ReviewPolicy {
-    /// The lead at which the margin stops adding doubt: 0.1 for sparse TF-IDF cosines, where a
-    /// lead of 0.1 means a clearly closer name; a run's kNN probability uses the same scale.
-    double marginScale = 0.1;
+    /// The lead at which the margin stops adding doubt, in cosine or probability units. 0.2
+    /// was chosen on NCBI Disease dev with the sparse ranker (0.1 to 1.0 tried: 0.2 and above
+    /// reach 0.98 with the fewest decisions; docs/results.md), and checked on its test split.
+    double marginScale = 0.2;
     double disagreementWeight = 0.5;
+    /// The exponent of the confidence in the sureness (0: the confidence is not read).
+    double confidenceWeight = 1.0;
 };
 
 /// doubt(m) of the header, in [0, 1]. A mention with no proposal is full doubt.

@@ -38,6 +38,7 @@ ReviewSignals sparseSignals(const SparseCandidates& sparse, const eval::EvalQuer
         if (rows.empty()) return ReviewSignals{};  // a part without any candidate: no proposal
         const double margin = rows.size() > 1 ? rows[0].score - rows[1].score : rows[0].score;
         signals.margin = first ? margin : std::min(signals.margin, margin);
+        signals.confidence = first ? rows[0].score : std::min(signals.confidence, rows[0].score);
         if (!first) signals.proposal += '|';
         signals.proposal += rows[0].entity;
         first = false;

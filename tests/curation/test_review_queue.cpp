@@ -22,7 +22,12 @@ namespace {
 constexpr double kTolerance = 1e-12;
 
 ReviewSignals signal(std::string proposal, double margin, std::vector<std::string> others = {}, std::size_t reach = 0) {
-    return ReviewSignals{std::move(proposal), margin, std::move(others), reach};
+    ReviewSignals signals;
+    signals.proposal = std::move(proposal);
+    signals.margin = margin;
+    signals.others = std::move(others);
+    signals.reach = reach;
+    return signals;
 }
 
 // A linker whose proposals are given; decide() on a mention sets the proposals of its
@@ -62,19 +67,27 @@ class TestReviewQueue : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void doubtFromTheMargin() {
-        const ReviewPolicy policy;  // marginScale 0.1
+        ReviewPolicy policy;
+        policy.marginScale = 0.1;
         QCOMPARE(reviewDoubt(signal("A", 0.0), policy), 1.0);
         QVERIFY(std::abs(reviewDoubt(signal("A", 0.05), policy) - 0.5) < kTolerance);
         QCOMPARE(reviewDoubt(signal("A", 0.1), policy), 0.0);
         QCOMPARE(reviewDoubt(signal("A", 0.7), policy), 0.0);
         QCOMPARE(reviewDoubt(signal("", 0.7), policy), 1.0);  // nothing proposed
+        // A clear lead on a poor match (cosine 0.6) keeps 0.4 of doubt; not read with weight 0.
+        ReviewSignals poor = signal("A", 0.5);
+        poor.confidence = 0.6;
+        QVERIFY(std::abs(reviewDoubt(poor, policy) - 0.4) < kTolerance);
+        ReviewPolicy marginOnly = policy;
+        marginOnly.confidenceWeight = 0.0;
+        QCOMPARE(reviewDoubt(poor, marginOnly), 0.0);
         ReviewPolicy wide;
         wide.marginScale = 0.5;
         QVERIFY(std::abs(reviewDoubt(signal("A", 0.1), wide) - 0.8) < kTolerance);
     }
 
     void doubtFromDisagreement() {
-        const ReviewPolicy policy;  // weight 0.5
+        const ReviewPolicy policy;  // disagreement weight 0.5, margin scale 0.2
         // A clear lead that both other linkers share: no doubt; one of two disagreeing: 0.25.
         QCOMPARE(reviewDoubt(signal("A", 0.5, {"A", "A"}), policy), 0.0);
         QVERIFY(std::abs(reviewDoubt(signal("A", 0.5, {"A", "B"}), policy) - 0.25) < kTolerance);
@@ -84,16 +97,18 @@ private Q_SLOTS:
     }
 
     void priorityWeighsTheReach() {
-        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4)), 5.0);
-        QCOMPARE(reviewPriority(signal("A", 0.5, {}, 40)), 0.0);  // certain: reach does not matter
-        QVERIFY(std::abs(reviewPriority(signal("A", 0.05, {}, 1)) - 1.0) < kTolerance);
+        ReviewPolicy policy;
+        policy.marginScale = 0.1;
+        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4), policy), 5.0);
+        QCOMPARE(reviewPriority(signal("A", 0.5, {}, 40), policy), 0.0);  // certain: reach does not matter
+        QVERIFY(std::abs(reviewPriority(signal("A", 0.05, {}, 1), policy) - 1.0) < kTolerance);
     }
 
     void orderByPriorityThenProjectOrder() {
         const std::vector<ReviewSignals> signals{
-            signal("A", 0.08),         // 0.2
+            signal("A", 0.08),         // priority 0.6 (default margin scale 0.2)
             signal("A", 0.0),          // 1.0
-            signal("A", 0.05, {}, 3),  // 2.0
+            signal("A", 0.05, {}, 3),  // 3.0
             signal("A", 0.0),          // 1.0, after mention 1
             signal("A", 0.5),          // 0.0
         };
@@ -271,6 +286,10 @@ private Q_SLOTS:
         QCOMPARE(reviewDoubt(linker.signals(0)), 1.0);
         QCOMPARE(linker.signals(1).proposal, std::string("MESH:D006816"));
         QVERIFY(linker.signals(1).margin > 0.1);
+        QVERIFY(std::abs(linker.signals(1).confidence - 1.0) < 1e-5);  // the name itself (float cosine)
+        // A composite's confidence is its weakest part's: both parts are names here.
+        QVERIFY(std::abs(linker.signals(2).confidence - 1.0) < 1e-5);
+        QVERIFY(linker.signals(0).confidence > 0.99);  // "hd" is a name too, of two entities
         QCOMPARE(linker.signals(2).proposal, std::string("MESH:D001943|MESH:D010051"));
         QVERIFY_THROWS_EXCEPTION(Error, linker.signals(3));
 

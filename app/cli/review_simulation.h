@@ -1,0 +1,33 @@
+#pragma once
+// linkscope-cli simulate-curation --order queue|document[,...]: the mention-level simulated
+// review of issue 18 (curation/review_walk.h) with the GUI's sparse ranker: a curator decides
+// one mention at a time in document order or by the review queue (curation/review_queue.h), and
+// the accuracy of the whole split is followed decision by decision.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "curation/review_queue.h"
+#include "dictionary_setup.h"
+
+namespace linkscope::cli {
+
+struct ReviewSimulationArguments {
+    DictionaryArguments data;
+    std::vector<std::string> orders;  ///< "queue", "document", in the order they are walked
+    bool applyToAll = false;
+    curation::ReviewPolicy policy;  ///< the queue's weights (review_queue.h)
+    std::size_t maxDecisions = 0;  ///< 0: until every mention is decided
+    double target = 0.98;          ///< the accuracy whose number of decisions is reported
+    std::filesystem::path csv;
+    std::filesystem::path svg;
+    bool json = false;
+};
+
+/// Runs one walk per order and prints, per walk, the decisions needed to reach the target and
+/// the accuracy along the way; writes the CSV and SVG curves when their files are given. Error
+/// for an unknown order.
+void runReviewSimulation(const ReviewSimulationArguments& args);
+
+}  // namespace linkscope::cli
