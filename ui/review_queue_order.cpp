@@ -1,0 +1,56 @@
+#include "review_queue_order.h"
+
+#include <QString>
+
+#include <algorithm>
+
+#include "corpus/corpus.h"
+#include "corpus/mention.h"
+#include "curation/review_queue.h"
+#include "curation_session.h"
+#include "project/loaded_project.h"
+
+namespace linkscope::ui {
+
+std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
+    std::vector<QueuedMention> queue;
+    const LoadedProject* project = session.project();
+    if (!project || !session.proposalsAvailable()) return queue;
+    std::vector<project::MentionKey> keys;
+    std::vector<curation::ReviewSignals> signals;
+    std::vector<std::string> surfaces;
+    std::vector<std::uint8_t> decided;
+    for (const SplitCorpus& split : project->splits)
+        for (const Document& document : split.corpus.documents())
+            for (const Mention& mention : document.mentions) {
+                project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
+                curation::ReviewSignals signal;
+                if (const auto proposal = session.proposal(key)) {
+                    signal.proposal = proposal->entity;
+                    signal.margin = proposal->margin;
+                    signal.confidence = std::clamp(proposal->score, 0.0, 1.0);
+                }
+                // "The same text, ignoring case and spacing", as CurationSession::sameSurface reads it.
+                surfaces.push_back(QString::fromStdString(mention.text).simplified().toCaseFolded().toStdString());
+                decided.push_back(session.currentDecision(key) ? 1 : 0);
+                signals.push_back(std::move(signal));
+                keys.push_back(std::move(key));
+            }
+    const std::vector<std::size_t> reach = curation::sameSurfaceReach(surfaces, decided);
+    for (std::size_t i = 0; i < signals.size(); ++i) signals[i].reach = reach[i];
+    const curation::ReviewPolicy policy;
+    for (const std::size_t i : curation::reviewOrder(signals, decided, policy))
+        queue.push_back({keys[i], curation::reviewPriority(signals[i], policy)});
+    return queue;
+}
+
+std::map<std::pair<std::string, std::string>, double> documentPriorities(const std::vector<QueuedMention>& queue) {
+    std::map<std::pair<std::string, std::string>, double> best;
+    for (const QueuedMention& entry : queue) {
+        double& priority = best[{entry.key.split, entry.key.document}];
+        priority = std::max(priority, entry.priority);
+    }
+    return best;
+}
+
+}  // namespace linkscope::ui

@@ -1,0 +1,3 @@
+# The review queue in the GUI (issue 18): the undecided mentions by the policy of
+# core/curation/review_queue.h, for "Next mention worth reviewing" and the Documents dock filter.
+target_sources(linkscope_ui PRIVATE review_queue_order.cpp)
