@@ -1,11 +1,14 @@
 // The review queue in the main window (issue 18), offscreen on the demo project: F8 selects the
 // first mention of the queue in the document view and the Candidates dock, a decision takes it
 // out of the queue and F8 moves on, and the Documents dock's "Worth reviewing" filter keeps the
-// documents with something worth a look, the most worthwhile first.
+// documents with something worth a look, the most worthwhile first; selecting a candidate
+// previews the mentions "Apply to all" would change, and exactly those change once applied.
 #include <QApplication>
 #include <limits>
 #include <QComboBox>
+#include <QPushButton>
 #include <QDir>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QTableView>
 
@@ -16,7 +19,9 @@
 #include "document_list_model.h"
 #include "document_view.h"
 #include "main_window.h"
+#include "reach_preview.h"
 #include "project/loaded_project.h"
+#include "project/project_store.h"
 #include "review_queue_order.h"
 #include "test_data.h"
 
@@ -117,6 +122,55 @@ private Q_SLOTS:
         // Back to every document, in file order.
         filter->setCurrentIndex(0);
         QCOMPARE(table->model()->rowCount(), all);
+    }
+
+    void reachPreviewListsWhatApplyToAllThenChanges() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openDemo(window, copyDemo()));
+        // The first "HD" of the Huntington abstract (expanded, so proposed as Huntington's).
+        QVERIFY(window.showMention(QStringLiteral("train"), QStringLiteral("90000001"), 90, 92));
+        const auto key = window.currentMentionKey();
+        QVERIFY(key);
+        auto* table = window.candidatesPanel()->table();
+        int row = -1;
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, 0).data(CandidateModel::EntityIdRole).toString() == QStringLiteral("MESH:D006627"))
+                row = r;
+        QVERIFY2(row >= 0, "Hirschsprung's disease is among the candidates of HD");
+        table->selectRow(row);
+        ReachPreview* preview = window.candidatesPanel()->reachPreview();
+        QVERIFY(preview->isVisible());
+        QVERIFY(preview->count() > 0);  // the other "HD" of the abstract proposes Huntington's
+        const std::vector<project::MentionKey> previewed = preview->keys();
+        QVERIFY(preview->summary().contains(QString::number(preview->count())));
+        QCOMPARE(window.session()->store()->decisionCount(), std::size_t{0});  // nothing stored by looking
+
+        // A click in the list goes to that mention; back, the same preview.
+        auto* list = preview->findChild<QListWidget*>(QStringLiteral("reachList"));
+        QVERIFY(list && list->count() == preview->count());
+        Q_EMIT list->itemActivated(list->item(0));
+        QCOMPARE(window.currentMentionKey(), std::optional<project::MentionKey>(previewed.front()));
+        QVERIFY(window.showMention(QStringLiteral("train"), QStringLiteral("90000001"), 90, 92));
+        table->selectRow(row);
+        QCOMPARE(preview->keys(), previewed);
+
+        // Choosing it, then "Apply to all": exactly the previewed mentions get the link.
+        QVERIFY(window.candidatesPanel()->pick(row + 1));
+        auto* apply = window.findChild<QPushButton*>(QStringLiteral("applyToAll"));
+        QVERIFY(apply && apply->isVisible());
+        apply->click();
+        for (const project::MentionKey& other : previewed) {
+            const auto decision = window.session()->currentDecision(other);
+            QVERIFY(decision);
+            QCOMPARE(decision->newLink, std::string("MESH:D006627"));
+        }
+        QCOMPARE(window.session()->store()->decisionCount(), previewed.size() + 1);
+
+        // Back on the first "HD": every "HD" that proposed otherwise is decided now.
+        QVERIFY(window.showMention(QStringLiteral("train"), QStringLiteral("90000001"), 90, 92));
+        table->selectRow(row);
+        QCOMPARE(preview->count(), 0);
     }
 };
 
