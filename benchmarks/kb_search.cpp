@@ -6,9 +6,11 @@
 // `reps` times. Prints markdown tables: one row per typed prefix (median / p90 / max ms, hits,
 // class of the best hit), then the same figures per query length over all queries.
 //
-//   kb_search [--kb FILE] [--reps R] [--limit N]
+//   kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N]
 //     --kb FILE   a MEDIC file; default $LINKSCOPE_DATA_DIR (or the configured shared data)
 //                 /medic/medic_06Jul2012.txt. Without it the benchmark says so and exits 0.
+//     --umls FILE a UMLS MRCONSO.RRF instead (English names, as a project loads it): the search
+//                 at UMLS size (issue 17), e.g. the generate_umls_medmentions.py output
 //     --reps R    timings per typed prefix; default 50
 //     --limit N   hits per search, as the search box asks; default 50
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +27,7 @@
 #include "kb/dictionary_loader.h"
 #include "kb/entity_search.h"
 #include "kb/homonyms.h"
+#include "kb/umls_loader.h"
 #include "util/error.h"
 
 namespace {
@@ -56,15 +60,19 @@ const std::vector<std::string> kQueries{"neoplasm", "breast canc", "D0093", "her
 
 int main(int argc, char** argv) {
     fs::path kbPath = defaultKb();
+    bool umls = false;
     int reps = 50;
     std::size_t limit = 50;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--kb" && i + 1 < argc) kbPath = argv[++i];
-        else if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--umls" && i + 1 < argc) {
+            kbPath = argv[++i];
+            umls = true;
+        } else if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--limit" && i + 1 < argc) limit = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
         else {
-            std::fprintf(stderr, "usage: kb_search [--kb FILE] [--reps R] [--limit N]\n");
+            std::fprintf(stderr, "usage: kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N]\n");
             return 2;
         }
     }
@@ -74,7 +82,8 @@ int main(int argc, char** argv) {
     }
     try {
         auto start = Clock::now();
-        const linkscope::kb::KnowledgeBase kb = linkscope::kb::loadDictionary(kbPath).kb;
+        const linkscope::kb::KnowledgeBase kb =
+            umls ? linkscope::kb::loadUmls(kbPath, std::nullopt).kb : linkscope::kb::loadDictionary(kbPath).kb;
         const double loadMs = millisecondsSince(start);
         start = Clock::now();
         const linkscope::kb::HomonymExpansion homonyms = linkscope::kb::expandHomonyms(kb);
@@ -91,7 +100,7 @@ int main(int argc, char** argv) {
                     kb.entityCount(), kb.pairCount(), index.entryCount(), index.wordCount(), index.idCount(),
                     static_cast<double>(index.memoryBytes()) / (1024.0 * 1024.0));
         std::printf("| step | ms |\n| --- | ---: |\n");
-        std::printf("| load MEDIC | %.0f |\n| homonym expansion | %.0f |\n", loadMs, homonymMs);
+        std::printf("| load %s | %.0f |\n| homonym expansion | %.0f |\n", umls ? "UMLS" : "MEDIC", loadMs, homonymMs);
         std::printf("| build index, names only | %.0f |\n| build index, names + expanded names | %.0f |\n\n", buildNamesMs, buildMs);
 
         std::printf("Each typed prefix searched %d times, limit %zu:\n\n", reps, limit);

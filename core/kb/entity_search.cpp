@@ -113,7 +113,8 @@ private:
     std::unordered_set<EntityIndex> seen_;
 };
 
-EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpansion* homonyms, const ProgressSink& progress)
+EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpansion* homonyms, const ProgressSink& progress,
+                                     std::size_t substringScanBytes)
     : kb_(&kb), homonyms_(homonyms), normalizer_(searchNormalization()) {
     if (homonyms_ && &homonyms_->knowledgeBase() != kb_)
         throw Error("entity search index: the homonym expansion belongs to another knowledge base");
@@ -200,6 +201,11 @@ EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpan
     progress.checkCancelled();
     progress("Indexing identifiers for search", 0.9);
     buildIds();
+    if (keyArena_.size() > substringScanBytes) {
+        progress("Indexing name 3-grams for search", 0.95);
+        postings_.emplace(static_cast<std::uint32_t>(entries_.size()), [this](std::uint32_t entry) { return key(entry); },
+                          progress);
+    }
     progress("Search index ready", 1.0);
 }
 
@@ -350,16 +356,24 @@ void EntitySearchIndex::searchWordPrefixes(std::string_view query, Collector& hi
 }
 
 void EntitySearchIndex::searchSubstrings(std::string_view query, Collector& hits) const {
-    // One pass over the arena: keys are '\0'-separated and the query holds no '\0', so a match
-    // never straddles two keys. After a match the scan jumps to the next key.
-    const std::string_view arena(keyArena_);
     std::vector<std::uint64_t> ranks;
-    std::size_t at = arena.find(query);
-    while (at != std::string_view::npos) {
-        const auto next = std::upper_bound(keyOffsets_.begin(), keyOffsets_.end(), static_cast<std::uint32_t>(at));
-        const auto entry = static_cast<std::uint32_t>(next - keyOffsets_.begin() - 1);
-        ranks.push_back(rank(entry));
-        at = arena.find(query, *next);
+    if (postings_) {
+        // UMLS size: the keys that hold the query's 3-grams (see the header); shorter queries
+        // have no substring class there.
+        if (query.size() < 3) return;
+        for (const std::uint32_t entry : postings_->containing(query, [this](std::uint32_t e) { return key(e); }))
+            ranks.push_back(rank(entry));
+    } else {
+        // One pass over the arena: keys are '\0'-separated and the query holds no '\0', so a
+        // match never straddles two keys. After a match the scan jumps to the next key.
+        const std::string_view arena(keyArena_);
+        std::size_t at = arena.find(query);
+        while (at != std::string_view::npos) {
+            const auto next = std::upper_bound(keyOffsets_.begin(), keyOffsets_.end(), static_cast<std::uint32_t>(at));
+            const auto entry = static_cast<std::uint32_t>(next - keyOffsets_.begin() - 1);
+            ranks.push_back(rank(entry));
+            at = arena.find(query, *next);
+        }
     }
     hits.addRanked(ranks, [this](std::uint64_t r) {
         const Entry& entry = entries_[static_cast<std::size_t>(r & kPositionMask)];
@@ -370,7 +384,8 @@ void EntitySearchIndex::searchSubstrings(std::string_view query, Collector& hits
 
 std::size_t EntitySearchIndex::memoryBytes() const noexcept {
     return entries_.capacity() * sizeof(Entry) + keyArena_.capacity() + keyOffsets_.capacity() * sizeof(std::uint32_t) +
-           words_.capacity() * sizeof(WordRef) + idArena_.capacity() + ids_.capacity() * sizeof(IdRef);
+           words_.capacity() * sizeof(WordRef) + idArena_.capacity() + ids_.capacity() * sizeof(IdRef) +
+           (postings_ ? postings_->memoryBytes() : 0);
 }
 
 }  // namespace linkscope::kb

@@ -28,17 +28,22 @@
 //     for the range, then a heap yields the best N distinct entities);
 //   word prefix: O(k log W) to find each query word's range, then the candidates of the rarest
 //     word are checked against the other words: O(c * key length);
-//   substring: O(L) scan of the arena, run only while fewer than N entities were found by the
-//     better classes.
+//   substring: run only while fewer than N entities were found by the better classes. Up to
+//     kSubstringScanBytes of keys (MEDIC's are 2.4 MiB) an O(L) scan of the arena; above it (UMLS:
+//     280 MB, 160-220 ms a scan) the keys holding the query's two rarest 3-grams
+//     (kb/trigram_postings.h), checked with find, and then a query of fewer than three
+//     characters has no substring class (its 3-grams cannot say where it occurs).
 // Memory: about 60 bytes per entry (entry, offset, ~3 words) plus its key, and ~20 bytes per id
 // form plus its text: 7 MiB for MEDIC's 76,577 entries (benchmarks/kb_search.cpp).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kb/knowledge_base.h"
+#include "kb/trigram_postings.h"
 #include "text/normalizer.h"
 #include "util/progress.h"
 
@@ -62,14 +67,18 @@ struct EntitySearchHit {
     bool id = false;             ///< text is an identifier (ExactId, IdPrefix)
 };
 
+/// Key bytes up to which the substring class scans the keys (above: 3-gram postings).
+inline constexpr std::size_t kSubstringScanBytes = std::size_t{16} << 20;
+
 class EntitySearchIndex {
 public:
     /// Builds the index over every name of `kb` and, when `homonyms` is given (it must be the
     /// expansion of this KB), over every homonym-expanded name that differs from its original.
     /// Both must outlive the index and stay where they are. Reports progress and throws
     /// Cancelled when `progress` asks to stop; throws Error when a name is not valid UTF-8.
+    /// `substringScanBytes`: see kSubstringScanBytes (tests lower it to reach the postings).
     explicit EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpansion* homonyms = nullptr,
-                               const ProgressSink& progress = {});
+                               const ProgressSink& progress = {}, std::size_t substringScanBytes = kSubstringScanBytes);
 
     /// The best `limit` entities for `query`, best first (see the header comment). An empty
     /// query, or one that is only punctuation and white space, finds nothing. Throws Error when
@@ -84,6 +93,8 @@ public:
     std::size_t entryCount() const noexcept { return entries_.size(); }  ///< names + expanded names
     std::size_t wordCount() const noexcept { return words_.size(); }
     std::size_t idCount() const noexcept { return ids_.size(); }
+    /// Whether substring queries read 3-gram postings rather than scanning every key.
+    bool substringPostings() const noexcept { return postings_.has_value(); }
     std::size_t memoryBytes() const noexcept;
 
 private:
@@ -132,6 +143,7 @@ private:
     std::vector<WordRef> words_;             // sorted by word text
     std::string idArena_;
     std::vector<IdRef> ids_;                 // sorted by upper-cased id, primary holders first
+    std::optional<TrigramPostings> postings_;  // over the keys, above kSubstringScanBytes
 };
 
 }  // namespace linkscope::kb

@@ -2,6 +2,7 @@
 // and punctuation, ids in every spelling, homonym-expanded names, the limit, and a brute-force
 // reference that must give the same hits, in the same order, for every prefix of every name.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 #include "kb/entity_search.h"
 #include "kb/homonyms.h"
 #include "kb/kb_builder.h"
+#include "kb/trigram_postings.h"
 #include "util/utf8.h"
 
 using namespace linkscope;
@@ -247,10 +249,11 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < five.size(); ++i) QCOMPARE(five[i].entity, all[i].entity);
     }
 
-    void agreesWithBruteForce() {
-        // Every prefix of every name, id and expanded name, plus some words and substrings.
+    // Every prefix of every name, id and expanded name, plus some words and substrings.
+    std::set<std::string> allQueries() const {
         std::set<std::string> queries{"syndrome", "ease", "canc", "cancer breast", "colo can", "1", "D00", "omim",
-                                      "c5", "tumors", "neoplasms neuro", "hd (", "(", "a b", "z"};
+                                      "c5", "tumors", "neoplasms neuro", "hd (", "(", "a b", "z", "plasm", "eredit",
+                                      "ogren", "ndrome", "s s", "ton cho"};
         kb_.forEachNamePair([&](EntityIndex, StringId name) {
             const std::string_view text = kb_.strings().view(name);
             for (std::size_t n = 1; n <= text.size(); ++n) queries.insert(std::string(text.substr(0, n)));
@@ -260,6 +263,11 @@ private Q_SLOTS:
             for (std::size_t n = 1; n <= id.size(); ++n) queries.insert(std::string(id.substr(0, n)));
         }
         homonyms_->forEach([&](const ExpandedName& name) { queries.insert(std::string(name.expanded)); });
+        return queries;
+    }
+
+    void agreesWithBruteForce() {
+        const std::set<std::string> queries = allQueries();
         int checked = 0;
         for (const std::string& query : queries) {
             if (!utf8::isValid(query)) continue;  // a prefix cut inside "ö"
@@ -271,6 +279,59 @@ private Q_SLOTS:
             ++checked;
         }
         QVERIFY(checked > 300);
+    }
+
+    void postingsAgreeWithTheScan() {
+        // Above kSubstringScanBytes of keys (UMLS) the substring class reads 3-gram postings: the
+        // same hits as the scan for every query of three characters or more, and no substring
+        // hits for a shorter one (the other classes unchanged).
+        const EntitySearchIndex plain(kb_, nullptr, {}, 0), expanded(kb_, homonyms_.get(), {}, 0);
+        QVERIFY(plain.substringPostings() && expanded.substringPostings());
+        QVERIFY(!plain_->substringPostings());
+        QVERIFY(plain.memoryBytes() > plain_->memoryBytes());
+        int longer = 0, substringHits = 0;
+        for (const std::string& query : allQueries()) {
+            if (!utf8::isValid(query)) continue;
+            for (const auto& [withPostings, scanned] :
+                 {std::pair{&plain, plain_.get()}, std::pair{&expanded, expanded_.get()}}) {
+                const auto want = run(*scanned, query, 1000);
+                const auto got = run(*withPostings, query, 1000);
+                if (plain.normalizedKey(query).size() >= 3) {
+                    QCOMPARE(got, want);
+                    ++longer;
+                    substringHits += static_cast<int>(
+                        std::count_if(got.begin(), got.end(), [](const Got& g) { return g.match == SearchMatch::Substring; }));
+                } else {
+                    std::vector<Got> better;
+                    std::copy_if(want.begin(), want.end(), std::back_inserter(better),
+                                 [](const Got& g) { return g.match != SearchMatch::Substring; });
+                    QCOMPARE(got, better);
+                }
+            }
+        }
+        QVERIFY(longer > 300);
+        QVERIFY(substringHits > 20);  // the comparison did reach the substring class
+    }
+
+    void trigramPostingsFindEveryKeyOnce() {
+        // Gaps of 299 keys need two varint bytes; a key holding a 3-gram twice is listed once;
+        // bytes of UTF-8 are 3-grams like any others.
+        std::vector<std::string> keys;
+        for (int i = 0; i < 1000; ++i) keys.push_back(i % 299 == 0 ? "xx aaaa aaa" : i == 500 ? "sj\xC3\xB6gren" : "bbbb");
+        const TrigramPostings::KeyFn keyOf = [&](std::uint32_t k) { return std::string_view(keys[k]); };
+        const TrigramPostings postings(static_cast<std::uint32_t>(keys.size()), keyOf);
+        const std::vector<std::uint32_t> every299{0, 299, 598, 897};
+        QCOMPARE(postings.containing("aaa", keyOf), every299);
+        QCOMPARE(postings.containing("aaaa", keyOf), every299);
+        QCOMPARE(postings.containing("x aaaa a", keyOf), every299);
+        QCOMPARE(postings.containing("\xC3\xB6gr", keyOf), std::vector<std::uint32_t>{500});
+        QVERIFY(postings.containing("aab", keyOf).empty());       // a 3-gram no key holds
+        QVERIFY(postings.containing("aaaa aaaa", keyOf).empty());  // every 3-gram held, the text not
+        QVERIFY_THROWS_EXCEPTION(Error, postings.containing("aa", keyOf));
+        QCOMPARE(TrigramPostings(0, keyOf).gramCount(), std::size_t{0});
+        ProgressSink stop;
+        stop.cancelled = [] { return true; };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, TrigramPostings(10, keyOf, stop));
     }
 
     void invalidInputIsAnError() {
