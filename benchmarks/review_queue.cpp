@@ -1,0 +1,148 @@
+// The review queue's GUI costs on NCBI Disease + MEDIC with the sparse ranker (issue 18): the
+// whole queue (ui/review_queue_order.h: one pass over every mention, as F8 and the "Worth
+// reviewing" filter compute it after a decision) and the Candidates dock's reach preview per
+// candidate (what MainWindow::previewReach computes: CurationSession::sameSurface and the
+// known proposal of each mention listed). Prints a Markdown table for docs/benchmarks.md.
+//
+//   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS]      (default 200 dev mentions, 10 candidates each)
+//
+// Reads ../shared/data (LINKSCOPE_DATA_DIR overrides); exits 0 with a note when it is absent.
+// A linked run's datastore reach is not previewed by the GUI yet, so it is not measured here.
+#include <QApplication>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "corpus/corpus.h"
+#include "curation_session.h"
+#include "project/loaded_project.h"
+#include "project/project_manifest.h"
+#include "review_queue_order.h"
+
+using namespace linkscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double quantile(std::vector<double> values, double q) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1))];
+}
+
+fs::path dataDirectory() {
+    if (const char* env = std::getenv("LINKSCOPE_DATA_DIR"); env && *env) return env;
+    return LINKSCOPE_DEFAULT_DATA_DIR;
+}
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    return "unknown CPU";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    const std::size_t sample = argc > 1 ? std::stoul(argv[1]) : 200;
+    const fs::path data = dataDirectory();
+    const fs::path kb = data / "medic" / "medic_06Jul2012.txt";
+    const fs::path train = data / "ncbi-disease" / "NCBItrainset_corpus.txt";
+    const fs::path dev = data / "ncbi-disease" / "NCBIdevelopset_corpus.txt";
+    const fs::path test = data / "ncbi-disease" / "NCBItestset_corpus.txt";
+    for (const auto& file : {kb, train, dev, test})
+        if (!fs::exists(file)) {
+            std::printf("absent: %s (shared data); nothing measured\n", file.string().c_str());
+            return 0;
+        }
+    QTemporaryDir folder;
+    const fs::path manifestFile = fs::path(folder.path().toStdString()) / "ncbi-medic.json";
+    {
+        const nlohmann::json manifest = {
+            {"format", "linkscope-project-manifest"},
+            {"version", 1},
+            {"name", "NCBI Disease + MEDIC (review_queue)"},
+            {"knowledgeBase", {{"path", kb.string()}, {"format", "medic"}}},
+            {"corpora",
+             {{{"split", "train"}, {"path", train.string()}, {"format", "pubtator"}},
+              {{"split", "dev"}, {"path", dev.string()}, {"format", "pubtator"}},
+              {{"split", "test"}, {"path", test.string()}, {"format", "pubtator"}}}},
+        };
+        std::ofstream(manifestFile) << manifest.dump(2);
+    }
+    auto project = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifestFile)));
+    ui::CurationSession session;
+    const QString error = session.open(project, folder.filePath(QStringLiteral("bench.linkscope")));
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "cannot open the project file: %s\n", error.toUtf8().constData());
+        return 1;
+    }
+    const auto ranking = Clock::now();
+    while (!session.proposalsAvailable()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    const double rankingMs = msSince(ranking);
+
+    std::size_t mentions = 0;
+    for (const auto& split : project->splits)
+        for (const auto& document : split.corpus.documents()) mentions += document.mentions.size();
+
+    std::vector<double> queueMs;
+    std::size_t queued = 0;
+    for (int run = 0; run < 7; ++run) {
+        const auto start = Clock::now();
+        queued = ui::reviewQueueOf(session).size();
+        queueMs.push_back(msSince(start));
+    }
+
+    std::vector<double> previewMs, sameSurfaceMs;
+    std::size_t listed = 0, largest = 0, measured = 0;
+    for (const auto& split : project->splits) {
+        if (split.split != "dev") continue;
+        for (const auto& document : split.corpus.documents())
+            for (const auto& mention : document.mentions) {
+                if (measured == sample) break;
+                ++measured;
+                const project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
+                for (const auto& row : session.candidates(key, mention, 10)) {
+                    const auto start = Clock::now();
+                    const auto same = session.sameSurface(key, mention, row.entity);
+                    sameSurfaceMs.push_back(msSince(start));
+                    for (const auto& ref : same) (void)session.proposal(ref.key);
+                    previewMs.push_back(msSince(start));
+                    listed += same.size();
+                    largest = std::max(largest, same.size());
+                }
+            }
+    }
+
+    std::printf("machine: %s, %u threads; %zu mentions in the project, every proposal ranked in %.0f ms\n",
+                cpuModel().c_str(), std::thread::hardware_concurrency(), mentions, rankingMs);
+    std::printf("| what | n | median | p99 | max | note |\n| --- | ---: | ---: | ---: | ---: | --- |\n");
+    std::printf("| whole review queue (F8, Worth reviewing) | %zu | %.1f ms | %.1f ms | %.1f ms | %zu undecided mentions |\n",
+                queueMs.size(), quantile(queueMs, 0.5), quantile(queueMs, 0.99), quantile(queueMs, 1.0), queued);
+    std::printf("| reach preview per candidate (sparse, same text) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; %zu listed in all, at most %zu for one |\n",
+                previewMs.size(), quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured,
+                listed, largest);
+    std::printf("| of which CurationSession::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's text, the known proposal of each |\n",
+                sameSurfaceMs.size(), quantile(sameSurfaceMs, 0.5), quantile(sameSurfaceMs, 0.99),
+                quantile(sameSurfaceMs, 1.0));
+    return 0;
+}
