@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "candidate_model.h"
+#include "reach_preview.h"
 
 namespace linkscope::ui {
 
@@ -79,6 +80,10 @@ CandidatesPanel::CandidatesPanel(QWidget* parent)
     offerLayout->addLayout(offerButtons);
     layout->addWidget(offer_);
     offer_->hide();
+    // The selected candidate's reach, before anything is stored (filled by the main window).
+    // Made after the offer, whose list stays the panel's first QListWidget child.
+    reach_ = new ReachPreview(this);
+    layout->insertWidget(layout->indexOf(offer_), reach_);
     connect(apply, &QPushButton::clicked, this, [this] {
         clearOffer();
         Q_EMIT applyToAllRequested();

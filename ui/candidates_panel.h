@@ -14,6 +14,7 @@ class QTableView;
 namespace linkscope::ui {
 
 class CandidateModel;
+class ReachPreview;
 
 class CandidatesPanel : public QWidget {
     Q_OBJECT
@@ -22,6 +23,8 @@ public:
 
     CandidateModel* model() const { return model_; }
     QTableView* table() const { return table_; }
+    /// What choosing the selected candidate would change beyond this mention (reach_preview.h).
+    ReachPreview* reachPreview() const { return reach_; }
     /// Where the entity search box goes (the Knowledge base half of the GUI provides it).
     void setSearchWidget(QWidget* search);
     /// The mention line above the table (rich text).
@@ -59,6 +62,7 @@ private:
     QFrame* offer_;
     QLabel* offerSummary_;
     QListWidget* offerList_;
+    ReachPreview* reach_;
 };
 
 }  // namespace linkscope::ui

@@ -20,6 +20,8 @@
 #include "curation/model_candidates.h"
 #endif
 #include "abbreviation_expansion.h"
+#include "curation/adjudication.h"
+#include "curation/curator_merge.h"
 #include "decision_command.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
@@ -47,6 +49,28 @@ CurationSession::CurationSession(QObject* parent)
     });
     // Two results: the ranker as soon as it is built (candidates for the selected mention), then
     // the proposals of every mention (filters), which take a search per mention.
+    // A merge ended: whatever it recorded is read back, a prefix of it when it stopped early.
+    mergePool_.setMaxThreadCount(1);
+    connect(&mergeWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        const MergeOutcome outcome = mergeWatcher_.future().resultCount() > 0 ? mergeWatcher_.result() : MergeOutcome{};
+        merging_ = false;
+        if (store_) {
+            const std::map<project::MentionKey, project::Decision> before = current_;
+            reloadDecisions();
+            rebuildUndoStack();
+            // A linked run's datastore takes the decisions now in effect, as after a decision:
+            // the replaced one's key out, the new one's in.
+            if (model_)
+                for (const auto& [key, decision] : current_) {
+                    const auto old = before.find(key);
+                    if (old != before.end() && old->second.id == decision.id) continue;
+                    if (old != before.end()) unfeedModel(old->second);
+                    feedModel(decision);
+                }
+            Q_EMIT decisionsReloaded();
+        }
+        Q_EMIT mergeFinished(outcome.summary, outcome.error);
+    });
     connect(&candidateWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
         const Ranked ranked = candidateWatcher_.resultAt(index);
         if (ranked.candidates && !candidates_) {
@@ -111,6 +135,9 @@ QString CurationSession::open(std::shared_ptr<const LoadedProject> project, cons
 }
 
 void CurationSession::close() {
+    cancelMerge();
+    mergeWatcher_.waitForFinished();  // its own pool: waits for the merge alone
+    merging_ = false;
     cancelRunLinking();
     modelWatcher_.waitForFinished();  // its own pool: waits for this job alone
     model_.reset();
@@ -226,7 +253,12 @@ std::string CurationSession::proposedLink(const project::MentionKey& key, const 
 #ifdef LINKSCOPE_HAVE_TORCH
     if (model_)
         if (const auto* proposal = model_->proposal(key)) return proposal->entity;
+    if (!model_)
 #endif
+        // Every mention's top, ranked once on the worker by the same ranker and text: not a new
+        // search per call ("Apply to all" and the reach preview ask for ~175 mentions at once).
+        if (proposals_)
+            if (const auto found = proposals_->find(key); found != proposals_->end()) return found->second.entity;
     const auto rows = candidates(key, mention, 1);
     return rows.empty() ? std::string() : rows.front().entity;
 }
@@ -529,6 +561,11 @@ std::optional<project::Decision> CurationSession::storeRecord(const project::Dec
 }
 
 bool CurationSession::storeUndo(std::int64_t expectedId) {
+    if (mergeUnderWay()) {
+        // The store's latest decision may be an imported one; the stack is rebuilt at the end.
+        Q_EMIT errorOccurred(tr("Undo waits for the merge under way to finish"));
+        return false;
+    }
     try {
         const auto undone = store_->undo();
         if (!undone || undone->id != expectedId)
@@ -545,6 +582,10 @@ bool CurationSession::storeUndo(std::int64_t expectedId) {
 }
 
 bool CurationSession::storeRedo(std::int64_t expectedId) {
+    if (mergeUnderWay()) {
+        Q_EMIT errorOccurred(tr("Redo waits for the merge under way to finish"));
+        return false;
+    }
     try {
         const auto redone = store_->redo();
         if (!redone || redone->id != expectedId)
@@ -559,6 +600,56 @@ bool CurationSession::storeRedo(std::int64_t expectedId) {
         Q_EMIT errorOccurred(tr("Redo failed: %1").arg(QString::fromUtf8(error.what())));
         return false;
     }
+}
+
+// --- several curators (issue 18) ------------------------------------------------------------------
+
+bool CurationSession::adjudicate(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                                 const std::string& newLink) {
+    // The mark is the curator name (adjudication.h); the session's own name is kept for decide().
+    const QString curator = curator_;
+    curator_ = QString::fromStdString(curation::adjudicatorName(curator_.toStdString()));
+    const bool stored = decide(key, mention, kind, newLink);
+    curator_ = curator;
+    return stored;
+}
+
+bool CurationSession::startMerge(const QString& file) {
+    if (!store_ || merging_) return false;
+    merging_ = true;
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    cancelMerge_ = cancelled;
+    const std::filesystem::path into = projectFile_.toStdString();
+    const std::filesystem::path from = file.toStdString();
+    mergeWatcher_.setFuture(QtConcurrent::run(&mergePool_, [this, into, from, file, cancelled]() -> MergeOutcome {
+        ProgressSink progress;
+        progress.report = [this](std::string_view, double fraction) {
+            const int percent = static_cast<int>(fraction * 100);
+            QMetaObject::invokeMethod(this, [this, percent] { Q_EMIT mergeProgress(percent); }, Qt::QueuedConnection);
+        };
+        progress.cancelled = [cancelled] { return cancelled->load(); };
+        try {
+            // Its own connection: the GUI's store belongs to the GUI thread.
+            auto target = project::ProjectStore::open(into);
+            const auto source = project::ProjectStore::open(from);
+            const curation::MergeSummary merged = curation::mergeDecisions(target, source, {}, progress);
+            return {tr("Merged %n decision(s) from %1 (%2 already here); %3 disagreement(s) to adjudicate", nullptr,
+                       static_cast<int>(merged.imported))
+                        .arg(file)
+                        .arg(merged.alreadyPresent)
+                        .arg(merged.openDisagreements),
+                    {}};
+        } catch (const Cancelled&) {
+            return {{}, tr("the merge was cancelled; the decisions merged before stay (merge again to go on)")};
+        } catch (const std::exception& error) {
+            return {{}, QString::fromUtf8(error.what())};
+        }
+    }));
+    return true;
+}
+
+void CurationSession::cancelMerge() {
+    if (cancelMerge_) cancelMerge_->store(true);
 }
 
 }  // namespace linkscope::ui

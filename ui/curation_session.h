@@ -158,8 +158,30 @@ public:
     /// projects undo them one by one). Returns how many were stored.
     int decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink);
 
+    /// Several curators (issue 18, core/curation/adjudication.h): records a decision as decide()
+    /// does, under this session's curator name marked as an adjudicator's.
+    bool adjudicate(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                    const std::string& newLink = {});
+    /// Starts recording another curator's project file's decisions in effect into this one
+    /// (core/curation/curator_merge.h) on a worker, through its own connection to the project
+    /// file (a commit per decision waits for the disk): mergeProgress while it runs, then the
+    /// decisions and the undo stack are read again from the store (decisionsReloaded) and
+    /// mergeFinished says what was merged or why not. False when no project is open or a merge
+    /// is under way. Undo and redo are refused while it runs (the stack is rebuilt at its end).
+    /// A linked run's datastore is fed the decisions the merge put in effect.
+    bool startMerge(const QString& file);
+    /// Stops a merge under way before its next decision (the ones merged stay; mergeFinished follows).
+    void cancelMerge();
+    /// From startMerge() until the decisions are read back (mergeFinished).
+    bool mergeUnderWay() const { return merging_; }
+
 Q_SIGNALS:
     void decisionChanged(const linkscope::project::MentionKey& key);
+    /// Many decisions changed at once (a merge): every view reads them again.
+    void decisionsReloaded();
+    void mergeProgress(int percent);
+    /// A merge ended: `summary` says what was merged, `error` why it stopped ("" when it did not).
+    void mergeFinished(const QString& summary, const QString& error);
     void candidatesReady();
     /// Every mention's proposal is known (filters on confidence and disagreement work).
     void proposalsReady();
@@ -221,6 +243,15 @@ private:
     std::deque<project::MentionKey> pendingRerank_;   ///< in order of arrival, no repeats
     std::set<project::MentionKey> pendingSet_;        ///< the same, for the repeat check
     bool rerankQueued_ = false;
+    /// A merge (startMerge): on its own pool, so that close() waits for this job alone.
+    struct MergeOutcome {
+        QString summary;
+        QString error;
+    };
+    QThreadPool mergePool_;
+    QFutureWatcher<MergeOutcome> mergeWatcher_;
+    std::shared_ptr<std::atomic<bool>> cancelMerge_;
+    bool merging_ = false;
 };
 
 }  // namespace linkscope::ui

@@ -29,6 +29,7 @@
 
 #include <set>
 
+#include "adjudication_dialog.h"
 #include "candidate_model.h"
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
@@ -47,6 +48,8 @@
 #include "knowledge_base_dock.h"
 #include "linking_menu.h"
 #include "raw_file_view.h"
+#include "reach_preview.h"
+#include "review_queue_order.h"
 #include "training_panel.h"
 #include "knowledge_base_summary.h"
 #include "mention_adapter.h"
@@ -176,6 +179,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
             showCandidates();
         }
     });
+    // Several curators: a merge's progress, Cancel and outcome in the status bar.
+    connect(cancelButton_, &QPushButton::clicked, session_, &CurationSession::cancelMerge);
+    connect(session_, &CurationSession::mergeProgress, progressBar_, &QProgressBar::setValue);
+    connect(session_, &CurationSession::mergeFinished, this, [this](const QString& summary, const QString& error) {
+        finishLoading();
+        const QString message = error.isEmpty() ? summary : tr("Merge failed: %1").arg(error);
+        diagnostics_->appendPlainText(message);
+        statusLabel_->setText(message);
+        if (error.isEmpty()) adjudicationDialog()->show();
+    });
+    // A merge changed many decisions at once.
+    connect(session_, &CurationSession::decisionsReloaded, this, [this] {
+        refreshReview();
+        if (currentDocument_) {
+            refreshMentionStates();
+            showCandidates();
+        }
+    });
     connect(session_, &CurationSession::errorOccurred, this, [this](const QString& message) {
         diagnostics_->appendPlainText(message);
         statusLabel_->setText(message);
@@ -206,6 +227,7 @@ void MainWindow::createDocks() {
     reviewFilter_->addItem(tr("Unreviewed mentions"), static_cast<int>(DocumentFilterModel::Review::Unreviewed));
     reviewFilter_->addItem(tr("Disagreements with gold"), static_cast<int>(DocumentFilterModel::Review::Disagreements));
     reviewFilter_->addItem(tr("Low confidence"), static_cast<int>(DocumentFilterModel::Review::LowConfidence));
+    reviewFilter_->addItem(tr("Worth reviewing (queue order)"), static_cast<int>(DocumentFilterModel::Review::WorthReviewing));
     reviewFilter_->setToolTip(tr("Show the documents with unreviewed mentions, with a link in effect that differs from "
                                  "the gold, or with an unreviewed mention the ranker is unsure of"));
     reviewProgress_ = new QLabel(panel);
@@ -239,6 +261,7 @@ void MainWindow::createDocks() {
     connect(documentSearch_, &QLineEdit::textChanged, documentFilter_, &QSortFilterProxyModel::setFilterFixedString);
     connect(reviewFilter_, &QComboBox::currentIndexChanged, this, [this] {
         documentFilter_->setReviewFilter(static_cast<DocumentFilterModel::Review>(reviewFilter_->currentData().toInt()));
+        refreshReviewQueue();
     });
     connect(documentTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDocumentAt(current); });
@@ -272,7 +295,9 @@ void MainWindow::createDocks() {
             [this](const QModelIndex& current) {
                 const QString id = current.data(CandidateModel::EntityIdRole).toString();
                 if (!id.isEmpty()) kbDock_->showEntity(id);
+                previewReach(id);
             });
+    connect(candidates_->reachPreview(), &ReachPreview::mentionActivated, this, &MainWindow::showMention);
 
     auto* kbDock = new QDockWidget(tr("Knowledge base"), this);
     kbDock->setObjectName(QStringLiteral("knowledgeBaseDock"));
@@ -368,6 +393,12 @@ void MainWindow::createActions() {
     open->setShortcut(QKeySequence::Open);
     QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::chooseExport);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    // Several curators (issue 18): merge another curator's file, then adjudicate.
+    file->addAction(tr("&Merge Another Curator's Project…"), this, &MainWindow::chooseMerge);
+    file->addAction(tr("&Adjudicate Disagreements…"), this, [this] {
+        adjudicationDialog()->show();
+        adjudication_->raise();
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -425,6 +456,30 @@ void MainWindow::chooseExport() {
     for (const auto& split : project_->splits) splits << QString::fromStdString(split.split);
     ExportDialog dialog(splits, QFileInfo(QString::fromStdString(project_->manifest.file.string())).absolutePath(), this);
     if (dialog.exec() == QDialog::Accepted) startExport(dialog.options());
+}
+
+void MainWindow::chooseMerge() {
+    if (!session_->isOpen()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Merge Another Curator's Project"), QString(),
+                                                      tr("Linkscope project files (*.linkscope)"));
+    if (!path.isEmpty()) mergeProject(path);
+}
+
+bool MainWindow::mergeProject(const QString& projectFile) {
+    if (!session_->startMerge(projectFile)) return false;
+    statusLabel_->setText(tr("Merging the decisions of %1…").arg(projectFile));
+    progressBar_->setValue(0);
+    progressBar_->setVisible(true);
+    cancelButton_->setVisible(true);
+    return true;
+}
+
+AdjudicationDialog* MainWindow::adjudicationDialog() {
+    if (!adjudication_) {
+        adjudication_ = new AdjudicationDialog(session_, this);
+        connect(adjudication_, &AdjudicationDialog::mentionActivated, this, &MainWindow::showMention);
+    }
+    return adjudication_;
 }
 
 bool MainWindow::startExport(const curation::ExportOptions& options) {
@@ -638,11 +693,71 @@ void MainWindow::refreshReview(const std::vector<project::MentionKey>& changed) 
     for (const project::MentionKey& key : changed) distinct.emplace(key.split, key.document);
     documents_->refreshReview({distinct.begin(), distinct.end()});
     showReviewProgress();
+    refreshReviewQueue();
 }
 
 void MainWindow::refreshReview() {
     documents_->refreshReview();
     showReviewProgress();
+    refreshReviewQueue();
+}
+
+void MainWindow::refreshReviewQueue() {
+    // Only while the filter shows it: the queue is a pass over every mention of the project.
+    if (documentFilter_->reviewFilter() != DocumentFilterModel::Review::WorthReviewing) return;
+    reviewPriorities_ = documentPriorities(reviewQueueOf(*session_));
+    documentFilter_->setPriorityFunction([this](int sourceRow) {
+        const Document* document = documents_->documentAt(sourceRow);
+        if (!document || !project_) return 0.0;
+        const int split = documents_->data(documents_->index(sourceRow, 0), DocumentListModel::SplitIndexRole).toInt();
+        const auto found = reviewPriorities_.find({project_->splits[static_cast<std::size_t>(split)].split, document->pmid()});
+        return found == reviewPriorities_.end() ? 0.0 : found->second;
+    });
+}
+
+void MainWindow::previewReach(const QString& entity) {
+    const Mention* mention = currentMention();
+    const auto key = currentMentionKey();
+    if (entity.isEmpty() || !mention || !key || !session_->isOpen()) {
+        candidates_->reachPreview()->clear();
+        return;
+    }
+    std::vector<ReachPreview::Entry> entries;
+    for (const auto& ref : session_->sameSurface(*key, *mention, entity.toStdString())) {
+        // The proposal known for every mention, not a new ranking per listed mention (a
+        // frequent text lists ~175 mentions on NCBI Disease: benchmarks/review_queue).
+        const auto proposal = session_->proposal(ref.key);
+        const std::string before = proposal ? proposal->entity : session_->proposedLink(ref.key, *ref.mention);
+        entries.push_back({ref.key, tr("%1 · PMID %2 · “%3”: %4 → %5")
+                                        .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
+                                             QString::fromStdString(ref.mention->text),
+                                             before.empty() ? tr("no candidate") : QString::fromStdString(before), entity)});
+    }
+    candidates_->reachPreview()->showReach(entity, entries);
+}
+
+bool MainWindow::nextWorthReviewing() {
+    const std::vector<QueuedMention> queue = reviewQueueOf(*session_);
+    if (queue.empty()) {
+        statusLabel_->setText(session_->proposalsAvailable() ? tr("No mention is left to review")
+                                                             : tr("The candidates are still being ranked"));
+        return false;
+    }
+    const project::MentionKey& key = queue.front().key;
+    const auto show = [&] {
+        return showMention(QString::fromStdString(key.split), QString::fromStdString(key.document), static_cast<int>(key.start),
+                           static_cast<int>(key.end));
+    };
+    // Its document may be hidden by the text or review filter: show every document then.
+    if (!show()) {
+        documentSearch_->clear();
+        reviewFilter_->setCurrentIndex(0);
+        if (!show()) return false;
+    }
+    statusLabel_->setText(tr("Worth reviewing: priority %1, %n undecided mention(s) in the queue", nullptr,
+                             static_cast<int>(queue.size()))
+                              .arg(queue.front().priority, 0, 'f', 2));
+    return true;
 }
 
 void MainWindow::showReviewProgress() {
@@ -688,6 +803,7 @@ void MainWindow::showCandidates() {
         return;
     }
     const std::string current = session_->linkInEffect(*key, *mention);
+    candidates_->reachPreview()->clear();  // a new list: no candidate selected yet
     candidates_->model()->setCandidates(session_->candidates(*key, *mention), project_->kb.get(), mention->ids.ids, current);
     QString summary = tr("<b>%1</b> <i>%2</i> · gold: %3")
                           .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
@@ -788,6 +904,8 @@ void MainWindow::createCurationActions(QMenu* edit) {
     addKey(tr("&Reject link"), {QKeySequence(Qt::Key_R)}, [this] { decideCurrent(project::DecisionKind::Reject); });
     addKey(tr("Mark as &NIL"), {QKeySequence(Qt::Key_0)}, [this] { decideCurrent(project::DecisionKind::Nil); });
     addKey(tr("&Skip"), {QKeySequence(Qt::Key_S)}, [this] { decideCurrent(project::DecisionKind::Skip); });
+    // The review queue (issue 18, ui/review_queue_order.h): the undecided mention most worth a look.
+    addKey(tr("Next Mention &Worth Reviewing"), {QKeySequence(Qt::Key_F8)}, [this] { nextWorthReviewing(); });
     // In a submenu, not hidden: a hidden action's shortcut does not fire.
     QMenu* pick = edit->addMenu(tr("&Pick candidate"));
     for (int rank = 1; rank <= 9; ++rank) {

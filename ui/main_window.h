@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,7 @@ struct Mention;
 
 namespace linkscope::ui {
 
+class AdjudicationDialog;
 class CandidatesPanel;
 class CurationSession;
 class DocumentFilterModel;
@@ -70,6 +72,9 @@ public:
     TrainingPanel* trainingPanel() const { return training_; }
     /// Shows a mention: selects its document and the mention in it; false when not found.
     bool showMention(const QString& split, const QString& pmid, int start, int end);
+    /// Edit > Next Mention Worth Reviewing (F8): selects the first mention of the review queue
+    /// (ui/review_queue_order.h) in the document view and the Candidates dock. False when none.
+    bool nextWorthReviewing();
     /// The shown document's split name and the document (nullptr when none is shown).
     const Document* currentDocument() const { return currentDocument_; }
     /// The selected mention's key, when a mention is selected.
@@ -80,6 +85,13 @@ public:
     /// Exports the open project (its decisions in effect applied) on a worker; exportFinished or
     /// exportFailed follows. False when no project is open or an export is running.
     bool startExport(const curation::ExportOptions& options);
+    /// Several curators (issue 18): starts recording another curator's project file's decisions
+    /// into the open one on a worker (File > Merge Another Curator's Project), with progress and
+    /// Cancel in the status bar; CurationSession::mergeFinished follows, and the adjudication
+    /// dialog opens after a merge that went through. False when none can start.
+    bool mergeProject(const QString& projectFile);
+    /// File > Adjudicate Disagreements' dialog (made on first use, not shown by this call).
+    AdjudicationDialog* adjudicationDialog();
 
 Q_SIGNALS:
     void projectLoaded();
@@ -104,6 +116,7 @@ private:
     void restoreLayout();
     void chooseProject();
     void chooseExport();
+    void chooseMerge();
     void createCurationActions(QMenu* edit);
     void showCandidates();
     void refreshMentionStates();
@@ -111,6 +124,11 @@ private:
     /// Only the documents of these mentions changed (a decision, a re-ranking).
     void refreshReview(const std::vector<project::MentionKey>& changed);
     void showReviewProgress();  ///< the reviewed/total line of every split
+    /// The Documents dock's "Worth reviewing" priorities, computed again while that filter is on.
+    void refreshReviewQueue();
+    /// Fills the Candidates dock's reach preview for candidate `entity` ("" clears it).
+    void previewReach(const QString& entity);
+    std::map<std::pair<std::string, std::string>, double> reviewPriorities_;
     void offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind);
     void applyOffer();
     const Mention* currentMention() const;
@@ -147,6 +165,7 @@ private:
     };
     SameSurfaceOffer offer_;
     bool exporting_ = false;
+    AdjudicationDialog* adjudication_ = nullptr;  ///< made on first use
     /// The export's own pool (see CurationSession: a job on the global pool delays painting).
     QThreadPool exportPool_;
     QProgressBar* progressBar_ = nullptr;

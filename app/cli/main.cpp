@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addIndexCommand(app);
     linkscope::cli::addTokenizeCommand(app);
     linkscope::cli::addExportCommand(app);
+    linkscope::cli::addAgreementCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);

@@ -6,6 +6,12 @@
 // Walks the evaluated split's documents (dev by default) in order; the gold link of every
 // mention the linker gets wrong is fed back as a correction at once (curation/simulated_curation.h).
 // Prints the final accuracies with and without feedback, writes the curve as CSV and SVG.
+//
+//   linkscope-cli simulate-curation --order queue|document|queue,document [--apply-to-all]
+//       [--max-decisions N] [--target ACC] --train F --dev F --kb F [--csv FILE] [--svg FILE] [--json]
+//
+// With --order, the mention-level review of issue 18 instead (review_simulation.h): one mention
+// decided at a time, in document order or by the review queue, with the GUI's sparse ranker.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +24,7 @@
 #include "console_progress.h"
 #include "curation/simulated_curation.h"
 #include "curation_plot.h"
+#include "review_simulation.h"
 #include "run_eval.h"
 #include "train/method_linker.h"
 #include "util/atomic_file.h"
@@ -36,6 +43,8 @@ struct SimulateArguments {
     std::size_t evaluateEvery = 1;
     unsigned threads = 0;
     bool json = false;
+    /// --order: the mention-level review walk (issue 18) instead of the document walk.
+    ReviewSimulationArguments review;
 };
 
 void writeText(const std::filesystem::path& file, const std::string& text) {
@@ -115,8 +124,7 @@ void addSimulateCurationCommand(CLI::App& app) {
         "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
     args->data.split = "dev";
     args->data.addOptions(*cmd);
-    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out)")
-        ->required()
+    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out); required without --order")
         ->check(CLI::ExistingDirectory);
     args->encoder.addOptions(*cmd, false, 25);
     args->augment.addOptions(*cmd);
@@ -127,7 +135,36 @@ void addSimulateCurationCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
-    cmd->callback([args] { runSimulation(*args); });
+    cmd->add_option("--order", args->review.orders,
+                    "Review one mention at a time in this order (queue, document, or both: queue,document) "
+                    "with the sparse ranker, and follow the accuracy of the whole split")
+        ->delimiter(',');
+    cmd->add_flag("--apply-to-all", args->review.applyToAll,
+                  "--order: after each decision, apply it to the identical undecided mentions linked otherwise");
+    cmd->add_option("--max-decisions", args->review.maxDecisions, "--order: stop after N decisions (0: all)")
+        ->capture_default_str();
+    cmd->add_option("--margin-scale", args->review.policy.marginScale,
+                    "--order queue: the lead over the second entity above which the margin adds no doubt")
+        ->capture_default_str();
+    cmd->add_option("--confidence-weight", args->review.policy.confidenceWeight,
+                    "--order queue: the exponent of the top score in the queue's sureness (0: not read)")
+        ->capture_default_str();
+    cmd->add_option("--target", args->review.target, "--order: the accuracy whose number of decisions is reported")
+        ->capture_default_str();
+    cmd->callback([args] {
+        if (!args->review.orders.empty()) {
+            if (!args->run.empty())
+                throw Error("--order walks with the sparse ranker; a trained run (--run) is not supported there yet");
+            args->review.data = args->data;
+            args->review.csv = args->csv;
+            args->review.svg = args->svg;
+            args->review.json = args->json;
+            runReviewSimulation(args->review);
+            return;
+        }
+        if (args->run.empty()) throw Error("simulate-curation needs --run RUN (or --order for the mention-level review)");
+        runSimulation(*args);
+    });
 }
 
 }  // namespace linkscope::cli

@@ -7,6 +7,7 @@
 #include "corpus/bioc_writer.h"
 #include "corpus/brat_writer.h"
 #include "corpus/pubtator_writer.h"
+#include "curation/adjudication.h"
 #include "curation/apply_decisions.h"
 #include "curation/decision_log.h"
 #include "project/project_store.h"
@@ -159,6 +160,14 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
                      0.8 * static_cast<double>(reads++) / static_cast<double>(corpora.size()));
         });
     for (const auto& diagnostic : notes) report.notes.push_back(diagnostic.toString());
+    // Several curators (adjudication.h): an open disagreement exports the later-recorded link.
+    // A link that does not parse is left to applyDecisions below, which lists every such decision.
+    try {
+        if (const std::size_t open = openDisagreements(input.done); open > 0)
+            report.notes.push_back(std::to_string(open) + " disagreement(s) between curators not adjudicated: the " +
+                                   "later-recorded curator's link is exported for each");
+    } catch (const Error&) {
+    }
     for (std::size_t i = 0; i < corpora.size(); ++i) {
         const auto& reference = corpora[i];
         progress.checkCancelled();

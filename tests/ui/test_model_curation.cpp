@@ -236,6 +236,40 @@ private Q_SLOTS:
 #endif
     }
 
+    // Several curators (issue 18): a merged curator's accept becomes a datastore key, as one made
+    // in this session does.
+    void mergedDecisionsFeedTheDatastore() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        QSKIP("this build has no LibTorch: run linking needs it");
+#else
+        CurationSession session;
+        QSignalSpy ready(&session, &CurationSession::candidatesReady);
+        QCOMPARE(session.open(project_, dir_.filePath(QStringLiteral("merge-into.linkscope"))), QString());
+        QVERIFY(ready.wait(30000));
+        linkWithRun(session);
+        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{0});
+        const auto strokes = mentionsReading(*project_, "stroke");
+        QVERIFY(!strokes.empty() && !strokes[0].mention->ids.ids.empty());
+        const QString other = dir_.filePath(QStringLiteral("merge-from.linkscope"));
+        {
+            auto store = project::ProjectStore::create(other.toStdString(), project_->manifest);
+            project::Decision accept;
+            accept.mention = strokes[0].key;
+            accept.mentionText = strokes[0].mention->text;
+            accept.kind = project::DecisionKind::Accept;
+            accept.newLink = strokes[0].mention->ids.ids.front();
+            accept.curator = "bob";
+            store.record(accept);
+        }
+        QSignalSpy finished(&session, &CurationSession::mergeFinished);
+        QVERIFY(session.startMerge(other));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().at(1).toString(), QString());
+        QCOMPARE(session.currentDecision(strokes[0].key)->curator, std::string("bob"));
+        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
+#endif
+    }
+
     // With a run linked, the embedding plot measures distances in the run's space.
     void theEmbeddingPlotUsesTheRunsVectors() {
 #ifndef LINKSCOPE_HAVE_TORCH
