@@ -40,17 +40,18 @@ SparseCandidates::~SparseCandidates() = default;
 
 std::size_t SparseCandidates::dictionarySize() const noexcept { return state_->dictionary.size(); }
 
-std::vector<CandidateRow> SparseCandidates::rank(std::string_view mention, std::size_t k) const {
+namespace {
+
+// Entries, not entities, are ranked: a homonym entry stands for several entities, and one entity
+// has many names. The search goes deeper than k so that k distinct entities usually remain.
+std::size_t entryDepth(std::size_t k) noexcept { return k * 4 + 16; }
+
+std::vector<CandidateRow> rowsOf(const retrieval::NameDictionary& dictionary, std::span<const retrieval::Candidate> entries,
+                                 std::size_t k) {
     std::vector<CandidateRow> rows;
-    if (k == 0) return rows;
-    const std::string query = state_->normalizer->normalize(mention);
-    if (query.empty()) return rows;
-    // Entries, not entities, are ranked: a homonym entry stands for several entities, and one
-    // entity has many names. Search deeper than k so that k distinct entities usually remain.
-    const std::vector<retrieval::Candidate> entries = state_->index.search(query, k * 4 + 16);
     std::unordered_set<std::string_view> listed;
     for (const retrieval::Candidate& candidate : entries) {
-        const retrieval::DictionaryEntry& entry = state_->dictionary[candidate.entry];
+        const retrieval::DictionaryEntry& entry = dictionary[candidate.entry];
         for (const std::string& id : entry.ids) {
             if (!listed.insert(id).second) continue;
             CandidateRow row;
@@ -63,6 +64,28 @@ std::vector<CandidateRow> SparseCandidates::rank(std::string_view mention, std::
             if (rows.size() == k) return rows;
         }
     }
+    return rows;
+}
+
+}  // namespace
+
+std::vector<CandidateRow> SparseCandidates::rank(std::string_view mention, std::size_t k) const {
+    if (k == 0) return {};
+    const std::string query = state_->normalizer->normalize(mention);
+    if (query.empty()) return {};
+    return rowsOf(state_->dictionary, state_->index.search(query, entryDepth(k)), k);
+}
+
+std::vector<std::vector<CandidateRow>> SparseCandidates::rankAll(std::span<const std::string> mentions, std::size_t k,
+                                                                 unsigned threads) const {
+    std::vector<std::vector<CandidateRow>> rows(mentions.size());
+    if (k == 0) return rows;
+    std::vector<std::string> queries;
+    queries.reserve(mentions.size());
+    for (const std::string& mention : mentions) queries.push_back(state_->normalizer->normalize(mention));
+    const auto found = state_->index.search(std::span<const std::string>(queries), entryDepth(k), threads);
+    for (std::size_t i = 0; i < mentions.size(); ++i)
+        if (!queries[i].empty()) rows[i] = rowsOf(state_->dictionary, found[i], k);
     return rows;
 }
 

@@ -7,6 +7,8 @@
 // an entity is listed once, at its best name.
 #include <cstddef>
 #include <memory>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +33,11 @@ public:
     /// The top k entities for a mention's surface text (normalized as the dictionary is).
     /// Safe to call from several threads at once.
     std::vector<CandidateRow> rank(std::string_view mention, std::size_t k) const;
+    /// rank() of many mentions at once: the same rows, from one batched search that answers each
+    /// distinct text once on `threads` threads (0: one per core). What ranking every mention of a
+    /// MedMentions-size project takes (350,000 mentions against UMLS, issue 17).
+    std::vector<std::vector<CandidateRow>> rankAll(std::span<const std::string> mentions, std::size_t k,
+                                                   unsigned threads = 0) const;
     std::size_t dictionarySize() const noexcept;
 
 private:

@@ -293,6 +293,24 @@ private Q_SLOTS:
         QCOMPARE(linker.signals(2).proposal, std::string("MESH:D001943|MESH:D010051"));
         QVERIFY_THROWS_EXCEPTION(Error, linker.signals(3));
 
+        // Ranking every mention at once (the GUI's proposals) gives each mention's own ranking,
+        // with repeated texts, an empty one and several threads.
+        const std::vector<std::string> texts = {"HD", "Huntington  Disease", "", "ovarian", "HD", "breast neoplasm"};
+        for (const unsigned threads : {1u, 2u}) {
+            const auto all = sparse.rankAll(texts, 3, threads);
+            QCOMPARE(all.size(), texts.size());
+            for (std::size_t i = 0; i < texts.size(); ++i) {
+                const auto one = sparse.rank(texts[i], 3);
+                QCOMPARE(all[i].size(), one.size());
+                for (std::size_t r = 0; r < one.size(); ++r) {
+                    QCOMPARE(all[i][r].entity, one[r].entity);
+                    QVERIFY(std::abs(all[i][r].score - one[r].score) < 1e-6);
+                }
+            }
+            QVERIFY(all[2].empty());
+            QCOMPARE(all[3].front().entity, std::string("MESH:D010051"));
+        }
+
         const auto mentions = reviewMentionsOf(queries);
         QCOMPARE(mentions[1].surface, std::string("huntington disease"));
         QCOMPARE(mentions[0].surface, std::string("hd"));
