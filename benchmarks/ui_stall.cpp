@@ -274,6 +274,7 @@ int main(int argc, char** argv) {
         if (!ms.empty())
             std::printf("| candidates of a selected mention (%zu mentions) | median %.1f ms | max %.1f ms | | | on the GUI thread |\n",
                         ms.size(), ms[ms.size() / 2], ms.back());
+        std::fflush(stdout);
     }
     // The review filters need every mention's proposal: ranked on the worker after the ranker.
     if (!proposals) {
