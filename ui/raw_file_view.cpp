@@ -1,5 +1,8 @@
 #include "raw_file_view.h"
 
+#include <QTextCursor>
+#include <QTimer>
+
 #include <QFontDatabase>
 #include <QPainter>
 #include <QPromise>
@@ -93,6 +96,9 @@ void RawFileView::loadFile(const QString& path) {
     path_ = path;
     pendingLine_ = 0;
     loading_ = true;
+    ++generation_;  // a chunked insertion of the previous file stops
+    pendingText_.clear();
+    pendingAt_ = 0;
     // The placeholder, not the text: the highlighter would mark a message as a malformed line.
     clear();
     setPlaceholderText(tr("Loading %1…").arg(path));
@@ -129,7 +135,35 @@ void RawFileView::onLoaded() {
     // blocks the GUI thread for longer than the 100 ms the issue allows.
     auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_);
     if (lazy) lazy->setLineWindow(0, -1);
-    setPlainText(loaded.text);
+    clear();
+    setPlaceholderText({});
+    pendingText_ = loaded.text;
+    pendingAt_ = 0;
+    loading_ = true;  // until the last chunk is in
+    appendChunk(generation_);
+}
+
+void RawFileView::appendChunk(std::uint64_t generation) {
+    if (generation != generation_) return;  // another file was asked for meanwhile
+    // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once: a few
+    // thousand lines a turn keep each turn far below the 100 ms the GUI thread may stall.
+    constexpr int kLinesPerTurn = 2048;
+    qsizetype end = pendingAt_;
+    for (int lines = 0; lines < kLinesPerTurn && end < pendingText_.size(); ++lines) {
+        const qsizetype newline = pendingText_.indexOf(QLatin1Char('\n'), end);
+        end = newline < 0 ? pendingText_.size() : newline + 1;
+    }
+    QTextCursor cursor(document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringView(pendingText_).mid(pendingAt_, end - pendingAt_).toString());
+    pendingAt_ = end;
+    if (pendingAt_ < pendingText_.size()) {
+        QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
+        return;
+    }
+    pendingText_.clear();
+    pendingAt_ = 0;
+    loading_ = false;
     highlighted_.assign(static_cast<std::size_t>(blockCount()), false);
     const int line = pendingLine_;
     pendingLine_ = 0;

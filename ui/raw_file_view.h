@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QString>
 
+#include <cstdint>
 #include <vector>
 
 class QSyntaxHighlighter;
@@ -55,6 +56,9 @@ private:
         QString error;
     };
     void onLoaded();
+    /// Appends the next lines of pendingText_ (kLinesPerTurn) and schedules the rest on the next
+    /// turn of the event loop; finishes the load after the last ones.
+    void appendChunk(std::uint64_t generation);
     void updateLineNumberArea(const QRect& rect, int dy);
     /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
     void highlightVisible();
@@ -68,6 +72,12 @@ private:
     /// Set from loadFile() until its result is shown: the worker may be done (the watcher no
     /// longer running) before the result reaches this thread.
     bool loading_ = false;
+    /// The loaded text not yet in the document, from pendingAt_: laid out a few thousand lines
+    /// per turn, because a MedMentions-size corpus laid out at once blocked the GUI thread for
+    /// 3.7 s (docs/benchmarks.md). A new loadFile() bumps generation_ and drops the rest.
+    QString pendingText_;
+    qsizetype pendingAt_ = 0;
+    std::uint64_t generation_ = 0;
     QSyntaxHighlighter* highlighter_ = nullptr;
     QWidget* lineNumbers_ = nullptr;
     std::vector<bool> highlighted_;  ///< per block, with the built-in highlighter's lazy mode

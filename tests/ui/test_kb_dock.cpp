@@ -9,6 +9,7 @@
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextLayout>
+#include <QTimer>
 #include <QTreeView>
 
 #include "entity_page.h"
@@ -348,6 +349,44 @@ private Q_SLOTS:
         view.loadFile(gz);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 30000);
         QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTest.data(), static_cast<qsizetype>(kTest.size())));
+    }
+
+    void rawViewLaysOutALargeFileInTurns() {
+        // 5,000 lines take three turns of the event loop (2,048 lines a turn): nothing lost or
+        // doubled at the seams, the line asked for during the load is shown, and a second file
+        // asked for while the first is still being laid out replaces it.
+        std::string big;
+        for (int i = 1; i <= 5000; ++i) big += std::to_string(1000 + i) + "|t|Title of document " + std::to_string(i) + "\n";
+        const QString bigPath = path(QStringLiteral("big.txt"));
+        test::writeFile(bigPath.toStdString(), big);
+        RawFileView view;
+        QSignalSpy loaded(&view, &RawFileView::fileLoaded);
+        view.loadFile(bigPath);
+        view.goToLine(4321);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QCOMPARE(loaded.first().at(1).toInt(), 5000);
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromStdString(big));
+        QCOMPARE(view.currentLine(), 4321);
+        QVERIFY(view.textCursor().block().text().startsWith(QStringLiteral("5321|t|")));
+        QVERIFY(!view.isLoading());
+
+        // Another file while the first is laid out: asked for on the turn after the big file's
+        // first lines went in (zero-time timers run in order, so before its next lines); only
+        // the second file is shown, and once.
+        bool asked = false;
+        const auto connection = connect(view.document(), &QTextDocument::contentsChange, this, [&] {
+            if (asked || !view.isLoading() || view.document()->blockCount() < 2) return;
+            asked = true;
+            QTimer::singleShot(0, &view, [&] { view.loadFile(path(QStringLiteral("train.txt"))); });
+        });
+        view.loadFile(bigPath);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 30000);
+        disconnect(connection);
+        QVERIFY(asked);
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 2);
+        QCOMPARE(loaded.last().at(1).toInt(), 8);
     }
 
     void rawViewReportsBrokenFiles() {
