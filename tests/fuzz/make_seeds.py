@@ -35,7 +35,7 @@ DEMO = ROOT / "resources" / "demo"
 TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
-    "knn_datastore", "dense_index", "run_directory", "line_reader",
+    "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
 ]
 
 warnings = []
@@ -278,6 +278,12 @@ def write_text_seeds(seeds):
     seeds.add("decision_log", "good-line.jsonl", (constant("tests/curation/test_decision_log.cpp", "kGoodLine") or b"") + b"\n")
     seeds.add("per_mention", "runs.jsonl",
               literal_after("tests/eval/test_eval_per_mention.cpp", r'write\("runs\.jsonl",'))
+    # The group fields are read from the same files.
+    seeds.add("mention_facts", "runs.jsonl",
+              literal_after("tests/eval/test_eval_per_mention.cpp", r'write\("runs\.jsonl",'))
+    # simulate-curation --csv curves as the repository keeps them (docs/data).
+    for curve in sorted((ROOT / "docs" / "data").glob("curation-*.csv")):
+        seeds.add("curation_curve", curve.name, curve.read_bytes())
 
     config_cpp = "tests/encoder/test_bert_config.cpp"
     seeds.add("bert_config", "sapbert.json", constant(config_cpp, "kSapBertConfig"))
