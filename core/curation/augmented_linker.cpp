@@ -163,7 +163,8 @@ struct AugmentedLinker::State {
         if (vectors.size() != dictionary->size() * dimension)
             throw Error("sieve search: the method (" + std::string(train::methodName(model->preset().method)) +
                         ") has no vectors of the dictionary's names to search (a prototype-srn with a sparse first "
-                        "stage compares mentions with entity inputs only)");
+                        "stage compares mentions with entity inputs only; above a million names the vectors live "
+                        "only in the linker's compact index: use kNN linking there)");
         const auto rows = normalizedRows(vectors.subspan(0, ontologyEntries * dimension), dimension);
         if (text) {
             std::vector<std::vector<std::uint32_t>> rowEntities(entryEntities.begin(),
