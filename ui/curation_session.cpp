@@ -389,6 +389,7 @@ void CurationSession::feedModel(const project::Decision& decision) {
 #ifdef LINKSCOPE_HAVE_TORCH
     if (!model_) return;
     try {
+        changedByLast_.clear();
         scheduleRerank(model_->feed(decision));
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("The decision is saved, but the datastore did not take it: %1").arg(QString::fromUtf8(error.what())));
@@ -400,7 +401,10 @@ void CurationSession::feedModel(const project::Decision& decision) {
 
 void CurationSession::unfeedModel(const project::Decision& decision) {
 #ifdef LINKSCOPE_HAVE_TORCH
-    if (model_) scheduleRerank(model_->unfeed(decision.id));
+    if (model_) {
+        changedByLast_.clear();
+        scheduleRerank(model_->unfeed(decision.id));
+    }
 #else
     Q_UNUSED(decision);
 #endif
@@ -436,6 +440,7 @@ void CurationSession::rerankSome() {
         rerankQueued_ = true;
         QTimer::singleShot(0, this, &CurationSession::rerankSome);
     }
+    changedByLast_.insert(changedByLast_.end(), changes.topChanged.begin(), changes.topChanged.end());
     if (!changes.reranked.empty()) Q_EMIT rankingsChanged(changes.reranked, static_cast<int>(changes.topChanged.size()));
 #else
     clearPendingRerank();
@@ -445,6 +450,7 @@ void CurationSession::rerankSome() {
 void CurationSession::clearPendingRerank() {
     pendingRerank_.clear();
     pendingSet_.clear();
+    changedByLast_.clear();  // another ranker or project: the list no longer says anything
 }
 
 namespace {

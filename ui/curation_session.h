@@ -91,6 +91,9 @@ public:
     bool runLinkingUnderWay() const { return modelWatcher_.isRunning(); }
     /// Mentions a decision reached that are still to be ranked again (rankingsChanged follows).
     bool rerankPending() const { return !pendingRerank_.empty(); }
+    /// The mentions the latest decision (or undo, or redo) fed to the datastore moved to another
+    /// proposal, as far as they are ranked again so far (complete once rerankPending() is false).
+    const std::vector<project::MentionKey>& changedByLastDecision() const { return changedByLast_; }
     /// Goes back to the sparse ranker.
     void linkWithSparse();
     /// The run linking in use, null when sparse.
@@ -210,6 +213,7 @@ private:
     void adoptModel(std::shared_ptr<curation::ModelCandidates> model);
 
     std::shared_ptr<const LoadedProject> project_;
+    std::vector<project::MentionKey> changedByLast_;  ///< see changedByLastDecision()
     std::unique_ptr<project::ProjectStore> store_;
     QString projectFile_;
     QUndoStack* undoStack_ = nullptr;

@@ -108,6 +108,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     cancelButton_ = new QPushButton(tr("Cancel"), this);
     cancelButton_->setVisible(false);
     statusLabel_ = new QLabel(this);
+    // Plain text unless a message carries a link ("list them" after a decision moved proposals).
+    statusLabel_->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    connect(statusLabel_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("changed")) showChangedByLastDecision();
+    });
     statusBar()->addWidget(statusLabel_, 1);
     statusBar()->addPermanentWidget(progressBar_);
     statusBar()->addPermanentWidget(cancelButton_);
@@ -167,9 +172,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
                 }
                 if (here) refreshMentionStates();
                 if (selectedReranked) showCandidates();
-                statusLabel_->setText(tr("The datastore changed: %n mention(s) ranked again, %1 now proposing another entity",
-                                         nullptr, static_cast<int>(reranked.size()))
-                                          .arg(topChanged));
+                // The running total of the decision's reach; the link lists those mentions
+                // (showChangedByLastDecision) while the status line still says it.
+                const int moved = static_cast<int>(session_->changedByLastDecision().size());
+                (void)topChanged;
+                statusLabel_->setText(
+                    tr("The datastore changed: %n mention(s) ranked again, %1 now proposing another entity", nullptr,
+                       static_cast<int>(reranked.size()))
+                        .arg(moved) +
+                    (moved > 0 ? QStringLiteral(" (<a href=\"changed\">%1</a>)").arg(tr("list them")) : QString()));
             });
     connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
     connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
@@ -734,6 +745,29 @@ void MainWindow::previewReach(const QString& entity) {
                                              before.empty() ? tr("no candidate") : QString::fromStdString(before), entity)});
     }
     candidates_->reachPreview()->showReach(entity, entries);
+}
+
+int MainWindow::showChangedByLastDecision() {
+    if (!project_ || !session_->isOpen()) return 0;
+    std::vector<ReachPreview::Entry> entries;
+    for (const project::MentionKey& key : session_->changedByLastDecision()) {
+        const SplitCorpus* split = nullptr;
+        for (const SplitCorpus& candidate : project_->splits)
+            if (candidate.split == key.split) split = &candidate;
+        const Document* document = split ? split->corpus.find(key.document) : nullptr;
+        const Mention* mention = nullptr;
+        if (document)
+            for (const Mention& m : document->mentions)
+                if (m.start == key.start && m.end == key.end) mention = &m;
+        if (!mention) continue;
+        const std::string now = session_->proposedLink(key, *mention);
+        entries.push_back({key, tr("%1 · PMID %2 · “%3”: now %4")
+                                    .arg(QString::fromStdString(key.split), QString::fromStdString(key.document),
+                                         QString::fromStdString(mention->text),
+                                         now.empty() ? tr("no candidate") : QString::fromStdString(now))});
+    }
+    candidates_->reachPreview()->showChanged(tr("The last decision"), entries);
+    return static_cast<int>(entries.size());
 }
 
 bool MainWindow::nextWorthReviewing() {

@@ -72,6 +72,9 @@ public:
     TrainingPanel* trainingPanel() const { return training_; }
     /// Shows a mention: selects its document and the mention in it; false when not found.
     bool showMention(const QString& split, const QString& pmid, int start, int end);
+    /// Lists, in the Candidates dock, the mentions the last decision moved to another proposal
+    /// (the status line's "list them"); returns how many.
+    int showChangedByLastDecision();
     /// Edit > Next Mention Worth Reviewing (F8): selects the first mention of the review queue
     /// (ui/review_queue_order.h) in the document view and the Candidates dock. False when none.
     bool nextWorthReviewing();

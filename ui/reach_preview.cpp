@@ -41,6 +41,17 @@ void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& en
     show();
 }
 
+void ReachPreview::showChanged(const QString& title, const std::vector<Entry>& entries) {
+    clear();
+    for (const Entry& entry : entries) {
+        keys_.push_back(entry.key);
+        list_->addItem(entry.text);
+    }
+    summary_->setText(tr("%1: %n mention(s) now propose another entity", nullptr, count()).arg(title));
+    list_->setVisible(count() > 0);
+    show();
+}
+
 void ReachPreview::clear() {
     keys_.clear();
     list_->clear();

@@ -27,6 +27,9 @@ public:
     explicit ReachPreview(QWidget* parent = nullptr);
     /// Shows the list for candidate `entity` (hidden when `entity` is empty).
     void showReach(const QString& entity, const std::vector<Entry>& entries);
+    /// Shows the mentions a decision already stored moved to another proposal (the datastore's
+    /// reach, after the fact), under `title`.
+    void showChanged(const QString& title, const std::vector<Entry>& entries);
     void clear();
     int count() const { return static_cast<int>(keys_.size()); }
     const std::vector<project::MentionKey>& keys() const { return keys_; }

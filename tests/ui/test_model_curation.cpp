@@ -26,6 +26,7 @@
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "reach_preview.h"
 #include "embedding_plot.h"
 #include "linking_menu.h"
 #include "project/datastore_storage.h"
@@ -171,6 +172,19 @@ private Q_SLOTS:
         for (const MentionAt& mention : strokes)
             QVERIFY(std::find(reranked.begin(), reranked.end(), mention.key) != reranked.end());
         QVERIFY(topChanged >= 0);
+        // What the decision moved is kept for the status line's "list them": the mentions ranked
+        // again whose top entity changed, as many as the signals counted.
+        QCOMPARE(static_cast<int>(session.changedByLastDecision().size()), topChanged);
+        for (const project::MentionKey& key : session.changedByLastDecision())
+            QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
+        {
+            ReachPreview preview;
+            std::vector<ReachPreview::Entry> entries;
+            for (const project::MentionKey& key : session.changedByLastDecision()) entries.push_back({key, QStringLiteral("m")});
+            preview.showChanged(QStringLiteral("The last decision"), entries);
+            QCOMPARE(preview.count(), topChanged);
+            QVERIFY(preview.summary().startsWith(QStringLiteral("The last decision: ")));
+        }
         const auto after = rowOf(session.candidates(other.key, *other.mention, 64), entity);
         QVERIFY(after.has_value());
         QVERIFY2(after->knnProbability.value_or(0.0) > before + 0.1, "the corrected entity is the nearest key's now");
@@ -185,6 +199,9 @@ private Q_SLOTS:
         QCOMPARE(model.curatorKeys(), std::size_t{0});
         QTRY_VERIFY(!session.rerankPending());
         QVERIFY(std::find(reranked.begin(), reranked.end(), other.key) != reranked.end());
+        // The list now says what the undo moved, nothing of the decision before it.
+        for (const project::MentionKey& key : session.changedByLastDecision())
+            QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
         QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0), before);
         session.undoStack()->redo();
         QCOMPARE(model.curatorKeys(), std::size_t{1});
