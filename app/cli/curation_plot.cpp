@@ -1,4 +1,5 @@
 #include "curation_plot.h"
+#include "svg_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,19 +12,7 @@ namespace {
 
 constexpr double kWidth = 720, kHeight = 420, kLeft = 70, kRight = 190, kTop = 50, kBottom = 60;
 
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+const auto escaped = svgEscaped;
 
 }  // namespace
 

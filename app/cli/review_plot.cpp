@@ -1,4 +1,5 @@
 #include "review_plot.h"
+#include "svg_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,19 +10,7 @@ namespace {
 
 constexpr double kWidth = 720, kHeight = 420, kLeft = 70, kRight = 200, kTop = 50, kBottom = 60;
 
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+const auto escaped = svgEscaped;
 
 const char* colourOf(std::size_t walk) {
     static const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};

@@ -4,25 +4,15 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/multi_compare.h"
+#include "eval/report_format.h"
 
 namespace linkscope::eval {
 namespace {
 
 using json = nlohmann::json;
 
-json intervalJson(const ConfidenceInterval& interval) {
-    return {{"estimate", interval.estimate},
-            {"lower", interval.lower},
-            {"upper", interval.upper},
-            {"level", interval.level},
-            {"resamples", interval.resamples}};
-}
-
-std::string formatted(const char* format, auto... values) {
-    char buffer[512];
-    std::snprintf(buffer, sizeof buffer, format, values...);
-    return buffer;
-}
+using detail::formatted;
+using detail::intervalJson;
 
 std::string runLabel(std::size_t index) { return "[" + std::to_string(index + 1) + "]"; }
 

@@ -7,6 +7,7 @@
 #include "eval/compare.h"
 #include "eval/evaluate.h"
 #include "eval/queries.h"
+#include "eval/report_format.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -56,19 +57,8 @@ json statisticsJson(const QueryStatistics& s) {
             {"abbreviations_expanded", s.abbreviationsExpanded}};
 }
 
-json intervalJson(const ConfidenceInterval& interval) {
-    return {{"estimate", interval.estimate},
-            {"lower", interval.lower},
-            {"upper", interval.upper},
-            {"level", interval.level},
-            {"resamples", interval.resamples}};
-}
-
-std::string formatted(const char* format, auto... values) {
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, format, values...);
-    return buffer;
-}
+using detail::formatted;
+using detail::intervalJson;
 
 std::string tableRow(const std::string& label, const GroupMetrics& group) {
     return formatted("%-32s %8zu  %6.4f  %6.4f  %6.4f  %6.4f  %8.4f  %8.4f  %9.4f\n", label.c_str(), group.mentions,
