@@ -1,5 +1,5 @@
 #include "review_plot.h"
-#include "svg_text.h"
+#include "svg_plot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,6 @@ namespace {
 
 constexpr double kWidth = 720, kHeight = 420, kLeft = 70, kRight = 200, kTop = 50, kBottom = 60;
 
-const auto escaped = svgEscaped;
 
 const char* colourOf(std::size_t walk) {
     static const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
@@ -30,36 +29,14 @@ std::string reviewPlotSvg(std::span<const curation::ReviewWalk> walks, double ta
         }
     low = std::max(0.0, std::floor(low * 10.0 - 0.5) / 10.0);
     const double high = 1.0;
-    const double plotWidth = kWidth - kLeft - kRight, plotHeight = kHeight - kTop - kBottom;
-    const auto x = [&](double done) { return kLeft + done / static_cast<double>(decisions) * plotWidth; };
-    const auto y = [&](double accuracy) { return kTop + (high - accuracy) / (high - low) * plotHeight; };
+    const SvgPlotFrame frame{kWidth, kHeight, kLeft, kRight, kTop, kBottom, low, high, decisions};
+    const double plotWidth = frame.plotWidth();
+    const auto x = [&](double done) { return frame.x(done); };
+    const auto y = [&](double accuracy) { return frame.y(accuracy); };
 
     std::ostringstream svg;
-    svg.setf(std::ios::fixed);
-    svg.precision(1);
-    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"14\">" << escaped(title) << "</text>\n"
-        << "<line x1=\"" << kLeft << "\" y1=\"" << kTop + plotHeight << "\" x2=\"" << kLeft + plotWidth << "\" y2=\""
-        << kTop + plotHeight << "\" stroke=\"black\"/>\n"
-        << "<line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\"" << kTop + plotHeight
-        << "\" stroke=\"black\"/>\n";
-    for (double tick = low; tick <= high + 1e-9; tick += 0.05) {
-        svg << "<line x1=\"" << kLeft << "\" y1=\"" << y(tick) << "\" x2=\"" << kLeft + plotWidth << "\" y2=\"" << y(tick)
-            << "\" stroke=\"#ddd\"/>\n";
-        svg.precision(2);
-        svg << "<text x=\"" << kLeft - 8 << "\" y=\"" << y(tick) + 4 << "\" text-anchor=\"end\">" << tick << "</text>\n";
-        svg.precision(1);
-    }
-    const std::size_t tickStep = std::max<std::size_t>(1, decisions / 10);
-    for (std::size_t done = 0; done <= decisions; done += tickStep)
-        svg << "<text x=\"" << x(static_cast<double>(done)) << "\" y=\"" << kTop + plotHeight + 18
-            << "\" text-anchor=\"middle\">" << done << "</text>\n";
-    svg << "<text x=\"" << kLeft + plotWidth / 2 << "\" y=\"" << kHeight - 16 << "\" text-anchor=\"middle\">decisions</text>\n"
-        << "<text transform=\"translate(18," << kTop + plotHeight / 2
-        << ") rotate(-90)\" text-anchor=\"middle\">accuracy of the whole split</text>\n"
-        << "<line x1=\"" << kLeft << "\" y1=\"" << y(target) << "\" x2=\"" << kLeft + plotWidth << "\" y2=\"" << y(target)
+    writeSvgPlotFrame(svg, frame, title, "decisions", "accuracy of the whole split");
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << y(target) << "\" x2=\"" << kLeft + plotWidth << "\" y2=\"" << y(target)
         << "\" stroke=\"#888\" stroke-dasharray=\"6,4\"/>\n";
 
     double legendY = kTop + 10;
