@@ -20,8 +20,6 @@
 //     --sample N      test mentions searched (default 500, evenly spaced)
 //     --probes LIST   IVF lists probed, one measurement each (default 16,32,64,128)
 //     --lists N       IVF lists (default: the index's choice, ~sqrt(names))
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,6 +34,7 @@
 #include "corpus/pubtator_reader.h"
 #include "encoder/text_encoder.h"
 #include "eval/dictionary.h"
+#include "generated_data.h"
 #include "eval/queries.h"
 #include "kb/umls_loader.h"
 #include "retrieval/dense_index.h"
@@ -43,20 +42,13 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using linkscope::bench::Clock;
+using linkscope::bench::gib;
+using linkscope::bench::peakRssGiB;
+using linkscope::bench::seconds;
 namespace fs = std::filesystem;
 using namespace linkscope;
 using retrieval::Candidate;
-
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-double peakRssGiB() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / (1024.0 * 1024.0);  // Linux reports KiB
-}
-
-double gib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
 
 constexpr std::size_t kDepth = 64;
 constexpr std::size_t kChunk = 65536;
@@ -94,13 +86,6 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-fs::path corpusIn(const fs::path& dir) {
-    for (const char* name : {"corpus_pubtator.txt.gz", "corpus_pubtator.txt"})
-        if (fs::exists(dir / name)) return dir / name;
-    throw Error(dir.string() + ": no corpus_pubtator.txt(.gz); run benchmarks/generate_umls_medmentions.py --out " +
-                dir.string());
-}
-
 // Keeps each query's kDepth best of the lists merged into it (score descending, entry ascending).
 void mergeInto(std::vector<Candidate>& best, const std::vector<Candidate>& more) {
     best.insert(best.end(), more.begin(), more.end());
@@ -112,7 +97,7 @@ void mergeInto(std::vector<Candidate>& best, const std::vector<Candidate>& more)
 int run(const Options& options) {
     auto start = Clock::now();
     const auto kb = kb::loadUmls(options.dir / "MRCONSO.RRF", options.dir / "MRSTY.RRF");
-    const Corpus corpus = readPubTator(corpusIn(options.dir));
+    const Corpus corpus = readPubTator(linkscope::bench::generatedCorpus(options.dir));
     const PmidList testList = readPmidList(options.dir / "corpus_pubtator_pmids_test.txt", "test");
     const CorpusPartition partition = partitionByPmidLists(corpus, std::vector<PmidList>{testList});
     const eval::QuerySet test = eval::buildQueries(*partition.find("test"), kb.kb);

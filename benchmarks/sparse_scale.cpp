@@ -17,8 +17,6 @@
 //     --candidates N    names the 3-gram stage hands to the exact score per query (default: the index's)
 //     --threads N       search threads (default 0: one per core)
 //     --no-exact        skip the exact comparison (it needs the exact index too: about 3 GB more)
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +29,7 @@
 #include "corpus/pmid_list.h"
 #include "corpus/pubtator_reader.h"
 #include "eval/dictionary.h"
+#include "generated_data.h"
 #include "eval/evaluate.h"
 #include "eval/queries.h"
 #include "kb/umls_loader.h"
@@ -39,19 +38,12 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using linkscope::bench::Clock;
+using linkscope::bench::gib;
+using linkscope::bench::peakRssGiB;
+using linkscope::bench::seconds;
 namespace fs = std::filesystem;
 using namespace linkscope;
-
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-double peakRssGiB() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / (1024.0 * 1024.0);  // Linux reports KiB
-}
-
-double gib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
 
 struct Options {
     fs::path dir;
@@ -80,13 +72,6 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-fs::path corpusIn(const fs::path& dir) {
-    for (const char* name : {"corpus_pubtator.txt.gz", "corpus_pubtator.txt"})
-        if (fs::exists(dir / name)) return dir / name;
-    throw Error(dir.string() + ": no corpus_pubtator.txt(.gz); run benchmarks/generate_umls_medmentions.py --out " +
-                dir.string());
-}
-
 eval::RankFn rankWith(const retrieval::SparseIndex& index, unsigned threads) {
     return [&index, threads](std::span<const std::string> queries, std::size_t k) {
         return index.search(queries, k, threads);
@@ -105,7 +90,7 @@ int run(const Options& options) {
                 kb.kb.pairCount(), seconds(start), peakRssGiB());
 
     start = Clock::now();
-    const Corpus corpus = readPubTator(corpusIn(options.dir));
+    const Corpus corpus = readPubTator(linkscope::bench::generatedCorpus(options.dir));
     std::vector<PmidList> lists;
     for (const char* split : {"trng", "dev", "test"})
         lists.push_back(readPmidList(options.dir / ("corpus_pubtator_pmids_" + std::string(split) + ".txt"), split));
