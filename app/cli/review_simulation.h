@@ -1,20 +1,30 @@
 #pragma once
 // linkscope-cli simulate-curation --order queue|document[,...]: the mention-level simulated
-// review of issue 18 (curation/review_walk.h) with the GUI's sparse ranker: a curator decides
-// one mention at a time in document order or by the review queue (curation/review_queue.h), and
-// the accuracy of the whole split is followed decision by decision.
+// review of issue 18 (curation/review_walk.h) with the GUI's sparse ranker, or with a trained run
+// and its datastore (--run, curation/run_review_linker.h): a curator decides one mention at a
+// time in document order or by the review queue (curation/review_queue.h), and the accuracy of
+// the whole split is followed decision by decision.
 #include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "augment_options.h"
 #include "curation/review_queue.h"
 #include "dictionary_setup.h"
+#include "encoder_options.h"
 
 namespace linkscope::cli {
 
 struct ReviewSimulationArguments {
     DictionaryArguments data;
+    /// A trained run (optional): the walk links with it and the datastore of its training
+    /// mentions (augment: --knn or --sieve), each decision added to the datastore at once; the
+    /// queue's other linkers are sparse TF-IDF and the run without its datastore.
+    std::filesystem::path run;
+    EncoderArguments encoder;
+    AugmentArguments augment;
+    unsigned threads = 0;
     std::vector<std::string> orders;  ///< "queue", "document", in the order they are walked
     bool applyToAll = false;
     curation::ReviewPolicy policy;  ///< the queue's weights (review_queue.h)

@@ -8,10 +8,13 @@
 // Prints the final accuracies with and without feedback, writes the curve as CSV and SVG.
 //
 //   linkscope-cli simulate-curation --order queue|document|queue,document [--apply-to-all]
-//       [--max-decisions N] [--target ACC] --train F --dev F --kb F [--csv FILE] [--svg FILE] [--json]
+//       [--run RUN (--knn [...] | --sieve SPEC)] [--max-decisions N] [--target ACC]
+//       [--margin-scale M] [--confidence-weight C] [--disagreement-weight W] [--reach-weight R]
+//       --train F --dev F --kb F [--csv FILE] [--svg FILE] [--json]
 //
 // With --order, the mention-level review of issue 18 instead (review_simulation.h): one mention
-// decided at a time, in document order or by the review queue, with the GUI's sparse ranker.
+// decided at a time, in document order or by the review queue, with the GUI's sparse ranker or,
+// given --run RUN and --knn / --sieve, with the run and its datastore, fed every decision.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -124,7 +127,8 @@ void addSimulateCurationCommand(CLI::App& app) {
         "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
     args->data.split = "dev";
     args->data.addOptions(*cmd);
-    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out); required without --order")
+    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out); required without --order, "
+                                        "optional with it (then with --knn or --sieve)")
         ->check(CLI::ExistingDirectory);
     args->encoder.addOptions(*cmd, false, 25);
     args->augment.addOptions(*cmd);
@@ -137,7 +141,7 @@ void addSimulateCurationCommand(CLI::App& app) {
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->add_option("--order", args->review.orders,
                     "Review one mention at a time in this order (queue, document, or both: queue,document) "
-                    "with the sparse ranker, and follow the accuracy of the whole split")
+                    "with the sparse ranker (or the --run with its datastore), and follow the accuracy of the whole split")
         ->delimiter(',');
     cmd->add_flag("--apply-to-all", args->review.applyToAll,
                   "--order: after each decision, apply it to the identical undecided mentions linked otherwise");
@@ -149,12 +153,20 @@ void addSimulateCurationCommand(CLI::App& app) {
     cmd->add_option("--confidence-weight", args->review.policy.confidenceWeight,
                     "--order queue: the exponent of the top score in the queue's sureness (0: not read)")
         ->capture_default_str();
+    cmd->add_option("--disagreement-weight", args->review.policy.disagreementWeight,
+                    "--order queue: the weight of the other linkers' disagreement in the queue's doubt")
+        ->capture_default_str();
+    cmd->add_option("--reach-weight", args->review.policy.reachWeight,
+                    "--order queue: what one mention the decision reaches weighs against the mention itself (0: not read)")
+        ->capture_default_str();
     cmd->add_option("--target", args->review.target, "--order: the accuracy whose number of decisions is reported")
         ->capture_default_str();
     cmd->callback([args] {
         if (!args->review.orders.empty()) {
-            if (!args->run.empty())
-                throw Error("--order walks with the sparse ranker; a trained run (--run) is not supported there yet");
+            args->review.run = args->run;
+            args->review.encoder = args->encoder;
+            args->review.augment = args->augment;
+            args->review.threads = args->threads;
             args->review.data = args->data;
             args->review.csv = args->csv;
             args->review.svg = args->svg;

@@ -35,7 +35,7 @@ double reviewDoubt(const ReviewSignals& signals, const ReviewPolicy& policy) {
 }
 
 double reviewPriority(const ReviewSignals& signals, const ReviewPolicy& policy) {
-    return reviewDoubt(signals, policy) * (1.0 + static_cast<double>(signals.reach));
+    return reviewDoubt(signals, policy) * (1.0 + std::max(0.0, policy.reachWeight) * static_cast<double>(signals.reach));
 }
 
 std::vector<std::size_t> reviewOrder(std::span<const ReviewSignals> mentions, std::span<const std::uint8_t> decided,

@@ -4,7 +4,7 @@
 // (the kNN datastore, "apply to all identical mentions") should weigh what a decision fixes
 // beyond the mention itself, so the policy is an expected number of mentions fixed per decision:
 //
-//   priority(m) = doubt(m) * (1 + reach(m))
+//   priority(m) = doubt(m) * (1 + reachWeight * reach(m))
 //
 //   doubt(m)  in [0, 1], how likely the proposal is wrong, from three signals of the linkers:
 //               sureness = min(margin / marginScale, 1) * confidence^confidenceWeight, where
@@ -52,11 +52,16 @@ struct ReviewPolicy {
     double disagreementWeight = 0.5;
     /// The exponent of the confidence in the sureness (0: the confidence is not read).
     double confidenceWeight = 1.0;
+    /// What one reached mention weighs against the mention itself: priority = doubt * (1 +
+    /// reachWeight * reach) (0: the reach is not read). 0.5 was chosen on NCBI Disease dev with
+    /// a trained triplet run and its kNN datastore, without "apply to all" (0, 0.25, 0.5, 1, 2
+    /// tried; tools/review_tables.py, docs/results.md), and checked on its test split.
+    double reachWeight = 0.5;
 };
 
 /// doubt(m) of the header, in [0, 1]. A mention with no proposal is full doubt.
 double reviewDoubt(const ReviewSignals& signals, const ReviewPolicy& policy = {});
-/// doubt(m) * (1 + reach(m)).
+/// doubt(m) * (1 + reachWeight * reach(m)).
 double reviewPriority(const ReviewSignals& signals, const ReviewPolicy& policy = {});
 
 /// The undecided mentions (decided[i] == 0) by priority, highest first, ties in index order.

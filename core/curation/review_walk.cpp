@@ -8,9 +8,11 @@
 
 namespace linkscope::curation {
 
-std::size_t ReviewLinker::reach(std::size_t, std::span<const std::uint8_t>) const { return 0; }
+std::size_t ReviewLinker::reach(std::size_t, std::span<const std::uint8_t>, bool) const { return 0; }
 
 std::vector<std::size_t> ReviewLinker::decide(std::size_t, std::span<const std::string>, bool) { return {}; }
+
+void ReviewLinker::reset() {}
 
 std::string_view reviewOrderName(ReviewOrderKind order) noexcept {
     return order == ReviewOrderKind::Document ? "document" : "queue";
@@ -85,6 +87,7 @@ ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> m
             throw Error("simulated review: mention " + std::to_string(i) + " of document " + mentions[i].document +
                         " has no gold id");
 
+    linker.reset();
     std::vector<ReviewSignals> signals(n);
     for (std::size_t i = 0; i < n; ++i) signals[i] = linker.signals(i);
     std::vector<std::uint8_t> decided(n, 0);
@@ -129,7 +132,7 @@ ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> m
             const std::vector<std::size_t> surfaceReach =
                 options.applyToAll ? sameSurfaceReach(surfaces, decided) : std::vector<std::size_t>(n, 0);
             for (std::size_t i = 0; i < n; ++i)
-                if (!decided[i]) signals[i].reach = surfaceReach[i] + linker.reach(i, decided);
+                if (!decided[i]) signals[i].reach = surfaceReach[i] + linker.reach(i, decided, options.applyToAll);
             pick = nextForReview(signals, decided, options.policy);
         }
         if (!pick) break;

@@ -48,12 +48,18 @@ public:
     /// The mention's signals now (reach left 0: the walk adds it). The proposal of a mention of
     /// several parts is the parts' top entities joined by '|'.
     virtual ReviewSignals signals(std::size_t mention) const = 0;
-    /// How many undecided mentions OTHER than its identical ones a decision on `mention` can
-    /// change (a run's datastore reach); 0 for a linker that does not learn.
-    virtual std::size_t reach(std::size_t mention, std::span<const std::uint8_t> decided) const;
+    /// How many other undecided mentions a decision on `mention` can change through what the
+    /// linker learns from it (a run's datastore reach); 0 for a linker that does not learn.
+    /// exceptIdentical: leave out those with the same surface (counted apart when "apply to
+    /// all" decides them anyway).
+    virtual std::size_t reach(std::size_t mention, std::span<const std::uint8_t> decided, bool exceptIdentical) const;
     /// Feeds a decision (the decided ids; accept: the proposal was taken as it was). Returns the
     /// mentions whose signals may have changed; none for a linker that does not learn.
     virtual std::vector<std::size_t> decide(std::size_t mention, std::span<const std::string> ids, bool accept);
+    /// Takes back every decision fed so far, so that the next walk starts from the linker as it
+    /// was constructed (simulateReview calls it first); nothing to do for a linker that does not
+    /// learn.
+    virtual void reset();
 };
 
 enum class ReviewOrderKind { Document, Queue };
@@ -90,8 +96,8 @@ struct ReviewWalk {
 /// Whether a link ("A" or "A|B") is right for these gold ids (the rule in the header).
 bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold);
 
-/// Walks the mentions (document order = their order here). Error when the linker's size
-/// differs from the mentions' or a mention has no gold id.
+/// Walks the mentions (document order = their order here), from the linker reset(). Error when
+/// the linker's size differs from the mentions' or a mention has no gold id.
 ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions, const ReviewWalkOptions& options);
 
 /// Walks as CSV, one row per step: order,apply_to_all,decisions,corrections,decided,applied_to_all,accuracy.

@@ -175,6 +175,34 @@ private Q_SLOTS:
         QVERIFY(svg.starts_with("<svg") && svg.find("with feedback") != std::string::npos);
     }
 
+    // The mention-level review with the run and its datastore (issue 18): both orders start
+    // from the same proposals (the walk's keys are taken back between them) and end with every
+    // mention decided, the whole split right.
+    void reviewWithTheRun() {
+        const auto r = test::runCli(QStringList{"simulate-curation", "--order", "queue,document", "--run", path("run"),
+                                                "--device", "cpu", "--knn", "--knn-k", "2", "--json", "--csv",
+                                                path("review.csv")}
+                                    << dataArguments());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto report = json(r);
+        QVERIFY2(report["linking"].get<std::string>().find("with its datastore, knn (k 2") != std::string::npos,
+                 report["linking"].get<std::string>().c_str());
+        const auto walks = report["walks"];
+        QCOMPARE(walks.size(), std::size_t{2});
+        QCOMPARE(walks[0]["initial_accuracy"].get<double>(), walks[1]["initial_accuracy"].get<double>());
+        for (const auto& walk : walks) {
+            QCOMPARE(walk["final_accuracy"].get<double>(), 1.0);
+            QCOMPARE(walk["decisions"].get<std::size_t>(), report["mentions"].get<std::size_t>());
+        }
+        QVERIFY(test::readFile(path("review.csv").toStdString()).starts_with("order,apply_to_all,decisions"));
+        // Without a datastore the run's decisions would reach nothing.
+        const auto noKnn = test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", path("run"),
+                                                    "--device", "cpu"}
+                                        << dataArguments());
+        QVERIFY(noKnn.exitCode != 0);
+        QVERIFY2(noKnn.err.contains("--knn or --sieve"), noKnn.err.constData());
+    }
+
     void refusals() {
         // A datastore needs a trained method's encoder.
         auto r = test::runCli(QStringList{"eval", "--split", "dev", "--knn"} << dataArguments());

@@ -97,8 +97,12 @@ private Q_SLOTS:
         QVERIFY2(noRun.err.contains("--run"), noRun.err.constData());
         const auto withRun =
             test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", dir_.path()} << dataArguments());
-        QVERIFY(withRun.exitCode != 0);
-        QVERIFY2(withRun.err.contains("not supported"), withRun.err.constData());
+        QVERIFY(withRun.exitCode != 0);  // a run's review links with its datastore
+        QVERIFY2(withRun.err.contains("--knn or --sieve"), withRun.err.constData());
+        const auto notRun = test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", dir_.path(), "--knn"}
+                                         << dataArguments());
+        QVERIFY(notRun.exitCode != 0);  // not a run directory: named
+        QVERIFY2(notRun.err.contains(dir_.path().toUtf8()), notRun.err.constData());
     }
 };
 

@@ -2,7 +2,8 @@
 // (curation/feedback_loop.h), on a tiny KB and an untrained tiny BERT: kNN-BioEL's interpolation
 // recomputed by hand from the encoder's vectors, the sieve's stages and threshold, the exact
 // stage, a correction that changes the prediction of the same mention in another document, undo,
-// the training datastore and the simulated curation walk.
+// the training datastore and the simulated curation walk; the review queue's linker with a run and
+// its datastore (run_review_linker.h): its reach against adding the key, its signals, a walk.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,6 +12,8 @@
 
 #include "curation/augmented_linker.h"
 #include "curation/feedback_loop.h"
+#include "curation/review_walk.h"
+#include "curation/run_review_linker.h"
 #include "curation/simulated_curation.h"
 #include "curation/training_datastore.h"
 #include "eval/dictionary.h"
@@ -456,6 +459,86 @@ private Q_SLOTS:
         const std::string csv = curationCsv(simulation);
         QVERIFY(csv.starts_with("documents_done,"));
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 6L);
+    }
+
+    // The review queue's linker with the run and its datastore: the reach of a mention's key is
+    // what adding that key and searching shows, a decision moves the identical mention, the other
+    // linkers' proposals reach the signals, and reset() takes the walk's keys back.
+    void runReviewLinker() {
+        const Fixture f;
+        auto store = f.emptyStore();
+        // Training keys, so the datastore has its k = 2 nearest for every mention.
+        for (const char* text : {"chest pain attack", "lump in breast", "heart stop"})
+            store.add(f.vectorOf(text), "MESH:D000006", retrieval::KeyOrigin::Training, text);
+        AugmentedOptions options;
+        options.mode = LinkMode::Knn;
+        options.knn = {.k = 2, .lambda = 0.9, .beta1 = 0.01, .beta2 = 0.05};  // a sharp p_kNN: the exact key wins
+        const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+        const std::string predicted = linker.entityId(linker.link(std::vector<std::string>{"heart trouble"}, 1)[0][0].entity);
+        const std::string gold = predicted == "MESH:D000001" ? "MESH:D000005" : "MESH:D000001";
+        std::vector<eval::EvalQuery> queries = {query("1", 0, "heart trouble", gold), query("1", 20, "sugar disease", "MESH:D000004"),
+                                                query("2", 0, "Heart  Trouble", gold), query("2", 30, "kidney trouble", "MESH:D000005")};
+        const auto input = [](const eval::EvalQuery& q, std::size_t part) { return q.parts[part]; };
+        queries[2].parts = {"heart trouble"};  // the query text the normalizer makes
+        const std::vector<std::vector<std::string>> others = {{"A", "B", "C", "D"}};
+        RunReviewLinker review(linker, store, queries, input, others);
+        QCOMPARE(review.size(), std::size_t{4});
+        const auto before = review.signals(2);
+        QCOMPARE(before.proposal, predicted);
+        QCOMPARE(before.others, std::vector<std::string>{"C"});
+        QVERIFY(before.confidence >= 0.0 && before.confidence <= 1.0);
+
+        // Reach against the truth: add mention q's key, search every other mention's 2 nearest.
+        const std::vector<std::uint8_t> none(4, 0);
+        for (std::size_t q = 0; q < 4; ++q) {
+            const auto key = f.vectorOf(queries[q].parts[0]);
+            const std::uint64_t id = store.add(key, "MESH:D000002", retrieval::KeyOrigin::Corrected);
+            std::size_t entered = 0, identical = 0;
+            for (std::size_t other = 0; other < 4; ++other) {
+                if (other == q) continue;
+                const auto nearest = store.search(f.vectorOf(queries[other].parts[0]), 2)[0];
+                const bool in = std::any_of(nearest.begin(), nearest.end(), [&](const auto& n) { return n.key == id; });
+                entered += in ? 1 : 0;
+                identical += in && queries[other].parts[0] == queries[q].parts[0] ? 1 : 0;
+            }
+            store.remove(id);
+            QCOMPARE(review.reach(q, none, false), entered);
+            QCOMPARE(review.reach(q, none, true), entered - identical);
+        }
+        QVERIFY(review.reach(0, none, false) >= 1);  // the identical mention at least (cosine 1)
+        std::vector<std::uint8_t> decided(4, 0);
+        decided[2] = 1;
+        QCOMPARE(review.reach(0, decided, false), review.reach(0, none, false) - 1);
+
+        // The decision on mention 0 moves mention 2 (same text) to the gold.
+        const std::vector<std::string> ids{gold};
+        const auto changed = review.decide(0, ids, false);
+        QVERIFY(std::find(changed.begin(), changed.end(), 2) != changed.end());
+        QCOMPARE(review.signals(2).proposal, gold);
+        QCOMPARE(review.keysAdded(), std::size_t{1});
+        QCOMPARE(store.size(), std::size_t{4});
+        review.reset();
+        QCOMPARE(store.size(), std::size_t{3});
+        QCOMPARE(review.keysAdded(), std::size_t{0});
+        QCOMPARE(review.signals(2).proposal, predicted);
+
+        // A walk by the queue: every mention decided, the split right at the end; a second walk
+        // starts where the first did (the linker is reset), so both orders start alike.
+        const auto mentions = [&] {
+            std::vector<ReviewMention> list;
+            for (const auto& q : queries) list.push_back({q.document, q.parts[0], q.goldIds});
+            return list;
+        }();
+        ReviewWalkOptions walkOptions;
+        const auto queue = simulateReview(review, mentions, walkOptions);
+        walkOptions.order = ReviewOrderKind::Document;
+        const auto document = simulateReview(review, mentions, walkOptions);
+        QCOMPARE(queue.steps.front().accuracy, document.steps.front().accuracy);
+        QCOMPARE(queue.steps.back().accuracy, 1.0);
+        QCOMPARE(document.steps.back().accuracy, 1.0);
+        QVERIFY(queue.steps.back().decisions <= 4);
+
+        QVERIFY_THROWS_EXCEPTION(Error, RunReviewLinker(linker, store, queries, input, {{"A"}}));
     }
 
     void refusals() {

@@ -38,7 +38,7 @@ public:
     void follow(std::size_t leader, std::vector<std::size_t> followers) { followers_[leader] = std::move(followers); }
     std::size_t size() const override { return signals_.size(); }
     ReviewSignals signals(std::size_t mention) const override { return signals_.at(mention); }
-    std::size_t reach(std::size_t mention, std::span<const std::uint8_t> decided) const override {
+    std::size_t reach(std::size_t mention, std::span<const std::uint8_t> decided, bool) const override {
         std::size_t count = 0;
         for (const std::size_t f : followers_[mention]) count += decided[f] ? 0 : 1;
         return count;
@@ -99,16 +99,21 @@ private Q_SLOTS:
     void priorityWeighsTheReach() {
         ReviewPolicy policy;
         policy.marginScale = 0.1;
-        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4), policy), 5.0);
+        // Default reach weight 0.5: priority = doubt * (1 + 0.5 * reach).
+        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4), policy), 3.0);
         QCOMPARE(reviewPriority(signal("A", 0.5, {}, 40), policy), 0.0);  // certain: reach does not matter
-        QVERIFY(std::abs(reviewPriority(signal("A", 0.05, {}, 1), policy) - 1.0) < kTolerance);
+        QVERIFY(std::abs(reviewPriority(signal("A", 0.05, {}, 2), policy) - 1.0) < kTolerance);
+        policy.reachWeight = 1.0;
+        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4), policy), 5.0);
+        policy.reachWeight = 0.0;  // the reach is not read
+        QCOMPARE(reviewPriority(signal("A", 0.0, {}, 4), policy), 1.0);
     }
 
     void orderByPriorityThenProjectOrder() {
         const std::vector<ReviewSignals> signals{
             signal("A", 0.08),         // priority 0.6 (default margin scale 0.2)
             signal("A", 0.0),          // 1.0
-            signal("A", 0.05, {}, 3),  // 3.0
+            signal("A", 0.05, {}, 3),  // 0.75 * (1 + 0.5 * 3) = 1.875
             signal("A", 0.0),          // 1.0, after mention 1
             signal("A", 0.5),          // 0.0
         };

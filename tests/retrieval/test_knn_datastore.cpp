@@ -1,6 +1,7 @@
 // kNN-BioEL's datastore: cosine search checked against hand-computed values and a double
 // precision brute force, the tie order, removal (undo) and id stability, per-entity concept
-// vectors, saving and loading, refusal of another encoder's datastore, and damaged files.
+// vectors, saving and loading, refusal of another encoder's datastore, and damaged files; the
+// reach of a key before it is added (datastore_reach.h) against adding it and searching.
 #include <zlib.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "fixtures.h"
+#include "retrieval/datastore_reach.h"
 #include "retrieval/knn_datastore.h"
 #include "test_data.h"
 #include "util/error.h"
@@ -282,6 +284,68 @@ private Q_SLOTS:
                 QCOMPARE(list[i].entity, *store.findEntity("E" + std::to_string((list[i].key - 1) % 50)));
             }
         }
+    }
+
+    void reachAgreesWithAddingTheKey() {
+        // What a key would reach, asked before it is added, is what adding it and searching
+        // shows: the targets whose k nearest keys then include it. Cosines closer than 1e-5 to
+        // a target's k-th are left out of the check (float rounding may count them either way).
+        const std::size_t dimension = 19, k = 4, targetCount = 60;
+        KnnDatastore store(dimension, "enc");
+        const auto keys = gaussian(21, 3 * dimension);  // fewer keys than k at first
+        for (std::size_t i = 0; i < 3; ++i)
+            store.add(std::span(keys).subspan(i * dimension, dimension), "E" + std::to_string(i), KeyOrigin::Training);
+        const auto targets = gaussian(22, targetCount * dimension);
+        DatastoreReach reach(store, targets, k);
+        QCOMPARE(reach.size(), targetCount);
+        // With fewer than k keys every target takes any new key.
+        QCOMPARE(reach.reachedBy(gaussian(23, dimension)).size(), targetCount);
+        QVERIFY(std::isinf(reach.threshold(0)));
+
+        const auto newKeys = gaussian(24, 40 * dimension);
+        std::size_t checked = 0, reachedSome = 0, partial = 0;
+        for (std::size_t i = 0; i < 40; ++i) {
+            const auto key = std::span(newKeys).subspan(i * dimension, dimension);
+            const auto predicted = reach.reachedBy(key);
+            std::vector<float> thresholds(targetCount);
+            for (std::size_t t = 0; t < targetCount; ++t) thresholds[t] = reach.threshold(t);
+            const std::uint64_t id = store.add(key, "N" + std::to_string(i), KeyOrigin::Corrected);
+            const auto lists = store.search(targets, k);
+            std::vector<std::size_t> truth;
+            for (std::size_t t = 0; t < targetCount; ++t) {
+                const double c = cosine(key, std::span(targets).subspan(t * dimension, dimension));
+                if (!std::isinf(thresholds[t]) && std::abs(c - thresholds[t]) < 1e-5) continue;  // too close to call
+                const bool entered = std::any_of(lists[t].begin(), lists[t].end(), [&](const auto& n) { return n.key == id; });
+                const bool said = std::find(predicted.begin(), predicted.end(), t) != predicted.end();
+                QCOMPARE(said, entered);
+                ++checked;
+            }
+            reachedSome += predicted.empty() ? 0 : 1;
+            partial += predicted.size() < targetCount ? 1 : 0;
+            QCOMPARE(reach.keyAdded(key), predicted);
+            // The incremental thresholds equal a fresh search's.
+            for (std::size_t t = 0; t < targetCount; ++t) {
+                const float expected = lists[t].size() < k ? -std::numeric_limits<float>::infinity() : lists[t][k - 1].similarity;
+                if (std::isinf(expected)) QVERIFY(std::isinf(reach.threshold(t)));
+                else QVERIFY(std::abs(reach.threshold(t) - expected) < kTolerance * 10);
+            }
+        }
+        QVERIFY(checked > 1000);
+        QVERIFY(reachedSome > 0);
+        QVERIFY(partial > 10);  // once the store is full, a key reaches some targets and not others
+
+        // After a removal (undo), refresh() takes the thresholds back down.
+        store.remove(store.nextKeyId() - 1);
+        std::vector<std::size_t> all(targetCount);
+        for (std::size_t t = 0; t < targetCount; ++t) all[t] = t;
+        reach.refresh(all);
+        const auto lists = store.search(targets, k);
+        for (std::size_t t = 0; t < targetCount; ++t) QCOMPARE(reach.threshold(t), lists[t][k - 1].similarity);
+
+        QVERIFY(throwsError([&] { DatastoreReach(store, targets, 0); }, "k must be positive"));
+        QVERIFY(throwsError([&] { DatastoreReach(store, std::span(targets).first(dimension + 1), k); }, "rows of"));
+        QVERIFY(throwsError([&] { (void)reach.reachedBy(std::vector<float>(dimension + 1, 1.0f)); }, "values"));
+        QVERIFY(throwsError([&] { DatastoreReach(store, std::vector<float>(dimension, 0.0f), k); }, "zero vector"));
     }
 
     void removesAnyKeyAndNeverReusesIds() {
