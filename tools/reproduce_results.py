@@ -257,27 +257,33 @@ def tables(out: Path, data: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_tables(results: Path, text: str):
+def write_tables(results: Path, text: str, begin: str = BEGIN, end: str = END):
     document = results.read_text()
-    if BEGIN not in document or END not in document:
-        sys.exit(f"{results} lacks the markers {BEGIN} / {END}")
-    head, rest = document.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    results.write_text(head + BEGIN + "\n" + text + END + tail)
+    if begin not in document or end not in document:
+        sys.exit(f"{results} lacks the markers {begin} / {end}")
+    head, rest = document.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    results.write_text(head + begin + "\n" + text + end + tail)
+
+
+def common_parser(description: str, root: Path) -> argparse.ArgumentParser:
+    """The options every results script takes: the CLI, the data, the runs' folder, the document."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--cli", default=str(root / "build" / "default" / "bin" / "linkscope-cli"))
+    parser.add_argument("--data", default=os.environ.get("LINKSCOPE_DATA_DIR", str(root.parent / "shared" / "data")))
+    parser.add_argument("--out", default=str(root / "results-runs"))
+    parser.add_argument("--results", default=str(root / "docs" / "results.md"))
+    return parser
 
 
 def main():
     root = Path(__file__).resolve().parent.parent
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cli", default=str(root / "build" / "default" / "bin" / "linkscope-cli"))
-    parser.add_argument("--data", default=os.environ.get("LINKSCOPE_DATA_DIR", str(root.parent / "shared" / "data")))
-    parser.add_argument("--out", default=str(root / "results-runs"))
+    parser = common_parser(__doc__.split("\n\n")[0], root)
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained, context")
     parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr, linking")
     parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
-    parser.add_argument("--results", default=str(root / "docs" / "results.md"))
     args = parser.parse_args()
 
     data, out, cli = Path(args.data), Path(args.out), args.cli
