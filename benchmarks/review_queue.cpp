@@ -2,12 +2,15 @@
 // whole queue (ui/review_queue_order.h: one pass over every mention, as F8 and the "Worth
 // reviewing" filter compute it after a decision) and the Candidates dock's reach preview per
 // candidate (what MainWindow::previewReach computes: CurationSession::sameSurface and the
-// known proposal of each mention listed). Prints a Markdown table for docs/benchmarks.md.
+// known proposal of each mention listed, and with a linked run CurationSession::datastoreReach,
+// the mentions the decision's kNN key would reach). Prints a Markdown table for docs/benchmarks.md.
 //
-//   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS]      (default 200 dev mentions, 10 candidates each)
+//   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS] [--run RUN]
+//       MENTIONS: dev mentions measured, 10 candidates each (default 200)
+//       --run: link with this training run and its kNN datastore first (the GUI's Linking menu),
+//              so the preview includes the datastore's reach
 //
 // Reads ../shared/data (LINKSCOPE_DATA_DIR overrides); exits 0 with a note when it is absent.
-// A linked run's datastore reach is not previewed by the GUI yet, so it is not measured here.
 #include <QApplication>
 #include <QTemporaryDir>
 
@@ -24,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/corpus.h"
+#include "curation/augmented_linker.h"
 #include "curation_session.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
@@ -63,7 +67,13 @@ std::string cpuModel() {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
-    const std::size_t sample = argc > 1 ? std::stoul(argv[1]) : 200;
+    std::size_t sample = 200;
+    QString run;
+    for (int i = 1; i < argc; ++i) {
+        const std::string argument = argv[i];
+        if (argument == "--run" && i + 1 < argc) run = QString::fromLocal8Bit(argv[++i]);
+        else sample = std::stoul(argument);
+    }
     const fs::path data = dataDirectory();
     const fs::path kb = data / "medic" / "medic_06Jul2012.txt";
     const fs::path train = data / "ncbi-disease" / "NCBItrainset_corpus.txt";
@@ -99,6 +109,24 @@ int main(int argc, char** argv) {
     const auto ranking = Clock::now();
     while (!session.proposalsAvailable()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     const double rankingMs = msSince(ranking);
+    double runMs = 0.0;
+    if (!run.isEmpty()) {
+        if (!ui::CurationSession::runLinkingAvailable()) {
+            std::fprintf(stderr, "this build cannot link with a trained run (no LibTorch)\n");
+            return 1;
+        }
+        QString failure;
+        QObject::connect(&session, &ui::CurationSession::errorOccurred, [&](const QString& message) { failure = message; });
+        const auto linking = Clock::now();
+        session.linkWithRun(run, curation::LinkMode::Knn);
+        while (session.runLinkingUnderWay() || (!session.runLinking() && failure.isEmpty()))
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+        if (!session.runLinking()) {
+            std::fprintf(stderr, "linking with %s failed: %s\n", run.toUtf8().constData(), failure.toUtf8().constData());
+            return 1;
+        }
+        runMs = msSince(linking);
+    }
 
     std::size_t mentions = 0;
     for (const auto& split : project->splits)
@@ -112,8 +140,8 @@ int main(int argc, char** argv) {
         queueMs.push_back(msSince(start));
     }
 
-    std::vector<double> previewMs, sameSurfaceMs;
-    std::size_t listed = 0, largest = 0, measured = 0;
+    std::vector<double> previewMs, sameSurfaceMs, datastoreMs;
+    std::size_t listed = 0, largest = 0, measured = 0, reached = 0, largestReach = 0;
     for (const auto& split : project->splits) {
         if (split.split != "dev") continue;
         for (const auto& document : split.corpus.documents())
@@ -126,23 +154,35 @@ int main(int argc, char** argv) {
                     const auto same = session.sameSurface(key, mention, row.entity);
                     sameSurfaceMs.push_back(msSince(start));
                     for (const auto& ref : same) (void)session.proposal(ref.key);
+                    const auto datastoreStart = Clock::now();
+                    const auto reach = session.datastoreReach(key);
+                    for (const auto& ref : reach) (void)session.proposal(ref.key);
+                    if (session.runLinking()) datastoreMs.push_back(msSince(datastoreStart));
                     previewMs.push_back(msSince(start));
                     listed += same.size();
                     largest = std::max(largest, same.size());
+                    reached += reach.size();
+                    largestReach = std::max(largestReach, reach.size());
                 }
             }
     }
 
     std::printf("machine: %s, %u threads; %zu mentions in the project, every proposal ranked in %.0f ms\n",
                 cpuModel().c_str(), std::thread::hardware_concurrency(), mentions, rankingMs);
+    if (session.runLinking())
+        std::printf("linked with %s in %.0f ms\n", session.rankerDescription().toUtf8().constData(), runMs);
     std::printf("| what | n | median | p99 | max | note |\n| --- | ---: | ---: | ---: | ---: | --- |\n");
     std::printf("| whole review queue (F8, Worth reviewing) | %zu | %.1f ms | %.1f ms | %.1f ms | %zu undecided mentions |\n",
                 queueMs.size(), quantile(queueMs, 0.5), quantile(queueMs, 0.99), quantile(queueMs, 1.0), queued);
-    std::printf("| reach preview per candidate (sparse, same text) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; %zu listed in all, at most %zu for one |\n",
-                previewMs.size(), quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured,
-                listed, largest);
+    std::printf("| reach preview per candidate (%s) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; %zu listed in all, at most %zu for one |\n",
+                session.runLinking() ? "run, same text and datastore" : "sparse, same text", previewMs.size(),
+                quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured, listed, largest);
     std::printf("| of which CurationSession::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's text, the known proposal of each |\n",
                 sameSurfaceMs.size(), quantile(sameSurfaceMs, 0.5), quantile(sameSurfaceMs, 0.99),
                 quantile(sameSurfaceMs, 1.0));
+    if (!datastoreMs.empty())
+        std::printf("| of which CurationSession::datastoreReach | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's vector, the known proposal of each; %zu listed in all, at most %zu for one |\n",
+                    datastoreMs.size(), quantile(datastoreMs, 0.5), quantile(datastoreMs, 0.99), quantile(datastoreMs, 1.0),
+                    reached, largestReach);
     return 0;
 }

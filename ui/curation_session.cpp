@@ -283,6 +283,10 @@ std::optional<CurationSession::Proposal> CurationSession::proposal(const project
     if (model_)
         if (const auto* proposal = model_->proposal(key)) return Proposal{proposal->entity, proposal->score, proposal->margin};
 #endif
+    return sparseProposal(key);
+}
+
+std::optional<CurationSession::Proposal> CurationSession::sparseProposal(const project::MentionKey& key) const {
     if (!proposals_) return std::nullopt;
     const auto found = proposals_->find(key);
     if (found == proposals_->end()) return std::nullopt;
@@ -551,6 +555,30 @@ std::vector<CurationSession::MentionRef> CurationSession::sameSurface(const proj
                 if (proposedLink(otherKey, other) == link) continue;
                 found.push_back({std::move(otherKey), &other});
             }
+    return found;
+}
+
+const Mention* CurationSession::mentionOf(const project::MentionKey& key) const {
+    if (!project_) return nullptr;
+    for (const SplitCorpus& split : project_->splits) {
+        if (split.split != key.split) continue;
+        const Document* document = split.corpus.find(key.document);
+        if (!document) return nullptr;
+        for (const Mention& mention : document->mentions)
+            if (mention.start == key.start && mention.end == key.end) return &mention;
+    }
+    return nullptr;
+}
+
+std::vector<CurationSession::MentionRef> CurationSession::datastoreReach(const project::MentionKey& key) const {
+    std::vector<MentionRef> found;
+    if (!model_) return found;
+    std::vector<project::MentionKey> reached = model_->reachOf(key);
+    std::sort(reached.begin(), reached.end());
+    for (project::MentionKey& other : reached) {
+        if (current_.count(other) > 0) continue;
+        if (const Mention* mention = mentionOf(other)) found.push_back({std::move(other), mention});
+    }
     return found;
 }
 

@@ -112,6 +112,9 @@ public:
     };
     bool proposalsAvailable() const { return proposals_ != nullptr || model_ != nullptr; }
     std::optional<Proposal> proposal(const project::MentionKey& key) const;
+    /// The sparse ranker's proposal, also while a run ranks (the review queue reads their
+    /// disagreement); unset before sparse ranked every mention.
+    std::optional<Proposal> sparseProposal(const project::MentionKey& key) const;
     /// Low confidence, for the sparse ranker: the top name's TF-IDF cosine is below 0.8 (no close
     /// spelling of any KB name) or it leads the next entity by less than 0.02 (a near tie).
     static bool lowSparseConfidence(const Proposal& proposal);
@@ -157,6 +160,13 @@ public:
     /// spacing), have no decision yet, and whose link in effect is not `link`: what "apply to
     /// all identical mentions" would change. Project order (split, document, offset).
     std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention, const std::string& link) const;
+    /// The other mentions without a decision whose ranking a decision on `key` can change through
+    /// the linked run's kNN datastore, before it is made: those whose k nearest keys the
+    /// decision's key (this mention's vector) would enter (curation::ModelCandidates::reachOf).
+    /// Empty while sparse TF-IDF ranks (it does not learn). By split name, document, offset.
+    std::vector<MentionRef> datastoreReach(const project::MentionKey& key) const;
+    /// A mention of the project by key (null when the project has no such mention).
+    const Mention* mentionOf(const project::MentionKey& key) const;
     /// Records the same decision on every mention listed, as one undo step (a macro; reopened
     /// projects undo them one by one). Returns how many were stored.
     int decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink);

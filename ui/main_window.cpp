@@ -733,32 +733,34 @@ void MainWindow::previewReach(const QString& entity) {
         candidates_->reachPreview()->clear();
         return;
     }
-    std::vector<ReachPreview::Entry> entries;
-    for (const auto& ref : session_->sameSurface(*key, *mention, entity.toStdString())) {
-        // The proposal known for every mention, not a new ranking per listed mention (a
-        // frequent text lists ~175 mentions on NCBI Disease: benchmarks/review_queue).
+    // The proposal known for every mention, not a new ranking per listed mention (a frequent
+    // text lists ~175 mentions on NCBI Disease: benchmarks/review_queue).
+    const auto before = [&](const CurationSession::MentionRef& ref) {
         const auto proposal = session_->proposal(ref.key);
-        const std::string before = proposal ? proposal->entity : session_->proposedLink(ref.key, *ref.mention);
-        entries.push_back({ref.key, tr("%1 · PMID %2 · “%3”: %4 → %5")
-                                        .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
-                                             QString::fromStdString(ref.mention->text),
-                                             before.empty() ? tr("no candidate") : QString::fromStdString(before), entity)});
+        const std::string link = proposal ? proposal->entity : session_->proposedLink(ref.key, *ref.mention);
+        return link.empty() ? tr("no candidate") : QString::fromStdString(link);
+    };
+    const auto where = [](const CurationSession::MentionRef& ref) {
+        return tr("%1 · PMID %2 · “%3”")
+            .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
+                 QString::fromStdString(ref.mention->text));
+    };
+    std::vector<ReachPreview::Entry> sameText, datastore;
+    std::set<project::MentionKey> listed;
+    for (const auto& ref : session_->sameSurface(*key, *mention, entity.toStdString())) {
+        sameText.push_back({ref.key, tr("%1: %2 → %3").arg(where(ref), before(ref), entity)});
+        listed.insert(ref.key);
     }
-    candidates_->reachPreview()->showReach(entity, entries);
+    for (const auto& ref : session_->datastoreReach(*key))
+        if (!listed.contains(ref.key)) datastore.push_back({ref.key, tr("%1: now %2").arg(where(ref), before(ref))});
+    candidates_->reachPreview()->showReach(entity, sameText, datastore);
 }
 
 int MainWindow::showChangedByLastDecision() {
     if (!project_ || !session_->isOpen()) return 0;
     std::vector<ReachPreview::Entry> entries;
     for (const project::MentionKey& key : session_->changedByLastDecision()) {
-        const SplitCorpus* split = nullptr;
-        for (const SplitCorpus& candidate : project_->splits)
-            if (candidate.split == key.split) split = &candidate;
-        const Document* document = split ? split->corpus.find(key.document) : nullptr;
-        const Mention* mention = nullptr;
-        if (document)
-            for (const Mention& m : document->mentions)
-                if (m.start == key.start && m.end == key.end) mention = &m;
+        const Mention* mention = session_->mentionOf(key);
         if (!mention) continue;
         const std::string now = session_->proposedLink(key, *mention);
         entries.push_back({key, tr("%1 · PMID %2 · “%3”: now %4")

@@ -27,16 +27,24 @@ ReachPreview::ReachPreview(QWidget* parent) : QFrame(parent), summary_(new QLabe
     hide();
 }
 
-void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& entries) {
+void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& sameText, const std::vector<Entry>& datastore) {
     clear();
     if (entity.isEmpty()) return;
-    for (const Entry& entry : entries) {
+    for (const Entry& entry : sameText) {
         keys_.push_back(entry.key);
         list_->addItem(entry.text);
     }
-    summary_->setText(tr("Choosing %1: \"Apply to all\" would change %n other mention(s) with the same text", nullptr,
-                         count())
-                          .arg(entity));
+    for (const Entry& entry : datastore) {
+        keys_.push_back(entry.key);
+        list_->addItem(tr("kNN · %1").arg(entry.text));
+    }
+    QString summary = tr("Choosing %1: \"Apply to all\" would change %n other mention(s) with the same text", nullptr,
+                         static_cast<int>(sameText.size()))
+                          .arg(entity);
+    if (!datastore.empty())
+        summary += tr("; its key in the run's datastore would reach %n more, whose ranking can change", nullptr,
+                      static_cast<int>(datastore.size()));
+    summary_->setText(summary);
     list_->setVisible(count() > 0);
     show();
 }

@@ -4,7 +4,9 @@
 // this candidate were chosen, and which (click one to go to it). With the sparse ranker a
 // decision changes no other proposal; what reaches further is "Apply to all", offered after it
 // for the undecided mentions with the same text linked otherwise (CurationSession::sameSurface),
-// so that is the list. A linked run's datastore reach is not previewed yet.
+// so that is the list. With a linked run the decision's kNN key also reaches the undecided
+// mentions whose nearest keys it would enter (CurationSession::datastoreReach): their ranking can
+// change whatever the candidate, so they follow the same-text ones in the list.
 #include <QFrame>
 #include <QString>
 
@@ -25,8 +27,10 @@ public:
         QString text;  ///< one line: the mention, where it is, its link now
     };
     explicit ReachPreview(QWidget* parent = nullptr);
-    /// Shows the list for candidate `entity` (hidden when `entity` is empty).
-    void showReach(const QString& entity, const std::vector<Entry>& entries);
+    /// Shows the list for candidate `entity` (hidden when `entity` is empty): `sameText`, what
+    /// "Apply to all" would change, then `datastore`, the other mentions the run's datastore key
+    /// would reach (empty with the sparse ranker; none of them also in `sameText`).
+    void showReach(const QString& entity, const std::vector<Entry>& sameText, const std::vector<Entry>& datastore = {});
     /// Shows the mentions a decision already stored moved to another proposal (the datastore's
     /// reach, after the fact), under `title`.
     void showChanged(const QString& title, const std::vector<Entry>& entries);

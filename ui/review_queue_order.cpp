@@ -20,6 +20,7 @@ std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
     std::vector<curation::ReviewSignals> signals;
     std::vector<std::string> surfaces;
     std::vector<std::uint8_t> decided;
+    const bool runRanks = session.runLinking() != nullptr;
     for (const SplitCorpus& split : project->splits)
         for (const Document& document : split.corpus.documents())
             for (const Mention& mention : document.mentions) {
@@ -29,6 +30,11 @@ std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
                     signal.proposal = proposal->entity;
                     signal.margin = proposal->margin;
                     signal.confidence = std::clamp(proposal->score, 0.0, 1.0);
+                }
+                // With a run ranking, sparse TF-IDF is the other linker whose disagreement is doubt.
+                if (runRanks) {
+                    const auto sparse = session.sparseProposal(key);
+                    signal.others.push_back(sparse ? sparse->entity : std::string());
                 }
                 // "The same text, ignoring case and spacing", as CurationSession::sameSurface reads it.
                 surfaces.push_back(QString::fromStdString(mention.text).simplified().toCaseFolded().toStdString());

@@ -340,6 +340,15 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
     return s.keysOf(s.reachedBy(t));
 }
 
+std::vector<project::MentionKey> ModelCandidates::reachOf(const project::MentionKey& mention) const {
+    const State& s = *state_;
+    const auto target = s.targetOf.find(mention);
+    if (target == s.targetOf.end() || s.proposals.empty()) return {};
+    std::vector<std::size_t> reached = s.reachedBy(target->second);
+    std::erase(reached, target->second);  // its own key: the mention is the one being decided
+    return s.keysOf(reached);
+}
+
 TextEmbedding ModelCandidates::textEmbedding(std::shared_ptr<const ModelCandidates> model) {
     return [model = std::move(model)](std::span<const std::string> texts) {
         const State& s = *model->state_;

@@ -109,6 +109,11 @@ public:
     /// Takes a decision's keys back (undo); nothing when it had none. Returns the mentions the
     /// keys were among the nearest of, stale as after feed().
     std::vector<project::MentionKey> unfeed(std::int64_t decisionId);
+    /// The other mentions a decision on `mention` would reach before it is made: those whose k
+    /// nearest keys a key with this mention's vector would enter (the same test as feed(), so
+    /// whatever entity the decision links to). Empty for an unknown mention or without a
+    /// datastore (model mode). One pass over the mention vectors, no ranking.
+    std::vector<project::MentionKey> reachOf(const project::MentionKey& mention) const;
     /// Ranks mentions again with the datastore as it is: their proposals and k-th neighbours.
     ProposalChanges rerank(std::span<const project::MentionKey> mentions);
 

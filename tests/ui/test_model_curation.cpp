@@ -27,6 +27,7 @@
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
 #include "reach_preview.h"
+#include "review_queue_order.h"
 #include "embedding_plot.h"
 #include "linking_menu.h"
 #include "project/datastore_storage.h"
@@ -140,6 +141,24 @@ private Q_SLOTS:
             QCOMPARE(kept->size(), model.datastoreKeys());
         }
 
+        // The review queue reads the sparse ranker as the other linker while the run ranks: a
+        // mention they disagree on has doubt at least the disagreement weight (0.5), whatever
+        // the run's margin. The tiny random run disagrees with sparse on most mentions.
+        {
+            const auto queue = reviewQueueOf(session);
+            QVERIFY(!queue.empty());
+            std::size_t disagreeing = 0;
+            for (const QueuedMention& entry : queue) {
+                const auto run = session.proposal(entry.key);
+                const auto sparse = session.sparseProposal(entry.key);
+                QVERIFY(run.has_value() && sparse.has_value());
+                if (run->entity == sparse->entity) continue;
+                ++disagreeing;
+                QVERIFY2(entry.priority >= 0.5 - 1e-12, "a disagreement of the linkers is doubt");
+            }
+            QVERIFY(disagreeing > 0);
+        }
+
         // "stroke" three times in one test abstract: the same input, hence the same vector.
         const auto strokes = mentionsReading(*project_, "stroke");
         QCOMPARE(strokes.size(), std::size_t{3});
@@ -155,6 +174,28 @@ private Q_SLOTS:
         const std::string entity = rows.back().entity;
         QVERIFY(entity != rows.front().entity);
         const double before = rowOf(rows, entity)->knnProbability.value_or(0.0);
+
+        // Before the decision, its datastore reach: the other "stroke" mentions (cosine 1 with
+        // the key to come), none decided, and not the decided mention itself.
+        const auto reach = session.datastoreReach(decided.key);
+        std::vector<project::MentionKey> reachKeys;
+        for (const auto& ref : reach) {
+            QVERIFY(ref.mention != nullptr);
+            QCOMPARE(session.mentionOf(ref.key), ref.mention);
+            reachKeys.push_back(ref.key);
+        }
+        QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), decided.key) == reachKeys.end());
+        for (std::size_t i = 1; i < strokes.size(); ++i)
+            QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), strokes[i].key) != reachKeys.end());
+        {
+            ReachPreview preview;
+            std::vector<ReachPreview::Entry> entries;
+            for (const project::MentionKey& key : reachKeys) entries.push_back({key, QStringLiteral("m")});
+            preview.showReach(QString::fromStdString(entity), {}, entries);
+            QCOMPARE(preview.count(), static_cast<int>(reachKeys.size()));
+            QVERIFY2(preview.summary().contains(QStringLiteral("would reach %1 more").arg(reachKeys.size())),
+                     preview.summary().toUtf8().constData());
+        }
 
         std::vector<project::MentionKey> reranked;
         int topChanged = 0;
@@ -175,8 +216,14 @@ private Q_SLOTS:
         // What the decision moved is kept for the status line's "list them": the mentions ranked
         // again whose top entity changed, as many as the signals counted.
         QCOMPARE(static_cast<int>(session.changedByLastDecision().size()), topChanged);
-        for (const project::MentionKey& key : session.changedByLastDecision())
+        for (const project::MentionKey& key : session.changedByLastDecision()) {
             QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
+            // What moved was in the reach shown before the decision.
+            QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), key) != reachKeys.end());
+        }
+        // And every mention ranked again (but the decided one) was in it.
+        for (const project::MentionKey& key : reranked)
+            QVERIFY(key == decided.key || std::find(reachKeys.begin(), reachKeys.end(), key) != reachKeys.end());
         {
             ReachPreview preview;
             std::vector<ReachPreview::Entry> entries;
