@@ -1,12 +1,13 @@
 // linkscope-cli agreement A.linkscope [B.linkscope] [--curator NAME]... [--no-types] [--json]
-// linkscope-cli merge INTO.linkscope FROM.linkscope [--as NAME]
+// linkscope-cli merge INTO.linkscope FROM.linkscope [--as NAME] [--unchecked]
 //
 // agreement: Cohen's kappa on the linked entity between two project files of the same manifest
 // (each file's links in effect, as its export would write them), or between two curators
 // (--curator, twice: the first for A, the second for B, or both within one merged file), over
 // the mentions both decided: overall, per split and per mention type (read from the corpora;
 // --no-types skips reading them), with the counts only one side decided. The rules are in
-// core/curation/agreement.h and adjudication.h.
+// core/curation/agreement.h and adjudication.h. A decision that names no mention of the corpora
+// (another corpus version, or a damaged file) is refused, naming its file, unless --no-types.
 //
 // merge: records FROM's decisions in effect into INTO, curators and times kept
 // (core/curation/curator_merge.h); the disagreements are then adjudicated in the GUI, and
@@ -47,6 +48,7 @@ struct MergeArguments {
     std::filesystem::path into;
     std::filesystem::path from;
     std::string importAs;
+    bool unchecked = false;  ///< do not read the corpora to check the decisions' mentions
 };
 
 // One side of the comparison: a file, optionally one curator of it.
@@ -137,6 +139,10 @@ void runAgreement(const AgreementArguments& args) {
     if (!args.noTypes) {
         std::vector<Diagnostic> ignored;  // the corpora are read for their mention types only
         corpora = readReferencedCorpora(a.manifest().corpora, ignored);
+        // A decision on no mention of the corpora would count as decided by one side only.
+        const auto exists = curation::mentionLookup(corpora);
+        curation::requireDecidedMentionsExist(a, exists);
+        if (b) curation::requireDecidedMentionsExist(*b, exists);
     }
     const auto report = curation::measureAgreement(sideA.categories, sideB.categories,
                                                    args.noTypes ? curation::MentionTypeFn{} : curation::mentionTypesOf(corpora));
@@ -165,7 +171,16 @@ void runAgreement(const AgreementArguments& args) {
 void runMerge(const MergeArguments& args) {
     auto into = project::ProjectStore::open(args.into);
     const auto from = project::ProjectStore::open(args.from);
-    const auto summary = curation::mergeDecisions(into, from, {args.importAs});
+    curation::MergeOptions options{args.importAs, {}};
+    std::vector<SplitCorpus> corpora;
+    if (!args.unchecked) {
+        // The corpora of INTO, read for their mentions only: a decision of FROM that names none
+        // refuses the merge before anything is recorded.
+        std::vector<Diagnostic> ignored;
+        corpora = readReferencedCorpora(into.manifest().corpora, ignored);
+        options.mentionExists = curation::mentionLookup(corpora);
+    }
+    const auto summary = curation::mergeDecisions(into, from, options);
     std::string curators;
     for (const auto& name : summary.curators) curators += (curators.empty() ? "" : ", ") + name;
     std::cout << "merged " << summary.imported << " decision(s)" << (curators.empty() ? "" : " by " + curators) << " into "
@@ -184,7 +199,8 @@ void addAgreementCommand(CLI::App& app) {
         ->expected(1, 2)
         ->check(CLI::ExistingFile);
     cmd->add_option("--curator", args->curators, "Compare this curator's decisions (twice: A's, then B's)");
-    cmd->add_flag("--no-types", args->noTypes, "Do not read the corpora (no per-type figures)");
+    cmd->add_flag("--no-types", args->noTypes,
+                  "Do not read the corpora (no per-type figures, and the decisions' mentions are not checked)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args] { runAgreement(*args); });
 
@@ -194,6 +210,8 @@ void addAgreementCommand(CLI::App& app) {
     mergeCmd->add_option("into", merge->into, "The project file that receives the decisions")->required()->check(CLI::ExistingFile);
     mergeCmd->add_option("from", merge->from, "The other curator's project file")->required()->check(CLI::ExistingFile);
     mergeCmd->add_option("--as", merge->importAs, "Record the imported decisions under this curator name");
+    mergeCmd->add_flag("--unchecked", merge->unchecked,
+                       "Do not read INTO's corpora to check that every decision of FROM names one of their mentions");
     mergeCmd->callback([merge] { runMerge(*merge); });
 }
 

@@ -1,12 +1,14 @@
 #include "curation/curator_merge.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <system_error>
 #include <tuple>
 
 #include "curation/adjudication.h"
 #include "project/project_store.h"
+#include "project/referenced_corpora.h"
 #include "util/error.h"
 
 namespace linkscope::curation {
@@ -63,6 +65,24 @@ void requireSameManifest(const project::ProjectStore& a, const project::ProjectS
         throw Error(a.file().string() + " and " + b.file().string() + " are not projects of the same manifest: " + *problem);
 }
 
+std::function<bool(const project::MentionKey&)> mentionLookup(std::span<const SplitCorpus> corpora) {
+    auto keys = std::make_shared<std::set<project::MentionKey>>();
+    for (const SplitCorpus& split : corpora)
+        for (const Document& document : split.corpus.documents())
+            for (const Mention& mention : document.mentions) keys->insert({split.split, document.pmid(), mention.start, mention.end});
+    return [keys](const project::MentionKey& key) { return keys->contains(key); };
+}
+
+void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists) {
+    for (const Decision& decision : store.decisions()) {
+        if (decision.state != project::DecisionState::Done || exists(decision.mention)) continue;
+        throw Error(store.file().string() + ": decision " + std::to_string(decision.id) + " (curator \"" + decision.curator +
+                    "\") names no mention of the project's corpora: split " + decision.mention.split + ", document " +
+                    decision.mention.document + ", offsets " + std::to_string(decision.mention.start) + "-" +
+                    std::to_string(decision.mention.end) + " (another version of the corpus, or a damaged file)");
+    }
+}
+
 MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options,
                             const ProgressSink& progress) {
     std::error_code ec;
@@ -100,6 +120,8 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
         if (importedCurators.contains(decision.curator) && !inFrom.contains(identityOf(decision, decision.curator)))
             throw Error(into.file().string() + ": cannot merge " + from.file().string() + ": both files hold decisions by curator \"" +
                         decision.curator + "\", which could then no longer be told apart; import them under another name");
+
+    if (options.mentionExists) requireDecidedMentionsExist(from, options.mentionExists);
 
     for (Decision& decision : toImport) {
         progress.checkCancelled();

@@ -4,7 +4,9 @@
 //
 // What the merge does, and why:
 //  - Only files of the same manifest merge (sameManifestProblem): decisions name mentions by
-//    split, document and offsets, which mean the same only over the same corpora.
+//    split, document and offsets, which mean the same only over the same corpora. With the
+//    corpora at hand (MergeOptions::mentionExists: the GUI and the CLI pass them), a decision
+//    naming no mention of them refuses the merge before anything is recorded.
 //  - The other file's decisions in effect are recorded into this one, in their order, each with
 //    its curator, timestamp, kind, links and mention text as they were (new ids, state done).
 //    Undone and discarded decisions of the other file are its private undo history and stay
@@ -23,12 +25,19 @@
 //    unless every decision of that name in this file is also in the other file (a repeated
 //    merge). MergeOptions::importAs renames the imported curator instead.
 #include <cstddef>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "project/curation_decision.h"
 #include "project/project_manifest.h"
 #include "util/progress.h"
+
+namespace linkscope {
+struct SplitCorpus;
+}
 
 namespace linkscope::project {
 class ProjectStore;
@@ -45,9 +54,20 @@ std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const P
 /// Throws Error naming both project files when sameManifestProblem() finds a difference.
 void requireSameManifest(const project::ProjectStore& a, const project::ProjectStore& b);
 
+/// Whether the corpora hold a mention at a key (split, document, offsets): a lookup built once.
+std::function<bool(const project::MentionKey&)> mentionLookup(std::span<const SplitCorpus> corpora);
+/// Throws Error naming the file and the first decision in effect of `store` that names no
+/// mention `exists` knows (another corpus version, or a damaged file).
+void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists);
+
 struct MergeOptions {
     /// When not empty, every imported decision is recorded under this curator name.
     std::string importAs;
+    /// When set, whether the corpora hold a mention at this key: a decision to import that names
+    /// none (another corpus version, or a damaged file) refuses the whole merge before anything
+    /// is recorded, naming the other file and the decision, so that it cannot enter this file
+    /// (where export would then refuse it). Unset: not checked (the corpora are not at hand).
+    std::function<bool(const project::MentionKey&)> mentionExists;
 };
 
 struct MergeSummary {

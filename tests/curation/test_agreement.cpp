@@ -282,6 +282,37 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, mergeDecisions(a, a));
     }
 
+    // With the corpora at hand, a decision of the other file that names no mention of them (here
+    // offsets past the document's text) refuses the whole merge, naming the file and the
+    // decision, and nothing is recorded; the lookup knows the demo's mentions.
+    void mergeRefusesDecisionsOnNoMention() {
+        auto a = demoStore();
+        auto b = demoStore();
+        recordAna(a);
+        recordBob(b);
+        b.record(decisionOn("train", "90000001", 90000, 90002, "HD", DecisionKind::Accept, "MESH:D006816", "bob"));
+        const auto corpora = demoCorpora(a);
+        const auto exists = mentionLookup(corpora);
+        QVERIFY(exists({"train", "90000001", 90, 92}));
+        QVERIFY(!exists({"train", "90000001", 90, 93}));
+        QVERIFY(!exists({"nosuchsplit", "90000001", 90, 92}));
+        MergeOptions options;
+        options.mentionExists = exists;
+        try {
+            (void)mergeDecisions(a, b, options);
+            QFAIL("the merge was not refused");
+        } catch (const Error& error) {
+            const std::string message = error.what();
+            QVERIFY2(message.find(b.file().string()) != std::string::npos, message.c_str());
+            QVERIFY2(message.find("offsets 90000-90002") != std::string::npos, message.c_str());
+        }
+        QCOMPARE(a.decisionCount(), std::size_t{7});
+        QVERIFY_THROWS_EXCEPTION(Error, requireDecidedMentionsExist(b, exists));
+        requireDecidedMentionsExist(a, exists);  // Ana's are all on mentions of the corpora
+        // Unchecked (no corpora at hand), it merges: the option is what guards.
+        QCOMPARE(mergeDecisions(a, b).imported, std::size_t{8});
+    }
+
     // Cancelled before its fourth decision: three are merged, each durable, and a second merge
     // goes on from there.
     void cancelledMergeLeavesAPrefix() {

@@ -14,7 +14,8 @@ one command in its own folder, with the paths relative to it.
 Commands covered: stats, eval (sparse, dense, --run, --knn, --index, --dense-index, --datastore,
 --spelling, --report, --per-mention), compare, index, tokenize and encode (stdin), init-model,
 train and pretrain (only inputs that must be refused before any training step), export
-(--manifest and --project) and simulate-curation. (The CLI has no `link` command. Every
+(--manifest and --project), simulate-curation, and merge and agreement (another curator's
+project file, damaged; a refused merge leaves the receiving file as it was). (The CLI has no `link` command. Every
 command that reads a corpus also reads BioC XML, brat folders and PMID lists (--corpus-format,
 --split-pmids, manifests of version 2), but the cases here damage PubTator inputs only: those
 readers are fuzzed by tests/fuzz, and their errors tested by test_corpus_input and
@@ -1752,6 +1753,74 @@ def export_cases():
     px("decision.unknown-split", "structure", P(decisions=[decision(split="nosuchsplit")]))
 
 
+def decisions_count(path):
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+    finally:
+        db.close()
+
+
+def curator_cases():
+    """merge and agreement (issue 18) read another curator's project file: every damaged project of
+    export_cases as that second file, the first a valid project of the same manifest. A refused
+    merge leaves the first file as it was."""
+    corp = {"kb.txt": KB, "train.txt": TRAIN, "test.txt": TEST}
+    P = lambda **kw: Gen(lambda S: project_bytes(S, **kw))
+    other = [tuple(d[:7]) + ("MESH:D009069" if d[5] == "correct" else d[7], "another") + tuple(d[9:])
+             for d in GOOD_DECISIONS]
+    valid = {"a.linkscope": P(decisions=GOOD_DECISIONS), "b.linkscope": P(decisions=other)}
+
+    def unchanged(out, work):
+        count = decisions_count(str(Path(work) / "a.linkscope"))
+        return None if count == len(GOOD_DECISIONS) else f"a.linkscope holds {count} decisions after a refused merge"
+
+    def merged(out, work):
+        count = decisions_count(str(Path(work) / "a.linkscope"))
+        return None if count == len(GOOD_DECISIONS) + len(other) else f"a.linkscope holds {count} decisions after the merge"
+
+    commands = {"merge": ["merge", "a.linkscope", "b.linkscope"], "agreement": ["agreement", "a.linkscope", "b.linkscope"]}
+    ref("merge", "merge", commands["merge"], dict(corp, **valid), check=merged)
+    ref("agreement", "agreement", commands["agreement"], dict(corp, **valid))
+
+    def decision(**changes):
+        d = dict(zip(("split", "document", "start", "end", "mention_text", "kind", "previous_link", "new_link", "curator",
+                      "timestamp", "state"), other[0]))
+        d.update(changes)
+        return tuple(d.values())
+
+    for command, argv in commands.items():
+        def cx(name, kind, data, **kw):
+            kw.setdefault("names", ("b.linkscope",))
+            if command == "merge":
+                kw.setdefault("check", unchanged)
+            add(f"{command}.project.{name}", kind, command, argv, dict(corp, **dict(valid, **{"b.linkscope": data})), **kw)
+
+        cx("empty", "empty", b"")
+        cx("random-bytes", "structure", bytes(random.Random(11).randrange(256) for _ in range(8192)))
+        cx("sqlite-header-only", "truncation", b"SQLite format 3\x00" + b"\x10\x00\x01\x01" + b"\x00" * 80)
+        cx("truncated-half", "truncation", Gen(lambda S: project_bytes(S, decisions=other)[:len(project_bytes(S, decisions=other)) // 2]))
+        cx("directory", "directory", Dir())
+        cx("symlink-loop", "symlink", Sym("b.linkscope"))
+        cx("wrong-format", "structure", P(meta=(("format", "something-else"), ("schema_version", "1"))))
+        cx("schema-version-99", "structure", P(meta=(("format", "linkscope-project"), ("schema_version", "99"))))
+        cx("schema-version-huge", "hugenum",
+           P(meta=(("format", "linkscope-project"), ("schema_version", "99999999999999999999999999"))))
+        cx("no-decisions-table", "structure", P(skip_tables=("decisions",)))
+        # Another manifest: refused, naming what differs.
+        cx("split.dotdot", "pathescape", P(decisions=other, corpora=(("train", "train.txt"), ("../escaped", "test.txt"))))
+        cx("kb-path.other", "structure", P(decisions=other, kb="other-kb.txt"))
+        cx("decision.negative-offsets", "offsets", P(decisions=[decision(start=-10, end=-8)], unchecked=True))
+        cx("decision.reversed-offsets", "offsets", P(decisions=[decision(start=92, end=90)], unchecked=True))
+        cx("decision.offsets-huge", "hugenum", P(decisions=[decision(start=(1 << 62), end=(1 << 62) + 2)]))
+        cx("decision.offsets-past-text", "offsets", P(decisions=[decision(start=90000, end=90002)]))
+        cx("decision.unknown-split", "structure", P(decisions=[decision(split="nosuchsplit")]))
+        cx("decision.offsets-text", "offsets", P(decisions=[decision(start="ninety", end=92)], unchecked=True))
+        cx("decision.kind-unknown", "structure", P(decisions=[decision(kind="obliterate")], unchecked=True))
+        cx("decision.state-unknown", "structure", P(decisions=[decision(state="maybe")], unchecked=True))
+        cx("decision.link-with-newline", "structure", P(decisions=[decision(new_link="MESH:D006816\n90000001|t|x")]))
+
+
 def define_cases():
     if CASES:
         return
@@ -1763,6 +1832,7 @@ def define_cases():
     init_model_cases()
     train_cases()
     export_cases()
+    curator_cases()
 
 
 # ----- running ----------------------------------------------------------------------------------------
