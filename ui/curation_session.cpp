@@ -570,8 +570,16 @@ const Mention* CurationSession::mentionOf(const project::MentionKey& key) const 
     return nullptr;
 }
 
+std::optional<std::map<project::MentionKey, std::size_t>> CurationSession::datastoreReachCounts() const {
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (model_) return model_->reachCounts([this](const project::MentionKey& key) { return current_.count(key) > 0; });
+#endif
+    return std::nullopt;
+}
+
 std::vector<CurationSession::MentionRef> CurationSession::datastoreReach(const project::MentionKey& key) const {
     std::vector<MentionRef> found;
+#ifdef LINKSCOPE_HAVE_TORCH
     if (!model_) return found;
     std::vector<project::MentionKey> reached = model_->reachOf(key);
     std::sort(reached.begin(), reached.end());
@@ -579,6 +587,9 @@ std::vector<CurationSession::MentionRef> CurationSession::datastoreReach(const p
         if (current_.count(other) > 0) continue;
         if (const Mention* mention = mentionOf(other)) found.push_back({std::move(other), mention});
     }
+#else
+    (void)key;
+#endif
     return found;
 }
 

@@ -165,6 +165,10 @@ public:
     /// decision's key (this mention's vector) would enter (curation::ModelCandidates::reachOf).
     /// Empty while sparse TF-IDF ranks (it does not learn). By split name, document, offset.
     std::vector<MentionRef> datastoreReach(const project::MentionKey& key) const;
+    /// The review queue's reach with a linked run: per mention, the undecided mentions its
+    /// decision's key would reach in the run's datastore (curation::ModelCandidates::reachCounts).
+    /// Unset while sparse ranks, or when the run could not find them (too many mentions).
+    std::optional<std::map<project::MentionKey, std::size_t>> datastoreReachCounts() const;
     /// A mention of the project by key (null when the project has no such mention).
     const Mention* mentionOf(const project::MentionKey& key) const;
     /// Records the same decision on every mention listed, as one undo step (a macro; reopened

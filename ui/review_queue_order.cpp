@@ -42,8 +42,18 @@ std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
                 signals.push_back(std::move(signal));
                 keys.push_back(std::move(key));
             }
-    const std::vector<std::size_t> reach = curation::sameSurfaceReach(surfaces, decided);
-    for (std::size_t i = 0; i < signals.size(); ++i) signals[i].reach = reach[i];
+    // With a run: the datastore's reach, as the simulated review measured it (it holds the
+    // identical mentions a context-free key reaches too); else the same-text mentions "Apply to
+    // all" would change.
+    if (const auto counts = runRanks ? session.datastoreReachCounts() : std::nullopt) {
+        for (std::size_t i = 0; i < signals.size(); ++i) {
+            const auto found = counts->find(keys[i]);
+            signals[i].reach = found == counts->end() ? 0 : found->second;
+        }
+    } else {
+        const std::vector<std::size_t> reach = curation::sameSurfaceReach(surfaces, decided);
+        for (std::size_t i = 0; i < signals.size(); ++i) signals[i].reach = reach[i];
+    }
     const curation::ReviewPolicy policy;
     for (const std::size_t i : curation::reviewOrder(signals, decided, policy))
         queue.push_back({keys[i], curation::reviewPriority(signals[i], policy)});

@@ -2,17 +2,15 @@
 // The GUI's review queue (issue 18): the project's undecided mentions ordered by the policy of
 // core/curation/review_queue.h, from what the curation session knows -- the active ranker's
 // proposal of each mention (its lead over the second entity, its score as the confidence), with a
-// linked run the sparse ranker's proposal as the other linker (their disagreement is doubt), and,
-// as the reach, the other undecided mentions with the same text, which "Apply to all" offers
-// after a decision.
+// linked run the sparse ranker's proposal as the other linker (their disagreement is doubt), and
+// as the reach: with a run, the undecided mentions a decision's key would reach in its datastore
+// (CurationSession::datastoreReachCounts, as the simulated review of curation/run_review_linker.h
+// counts them); with sparse, or a run over a project too large for its n^2 pairs
+// (ModelCandidates::kReachPairMentions), the other undecided mentions with the same text, which
+// "Apply to all" offers after a decision.
 //
-// Deviation from the simulated review (curation/run_review_linker.h): with a run, the reach there
-// is the run datastore's (the mentions whose nearest keys a decision's key would enter), which
-// needs every pair of mention vectors once (n^2: seconds on NCBI Disease, hours at MedMentions'
-// 350,000 mentions); the GUI counts the same-text mentions instead, which a context-free method's
-// key reaches anyway (cosine 1), and shows the datastore's reach of the selected mention in the
-// Candidates dock (CurationSession::datastoreReach). The run without its datastore is not a
-// third linker here: the session does not keep its ranking.
+// Deviation from the simulated review: the run without its datastore is not a third linker here
+// (the session does not keep its ranking), so the disagreement is with sparse alone.
 //
 // A mention with any decision in effect (skip included) is out of the queue: the curator looked
 // at it. Without proposals (the ranker still building) the queue is empty.

@@ -9,6 +9,7 @@
 
 #include "corpus/corpus.h"
 #include "curation/feedback_loop.h"
+#include "curation/mention_pairs.h"
 #include "curation/training_datastore.h"
 #include "eval/dictionary.h"
 #include "eval/queries.h"
@@ -80,6 +81,9 @@ struct ModelCandidates::State {
         std::vector<std::uint64_t> keys;
     };
     std::map<std::int64_t, Fed> fed;  // decision id -> its keys
+    // Per target, the other targets a key with its vector reaches, found once after the first
+    // ranking (mention_pairs.h); empty when there are too many mentions or no datastore.
+    std::vector<std::vector<std::pair<std::uint32_t, float>>> reachPairs;
 
     std::size_t neighbours() const {
         switch (options.mode) {
@@ -249,6 +253,14 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     s.proposals.assign(count, {});
     s.kthSimilarity.assign(count, -std::numeric_limits<float>::infinity());
     s.refresh(all, &progress, "Ranking every mention");
+    if (s.neighbours() > 0 && count <= kReachPairMentions) {
+        std::vector<float> units(count * s.linker->dimension());
+        for (std::size_t t = 0; t < count; ++t) {
+            const auto row = s.vector(t);
+            for (std::size_t i = 0; i < row.size(); ++i) units[t * row.size() + i] = row[i] * s.inverseNorms[t];
+        }
+        s.reachPairs = pairsAboveThresholds(units, s.linker->dimension(), s.kthSimilarity, kTie, &progress);
+    }
     progress("Every mention ranked", 1.0);
 }
 
@@ -347,6 +359,22 @@ std::vector<project::MentionKey> ModelCandidates::reachOf(const project::Mention
     std::vector<std::size_t> reached = s.reachedBy(target->second);
     std::erase(reached, target->second);  // its own key: the mention is the one being decided
     return s.keysOf(reached);
+}
+
+std::optional<std::map<project::MentionKey, std::size_t>> ModelCandidates::reachCounts(
+    const std::function<bool(const project::MentionKey&)>& decided) const {
+    const State& s = *state_;
+    if (s.reachPairs.empty()) return std::nullopt;
+    std::vector<std::uint8_t> done(s.keys.size());
+    for (std::size_t t = 0; t < s.keys.size(); ++t) done[t] = decided(s.keys[t]) ? 1 : 0;
+    std::map<project::MentionKey, std::size_t> counts;
+    for (std::size_t t = 0; t < s.keys.size(); ++t) {
+        std::size_t count = 0;
+        for (const auto& [u, cosine] : s.reachPairs[t])
+            if (!done[u] && cosine >= s.kthSimilarity[u] - kTie) ++count;
+        counts.emplace_hint(counts.end(), s.keys[t], count);
+    }
+    return counts;
 }
 
 TextEmbedding ModelCandidates::textEmbedding(std::shared_ptr<const ModelCandidates> model) {

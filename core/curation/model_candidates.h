@@ -26,6 +26,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -114,6 +116,16 @@ public:
     /// whatever entity the decision links to). Empty for an unknown mention or without a
     /// datastore (model mode). One pass over the mention vectors, no ranking.
     std::vector<project::MentionKey> reachOf(const project::MentionKey& mention) const;
+    /// The review queue's reach of every mention at once (review_queue.h): for each mention, how
+    /// many other mentions for which `decided` is false a decision's key would reach (reachOf()
+    /// restricted to them), from the pairs of mentions found once when the linking was built
+    /// and filtered by the k-th neighbours as they are now. Unset without a datastore, or for a
+    /// project of more than kReachPairMentions mentions (the pairs are an n^2 product). An undo
+    /// of a decision that was in effect at building can lower a k-th neighbour below what the
+    /// pairs were found with: the counts may then miss a mention or two until the next building.
+    std::optional<std::map<project::MentionKey, std::size_t>> reachCounts(
+        const std::function<bool(const project::MentionKey&)>& decided) const;
+    static constexpr std::size_t kReachPairMentions = 50'000;
     /// Ranks mentions again with the datastore as it is: their proposals and k-th neighbours.
     ProposalChanges rerank(std::span<const project::MentionKey> mentions);
 
