@@ -29,6 +29,9 @@ struct LoadedProject;
 namespace project {
 class ProjectStore;
 }
+namespace train {
+struct TrainingPreset;
+}
 }  // namespace linkscope
 
 namespace linkscope::ui {
@@ -72,6 +75,8 @@ public:
     /// Where the method starts: data "" the compact encoder from scratch, a folder (a
     /// pretrained encoder's run), or "custom": the folder in modelEdit().
     QComboBox* startFromCombo() const { return startFrom_; }
+    /// The hint under the start (empty when the start suits the preset).
+    QString startHint() const;
     QPushButton* pretrainButton() const { return pretrain_; }
     QLabel* warningLabel() const { return warning_; }
     QLineEdit* runsFolderEdit() const { return runsFolder_; }
@@ -117,6 +122,12 @@ private:
     project::ProjectStore* store_ = nullptr;
     project::ProjectStore* runStore_ = nullptr;  ///< where the running training gets registered
     QString modelsDirectory_;
+    /// Selects the start a new choice gets (previous: kept when the user picked it and it is
+    /// still offered) and shows the start hint.
+    void chooseDefaultStart(const QString& previous);
+    void updateStartHint();
+    static constexpr int kContextStartRole = Qt::UserRole + 1;  ///< item data: a context-aligned encoder
+
     QString runDirectory_;
     TrainingWorker* worker_ = nullptr;
 
@@ -126,6 +137,11 @@ private:
     QComboBox* devSplit_ = nullptr;
     QComboBox* device_ = nullptr;
     QComboBox* startFrom_ = nullptr;
+    /// Under the start: why a method that reads mentions in their sentences should start from a
+    /// context-aligned encoder (empty otherwise).
+    QLabel* startHint_ = nullptr;
+    bool presetReadsContext_ = false;  ///< the chosen preset reads mentions between markers (belhd, prototype-srn)
+    std::shared_ptr<const train::TrainingPreset> presetForHint_;  ///< the chosen preset, for the start hint
     QLineEdit* model_ = nullptr;
     QPushButton* pretrain_ = nullptr;
     QLabel* warning_ = nullptr;

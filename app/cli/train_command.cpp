@@ -182,6 +182,21 @@ void runTrain(const TrainArguments& args) {
     PresetChoice choice = choosePreset(args, models);
     // The schedule must exist before hours of loading and training (Error lists the names).
     (void)choice.preset.schedule(choice.schedule);
+    // A method that reads mentions in context, started from an encoder that has not: say so.
+    if (!args.resume) {
+        train::StartKind start = args.compact ? train::StartKind::Scratch : train::StartKind::Unknown;
+        if (!args.compact && train::isRunDirectory(args.model)) {
+            try {
+                const train::Method method = train::loadRunPreset(args.model, train::readRunInfo(args.model)).method;
+                if (method == train::Method::SelfAlignment) start = train::StartKind::NamesOnly;
+                if (method == train::Method::ContextAlignment) start = train::StartKind::ContextAligned;
+            } catch (const std::exception&) {
+                // an unreadable run folder is reported where the encoder is loaded
+            }
+        }
+        if (const std::string advice = train::contextStartAdvice(choice.preset, start); !advice.empty())
+            std::cerr << "warning: " << advice << std::endl;
+    }
 
     // The splits: files, or PMID lists over one --corpus (MedMentions), never both for one split.
     constexpr std::string_view kSplits[] = {"train", "dev"};

@@ -467,6 +467,15 @@ bool pretrainsEncoder(Method method) noexcept {
     return method == Method::SelfAlignment || method == Method::ContextAlignment;
 }
 
+std::string contextStartAdvice(const TrainingPreset& preset, StartKind start) {
+    if (preset.markers == ContextMarkers::None || start == StartKind::ContextAligned || start == StartKind::Unknown) return {};
+    return std::string(methodName(preset.method)) + " reads each mention in its sentence. Started from " +
+           (start == StartKind::Scratch ? "random weights" : "an encoder that has read names only") +
+           ", it collapsed to a few entities or stayed far below sparse TF-IDF in our runs (docs/results.md). "
+           "Start from an encoder aligned to mentions in context: pretrain on the KB, then train the "
+           "\"context-alignment\" preset from it.";
+}
+
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
 std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseIn(kSimilarities, name); }
 

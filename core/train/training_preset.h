@@ -242,4 +242,16 @@ std::optional<std::filesystem::path> findStandardModelsDirectory(const std::file
 /// listing the available names when there is none.
 TrainingPreset findPreset(const std::string& nameOrPath, const std::filesystem::path& modelsDirectory);
 
+/// What a method starts from, as far as it matters for a method that reads mentions in context.
+enum class StartKind {
+    Scratch,         ///< the compact encoder from random weights
+    NamesOnly,       ///< an encoder pretrained on KB names alone (a self-alignment run)
+    ContextAligned,  ///< a self-alignment run after the context alignment
+    Unknown,         ///< any other checkpoint
+};
+/// In plain words, why `preset` should not start from `start`: for a method that reads each
+/// mention in its sentence (markers), a start that has read names only or nothing collapsed or
+/// stayed far below sparse TF-IDF in docs/results.md's runs. Empty when the start suits it.
+std::string contextStartAdvice(const TrainingPreset& preset, StartKind start);
+
 }  // namespace linkscope::train

@@ -106,6 +106,22 @@ private Q_SLOTS:
             }
         }
     }
+    // The advice for a method that reads mentions in context (belhd, prototype-srn) started from
+    // an encoder that has not: given for random weights and names-only pretraining, not for a
+    // context-aligned or unknown start, and never for the methods that read the mention alone.
+    void contextStartAdvice() {
+        for (const char* name : {"belhd", "prototype-srn"}) {
+            const TrainingPreset preset = shipped(name);
+            QVERIFY2(train::contextStartAdvice(preset, StartKind::Scratch).find("random weights") != std::string::npos, name);
+            QVERIFY2(train::contextStartAdvice(preset, StartKind::NamesOnly).find("context-alignment") != std::string::npos, name);
+            QVERIFY(train::contextStartAdvice(preset, StartKind::ContextAligned).empty());
+            QVERIFY(train::contextStartAdvice(preset, StartKind::Unknown).empty());
+        }
+        for (const char* name : {"biosyn", "triplet", "knn-bioel"})
+            for (const StartKind start : {StartKind::Scratch, StartKind::NamesOnly})
+                QVERIFY2(train::contextStartAdvice(shipped(name), start).empty(), name);
+    }
+
     void biosynHasThePapersValues() {
         const TrainingPreset p = shipped("biosyn");
         QCOMPARE(p.method, Method::BioSyn);

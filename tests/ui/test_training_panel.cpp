@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -250,6 +251,39 @@ private Q_SLOTS:
         other.setStore(&store);
         QCOMPARE(other.startFromCombo()->currentData().toString(), absolute);
         QCOMPARE(other.startFromCombo()->itemData(0).toString(), QString());  // from scratch stays offered
+
+        // A method that reads mentions in their sentences (belhd): the names-only encoder is
+        // still chosen while no context-aligned one exists, and the panel says why it should not.
+        test::writeFile(path(QStringLiteral("models/tiny-belhd.json")).toStdString(),
+                        test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "belhd.json"));
+        TrainingPanel context;
+        configure(context, path(QStringLiteral("elsewhere")));
+        context.setStore(&store);
+        context.presetCombo()->setCurrentIndex(context.presetCombo()->findText(QStringLiteral("tiny-belhd")));
+        QCOMPARE(context.startFromCombo()->currentData().toString(), absolute);
+        QVERIFY2(context.startHint().contains(QStringLiteral("context-alignment")), qPrintable(context.startHint()));
+        // A context-aligned encoder in the project (the pretrained run, relabelled): chosen by
+        // default for belhd, and the hint goes; triplet keeps the names-only one.
+        const fs::path aligned = fs::path(path(QStringLiteral("pretrain-runs/aligned")).toStdString());
+        fs::copy(fs::path(absolute.toStdString()), aligned, fs::copy_options::recursive);
+        auto alignedInfo = train::readRunInfo(aligned);
+        alignedInfo.preset = "context-alignment";
+        train::writeRunInfo(aligned, alignedInfo);
+        test::writeFile(aligned / "preset.json", test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "context-alignment.json"));
+        fs::last_write_time(train::runInfoFile(aligned), fs::file_time_type::clock::now() - std::chrono::hours(1));
+        store.putRun({"aligned", aligned, "context-alignment", ""});
+        TrainingPanel chooser;
+        configure(chooser, path(QStringLiteral("elsewhere")));
+        chooser.setStore(&store);
+        const QString alignedPath = QString::fromStdString(fs::absolute(aligned).lexically_normal().string());
+        QCOMPARE(chooser.startFromCombo()->currentData().toString(), absolute);  // triplet: the newest
+        QVERIFY(chooser.startHint().isEmpty());
+        chooser.presetCombo()->setCurrentIndex(chooser.presetCombo()->findText(QStringLiteral("tiny-belhd")));
+        QCOMPARE(chooser.startFromCombo()->currentData().toString(), alignedPath);
+        QVERIFY(chooser.startHint().isEmpty());
+        chooser.startFromCombo()->setCurrentIndex(chooser.startFromCombo()->findData(absolute));
+        QVERIFY(!chooser.startHint().isEmpty());
+        fs::remove(path(QStringLiteral("models/tiny-belhd.json")).toStdString());
     }
 
     void cancelRightAfterStart() {
