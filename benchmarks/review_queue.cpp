@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
 
     std::vector<double> queueMs;
     std::size_t queued = 0;
-    for (int run = 0; run < 7; ++run) {
+    for (int repeat = 0; repeat < 7; ++repeat) {
         const auto start = Clock::now();
         queued = ui::reviewQueueOf(session).size();
         queueMs.push_back(msSince(start));

@@ -149,10 +149,10 @@ private Q_SLOTS:
             QVERIFY(!queue.empty());
             std::size_t disagreeing = 0;
             for (const QueuedMention& entry : queue) {
-                const auto run = session.proposal(entry.key);
-                const auto sparse = session.sparseProposal(entry.key);
-                QVERIFY(run.has_value() && sparse.has_value());
-                if (run->entity == sparse->entity) continue;
+                const auto byRun = session.proposal(entry.key);
+                const auto bySparse = session.sparseProposal(entry.key);
+                QVERIFY(byRun.has_value() && bySparse.has_value());
+                if (byRun->entity == bySparse->entity) continue;
                 ++disagreeing;
                 QVERIFY2(entry.priority >= 0.5 - 1e-12, "a disagreement of the linkers is doubt");
             }
