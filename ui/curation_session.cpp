@@ -681,11 +681,7 @@ bool CurationSession::startMerge(const QString& file) {
     cancelMerge_ = cancelled;
     const std::filesystem::path into = projectFile_.toStdString();
     const std::filesystem::path from = file.toStdString();
-    // The open project's corpora: a decision of the other file that names none of its mentions
-    // refuses the merge (curation::MergeOptions::mentionExists).
-    curation::MergeOptions options;
-    if (project_) options.mentionExists = curation::mentionLookup(project_->splits);
-    mergeWatcher_.setFuture(QtConcurrent::run(&mergePool_, [this, into, from, file, cancelled, options]() -> MergeOutcome {
+    mergeWatcher_.setFuture(QtConcurrent::run(&mergePool_, [this, into, from, file, cancelled, project = project_]() -> MergeOutcome {
         ProgressSink progress;
         progress.report = [this](std::string_view, double fraction) {
             const int percent = static_cast<int>(fraction * 100);
@@ -696,6 +692,11 @@ bool CurationSession::startMerge(const QString& file) {
             // Its own connection: the GUI's store belongs to the GUI thread.
             auto target = project::ProjectStore::open(into);
             const auto source = project::ProjectStore::open(from);
+            // The open project's corpora: a decision of the other file that names none of its
+            // mentions refuses the merge (curation::MergeOptions::mentionExists). Built here, off
+            // the GUI thread: a set of every mention of the project.
+            curation::MergeOptions options;
+            if (project) options.mentionExists = curation::mentionLookup(project->splits);
             const curation::MergeSummary merged = curation::mergeDecisions(target, source, options, progress);
             return {tr("Merged %n decision(s) from %1 (%2 already here); %3 disagreement(s) to adjudicate", nullptr,
                        static_cast<int>(merged.imported))

@@ -53,6 +53,7 @@ eval::QuerySet reviewQueries(const DictionaryArguments& data, const CorpusSetup&
 
 // The GUI's ranker before a model is trained: the KB's homonym-expanded names.
 struct SparseSetup : ReviewSetup {
+    ~SparseSetup() override { linker.reset(); }  // it was built from what is below: it goes first
     CorpusSetup corpus;
     eval::QuerySet queries;
     std::unique_ptr<curation::SparseCandidates> sparse;
@@ -72,6 +73,7 @@ std::unique_ptr<ReviewSetup> sparseSetup(const ReviewSimulationArguments& args, 
 // A trained run with the datastore of its training mentions, as the GUI links once a run is
 // trained; the queue's other linkers are sparse TF-IDF and the run without its datastore.
 struct RunSetup : ReviewSetup {
+    ~RunSetup() override { linker.reset(); }  // it reads what is below: it goes first
     std::unique_ptr<LoadedRun> loaded;
     std::unique_ptr<train::MethodLinker> model;
     std::unique_ptr<retrieval::KnnDatastore> datastore;

@@ -73,10 +73,10 @@ struct RunReviewLinker::State {
         for (std::size_t q = 0; q < queries.size(); ++q) {
             if (q % 64 == 0) progress.checkCancelled();
             if (queryTargets[q].size() != 1) continue;  // a composite adds no key
-            const auto key = reach->target(queryTargets[q].front());
+            const std::size_t key = queryTargets[q].front();
             for (std::size_t t = 0; t < targetCount; ++t) {
                 if (targetQuery[t] == q) continue;
-                const float cosine = reach->similarity(t, key);
+                const float cosine = reach->targetSimilarity(t, key);
                 if (cosine > reach->threshold(t)) candidates[q].emplace_back(t, cosine);
             }
         }

@@ -69,6 +69,8 @@ float DatastoreReach::similarity(std::size_t t, std::span<const float> vector) c
     return dot(t, normalized(vector));
 }
 
+float DatastoreReach::targetSimilarity(std::size_t t, std::size_t u) const { return dot(t, target(u)); }
+
 std::vector<std::size_t> DatastoreReach::reachedBy(std::span<const float> vector) const {
     const auto unit = normalized(vector);
     std::vector<std::size_t> reached;

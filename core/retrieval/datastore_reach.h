@@ -41,6 +41,8 @@ public:
     float threshold(std::size_t t) const;
     /// Cosine of target t and a raw vector (normalized here; 0 for a zero vector).
     float similarity(std::size_t t, std::span<const float> vector) const;
+    /// Cosine of targets t and u (both already normalized: no copy).
+    float targetSimilarity(std::size_t t, std::size_t u) const;
 
     /// The targets a key with this raw vector would reach, in target order. Error for a vector
     /// of the wrong size.

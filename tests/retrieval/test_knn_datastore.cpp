@@ -298,6 +298,9 @@ private Q_SLOTS:
         const auto targets = gaussian(22, targetCount * dimension);
         DatastoreReach reach(store, targets, k);
         QCOMPARE(reach.size(), targetCount);
+        QVERIFY(std::abs(reach.targetSimilarity(3, 7) - cosine(std::span(targets).subspan(3 * dimension, dimension),
+                                                                std::span(targets).subspan(7 * dimension, dimension))) < 1e-5);
+        QVERIFY(std::abs(reach.targetSimilarity(3, 7) - reach.similarity(3, std::span(targets).subspan(7 * dimension, dimension))) < 1e-6);
         // With fewer than k keys every target takes any new key.
         QCOMPARE(reach.reachedBy(gaussian(23, dimension)).size(), targetCount);
         QVERIFY(std::isinf(reach.threshold(0)));
