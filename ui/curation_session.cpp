@@ -577,6 +577,25 @@ std::optional<std::map<project::MentionKey, std::size_t>> CurationSession::datas
     return std::nullopt;
 }
 
+std::vector<CurationSession::MoveRef> CurationSession::datastoreMoves(const project::MentionKey& key,
+                                                                       const std::string& entity) {
+    std::vector<MoveRef> found;
+#ifdef LINKSCOPE_HAVE_TORCH
+    if (!model_) return found;
+    auto moves = model_->wouldMove(key, entity);
+    std::sort(moves.begin(), moves.end(), [](const auto& a, const auto& b) { return a.mention < b.mention; });
+    for (auto& move : moves) {
+        if (current_.count(move.mention) > 0) continue;
+        if (const Mention* mention = mentionOf(move.mention))
+            found.push_back({{std::move(move.mention), mention}, std::move(move.before), std::move(move.after)});
+    }
+#else
+    (void)key;
+    (void)entity;
+#endif
+    return found;
+}
+
 std::vector<CurationSession::MentionRef> CurationSession::datastoreReach(const project::MentionKey& key) const {
     std::vector<MentionRef> found;
 #ifdef LINKSCOPE_HAVE_TORCH

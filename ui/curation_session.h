@@ -165,6 +165,16 @@ public:
     /// decision's key (this mention's vector) would enter (curation::ModelCandidates::reachOf).
     /// Empty while sparse TF-IDF ranks (it does not learn). By split name, document, offset.
     std::vector<MentionRef> datastoreReach(const project::MentionKey& key) const;
+    /// A mention whose proposal a decision would move through the run's datastore.
+    struct MoveRef {
+        MentionRef ref;
+        std::string before;
+        std::string after;
+    };
+    /// Before a decision linking `key` to `entity` is made: the other mentions without a decision
+    /// whose proposal its kNN key would change, exactly (curation::ModelCandidates::wouldMove:
+    /// the key added for a moment, the reached mentions ranked again). Empty while sparse ranks.
+    std::vector<MoveRef> datastoreMoves(const project::MentionKey& key, const std::string& entity);
     /// The review queue's reach with a linked run: per mention, the undecided mentions its
     /// decision's key would reach in the run's datastore (curation::ModelCandidates::reachCounts).
     /// Unset while sparse ranks, or when the run could not find them (too many mentions).

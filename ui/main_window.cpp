@@ -751,8 +751,12 @@ void MainWindow::previewReach(const QString& entity) {
         sameText.push_back({ref.key, tr("%1: %2 → %3").arg(where(ref), before(ref), entity)});
         listed.insert(ref.key);
     }
-    for (const auto& ref : session_->datastoreReach(*key))
-        if (!listed.contains(ref.key)) datastore.push_back({ref.key, tr("%1: now %2").arg(where(ref), before(ref))});
+    for (const auto& move : session_->datastoreMoves(*key, entity.toStdString()))
+        if (!listed.contains(move.ref.key))
+            datastore.push_back({move.ref.key, tr("%1: %2 → %3")
+                                                   .arg(where(move.ref),
+                                                        move.before.empty() ? tr("no candidate") : QString::fromStdString(move.before),
+                                                        move.after.empty() ? tr("no candidate") : QString::fromStdString(move.after))});
     candidates_->reachPreview()->showReach(entity, sameText, datastore);
 }
 

@@ -42,7 +42,7 @@ void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& sa
                          static_cast<int>(sameText.size()))
                           .arg(entity);
     if (!datastore.empty())
-        summary += tr("; its key in the run's datastore would reach %n more, whose ranking can change", nullptr,
+        summary += tr("; its key in the run's datastore would change the proposal of %n more", nullptr,
                       static_cast<int>(datastore.size()));
     summary_->setText(summary);
     list_->setVisible(count() > 0);

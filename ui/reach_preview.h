@@ -4,9 +4,9 @@
 // this candidate were chosen, and which (click one to go to it). With the sparse ranker a
 // decision changes no other proposal; what reaches further is "Apply to all", offered after it
 // for the undecided mentions with the same text linked otherwise (CurationSession::sameSurface),
-// so that is the list. With a linked run the decision's kNN key also reaches the undecided
-// mentions whose nearest keys it would enter (CurationSession::datastoreReach): their ranking can
-// change whatever the candidate, so they follow the same-text ones in the list.
+// so that is the list. With a linked run the decision's kNN key also changes the proposal of
+// other undecided mentions (CurationSession::datastoreMoves: exact, the key added for a moment),
+// which follow the same-text ones in the list.
 #include <QFrame>
 #include <QString>
 
@@ -28,8 +28,8 @@ public:
     };
     explicit ReachPreview(QWidget* parent = nullptr);
     /// Shows the list for candidate `entity` (hidden when `entity` is empty): `sameText`, what
-    /// "Apply to all" would change, then `datastore`, the other mentions the run's datastore key
-    /// would reach (empty with the sparse ranker; none of them also in `sameText`).
+    /// "Apply to all" would change, then `datastore`, the other mentions whose proposal the run's
+    /// datastore key would change (empty with the sparse ranker; none of them also in `sameText`).
     void showReach(const QString& entity, const std::vector<Entry>& sameText, const std::vector<Entry>& datastore = {});
     /// Shows the mentions a decision already stored moved to another proposal (the datastore's
     /// reach, after the fact), under `title`.

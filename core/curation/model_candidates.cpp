@@ -361,6 +361,35 @@ std::vector<project::MentionKey> ModelCandidates::reachOf(const project::Mention
     return s.keysOf(reached);
 }
 
+std::vector<ModelCandidates::ProposalMove> ModelCandidates::wouldMove(const project::MentionKey& mention,
+                                                                      const std::string& entity) {
+    State& s = *state_;
+    const auto target = s.targetOf.find(mention);
+    if (target == s.targetOf.end() || s.proposals.empty() || s.neighbours() == 0 || !s.augmented->findEntity(entity))
+        return {};
+    const std::size_t t = target->second;
+    std::vector<std::size_t> reached = s.reachedBy(t);
+    std::erase(reached, t);
+    if (reached.empty()) return {};
+    // The key for a moment: the ranking reads the datastore as it is.
+    const std::uint64_t key = s.datastore->add(s.vector(t), entity, retrieval::KeyOrigin::Corrected, "preview");
+    std::vector<std::vector<RankedEntity>> ranked;
+    try {
+        ranked = s.loop->predict(reached, 1);
+    } catch (...) {
+        s.datastore->remove(key);
+        throw;
+    }
+    s.datastore->remove(key);
+    std::vector<ProposalMove> moves;
+    for (std::size_t i = 0; i < reached.size(); ++i) {
+        const std::string after = ranked[i].empty() ? std::string() : s.augmented->entityId(ranked[i].front().entity);
+        const std::string& before = s.proposals[reached[i]].entity;
+        if (after != before) moves.push_back({s.keys[reached[i]], before, after});
+    }
+    return moves;
+}
+
 std::optional<std::map<project::MentionKey, std::size_t>> ModelCandidates::reachCounts(
     const std::function<bool(const project::MentionKey&)>& decided) const {
     const State& s = *state_;

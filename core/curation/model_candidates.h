@@ -116,6 +116,18 @@ public:
     /// whatever entity the decision links to). Empty for an unknown mention or without a
     /// datastore (model mode). One pass over the mention vectors, no ranking.
     std::vector<project::MentionKey> reachOf(const project::MentionKey& mention) const;
+    /// A mention whose proposal a decision would move, with its proposal now and after.
+    struct ProposalMove {
+        project::MentionKey mention;
+        std::string before;
+        std::string after;
+    };
+    /// Before a decision linking `mention` to `entity` is made: the other mentions whose top
+    /// entity it would change through the datastore, exactly. The decision's key is added for a
+    /// moment, the mentions it reaches (reachOf) ranked again, and the key taken back; `before`
+    /// is each mention's proposal as last ranked. Empty for an unknown mention or entity, or
+    /// without a datastore. Costs one batched ranking of the reached mentions.
+    std::vector<ProposalMove> wouldMove(const project::MentionKey& mention, const std::string& entity);
     /// The review queue's reach of every mention at once (review_queue.h): for each mention, how
     /// many other mentions for which `decided` is false a decision's key would reach (reachOf()
     /// restricted to them), from the pairs of mentions found once when the linking was built

@@ -116,6 +116,48 @@ private Q_SLOTS:
 #endif
     }
 
+    // The exact preview of a decision's datastore moves (ModelCandidates::wouldMove), with an
+    // interpolation where one key can outvote the model (lambda 0.9, a sharp p_kNN): the other
+    // "stroke" mentions move to the corrected entity. What the preview said before the decision
+    // is what feeding it and ranking again changes; the preview leaves the datastore as it was.
+    void previewOfADecisionsMovesIsExact() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        QSKIP("this build has no LibTorch: run linking needs it");
+#else
+        curation::ModelCandidatesOptions options;
+        options.run = run_.toStdString();
+        options.knn = {.k = 4, .lambda = 0.9, .beta1 = 0.01, .beta2 = 0.05};
+        curation::ModelCandidates model(project_, options, {});
+        const auto strokes = mentionsReading(*project_, "stroke");
+        QCOMPARE(strokes.size(), std::size_t{3});
+        const auto rows = model.rank(strokes[1].key, 64);
+        QVERIFY(rows.size() > 1);
+        const std::string entity = rows.back().entity;  // far down the list: a correction
+        const std::size_t keys = model.datastoreKeys();
+        const auto moves = model.wouldMove(strokes[0].key, entity);
+        QCOMPARE(model.datastoreKeys(), keys);
+        std::vector<project::MentionKey> previewed;
+        for (const auto& move : moves) {
+            QCOMPARE(move.before, model.proposal(move.mention)->entity);
+            previewed.push_back(move.mention);
+        }
+        std::sort(previewed.begin(), previewed.end());
+        QVERIFY2(std::find(previewed.begin(), previewed.end(), strokes[1].key) != previewed.end(),
+                 "the identical mention moves to the corrected entity");
+
+        project::Decision decision;
+        decision.id = 1;
+        decision.mention = strokes[0].key;
+        decision.kind = project::DecisionKind::Correct;
+        decision.newLink = entity;
+        const auto reached = model.feed(decision);
+        auto changed = model.rerank(reached).topChanged;
+        std::sort(changed.begin(), changed.end());
+        std::erase(changed, strokes[0].key);
+        QCOMPARE(changed, previewed);
+#endif
+    }
+
     void decisionsFeedTheDatastoreAtOnce() {
 #ifndef LINKSCOPE_HAVE_TORCH
         QSKIP("this build has no LibTorch: run linking needs it");
@@ -209,8 +251,21 @@ private Q_SLOTS:
             for (const project::MentionKey& key : reachKeys) entries.push_back({key, QStringLiteral("m")});
             preview.showReach(QString::fromStdString(entity), {}, entries);
             QCOMPARE(preview.count(), static_cast<int>(reachKeys.size()));
-            QVERIFY2(preview.summary().contains(QStringLiteral("would reach %1 more").arg(reachKeys.size())),
+            QVERIFY2(preview.summary().contains(QStringLiteral("would change the proposal of %1 more").arg(reachKeys.size())),
                      preview.summary().toUtf8().constData());
+        }
+
+        // The exact preview: the mentions whose proposal the decision would move, computed
+        // before it with the key added for a moment (and taken back: nothing is stored).
+        const std::size_t keysBefore = model.datastoreKeys();
+        const auto moves = session.datastoreMoves(decided.key, entity);
+        QCOMPARE(model.datastoreKeys(), keysBefore);
+        std::vector<project::MentionKey> moveKeys;
+        for (const auto& move : moves) {
+            QVERIFY(move.before != move.after);
+            QVERIFY(!move.after.empty());
+            QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), move.ref.key) != reachKeys.end());
+            moveKeys.push_back(move.ref.key);
         }
 
         std::vector<project::MentionKey> reranked;
@@ -236,6 +291,13 @@ private Q_SLOTS:
             QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
             // What moved was in the reach shown before the decision.
             QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), key) != reachKeys.end());
+        }
+        // The preview said exactly which (both sorted by key).
+        {
+            auto changed = session.changedByLastDecision();
+            std::sort(changed.begin(), changed.end());
+            std::erase(changed, decided.key);
+            QCOMPARE(changed, moveKeys);
         }
         // And every mention ranked again (but the decided one) was in it.
         for (const project::MentionKey& key : reranked)
