@@ -596,22 +596,6 @@ std::vector<CurationSession::MoveRef> CurationSession::datastoreMoves(const proj
     return found;
 }
 
-std::vector<CurationSession::MentionRef> CurationSession::datastoreReach(const project::MentionKey& key) const {
-    std::vector<MentionRef> found;
-#ifdef LINKSCOPE_HAVE_TORCH
-    if (!model_) return found;
-    std::vector<project::MentionKey> reached = model_->reachOf(key);
-    std::sort(reached.begin(), reached.end());
-    for (project::MentionKey& other : reached) {
-        if (current_.count(other) > 0) continue;
-        if (const Mention* mention = mentionOf(other)) found.push_back({std::move(other), mention});
-    }
-#else
-    (void)key;
-#endif
-    return found;
-}
-
 int CurationSession::decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink) {
     if (mentions.empty()) return 0;
     int stored = 0;

@@ -160,11 +160,6 @@ public:
     /// spacing), have no decision yet, and whose link in effect is not `link`: what "apply to
     /// all identical mentions" would change. Project order (split, document, offset).
     std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention, const std::string& link) const;
-    /// The other mentions without a decision whose ranking a decision on `key` can change through
-    /// the linked run's kNN datastore, before it is made: those whose k nearest keys the
-    /// decision's key (this mention's vector) would enter (curation::ModelCandidates::reachOf).
-    /// Empty while sparse TF-IDF ranks (it does not learn). By split name, document, offset.
-    std::vector<MentionRef> datastoreReach(const project::MentionKey& key) const;
     /// A mention whose proposal a decision would move through the run's datastore.
     struct MoveRef {
         MentionRef ref;

@@ -376,7 +376,8 @@ void TrainingPanel::chooseDefaultStart(const QString& previous) {
             if (newest < 0) newest = i;
             if (newestContext < 0 && startFrom_->itemData(i, kContextStartRole).toBool()) newestContext = i;
         }
-        index = presetReadsContext_ && newestContext >= 0 ? newestContext : (newest >= 0 ? newest : 0);
+        const bool readsContext = chosenPreset_ && chosenPreset_->markers != train::ContextMarkers::None;
+        index = readsContext && newestContext >= 0 ? newestContext : (newest >= 0 ? newest : 0);
     }
     startFrom_->setCurrentIndex(index);
     updateStartHint();
@@ -391,7 +392,7 @@ void TrainingPanel::updateStartHint() {
                                   : start == QLatin1String("custom")                ? train::StartKind::Unknown
                                   : startFrom_->currentData(kContextStartRole).toBool() ? train::StartKind::ContextAligned
                                                                                     : train::StartKind::NamesOnly;
-    const QString hint = presetForHint_ ? QString::fromStdString(train::contextStartAdvice(*presetForHint_, kind)) : QString();
+    const QString hint = chosenPreset_ ? QString::fromStdString(train::contextStartAdvice(*chosenPreset_, kind)) : QString();
     startHint_->setText(hint);
     startHint_->setVisible(!hint.isEmpty());
 }
@@ -400,14 +401,12 @@ void TrainingPanel::fillSchedules() {
     const QString previous = schedule_->currentText();
     schedule_->clear();
     presetInfo_->clear();
-    presetReadsContext_ = false;
-    presetForHint_.reset();
+    chosenPreset_.reset();
     const QString file = preset_->currentData().toString();
     if (!file.isEmpty()) {
         try {
             const train::TrainingPreset preset = train::TrainingPreset::load(file.toStdString());
-            presetReadsContext_ = preset.markers != train::ContextMarkers::None;
-            presetForHint_ = std::make_shared<const train::TrainingPreset>(preset);
+            chosenPreset_ = std::make_shared<const train::TrainingPreset>(preset);
             schedule_->addItem(QStringLiteral("paper"));
             for (const auto& [name, schedule] : preset.schedules)
                 if (name != "paper") schedule_->addItem(QString::fromStdString(name));

@@ -140,8 +140,7 @@ private:
     /// Under the start: why a method that reads mentions in their sentences should start from a
     /// context-aligned encoder (empty otherwise).
     QLabel* startHint_ = nullptr;
-    bool presetReadsContext_ = false;  ///< the chosen preset reads mentions between markers (belhd, prototype-srn)
-    std::shared_ptr<const train::TrainingPreset> presetForHint_;  ///< the chosen preset, for the start hint
+    std::shared_ptr<const train::TrainingPreset> chosenPreset_;  ///< the chosen preset, for the start hint
     QLineEdit* model_ = nullptr;
     QPushButton* pretrain_ = nullptr;
     QLabel* warning_ = nullptr;

@@ -1,5 +1,6 @@
 #include "curation/curator_merge.h"
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -73,14 +74,24 @@ std::function<bool(const project::MentionKey&)> mentionLookup(std::span<const Sp
     return [keys](const project::MentionKey& key) { return keys->contains(key); };
 }
 
-void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists) {
-    for (const Decision& decision : store.decisions()) {
+namespace {
+
+// The check of requireDecidedMentionsExist on decisions already read from `file`.
+void requireMentionsExist(const std::filesystem::path& file, std::span<const Decision> decisions,
+                          const std::function<bool(const project::MentionKey&)>& exists) {
+    for (const Decision& decision : decisions) {
         if (decision.state != project::DecisionState::Done || exists(decision.mention)) continue;
-        throw Error(store.file().string() + ": decision " + std::to_string(decision.id) + " (curator \"" + decision.curator +
+        throw Error(file.string() + ": decision " + std::to_string(decision.id) + " (curator \"" + decision.curator +
                     "\") names no mention of the project's corpora: split " + decision.mention.split + ", document " +
                     decision.mention.document + ", offsets " + std::to_string(decision.mention.start) + "-" +
                     std::to_string(decision.mention.end) + " (another version of the corpus, or a damaged file)");
     }
+}
+
+}  // namespace
+
+void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists) {
+    requireMentionsExist(store.file(), store.decisions(), exists);
 }
 
 MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options,
@@ -121,7 +132,7 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
             throw Error(into.file().string() + ": cannot merge " + from.file().string() + ": both files hold decisions by curator \"" +
                         decision.curator + "\", which could then no longer be told apart; import them under another name");
 
-    if (options.mentionExists) requireDecidedMentionsExist(from, options.mentionExists);
+    if (options.mentionExists) requireMentionsExist(from.file(), theirs, options.mentionExists);
 
     for (Decision& decision : toImport) {
         progress.checkCancelled();

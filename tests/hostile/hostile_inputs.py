@@ -430,6 +430,14 @@ GOOD_DECISIONS = [
 ]
 
 
+def changed_decision(base, **changes):
+    """A decision row of make_project() (GOOD_DECISIONS' layout) with some columns changed."""
+    d = dict(zip(("split", "document", "start", "end", "mention_text", "kind", "previous_link", "new_link", "curator",
+                  "timestamp", "state"), base))
+    d.update(changes)
+    return tuple(d.values())
+
+
 def build_seeds(cli, root):
     """The valid inputs every case starts from."""
     root = Path(root)
@@ -1735,10 +1743,7 @@ def export_cases():
        outputs=("out/train.pubtator.txt", "out/test.pubtator.txt"))
 
     def decision(**changes):
-        d = dict(zip(("split", "document", "start", "end", "mention_text", "kind", "previous_link", "new_link", "curator",
-                      "timestamp", "state"), GOOD_DECISIONS[0]))
-        d.update(changes)
-        return tuple(d.values())
+        return changed_decision(GOOD_DECISIONS[0], **changes)
 
     px("decision.negative-offsets", "offsets", P(decisions=[decision(start=-10, end=-8)], unchecked=True))
     px("decision.reversed-offsets", "offsets", P(decisions=[decision(start=92, end=90)], unchecked=True))
@@ -1784,10 +1789,7 @@ def curator_cases():
     ref("agreement", "agreement", commands["agreement"], dict(corp, **valid))
 
     def decision(**changes):
-        d = dict(zip(("split", "document", "start", "end", "mention_text", "kind", "previous_link", "new_link", "curator",
-                      "timestamp", "state"), other[0]))
-        d.update(changes)
-        return tuple(d.values())
+        return changed_decision(other[0], **changes)
 
     for command, argv in commands.items():
         def cx(name, kind, data, **kw):
