@@ -5,7 +5,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "retrieval/parallel.h"
+#include "util/parallel.h"
 #include "util/error.h"
 
 namespace linkscope::retrieval {
@@ -147,8 +147,8 @@ std::vector<std::vector<ScoredCandidate>> HybridRanker::rank(std::span<const std
     if (denseLists.size() != queryTexts.size()) throw Error("hybrid ranking: the dense search returned the wrong number of lists");
 
     std::vector<std::uint8_t> certified(queryTexts.size(), 0);
-    const unsigned workers = detail::threadCount(threads);
-    detail::runOnThreads(workers, [&](unsigned t) {
+    const unsigned workers = util::threadCount(threads);
+    util::runOnThreads(workers, [&](unsigned t) {
         for (std::size_t q = t; q < queryTexts.size(); q += workers) {
             const SparseVector query = sparse_->vectorizer().transform(queryTexts[q]);
             Ranking ranking = rankUnion(*this, query, queryVectors.subspan(q * dimension_, dimension_), sparseLists[q],

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "retrieval/parallel.h"
+#include "util/parallel.h"
 #include "util/error.h"
 
 namespace linkscope::retrieval {
@@ -140,7 +140,7 @@ std::vector<std::vector<Candidate>> SparseIndex::search(std::span<const std::str
 std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const std::string_view> queries, std::size_t k,
                                                                 unsigned threads) const {
     std::vector<std::vector<Candidate>> results(queries.size());
-    threads = static_cast<unsigned>(std::min<std::size_t>(detail::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
+    threads = static_cast<unsigned>(std::min<std::size_t>(util::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
     // Queries are handed out in groups from a shared counter; a group is searched together
     // (SparseSearcher's group search shares the reading of the dense columns; 64 queries per
     // group measured best on NCBI Disease), and each result lands in its own slot, whatever
@@ -148,7 +148,7 @@ std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const 
     const std::size_t group = std::clamp<std::size_t>(queries.size() / (std::size_t{threads} * 4), 1, 64);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
-    detail::runOnThreads(threads, [&](unsigned) {
+    util::runOnThreads(threads, [&](unsigned) {
         try {
             SparseSearcher searcher(*this);
             if (approximate_) {  // one query at a time: each has its own candidates

@@ -43,25 +43,6 @@ void TfidfVectorizer::weigh(std::span<TermWeight> row) const {
     for (auto& entry : row) entry.weight = static_cast<float>(rawWeight(entry.term, entry.weight) / norm);
 }
 
-SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> documents, unsigned threads) {
-    const SparseColumns columns = fitTransformColumns(documents, threads);
-    // Transposed by a counting sort over terms in ascending order: every row comes out sorted.
-    SparseRows rows;
-    rows.offsets.assign(documents.size() + 1, 0);
-    for (const std::uint32_t d : columns.documents) ++rows.offsets[d + 1];
-    for (std::size_t d = 0; d < documents.size(); ++d) rows.offsets[d + 1] += rows.offsets[d];
-    rows.terms.resize(columns.documents.size());
-    rows.weights.resize(columns.documents.size());
-    std::vector<std::uint64_t> fill(rows.offsets.begin(), rows.offsets.end() - 1);
-    for (std::uint32_t t = 0; t + 1 < columns.offsets.size(); ++t)
-        for (std::uint64_t p = columns.offsets[t]; p < columns.offsets[t + 1]; ++p) {
-            const std::uint64_t at = fill[columns.documents[p]]++;
-            rows.terms[at] = t;
-            rows.weights[at] = columns.weights[p];
-        }
-    return rows;
-}
-
 SparseVector TfidfVectorizer::transform(std::string_view text) const {
     TermAnalyzer analyzer(settings_);
     SparseVector row;

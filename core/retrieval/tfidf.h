@@ -100,6 +100,9 @@ private:
     }
     /// Turns counts (already in `row`, sorted by term, as weights) into normalized weights.
     void weigh(std::span<TermWeight> row) const;
+    /// The fitted state from the sorted vocabulary and each term's document frequency (tfidf_fit.cpp).
+    void fitVocabulary(detail::TermTable sortedTerms, std::span<const std::uint32_t> documentFrequency,
+                       std::uint64_t documents);
 
     TfidfSettings settings_;
     bool fitted_ = false;

@@ -1,165 +1,231 @@
-// TfidfVectorizer::fitTransformColumns: learning the vocabulary and the idf and weighing the
-// documents by term, on several threads. Each thread counts the terms of a contiguous share of
-// the documents with its own term table; the shares' vocabularies are then merged and sorted
-// (scikit-learn's order), and each thread writes its documents into the columns, where they
-// land in document order because the shares are contiguous. The result does not depend on the
-// number of threads.
+// TfidfVectorizer::fitTransformColumns and fitTransform: learning the vocabulary and the idf and
+// weighing the documents, on several threads, in two passes over the text.
+//
+//  1. Each thread counts the document frequency of the terms of a contiguous share of the
+//     documents with its own term table (and how many distinct terms each document has). The
+//     shares' vocabularies are merged and sorted (scikit-learn's order) and the idf computed.
+//  2. Each thread analyses its documents again, one at a time: a document's counts, sorted by
+//     term, are weighed exactly as transform() weighs a text (weigh()), and written straight into
+//     their place in the columns (or rows), which is known from pass 1. In the columns the
+//     documents land in document order because the shares are contiguous.
+//
+// Why two passes: keeping every document's counts from pass 1 for pass 2, as an earlier version
+// did, held as many (term, count) pairs as the output itself, so the fit needed twice the output's
+// memory at its peak: about 3.4 GB more for the 5.3 M names of a UMLS-size dictionary, where the
+// budget of issue 17 is 8 GB for the whole eval. Analysing a name again costs less than a tenth of
+// the fit. The result does not depend on the number of threads.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "retrieval/parallel.h"
+#include "util/parallel.h"
 #include "retrieval/tfidf.h"
 #include "util/error.h"
 
 namespace linkscope::retrieval {
 namespace {
 
-// The term counts of a contiguous share of the documents, with the share's own term ids.
+// Pass 1's counts of a contiguous share of the documents, with the share's own term ids.
 struct ShareCounts {
     std::size_t firstDocument = 0;
     std::size_t endDocument = 0;
     detail::TermTable terms;
-    std::vector<std::uint64_t> rowOffsets{0};  // per document of the share
-    std::vector<std::uint32_t> rowTerms;       // distinct terms of each document, first occurrence first
-    std::vector<std::uint32_t> rowCounts;
     std::vector<std::uint32_t> documentFrequency;  // per share term
-    std::vector<std::uint32_t> globalId;           // per share term: id in the merged vocabulary
-    std::vector<std::uint64_t> fill;               // per sorted term: where the share's postings go
+    std::vector<std::uint32_t> sortedId;           // per share term: its id in the sorted vocabulary
+    std::vector<std::uint32_t> distinctTerms;      // per document of the share (for the rows' offsets)
 };
 
 // Counts through the document that last saw each term, so no per-document sort or map is needed.
 void countShare(std::span<const std::string_view> documents, const TfidfSettings& settings, ShareCounts& share) {
     TermAnalyzer analyzer(settings);
-    // A document of b bytes has at most b distinct n-grams of each order (fewer words): reserving
-    // that much at once saves the copies of a growing vector.
-    std::size_t bytes = 0;
-    for (std::size_t d = share.firstDocument; d < share.endDocument; ++d) bytes += documents[d].size();
-    const std::size_t orders = settings.maxN - settings.minN + 1;
-    share.rowTerms.reserve(bytes * std::min<std::size_t>(orders, 4));
-    share.rowCounts.reserve(bytes * std::min<std::size_t>(orders, 4));
-    share.rowOffsets.reserve(share.endDocument - share.firstDocument + 1);
     std::vector<std::uint32_t> lastDocument;  // per term: index + 1 (within the share) of the last document with it
-    std::vector<std::uint64_t> position;      // per term: where its count is in rowCounts
+    share.distinctTerms.reserve(share.endDocument - share.firstDocument);
     for (std::size_t d = share.firstDocument; d < share.endDocument; ++d) {
         const auto local = static_cast<std::uint32_t>(d - share.firstDocument + 1);
+        std::uint32_t distinct = 0;
         for (const std::string_view term : analyzer.analyze(documents[d])) {
             const std::uint32_t id = share.terms.insert(term);
             if (id == share.documentFrequency.size()) {
                 share.documentFrequency.push_back(0);
                 lastDocument.push_back(0);
-                position.push_back(0);
             }
-            if (lastDocument[id] == local) {
-                ++share.rowCounts[position[id]];
-                continue;
-            }
+            if (lastDocument[id] == local) continue;
             lastDocument[id] = local;
-            position[id] = share.rowTerms.size();
             ++share.documentFrequency[id];
-            share.rowTerms.push_back(id);
-            share.rowCounts.push_back(1);
+            ++distinct;
         }
-        share.rowOffsets.push_back(share.rowTerms.size());
+        share.distinctTerms.push_back(distinct);
     }
 }
 
-}  // namespace
-
-SparseColumns TfidfVectorizer::fitTransformColumns(std::span<const std::string_view> documents, unsigned threads) {
-    if (documents.size() >= 0xFFFFFFFFull)
-        throw Error("too many documents for TF-IDF: " + std::to_string(documents.size()));
-    // Small collections are not worth a thread each.
-    constexpr std::size_t kDocumentsPerThread = 4096;
-    threads = static_cast<unsigned>(std::clamp<std::size_t>(documents.size() / kDocumentsPerThread, 1,
-                                                            detail::threadCount(threads)));
+std::vector<ShareCounts> countShares(std::span<const std::string_view> documents, const TfidfSettings& settings,
+                                     unsigned threads) {
     std::vector<ShareCounts> shares(threads);
     for (unsigned t = 0; t < threads; ++t) {
         shares[t].firstDocument = documents.size() * t / threads;
         shares[t].endDocument = documents.size() * (t + 1) / threads;
     }
-    detail::runOnThreads(threads, [&](unsigned t) { countShare(documents, settings_, shares[t]); });
+    util::runOnThreads(threads, [&](unsigned t) { countShare(documents, settings, shares[t]); });
+    return shares;
+}
 
-    // The merged vocabulary, sorted as scikit-learn sorts it (byte order = code point order).
+// Pass 2: one document's counts as a row sorted by vocabulary id, counts in `weight` (exact in a
+// float up to 2^24 occurrences of one term in one text, as transform() keeps them).
+class ShareRowCounter {
+public:
+    ShareRowCounter(const ShareCounts& share, const TfidfSettings& settings)
+        : share_(share), analyzer_(settings), slot_(share.terms.size(), kNone) {}
+
+    void count(std::string_view document, SparseVector& row) {
+        row.clear();
+        seen_.clear();
+        for (const std::string_view term : analyzer_.analyze(document)) {
+            const std::uint32_t id = share_.terms.find(term);
+            // Pass 1 read the same text with the same analyzer: every term is known.
+            if (id == detail::TermTable::npos) throw Error("TF-IDF fit: a document's terms changed between passes");
+            if (slot_[id] != kNone) {
+                row[slot_[id]].weight += 1.0f;
+                continue;
+            }
+            slot_[id] = static_cast<std::uint32_t>(row.size());
+            seen_.push_back(id);
+            row.push_back({share_.sortedId[id], 1.0f});
+        }
+        for (const std::uint32_t id : seen_) slot_[id] = kNone;
+        std::sort(row.begin(), row.end(), [](const TermWeight& a, const TermWeight& b) { return a.term < b.term; });
+    }
+
+private:
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    const ShareCounts& share_;
+    TermAnalyzer analyzer_;
+    std::vector<std::uint32_t> slot_;  // per share term: its place in the row being counted, or kNone
+    std::vector<std::uint32_t> seen_;
+};
+
+std::size_t threadsFor(std::size_t documents, unsigned threads) {
+    if (documents >= 0xFFFFFFFFull) throw Error("too many documents for TF-IDF: " + std::to_string(documents));
+    // Small collections are not worth a thread each.
+    constexpr std::size_t kDocumentsPerThread = 4096;
+    return std::clamp<std::size_t>(documents / kDocumentsPerThread, 1, util::threadCount(threads));
+}
+
+// Merges the shares' vocabularies, sorted as scikit-learn sorts them (byte order = code point
+// order), computes the idf and sets every share's sortedId; returns each sorted term's document
+// frequency.
+std::vector<std::uint32_t> mergeVocabulary(std::vector<ShareCounts>& shares, detail::TermTable& sorted) {
     detail::TermTable merged;
-    std::vector<std::uint32_t> documentFrequency;
+    std::vector<std::uint32_t> frequency;
     for (auto& share : shares) {
-        share.globalId.resize(share.terms.size());
+        share.sortedId.resize(share.terms.size());
         for (std::uint32_t id = 0; id < share.terms.size(); ++id) {
             const std::uint32_t global = merged.insert(share.terms.term(id));
-            if (global == documentFrequency.size()) documentFrequency.push_back(0);
-            documentFrequency[global] += share.documentFrequency[id];
-            share.globalId[id] = global;
+            if (global == frequency.size()) frequency.push_back(0);
+            frequency[global] += share.documentFrequency[id];
+            share.sortedId[id] = global;  // merged id for now
         }
     }
     const std::uint32_t termCount = merged.size();
     std::vector<std::uint32_t> order(termCount);
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return merged.term(a) < merged.term(b); });
-    std::vector<std::uint32_t> sortedId(termCount);
-    detail::TermTable sorted;
+    std::vector<std::uint32_t> sortedOfMerged(termCount);
+    std::vector<std::uint32_t> sortedFrequency(termCount);
     sorted.reserve(termCount);
-    std::vector<double> idf(termCount);
-    const double n = static_cast<double>(documents.size());
-    const double smooth = settings_.smoothIdf ? 1.0 : 0.0;
-    SparseColumns columns;
-    columns.offsets.assign(std::size_t{termCount} + 1, 0);
     for (std::uint32_t i = 0; i < termCount; ++i) {
-        sortedId[order[i]] = i;
+        sortedOfMerged[order[i]] = i;
         sorted.insert(merged.term(order[i]));
-        const std::uint32_t df = documentFrequency[order[i]];
-        idf[i] = std::log((n + smooth) / (static_cast<double>(df) + smooth)) + 1.0;
-        columns.offsets[i + 1] = columns.offsets[i] + df;
+        sortedFrequency[i] = frequency[order[i]];
     }
-    terms_ = std::move(sorted);
-    idf_ = std::move(idf);
-    documentCount_ = documents.size();
-    fitted_ = true;
+    for (auto& share : shares)
+        for (auto& id : share.sortedId) id = sortedOfMerged[id];
+    return sortedFrequency;
+}
 
+}  // namespace
+
+void TfidfVectorizer::fitVocabulary(detail::TermTable sortedTerms, std::span<const std::uint32_t> documentFrequency,
+                                    std::uint64_t documents) {
+    std::vector<double> idf(documentFrequency.size());
+    const double n = static_cast<double>(documents);
+    const double smooth = settings_.smoothIdf ? 1.0 : 0.0;
+    for (std::size_t i = 0; i < idf.size(); ++i)
+        idf[i] = std::log((n + smooth) / (static_cast<double>(documentFrequency[i]) + smooth)) + 1.0;
+    terms_ = std::move(sortedTerms);
+    idf_ = std::move(idf);
+    documentCount_ = documents;
+    fitted_ = true;
+}
+
+SparseColumns TfidfVectorizer::fitTransformColumns(std::span<const std::string_view> documents, unsigned threads) {
+    const auto shareCount = static_cast<unsigned>(threadsFor(documents.size(), threads));
+    std::vector<ShareCounts> shares = countShares(documents, settings_, shareCount);
+    detail::TermTable sorted;
+    const std::vector<std::uint32_t> frequency = mergeVocabulary(shares, sorted);
+    fitVocabulary(std::move(sorted), frequency, documents.size());
+
+    SparseColumns columns;
+    columns.offsets.assign(frequency.size() + 1, 0);
+    for (std::size_t t = 0; t < frequency.size(); ++t) columns.offsets[t + 1] = columns.offsets[t] + frequency[t];
     // Where each share's postings start in each column: after the earlier shares' ones.
+    std::vector<std::vector<std::uint64_t>> fill(shares.size());
     {
         std::vector<std::uint64_t> next(columns.offsets.begin(), columns.offsets.end() - 1);
-        for (auto& share : shares) {
-            share.fill = next;
-            for (std::uint32_t id = 0; id < share.terms.size(); ++id)
-                next[sortedId[share.globalId[id]]] += share.documentFrequency[id];
+        for (std::size_t s = 0; s < shares.size(); ++s) {
+            fill[s] = next;
+            for (std::uint32_t id = 0; id < shares[s].terms.size(); ++id)
+                next[shares[s].sortedId[id]] += shares[s].documentFrequency[id];
         }
     }
     columns.documents.resize(columns.offsets.back());
     columns.weights.resize(columns.offsets.back());
-    std::vector<double> norm(documents.size(), 0.0);
-    detail::runOnThreads(threads, [&](unsigned t) {
-        ShareCounts& share = shares[t];
-        // Map the share's term ids to sorted ones once.
-        for (std::uint32_t id = 0; id < share.terms.size(); ++id) share.globalId[id] = sortedId[share.globalId[id]];
-        const std::vector<std::uint64_t> begin = share.fill;
-        // The counts wait in `weights` until the norms are known.
+    util::runOnThreads(shareCount, [&](unsigned t) {
+        const ShareCounts& share = shares[t];
+        ShareRowCounter counter(share, settings_);
+        std::vector<std::uint64_t>& at = fill[t];
+        SparseVector row;
         for (std::size_t d = share.firstDocument; d < share.endDocument; ++d) {
-            const std::size_t row = d - share.firstDocument;
-            for (std::uint64_t i = share.rowOffsets[row]; i < share.rowOffsets[row + 1]; ++i) {
-                const std::uint64_t at = share.fill[share.globalId[share.rowTerms[i]]]++;
-                columns.documents[at] = static_cast<std::uint32_t>(d);
-                columns.weights[at] = static_cast<float>(share.rowCounts[i]);
+            counter.count(documents[d], row);
+            weigh(row);
+            for (const TermWeight& entry : row) {
+                const std::uint64_t p = at[entry.term]++;
+                columns.documents[p] = static_cast<std::uint32_t>(d);
+                columns.weights[p] = entry.weight;
             }
         }
-        // Norms, each document's terms visited in ascending term order as weigh() visits them,
-        // then the weights; the share's documents are its own stretch of every column.
-        if (settings_.norm != Norm::None) {
-            for (std::uint32_t term = 0; term < termCount; ++term)
-                for (std::uint64_t p = begin[term]; p < share.fill[term]; ++p) {
-                    const double v = rawWeight(term, columns.weights[p]);
-                    norm[columns.documents[p]] += settings_.norm == Norm::L2 ? v * v : std::abs(v);
-                }
-        }
-        for (std::size_t d = share.firstDocument; d < share.endDocument; ++d) {
-            if (settings_.norm == Norm::L2) norm[d] = std::sqrt(norm[d]);
-            if (norm[d] == 0.0) norm[d] = 1.0;  // scikit-learn leaves all-zero rows as they are
-        }
-        for (std::uint32_t term = 0; term < termCount; ++term)
-            for (std::uint64_t p = begin[term]; p < share.fill[term]; ++p)
-                columns.weights[p] = static_cast<float>(rawWeight(term, columns.weights[p]) / norm[columns.documents[p]]);
     });
     return columns;
+}
+
+SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> documents, unsigned threads) {
+    const auto shareCount = static_cast<unsigned>(threadsFor(documents.size(), threads));
+    std::vector<ShareCounts> shares = countShares(documents, settings_, shareCount);
+    detail::TermTable sorted;
+    const std::vector<std::uint32_t> frequency = mergeVocabulary(shares, sorted);
+    fitVocabulary(std::move(sorted), frequency, documents.size());
+
+    SparseRows rows;
+    rows.offsets.assign(documents.size() + 1, 0);
+    for (const ShareCounts& share : shares)
+        for (std::size_t d = share.firstDocument; d < share.endDocument; ++d)
+            rows.offsets[d + 1] = rows.offsets[d] + share.distinctTerms[d - share.firstDocument];
+    rows.terms.resize(rows.offsets.back());
+    rows.weights.resize(rows.offsets.back());
+    util::runOnThreads(shareCount, [&](unsigned t) {
+        const ShareCounts& share = shares[t];
+        ShareRowCounter counter(share, settings_);
+        SparseVector row;
+        for (std::size_t d = share.firstDocument; d < share.endDocument; ++d) {
+            counter.count(documents[d], row);
+            weigh(row);
+            std::uint64_t p = rows.offsets[d];
+            for (const TermWeight& entry : row) {
+                rows.terms[p] = entry.term;
+                rows.weights[p++] = entry.weight;
+            }
+        }
+    });
+    return rows;
 }
 
 }  // namespace linkscope::retrieval

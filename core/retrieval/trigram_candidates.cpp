@@ -45,9 +45,30 @@ TrigramCandidates TrigramCandidates::build(std::span<const std::string_view> nam
                                            const TrigramCandidateOptions& options, unsigned threads) {
     if (names.size() >= 0xFFFFFFFFull) throw Error("too many names to index: " + std::to_string(names.size()));
     if (options.candidates == 0) throw Error("the 3-gram candidate stage needs at least one candidate per query");
-    std::vector<std::string> texts(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i) padded(names[i], texts[i]);
-    const std::vector<std::string_view> views(texts.begin(), texts.end());
+    // The padded names in one buffer, not a string each: at UMLS size (5.3 M names) millions of
+    // small allocations held ~0.4 GB during the fit and stayed in the allocator's arenas after it.
+    std::string pool;
+    std::vector<std::size_t> ends(names.size());
+    {
+        std::string text;
+        std::size_t total = 0;
+        for (const std::string_view name : names) {
+            padded(name, text);
+            total += text.size();
+        }
+        pool.reserve(total);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            padded(names[i], text);
+            pool += text;
+            ends[i] = pool.size();
+        }
+    }
+    std::vector<std::string_view> views(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+        views[i] = std::string_view(pool).substr(begin, ends[i] - begin);
+    }
+    ends = {};
     TrigramCandidates index;
     index.options_ = options;
     index.vectorizer_ = TfidfVectorizer(trigramSettings());

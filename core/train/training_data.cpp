@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "corpus/corpus.h"
 #include "eval/dictionary.h"

@@ -7,6 +7,7 @@
 #include "eval/queries.h"
 #include "eval_fixtures.h"
 #include "kb/dictionary_loader.h"
+#include "kb/kb_builder.h"
 #include "test_data.h"
 
 using namespace linkscope;
@@ -112,6 +113,43 @@ private Q_SLOTS:
         QCOMPARE(dictionary.statistics.kbPairsExpanded, std::size_t{2});
         QCOMPARE(dictionary.statistics.entriesWithSeveralIds, std::size_t{0});
         QCOMPARE(dictionary.entries.size(), kb_.pairCount());
+    }
+
+    void largeKbInKbOrderWithSharedNames() {
+        // More names than one normalizing chunk (65,536) and than the name table's first sizes:
+        // every name once, in the KB's order, a name shared by several entities one entry with
+        // each of their ids in KB order, and the same for any number of threads (the chunks are
+        // normalized in parallel, added in order).
+        kb::KnowledgeBaseBuilder builder;
+        constexpr std::size_t kEntities = 70'000;
+        for (std::size_t e = 0; e < kEntities; ++e) {
+            const kb::EntityIndex entity = builder.entity("X:" + std::to_string(e));
+            builder.addName(entity, "Name-" + std::to_string(e));
+            if (e % 1000 == 0) builder.addName(entity, "Shared NAME");
+        }
+        const kb::KnowledgeBase kb = builder.build();
+        EvalDictionaryBuilder dictionaryBuilder;
+        dictionaryBuilder.addKnowledgeBase(kb);
+        const EvalDictionary dictionary = dictionaryBuilder.build();
+        QCOMPARE(dictionary.statistics.kbPairs, kEntities + kEntities / 1000);
+        QCOMPARE(dictionary.entries.size(), kEntities + 1);
+        QCOMPARE(dictionary.entries[0].name, std::string("name 0"));
+        QCOMPARE(dictionary.entries[1].name, std::string("shared name"));
+        QCOMPARE(dictionary.entries[2].name, std::string("name 1"));
+        QCOMPARE(dictionary.entries.back().name, std::string("name 69999"));
+        QCOMPARE(dictionary.entries[1].ids.size(), kEntities / 1000);
+        QCOMPARE(dictionary.entries[1].ids.back(), std::string("X:69000"));
+        for (std::size_t e = 2; e < dictionary.entries.size(); ++e)
+            QCOMPARE(dictionary.entries[e].ids, Strings{"X:" + std::to_string(e - 1)});
+        // Found again after every growth of the table: adding a KB name again adds nothing.
+        EvalDictionaryBuilder again;
+        again.addKnowledgeBase(kb);
+        QVERIFY(again.add("NAME 12345", Strings{"X:12345"}));
+        QCOMPARE(again.size(), kEntities + 1);
+        QVERIFY(again.add("name 12345", Strings{"X:other"}));
+        QCOMPARE(again.size(), kEntities + 1);
+        const EvalDictionary merged = again.build();
+        QCOMPARE(findEntry(merged, "name 12345")->ids, (Strings{"X:12345", "X:other"}));
     }
 
     void buildEmptiesTheBuilder() {

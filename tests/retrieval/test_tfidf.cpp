@@ -181,6 +181,27 @@ private Q_SLOTS:
                                    a.documents.begin() + static_cast<std::ptrdiff_t>(a.offsets[t + 1])));
     }
 
+    void rowsAreTheColumnsTransposed() {
+        // fitTransform writes rows itself (no columns in between): on three threads they hold
+        // exactly the postings of fitTransformColumns on one, term by term.
+        const auto dictionary = test::randomDictionary(13, 13000);
+        const auto names = test::namesOf(dictionary);
+        TfidfVectorizer byRow(TfidfSettings::bioSyn());
+        TfidfVectorizer byColumn(TfidfSettings::bioSyn());
+        const SparseRows rows = byRow.fitTransform(names, 3);
+        const SparseColumns columns = byColumn.fitTransformColumns(names, 1);
+        QCOMPARE(rows.rows(), names.size());
+        QCOMPARE(rows.terms.size(), columns.documents.size());
+        std::vector<std::uint64_t> next(rows.offsets.begin(), rows.offsets.end() - 1);
+        for (std::uint32_t t = 0; t < byColumn.vocabularySize(); ++t)
+            for (std::uint64_t p = columns.offsets[t]; p < columns.offsets[t + 1]; ++p) {
+                const std::uint64_t at = next[columns.documents[p]]++;
+                QCOMPARE(rows.terms[at], t);
+                QCOMPARE(rows.weights[at], columns.weights[p]);
+            }
+        for (std::size_t d = 0; d < names.size(); ++d) QCOMPARE(next[d], rows.offsets[d + 1]);
+    }
+
     void duplicateDocumentsCountTwice() {
         // As in scikit-learn, each document counts for df and n, even a repeated one.
         const std::vector<std::string_view> documents{"x", "x", "y"};

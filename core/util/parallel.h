@@ -1,13 +1,13 @@
 #pragma once
-// Internal to core/retrieval: running a function on several threads and passing the first
-// exception on to the caller.
+// Running a function on several threads and passing the first exception on to the caller (the
+// sparse index, the TF-IDF fit, the evaluation dictionary).
 #include <algorithm>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-namespace linkscope::retrieval::detail {
+namespace linkscope::util {
 
 /// 0 means one thread per hardware thread.
 inline unsigned threadCount(unsigned requested) noexcept {
@@ -41,4 +41,4 @@ void runOnThreads(unsigned threads, Work&& work) {
     if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace linkscope::retrieval::detail
+}  // namespace linkscope::util
