@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
         candidates = true;
         candidatesAt = double(sinceOpen.elapsed()) / 1000.0;
     });
-    QObject::connect(window.session(), &CurationSession::proposalsReady, [&] { proposals = true; });
+    QObject::connect(window.session(), &CurationSession::proposalsComplete, [&] { proposals = true; });
     StallMeter meter;
     settle();
     meter.start();
@@ -275,6 +275,32 @@ int main(int argc, char** argv) {
             std::printf("| candidates of a selected mention (%zu mentions) | median %.1f ms | max %.1f ms | | | on the GUI thread |\n",
                         ms.size(), ms[ms.size() / 2], ms.back());
         std::fflush(stdout);
+    }
+    // A document opened while every mention's proposal is still being ranked: the last document
+    // of the last split, which project order would rank last, is asked for first (issue 17).
+    if (!proposals) {
+        const SplitCorpus* last = nullptr;
+        const Document* far = nullptr;
+        for (const SplitCorpus& split : window.project()->splits)
+            for (const Document& document : split.corpus.documents())
+                if (!document.mentions.empty()) {
+                    last = &split;
+                    far = &document;
+                }
+        if (far) {
+            const Mention& mention = far->mentions.front();
+            const project::MentionKey key{last->split, far->pmid(), mention.start, mention.end};
+            const bool before = window.session()->proposal(key).has_value();
+            QElapsedTimer clock;
+            clock.start();
+            window.showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
+                               static_cast<int>(key.start), static_cast<int>(key.end));
+            const bool known = waitFor([&] { return window.session()->proposal(key).has_value(); }, 600);
+            std::printf("| proposals of a document opened while ranking (PMID %s, %zu mentions) | %.2f s | | | | %s |\n",
+                        key.document.c_str(), far->mentions.size(), double(clock.nsecsElapsed()) / 1e9,
+                        before ? "already ranked" : known ? "ranked before the documents ahead of it" : "not ranked in 10 minutes");
+            std::fflush(stdout);
+        }
     }
     // The review filters need every mention's proposal: ranked on the worker after the ranker.
     if (!proposals) {

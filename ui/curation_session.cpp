@@ -15,6 +15,7 @@
 
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
+#include "curation/proposal_ranking.h"
 #include "curation/sparse_candidates.h"
 #ifdef LINKSCOPE_HAVE_TORCH
 #include "curation/model_candidates.h"
@@ -26,6 +27,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "util/error.h"
+#include "worker_priority.h"
 
 namespace linkscope::ui {
 namespace {
@@ -77,10 +79,6 @@ CurationSession::CurationSession(QObject* parent)
             candidates_ = ranked.candidates;
             expansions_ = ranked.expansions;
             Q_EMIT candidatesReady();
-        }
-        if (ranked.proposals) {
-            proposals_ = ranked.proposals;
-            Q_EMIT proposalsReady();
         }
     });
 }
@@ -151,7 +149,9 @@ void CurationSession::close() {
     current_.clear();
     candidates_.reset();
     expansions_.reset();
-    proposals_.reset();
+    proposals_.clear();
+    proposalsComplete_ = false;
+    proposalRanking_.reset();
     store_.reset();
     project_.reset();
     projectFile_.clear();
@@ -159,10 +159,16 @@ void CurationSession::close() {
 
 void CurationSession::startCandidates() {
     auto project = project_;
-    // The worker keeps the project alive; cancellation is polled between the build's stages.
+    // The worker keeps the project alive; cancellation is polled between the build's stages
+    // and between batches of proposals. The token also tells this session's batches from those
+    // of a project closed since (its token is cancelled and no longer cancelCandidates_).
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     cancelCandidates_ = cancelled;
-    candidateWatcher_.setFuture(QtConcurrent::run(&rankerPool_, [this, project, cancelled](QPromise<Ranked>& promise) {
+    // Made here so that prioritizeDocument() can reach it at once; the worker ranks with it.
+    auto ranking = std::make_shared<PendingRanking>();
+    proposalRanking_ = ranking;
+    candidateWatcher_.setFuture(QtConcurrent::run(&rankerPool_, [this, project, cancelled, ranking](QPromise<Ranked>& promise) {
+        lowerWorkerPriority();
         const ProgressSink progress = workerProgress(this, cancelled);
         try {
             auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
@@ -174,52 +180,68 @@ void CurationSession::startCandidates() {
                         if (auto expanded = expandedMention(mention, definitions))
                             (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] = std::move(expanded->text);
                 }
-            promise.addResult(Ranked{candidates, expansions, nullptr});
-            auto proposals = std::make_shared<std::map<project::MentionKey, Proposal>>();
-            std::size_t total = 0, done = 0;
-            for (const SplitCorpus& split : project->splits)
-                for (const Document& document : split.corpus.documents()) total += document.mentions.size();
-            // In batches of whole documents: one batched search each (every distinct text once, on
-            // every core: MedMentions' 350,000 mentions against UMLS, issue 17), with progress and
-            // cancellation between batches.
-            constexpr std::size_t kBatchMentions = 4096;
-            std::vector<project::MentionKey> keys;
-            std::vector<std::string> texts;
-            const auto rankBatch = [&] {
-                const auto ranked = candidates->rankAll(texts, 2);
-                for (std::size_t i = 0; i < keys.size(); ++i) {
-                    Proposal proposal;
-                    if (const auto& rows = ranked[i]; !rows.empty()) {
-                        proposal.entity = rows[0].entity;
-                        proposal.score = rows[0].score;
-                        proposal.margin = rows.size() > 1 ? rows[0].score - rows[1].score : rows[0].score;
-                    }
-                    (*proposals)[keys[i]] = std::move(proposal);
-                }
-                done += keys.size();
-                keys.clear();
-                texts.clear();
-                progress.checkCancelled();
-                progress("Ranking every mention", static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(total, 1)));
+            promise.addResult(Ranked{candidates, expansions});
+            // Every mention's proposal, a batch of whole documents at a time, each handed to the
+            // GUI thread as it is ranked (core/curation/proposal_ranking.h): the documents the
+            // curator opens first, the rest in project order.
+            curation::ProposalRanking proposals(*project, *candidates, *expansions);
+            ranking->start(proposals);
+            const auto deliver = [this, cancelled](curation::ProposalRanking::Batch&& ranked) {
+                auto batch = std::make_shared<curation::ProposalRanking::Batch>(std::move(ranked));
+                QMetaObject::invokeMethod(this, [this, cancelled, batch] {
+                    if (cancelled == cancelCandidates_ && !cancelled->load()) adoptProposals(*batch);
+                }, Qt::QueuedConnection);
             };
-            for (const SplitCorpus& split : project->splits)
-                for (const Document& document : split.corpus.documents()) {
-                    for (const Mention& mention : document.mentions) {
-                        project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
-                        const auto expanded = expansions->find(key);
-                        texts.push_back(expanded != expansions->end() ? expanded->second : mention.text);
-                        keys.push_back(std::move(key));
-                    }
-                    if (keys.size() >= kBatchMentions) rankBatch();
-                }
-            if (!keys.empty()) rankBatch();
-            promise.addResult(Ranked{nullptr, nullptr, std::move(proposals)});
+            try {
+                proposals.run(deliver, progress);
+            } catch (...) {
+                ranking->stop();
+                throw;
+            }
+            ranking->stop();
+            QMetaObject::invokeMethod(this, [this, cancelled] {
+                if (cancelled != cancelCandidates_ || cancelled->load()) return;
+                proposalsComplete_ = true;
+                Q_EMIT proposalsComplete();
+            }, Qt::QueuedConnection);
             progress("Every mention ranked", 1.0);
         } catch (const Cancelled&) {
         } catch (const std::exception& error) {
             reportWorkerError(this, tr("Could not rank the candidates: %1"), error);
         }
     }));
+}
+
+void CurationSession::adoptProposals(const curation::ProposalRanking::Batch& batch) {
+    std::vector<project::MentionKey> keys;
+    keys.reserve(batch.size());
+    for (const auto& [key, proposal] : batch) {
+        proposals_[key] = Proposal{proposal.entity, proposal.score, proposal.margin};
+        keys.push_back(key);
+    }
+    Q_EMIT proposalsRanked(keys);
+}
+
+void CurationSession::prioritizeDocument(const std::string& split, const std::string& document) {
+    if (proposalRanking_) proposalRanking_->prioritize(split, document);
+}
+
+void CurationSession::PendingRanking::start(curation::ProposalRanking& ranking) {
+    const std::lock_guard lock(mutex);
+    running = &ranking;
+    for (const auto& [split, document] : early) running->prioritize(split, document);
+    early.clear();
+}
+
+void CurationSession::PendingRanking::stop() {
+    const std::lock_guard lock(mutex);
+    running = nullptr;
+}
+
+void CurationSession::PendingRanking::prioritize(const std::string& split, const std::string& document) {
+    const std::lock_guard lock(mutex);
+    if (running) running->prioritize(split, document);
+    else early.emplace_back(split, document);
 }
 
 void CurationSession::reloadDecisions() {
@@ -272,8 +294,7 @@ std::string CurationSession::proposedLink(const project::MentionKey& key, const 
 #endif
         // Every mention's top, ranked once on the worker by the same ranker and text: not a new
         // search per call ("Apply to all" and the reach preview ask for ~175 mentions at once).
-        if (proposals_)
-            if (const auto found = proposals_->find(key); found != proposals_->end()) return found->second.entity;
+        if (const auto found = proposals_.find(key); found != proposals_.end()) return found->second.entity;
     const auto rows = candidates(key, mention, 1);
     return rows.empty() ? std::string() : rows.front().entity;
 }
@@ -287,9 +308,8 @@ std::optional<CurationSession::Proposal> CurationSession::proposal(const project
 }
 
 std::optional<CurationSession::Proposal> CurationSession::sparseProposal(const project::MentionKey& key) const {
-    if (!proposals_) return std::nullopt;
-    const auto found = proposals_->find(key);
-    if (found == proposals_->end()) return std::nullopt;
+    const auto found = proposals_.find(key);
+    if (found == proposals_.end()) return std::nullopt;
     return found->second;
 }
 
@@ -336,6 +356,7 @@ void CurationSession::linkWithRun(const QString& runDirectory, curation::LinkMod
     // Its own pool, of one thread: close() and a new linkWithRun() wait for this job alone.
     modelWatcher_.setFuture(QtConcurrent::run(&modelPool_, [this, project, options, decisions, cancelled]()
                                                                -> std::shared_ptr<curation::ModelCandidates> {
+        lowerWorkerPriority();
         const ProgressSink progress = workerProgress(this, cancelled);
         try {
             return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
@@ -362,7 +383,7 @@ void CurationSession::linkWithSparse() {
     model_.reset();
     clearPendingRerank();
     if (candidates_) Q_EMIT candidatesReady();
-    if (proposals_) Q_EMIT proposalsReady();
+    Q_EMIT proposalsReady();  // the sparse proposals, as far as they are ranked
     Q_EMIT sparseLinked();
 }
 

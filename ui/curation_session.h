@@ -19,11 +19,13 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "curation/candidate_row.h"
+#include "curation/proposal_ranking.h"
 #include "project/curation_decision.h"
 
 class QUndoStack;
@@ -104,13 +106,20 @@ public:
     QString rankerDescription() const;
 
     /// The ranker's view of one mention, computed for every mention of the project on the worker
-    /// once the ranker is built (proposalsReady).
+    /// once the ranker is built, a batch of documents at a time (proposalsRanked), the documents
+    /// asked for with prioritizeDocument() first, until every mention is ranked (proposalsComplete).
     struct Proposal {
         std::string entity;  ///< top entity ("" when nothing was ranked)
         double score = 0.0;  ///< its score
         double margin = 0.0; ///< its lead over the second entity (its score when alone)
     };
-    bool proposalsAvailable() const { return proposals_ != nullptr || model_ != nullptr; }
+    /// Every mention's proposal is known (what the review filters and the queue need).
+    bool proposalsAvailable() const { return proposalsComplete_ || model_ != nullptr; }
+    /// Mentions whose sparse proposal is known so far (all of them once proposalsAvailable()).
+    std::size_t proposalsKnown() const { return proposals_.size(); }
+    /// Asks the worker to rank this document's mentions next (the one the curator opened), if
+    /// they are not ranked yet; also before the ranker is built.
+    void prioritizeDocument(const std::string& split, const std::string& document);
     std::optional<Proposal> proposal(const project::MentionKey& key) const;
     /// The sparse ranker's proposal, also while a run ranks (the review queue reads their
     /// disagreement); unset before sparse ranked every mention.
@@ -205,8 +214,12 @@ Q_SIGNALS:
     /// A merge ended: `summary` says what was merged, `error` why it stopped ("" when it did not).
     void mergeFinished(const QString& summary, const QString& error);
     void candidatesReady();
-    /// Every mention's proposal is known (filters on confidence and disagreement work).
+    /// Every proposal may have changed (another ranker took over): every view reads them again.
     void proposalsReady();
+    /// The sparse ranker has just proposed these mentions' links (a batch of whole documents).
+    void proposalsRanked(const std::vector<linkscope::project::MentionKey>& mentions);
+    /// The sparse ranker has proposed a link for every mention (proposalsAvailable() is true).
+    void proposalsComplete();
     void candidatesProgress(const QString& stage, int percent);
     void errorOccurred(const QString& message);
     /// A trained run now ranks every mention (rankerDescription() says which).
@@ -223,6 +236,7 @@ private:
     void rebuildUndoStack();
     void reloadDecisions();
     void startCandidates();
+    void adoptProposals(const curation::ProposalRanking::Batch& batch);
     void feedModel(const project::Decision& decision);
     void unfeedModel(const project::Decision& decision);
     /// Queues mentions to rank again; they are ranked kRerankBatch per turn of the event loop.
@@ -239,19 +253,33 @@ private:
     QString curator_;
     bool lastRecordStored_ = false;  ///< set by storeRecord, read by decide
     std::map<project::MentionKey, project::Decision> current_;
-    /// What the worker hands back: the ranker, then every mention's proposal.
+    /// What the worker hands back: the ranker (the proposals follow in batches, queued to the
+    /// session, so that no batch stays held in the future's results).
     struct Ranked {
         std::shared_ptr<const curation::SparseCandidates> candidates;
         /// What the sparse ranker ranks for a mention whose document defines an abbreviation
         /// in it: the expanded text (ui/abbreviation_expansion.h); other mentions rank their text.
         std::shared_ptr<const std::map<project::MentionKey, std::string>> expansions;
-        std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals;
+    };
+    /// The worker's proposal ranking as the GUI thread reaches it: documents asked for before
+    /// the ranking starts (while the ranker is built) wait here and are passed on at its start.
+    struct PendingRanking {
+        void start(curation::ProposalRanking& ranking);
+        void stop();
+        void prioritize(const std::string& split, const std::string& document);
+
+    private:
+        std::mutex mutex;
+        curation::ProposalRanking* running = nullptr;
+        std::vector<std::pair<std::string, std::string>> early;
     };
     /// The text the sparse ranker ranks for a mention (its expansion, or itself).
     const std::string& sparseText(const project::MentionKey& key, const Mention& mention) const;
     std::shared_ptr<const std::map<project::MentionKey, std::string>> expansions_;
     std::shared_ptr<const curation::SparseCandidates> candidates_;
-    std::shared_ptr<const std::map<project::MentionKey, Proposal>> proposals_;
+    std::map<project::MentionKey, Proposal> proposals_;  ///< the sparse ranker's, as far as ranked
+    bool proposalsComplete_ = false;
+    std::shared_ptr<PendingRanking> proposalRanking_;
     /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
     /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
     QThreadPool rankerPool_;

@@ -12,6 +12,7 @@
 #include "kb/entity_search.h"
 #include "project/loaded_project.h"
 #include "util/progress.h"
+#include "worker_priority.h"
 
 namespace linkscope::ui {
 namespace {
@@ -57,7 +58,7 @@ KnowledgeBaseDock::~KnowledgeBaseDock() {
     watcher_.waitForFinished();
 }
 
-void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project) {
+void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project, bool index) {
     if (watcher_.isRunning()) {
         // The worker checks for cancellation every few thousand entities: this wait is short.
         watcher_.cancel();
@@ -68,9 +69,14 @@ void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project)
     indexing_ = false;
     search_->setIndex(nullptr);
     page_->setProject(project_);
-    if (!project_ || !project_->kb) return;
+    if (index) startIndexing();
+}
+
+void KnowledgeBaseDock::startIndexing() {
+    if (!project_ || !project_->kb || indexing_ || index_) return;
     indexing_ = true;
     watcher_.setFuture(QtConcurrent::run(&pool_, [project = project_](QPromise<Built>& promise) {
+        lowerWorkerPriority();
         ProgressSink sink;
         sink.cancelled = [&promise] { return promise.isCanceled(); };
         QElapsedTimer timer;

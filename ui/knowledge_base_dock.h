@@ -29,8 +29,11 @@ public:
     explicit KnowledgeBaseDock(QWidget* parent = nullptr);
     ~KnowledgeBaseDock() override;
 
-    /// Shows a project's KB (null: none) and starts indexing it for search.
-    void setProject(std::shared_ptr<const LoadedProject> project);
+    /// Shows a project's KB (null: none) and starts indexing it for search, or, with `index`
+    /// false, leaves that to startIndexing() (the main window builds the candidate ranker first).
+    void setProject(std::shared_ptr<const LoadedProject> project, bool index = true);
+    /// Starts indexing the project's KB for search, unless it is indexed or being indexed.
+    void startIndexing();
     /// The search index of the current project once built, else null. It shares ownership of
     /// the project, so hits stay valid as long as the pointer is held.
     std::shared_ptr<const kb::EntitySearchIndex> searchIndex() const { return index_; }

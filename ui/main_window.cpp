@@ -137,6 +137,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     });
     connect(view_, &DocumentView::currentMentionChanged, this, [this] { showCandidates(); });
     connect(session_, &CurationSession::candidatesReady, this, [this] {
+        startKbIndexing();
         statusLabel_->setText(tr("Candidates ready"));
         refreshMentionStates();
         showCandidates();
@@ -183,6 +184,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
                     (moved > 0 ? QStringLiteral(" (<a href=\"changed\">%1</a>)").arg(tr("list them")) : QString()));
             });
     connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
+    // Proposals arrive a batch of documents at a time (issue 17): only those documents' figures
+    // are computed again, not every document's at the end.
+    connect(session_, &CurationSession::proposalsRanked, this,
+            [this](const std::vector<project::MentionKey>& mentions) { refreshReview(mentions); });
+    connect(session_, &CurationSession::proposalsComplete, this, [this] {
+        showReviewProgress();
+        refreshReviewQueue();
+    });
     connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
         refreshReview(std::vector<project::MentionKey>{key});
         if (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid()) {
@@ -209,6 +218,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
         }
     });
     connect(session_, &CurationSession::errorOccurred, this, [this](const QString& message) {
+        startKbIndexing();  // the ranker may have failed: the KB search must not wait for it
         diagnostics_->appendPlainText(message);
         statusLabel_->setText(message);
     });
@@ -551,8 +561,15 @@ void MainWindow::finishLoading() {
     cancelButton_->setVisible(false);
 }
 
+void MainWindow::startKbIndexing() {
+    if (!kbIndexAfterRanker_) return;
+    kbIndexAfterRanker_ = false;
+    kbDock_->startIndexing();
+}
+
 void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
+    kbIndexAfterRanker_ = false;
     const QString opened = loader_->path();
     const QString projectFile = opened.endsWith(QLatin1String(".linkscope"))
                                     ? opened
@@ -581,7 +598,14 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
         },
         [this] { refreshReview(); },
         [this] { kbSummary_->setProject(project_); },
-        [this] { kbDock_->setProject(project_); },
+        [this] {
+            // The KB's search index after the candidate ranker, not beside it (issue 17): at UMLS
+            // size both take minutes on two cores and hold their build's memory at once; the
+            // curator needs the candidates first.
+            const bool afterRanker = session_->isOpen() && !session_->candidatesAvailable();
+            kbDock_->setProject(project_, !afterRanker);
+            kbIndexAfterRanker_ = afterRanker;
+        },
         [this] {
             evaluation_->setProject(project_);
             embeddingPlot_->setProject(project_);
@@ -632,6 +656,8 @@ void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
     if (currentDocument_) {
         const int split = documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
         currentSplit_ = project_->splits[static_cast<std::size_t>(split)].split;
+        // Its proposals (the mentions' colours, its review figures) before the rest's.
+        session_->prioritizeDocument(currentSplit_, currentDocument_->pmid());
     }
     if (!document || !project_) {
         view_->clearDocument();

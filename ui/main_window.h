@@ -110,6 +110,8 @@ private:
     void createActions();
     void createDocks();
     void showProject(std::shared_ptr<const LoadedProject> project);
+    /// Starts the KB dock's search index once the candidate ranker is built (or failed).
+    void startKbIndexing();
     /// Runs the steps one per turn of the event loop (no step of showing a project may hold the
     /// loop for long); a later showProject() drops the steps left of an earlier one.
     void runInTurns(std::vector<std::function<void()>> steps);
@@ -140,6 +142,8 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     std::uint64_t showGeneration_ = 0;  ///< counts showProject() calls (runInTurns)
     ProjectLoader* loader_ = nullptr;
+    /// The KB dock waits for the candidate ranker before it indexes the KB (startKbIndexing).
+    bool kbIndexAfterRanker_ = false;
     DocumentListModel* documents_ = nullptr;
     DocumentFilterModel* documentFilter_ = nullptr;
     QComboBox* reviewFilter_ = nullptr;

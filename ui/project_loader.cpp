@@ -8,6 +8,7 @@
 #include "project/project_store.h"
 #include "util/error.h"
 #include "util/progress.h"
+#include "worker_priority.h"
 
 namespace linkscope::ui {
 namespace {
@@ -45,6 +46,7 @@ void ProjectLoader::load(const QString& manifestPath) {
     path_ = manifestPath;
     const std::string path = manifestPath.toStdString();
     watcher_.setFuture(QtConcurrent::run(&pool_, [path](QPromise<Outcome>& promise) {
+        lowerWorkerPriority();
         promise.setProgressRange(0, 100);
         ProgressSink sink;
         sink.report = [&promise](std::string_view stage, double fraction) {

@@ -1,6 +1,7 @@
 #include "project/loaded_project.h"
 
 #include <algorithm>
+#include <future>
 
 #include "kb/ctd_loader.h"
 #include "kb/dictionary_loader.h"
@@ -68,11 +69,30 @@ kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Di
 LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& progress) {
     LoadedProject project;
     project.manifest = manifest;
-    // The KB is by far the largest input; give it half of the progress bar.
-    progress("Loading knowledge base " + manifest.knowledgeBase.path.filename().string(), 0.0);
+    // The corpora are read on a thread of their own while the KB loads: the two do not depend
+    // on each other, and at MedMentions + UMLS size the corpus takes seconds that the window
+    // would otherwise wait for after the KB's half minute (issue 17). Only this thread reports
+    // progress (a sink need not be thread-safe); the reader only asks whether to stop.
+    std::vector<Diagnostic> corpusDiagnostics;
+    ProgressSink corpusProgress;
+    corpusProgress.cancelled = progress.cancelled;
+    auto corpora = std::async(std::launch::async, [&manifest, &corpusDiagnostics, corpusProgress] {
+        return readReferencedCorpora(manifest.corpora, corpusDiagnostics, {},
+                                     [&](const CorpusReference&) { corpusProgress.checkCancelled(); });
+    });
+    // The corpus thread is joined before its diagnostics go out of scope, also on an error here.
+    struct Join {
+        std::future<std::vector<SplitCorpus>>& future;
+        ~Join() {
+            if (future.valid()) future.wait();
+        }
+    } join{corpora};
+
+    // The KB is by far the largest input; give it most of the progress bar.
+    progress("Loading knowledge base " + manifest.knowledgeBase.path.filename().string() + " (corpora read alongside)", 0.0);
     auto kb = std::make_unique<kb::KnowledgeBase>(loadKnowledgeBase(manifest.knowledgeBase, project.diagnostics));
     progress.checkCancelled();
-    progress("Expanding homonyms", 0.4);
+    progress("Expanding homonyms", 0.6);
     project.homonyms = std::make_unique<kb::HomonymExpansion>(kb::expandHomonyms(*kb));
     for (std::size_t pair = 0; pair < project.homonyms->pairCount(); ++pair)
         if (project.homonyms->isHomonym(pair)) project.homonymPairs.push_back(pair);
@@ -82,13 +102,9 @@ LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& p
     project.kb = std::move(kb);
     progress.checkCancelled();
 
-    const double share = 0.5 / static_cast<double>(std::max<std::size_t>(1, manifest.corpora.size()));
-    double done = 0.5;
-    project.splits = readReferencedCorpora(manifest.corpora, project.diagnostics, {}, [&](const CorpusReference& reference) {
-        progress.checkCancelled();
-        progress("Reading " + reference.split + " corpus " + reference.path.filename().string(), done);
-        done += share;
-    });
+    progress("Reading the corpora", 0.9);
+    project.splits = corpora.get();  // rethrows the reader's ParseError or Cancelled
+    append(project.diagnostics, std::move(corpusDiagnostics));
     progress.checkCancelled();
     progress("Project loaded", 1.0);
     return project;
