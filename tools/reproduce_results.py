@@ -360,6 +360,12 @@ def main():
                               "--linking", "model" if chosen == "model" else "model," + chosen, "--json"],
                              logs / f"linking-test-{name}.log", out / "reports" / f"linking-test-{name}.json")
 
+    # A fresh machine has no runs (results-runs is not committed): tables written from a partial
+    # reproduction would drop every row it has not redone, so they are written only once the
+    # pretraining, which every later step starts from, is recorded in OUT.
+    if not (out / "steps" / "pretrain.json").exists():
+        print(f"{out} holds no pretraining run yet: the tables of {args.results} are left as they are")
+        return
     write_tables(Path(args.results), tables(out, data))
     print(f"tables written to {args.results}")
 
