@@ -63,12 +63,16 @@ public:
         timer_.setTimerType(Qt::PreciseTimer);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
             const qint64 now = clock_.nsecsElapsed();
-            gapsMs_.push_back(double(now - last_) / 1e6);
+            const double gapMs = double(now - last_) / 1e6;
+            gapsMs_.push_back(gapMs);
+            // When each stall over the target ended, to line it up with what the window did then.
+            if (gapMs > kTargetMs) stalls_.emplace_back(double(now) / 1e9, gapMs);
             last_ = now;
         });
     }
     void start() {
         gapsMs_.clear();
+        stalls_.clear();
         clock_.start();
         last_ = 0;
         timer_.start();
@@ -78,12 +82,15 @@ public:
         double longestMs = 0;
         double p99Ms = 0;
         std::size_t ticks = 0;
+        std::vector<std::pair<double, double>> stalls;  ///< (seconds into the phase, ms) over kTargetMs
     };
+    static constexpr double kTargetMs = 100.0;
     Result stop() {
         timer_.stop();
         Result result;
         result.seconds = double(clock_.nsecsElapsed()) / 1e9;
         result.ticks = gapsMs_.size();
+        result.stalls = stalls_;
         if (gapsMs_.empty()) return result;
         std::vector<double> sorted = gapsMs_;
         std::sort(sorted.begin(), sorted.end());
@@ -98,6 +105,7 @@ private:
     QElapsedTimer clock_;
     qint64 last_ = 0;
     std::vector<double> gapsMs_;
+    std::vector<std::pair<double, double>> stalls_;
 };
 
 // Runs the event loop until `done` or the timeout; false on timeout.
@@ -162,8 +170,15 @@ fs::path sharedManifest(const fs::path& folder) {
 }
 
 void printRow(const char* phase, const StallMeter::Result& r, const std::string& note) {
-    std::printf("| %s | %.1f s | %.1f ms | %.1f ms | %zu | %s |\n", phase, r.seconds, r.longestMs, r.p99Ms, r.ticks,
-                note.c_str());
+    std::string stalls;
+    for (const auto& [at, ms] : r.stalls) {
+        char one[64];
+        std::snprintf(one, sizeof one, "%s%.0f ms at %.1f s", stalls.empty() ? "" : ", ", ms, at);
+        stalls += one;
+    }
+    if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
+    std::printf("| %s | %.1f s | %.1f ms | %.1f ms | %zu | %s%s |\n", phase, r.seconds, r.longestMs, r.p99Ms, r.ticks,
+                note.c_str(), stalls.c_str());
     std::fflush(stdout);  // a row as soon as its phase ends, even when redirected to a file
 }
 

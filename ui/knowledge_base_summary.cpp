@@ -5,7 +5,7 @@
 #include <QLocale>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
+#include <QtConcurrent>
 
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
@@ -37,33 +37,44 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
     layout->addWidget(figures_);
     layout->addWidget(new QLabel(tr("<b>Homonyms</b> (names of several entities, BELHD §4.1)"), this));
     layout->addWidget(homonyms_, 1);
+    pool_.setMaxThreadCount(1);
+    connect(&figuresWatcher_, &QFutureWatcherBase::finished, this, [this] {
+        if (!figuresWatcher_.isCanceled() && figuresWatcher_.future().resultCount() > 0) figures_->setText(figuresWatcher_.result());
+    });
 }
 
 void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>& project) {
     homonyms_->clear();
     if (!project || !project->kb) {
+        figuresWatcher_.setFuture(QFuture<QString>());  // a pending count is not shown
         figures_->setText(tr("No knowledge base loaded"));
         return;
     }
+    figures_->setText(tr("Counting the knowledge base's figures…"));
+    // Only the worker reads the project here; it keeps it alive. A newer project's future
+    // replaces this one in the watcher, whose result is then not shown.
+    figuresWatcher_.setFuture(QtConcurrent::run(&pool_, [project]() -> QString {
+        const kb::KbStatistics stats = project->kb->statistics();
+        const kb::HomonymStatistics& h = project->homonyms->statistics();
+        return tr("<b>%1</b> (%2)<table>"
+                             "<tr><td>Entities</td><td align=right>%3</td></tr>"
+                             "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
+                             "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
+                             "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
+                             "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
+                             "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
+                             "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
+                             "</table>")
+                              .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
+                                   QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)),
+                                   number(stats.entities), number(stats.namePairs), number(stats.distinctNames),
+                                   number(stats.alternativeIds), number(h.homonymNames), number(h.homonymPairs),
+                                   number(h.preferredNamePairs))
+                              .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
+                                   number(h.remainingDuplicateNames));
+    }));
     const kb::KnowledgeBase& kb = *project->kb;
-    const kb::KbStatistics stats = kb.statistics();
     const kb::HomonymStatistics& h = project->homonyms->statistics();
-    figures_->setText(tr("<b>%1</b> (%2)<table>"
-                         "<tr><td>Entities</td><td align=right>%3</td></tr>"
-                         "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
-                         "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
-                         "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
-                         "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
-                         "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
-                         "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
-                         "</table>")
-                          .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
-                               QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)),
-                               number(stats.entities), number(stats.namePairs), number(stats.distinctNames),
-                               number(stats.alternativeIds), number(h.homonymNames), number(h.homonymPairs),
-                               number(h.preferredNamePairs))
-                          .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
-                               number(h.remainingDuplicateNames)));
 
     // The loader sorted the homonym pairs by name on its worker thread; here they are only
     // listed. A UMLS-size KB has ~150,000 of them: the tree shows the first kMaxListedHomonyms
@@ -95,6 +106,8 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
     homonyms_->resizeColumnToContents(1);
     homonyms_->setUpdatesEnabled(true);
 }
+
+QString KnowledgeBaseSummary::figuresText() const { return figures_->text(); }
 
 QStringList KnowledgeBaseSummary::homonymNames() const {
     QStringList names;

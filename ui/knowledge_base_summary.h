@@ -1,7 +1,10 @@
 #pragma once
 // The knowledge-base dock: size figures, the BELHD homonym table, and every homonym with the
 // expanded name each of its entities received.
+#include <QFutureWatcher>
+#include <QString>
 #include <QStringList>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
@@ -22,8 +25,14 @@ public:
     void setProject(const std::shared_ptr<const LoadedProject>& project);
     /// The homonym names listed (for tests and accessibility); at most 2,000 plus a "more" row.
     QStringList homonymNames() const;
+    /// The figures as shown (a placeholder until the worker has counted them).
+    QString figuresText() const;
 
 private:
+    /// The figures are counted on a worker: a pass over every entity, name and id, which for a
+    /// UMLS-size KB held the GUI thread for a noticeable time (issue 17).
+    QThreadPool pool_;
+    QFutureWatcher<QString> figuresWatcher_;
     QLabel* figures_ = nullptr;
     QTreeWidget* homonyms_ = nullptr;
 };

@@ -1,6 +1,7 @@
 // The main window opened on the demo project, offscreen: what a user sees after the first
 // README command (documents listed, mentions highlighted, keyboard navigation, KB summary).
 #include <QApplication>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -8,6 +9,7 @@
 #include "corpus/corpus.h"
 #include "document_list_model.h"
 #include "document_view.h"
+#include "kb/knowledge_base.h"
 #include "knowledge_base_summary.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
@@ -110,6 +112,10 @@ private Q_SLOTS:
         const QStringList homonyms = summary->homonymNames();
         QVERIFY2(homonyms.contains(QStringLiteral("HD")), qPrintable(homonyms.join(QLatin1Char(','))));
         QVERIFY(homonyms.contains(QStringLiteral("MS")));
+        // The figures are counted on a worker and then shown: the entity count among them.
+        const QString entities = QLocale().toString(static_cast<qulonglong>(window.project()->kb->entityCount()));
+        QTRY_VERIFY_WITH_TIMEOUT(summary->figuresText().contains(QStringLiteral("Entities</td><td align=right>") + entities),
+                                 30000);
     }
 
     void brokenManifestIsReportedNotCrashing() {
