@@ -142,6 +142,20 @@ std::vector<std::uint32_t> mergeVocabulary(std::vector<ShareCounts>& shares, det
     return sortedFrequency;
 }
 
+// Pass 1 and the merge: the shares' counts, the sorted vocabulary and each term's document frequency.
+struct FirstPass {
+    std::vector<ShareCounts> shares;
+    detail::TermTable terms;
+    std::vector<std::uint32_t> frequency;
+};
+
+FirstPass firstPass(std::span<const std::string_view> documents, const TfidfSettings& settings, unsigned threads) {
+    FirstPass pass;
+    pass.shares = countShares(documents, settings, static_cast<unsigned>(threadsFor(documents.size(), threads)));
+    pass.frequency = mergeVocabulary(pass.shares, pass.terms);
+    return pass;
+}
+
 }  // namespace
 
 void TfidfVectorizer::fitVocabulary(detail::TermTable sortedTerms, std::span<const std::uint32_t> documentFrequency,
@@ -158,11 +172,11 @@ void TfidfVectorizer::fitVocabulary(detail::TermTable sortedTerms, std::span<con
 }
 
 SparseColumns TfidfVectorizer::fitTransformColumns(std::span<const std::string_view> documents, unsigned threads) {
-    const auto shareCount = static_cast<unsigned>(threadsFor(documents.size(), threads));
-    std::vector<ShareCounts> shares = countShares(documents, settings_, shareCount);
-    detail::TermTable sorted;
-    const std::vector<std::uint32_t> frequency = mergeVocabulary(shares, sorted);
-    fitVocabulary(std::move(sorted), frequency, documents.size());
+    FirstPass pass = firstPass(documents, settings_, threads);
+    fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
+    const std::vector<ShareCounts>& shares = pass.shares;
+    const std::vector<std::uint32_t>& frequency = pass.frequency;
+    const auto shareCount = static_cast<unsigned>(shares.size());
 
     SparseColumns columns;
     columns.offsets.assign(frequency.size() + 1, 0);
@@ -198,11 +212,11 @@ SparseColumns TfidfVectorizer::fitTransformColumns(std::span<const std::string_v
 }
 
 SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> documents, unsigned threads) {
-    const auto shareCount = static_cast<unsigned>(threadsFor(documents.size(), threads));
-    std::vector<ShareCounts> shares = countShares(documents, settings_, shareCount);
-    detail::TermTable sorted;
-    const std::vector<std::uint32_t> frequency = mergeVocabulary(shares, sorted);
-    fitVocabulary(std::move(sorted), frequency, documents.size());
+    FirstPass pass = firstPass(documents, settings_, threads);
+    fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
+    const std::vector<ShareCounts>& shares = pass.shares;
+    const std::vector<std::uint32_t>& frequency = pass.frequency;
+    const auto shareCount = static_cast<unsigned>(shares.size());
 
     SparseRows rows;
     rows.offsets.assign(documents.size() + 1, 0);
