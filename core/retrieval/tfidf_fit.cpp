@@ -215,7 +215,6 @@ SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> docum
     FirstPass pass = firstPass(documents, settings_, threads);
     fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
     const std::vector<ShareCounts>& shares = pass.shares;
-    const std::vector<std::uint32_t>& frequency = pass.frequency;
     const auto shareCount = static_cast<unsigned>(shares.size());
 
     SparseRows rows;
