@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -45,6 +46,9 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
 
 void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>& project) {
     homonyms_->clear();
+    ++generation_;  // a listing under way stops
+    project_.reset();
+    homonyms_->setUpdatesEnabled(true);
     if (!project || !project->kb) {
         figuresWatcher_.setFuture(QFuture<QString>());  // a pending count is not shown
         figures_->setText(tr("No knowledge base loaded"));
@@ -73,30 +77,49 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
                               .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
                                    number(h.remainingDuplicateNames));
     }));
-    const kb::KnowledgeBase& kb = *project->kb;
-    const kb::HomonymStatistics& h = project->homonyms->statistics();
-
     // The loader sorted the homonym pairs by name on its worker thread; here they are only
     // listed. A UMLS-size KB has ~150,000 of them: the tree shows the first kMaxListedHomonyms
     // names (a searchable model view of all of them belongs to the knowledge-base browser).
+    project_ = project;
+    nextPair_ = 0;
+    listedNames_ = 0;
+    const std::uint64_t generation = ++generation_;
     homonyms_->setUpdatesEnabled(false);
-    QTreeWidgetItem* top = nullptr;
-    std::string_view current;
-    int listed = 0;
-    const auto& pairs = project->homonymPairs;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const kb::ExpandedName entry = project->homonyms->at(pairs[i]);
-        if (!top || entry.original != current) {
-            if (listed == kMaxListedHomonyms) {
-                new QTreeWidgetItem(homonyms_, {tr("… %1 more homonym names").arg(number(h.homonymNames - static_cast<std::size_t>(listed)))});
+    listHomonyms(generation);
+}
+
+void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
+    if (generation != generation_ || !project_) return;  // another project since
+    // A few hundred names a turn of the event loop: the 2,000 names listed for a UMLS-size KB
+    // took ~140 ms at once on the GUI thread (perf, issue 17).
+    constexpr int kNamesPerTurn = 250;
+    const kb::KnowledgeBase& kb = *project_->kb;
+    const kb::HomonymStatistics& h = project_->homonyms->statistics();
+    const auto& pairs = project_->homonymPairs;
+    QTreeWidgetItem* top = homonyms_->topLevelItemCount() > 0 ? homonyms_->topLevelItem(homonyms_->topLevelItemCount() - 1) : nullptr;
+    const int stopAt = listedNames_ + kNamesPerTurn;
+    bool finished = true;
+    for (; nextPair_ < pairs.size(); ++nextPair_) {
+        const kb::ExpandedName entry = project_->homonyms->at(pairs[nextPair_]);
+        if (!top || qs(entry.original) != top->text(0)) {
+            if (listedNames_ == kMaxListedHomonyms) {
+                new QTreeWidgetItem(homonyms_, {tr("… %1 more homonym names").arg(number(h.homonymNames - static_cast<std::size_t>(listedNames_)))});
+                nextPair_ = pairs.size();
                 break;
             }
-            current = entry.original;
+            if (listedNames_ == stopAt) {
+                finished = false;
+                break;
+            }
             top = new QTreeWidgetItem(homonyms_, {qs(entry.original)});
-            ++listed;
+            ++listedNames_;
         }
         new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
                                   qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
+    }
+    if (!finished) {
+        QTimer::singleShot(0, this, [this, generation] { listHomonyms(generation); });
+        return;
     }
     for (int t = 0; t < homonyms_->topLevelItemCount(); ++t) {
         QTreeWidgetItem* item = homonyms_->topLevelItem(t);
@@ -105,6 +128,7 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
     homonyms_->expandAll();
     homonyms_->resizeColumnToContents(1);
     homonyms_->setUpdatesEnabled(true);
+    project_.reset();  // listed: the summary keeps no project alive
 }
 
 QString KnowledgeBaseSummary::figuresText() const { return figures_->text(); }

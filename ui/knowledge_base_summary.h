@@ -7,6 +7,8 @@
 #include <QThreadPool>
 #include <QWidget>
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 class QLabel;
@@ -29,6 +31,12 @@ public:
     QString figuresText() const;
 
 private:
+    /// Lists the next few hundred homonym names, then the rest on later turns of the event loop.
+    void listHomonyms(std::uint64_t generation);
+    std::shared_ptr<const LoadedProject> project_;  ///< only while its homonyms are being listed
+    std::size_t nextPair_ = 0;
+    int listedNames_ = 0;
+    std::uint64_t generation_ = 0;
     /// The figures are counted on a worker: a pass over every entity, name and id, which for a
     /// UMLS-size KB held the GUI thread for a noticeable time (issue 17).
     QThreadPool pool_;

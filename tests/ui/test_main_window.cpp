@@ -9,6 +9,8 @@
 #include "corpus/corpus.h"
 #include "document_list_model.h"
 #include "document_view.h"
+#include "kb/homonyms.h"
+#include "kb/kb_builder.h"
 #include "kb/knowledge_base.h"
 #include "knowledge_base_summary.h"
 #include "main_window.h"
@@ -116,6 +118,44 @@ private Q_SLOTS:
         const QString entities = QLocale().toString(static_cast<qulonglong>(window.project()->kb->entityCount()));
         QTRY_VERIFY_WITH_TIMEOUT(summary->figuresText().contains(QStringLiteral("Entities</td><td align=right>") + entities),
                                  30000);
+    }
+
+    void manyHomonymsAreListedOverSeveralTurns() {
+        // 600 names shared by two entities each: more than one turn's worth (250 names), so the
+        // listing goes on over later turns of the event loop, in name order, each name once
+        // with both entities; a new project (here none) stops a listing under way.
+        kb::KnowledgeBaseBuilder builder;
+        for (int n = 0; n < 600; ++n)
+            for (int e = 0; e < 2; ++e) {
+                const kb::EntityIndex entity = builder.entity("X:" + std::to_string(n) + "-" + std::to_string(e));
+                builder.addName(entity, "Preferred " + std::to_string(n) + "-" + std::to_string(e));
+                builder.addName(entity, "shared " + std::to_string(1000 + n));
+            }
+        auto project = std::make_shared<LoadedProject>();
+        project->kb = std::make_unique<kb::KnowledgeBase>(builder.build());
+        project->homonyms = std::make_unique<kb::HomonymExpansion>(kb::expandHomonyms(*project->kb));
+        for (std::size_t pair = 0; pair < project->homonyms->pairCount(); ++pair)
+            if (project->homonyms->isHomonym(pair)) project->homonymPairs.push_back(pair);
+        const auto& kbRef = *project->kb;
+        std::stable_sort(project->homonymPairs.begin(), project->homonymPairs.end(), [&kbRef](std::size_t a, std::size_t b) {
+            return kbRef.strings().view(kbRef.pairName(a)) < kbRef.strings().view(kbRef.pairName(b));
+        });
+        QCOMPARE(project->homonymPairs.size(), std::size_t{1200});
+
+        KnowledgeBaseSummary summary;
+        summary.setProject(project);
+        QCOMPARE(summary.homonymNames().size(), 250);  // the first turn's share, at once
+        QTRY_COMPARE_WITH_TIMEOUT(summary.homonymNames().size(), 600, 10000);
+        QStringList names = summary.homonymNames();
+        QCOMPARE(names.front(), QStringLiteral("shared 1000"));
+        QCOMPARE(names.back(), QStringLiteral("shared 1599"));
+        QCOMPARE(names.removeDuplicates(), 0);
+
+        summary.setProject(project);
+        QCOMPARE(summary.homonymNames().size(), 250);
+        summary.setProject(nullptr);
+        QTest::qWait(50);
+        QCOMPARE(summary.homonymNames().size(), 0);
     }
 
     void brokenManifestIsReportedNotCrashing() {
