@@ -82,6 +82,7 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
     // names (a searchable model view of all of them belongs to the knowledge-base browser).
     project_ = project;
     nextPair_ = 0;
+    currentName_ = {};
     listedNames_ = 0;
     const std::uint64_t generation = ++generation_;
     homonyms_->setUpdatesEnabled(false);
@@ -101,7 +102,7 @@ void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
     bool finished = true;
     for (; nextPair_ < pairs.size(); ++nextPair_) {
         const kb::ExpandedName entry = project_->homonyms->at(pairs[nextPair_]);
-        if (!top || qs(entry.original) != top->text(0)) {
+        if (!top || entry.original != currentName_) {
             if (listedNames_ == kMaxListedHomonyms) {
                 new QTreeWidgetItem(homonyms_, {tr("… %1 more homonym names").arg(number(h.homonymNames - static_cast<std::size_t>(listedNames_)))});
                 nextPair_ = pairs.size();
@@ -112,6 +113,7 @@ void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
                 break;
             }
             top = new QTreeWidgetItem(homonyms_, {qs(entry.original)});
+            currentName_ = entry.original;
             ++listedNames_;
         }
         new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),

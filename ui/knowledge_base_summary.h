@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 class QLabel;
 class QTreeWidget;
@@ -27,7 +28,7 @@ public:
     void setProject(const std::shared_ptr<const LoadedProject>& project);
     /// The homonym names listed (for tests and accessibility); at most 2,000 plus a "more" row.
     QStringList homonymNames() const;
-    /// The figures as shown (a placeholder until the worker has counted them).
+    /// The figures as shown ("Counting …" until the worker has counted them).
     QString figuresText() const;
 
 private:
@@ -35,6 +36,7 @@ private:
     void listHomonyms(std::uint64_t generation);
     std::shared_ptr<const LoadedProject> project_;  ///< only while its homonyms are being listed
     std::size_t nextPair_ = 0;
+    std::string_view currentName_;  ///< the last listed name (a view into project_'s KB)
     int listedNames_ = 0;
     std::uint64_t generation_ = 0;
     /// The figures are counted on a worker: a pass over every entity, name and id, which for a
