@@ -43,7 +43,7 @@ SparseIndex SparseIndex::make(std::span<const std::string_view> names, const Tfi
     if (options.approximateAbove != 0 && names.size() > options.approximateAbove) {
         // Rows instead of postings: the candidate stage finds the names, their rows score them.
         index.approximate_ = true;
-        index.rows_ = index.vectorizer_.fitTransform(names, options.threads);
+        index.rows_ = index.vectorizer_.fitTransformCompact(names, options.threads);
         index.postings_.offsets.assign(index.vectorizer_.vocabularySize() + 1, 0);
         index.trigrams_ = TrigramCandidates::build(names, options.approximate, options.threads);
     } else {
@@ -185,8 +185,7 @@ std::size_t SparseIndex::memoryBytes() const noexcept {
     return vectorizer_.memoryBytes() + postings_.offsets.capacity() * sizeof(std::uint64_t) +
            postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float) +
            denseSlot_.capacity() * sizeof(std::uint32_t) + dense_.capacity() * sizeof(float) +
-           rows_.offsets.capacity() * sizeof(std::uint64_t) + rows_.terms.capacity() * sizeof(std::uint32_t) +
-           rows_.weights.capacity() * sizeof(float) + trigrams_.memoryBytes();
+           std::visit([](const auto& rows) { return rows.memoryBytes(); }, rows_) + trigrams_.memoryBytes();
 }
 
 }  // namespace linkscope::retrieval

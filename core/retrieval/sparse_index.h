@@ -142,7 +142,9 @@ private:
     std::vector<std::uint32_t> denseSlot_;  // per term: its dense column, or kNotDense
     std::vector<float> dense_;              // the dense columns, size_ floats each
     bool approximate_ = false;
-    SparseRows rows_;             // approximate index: every name's weighted row (postings_ stay empty)
+    // Approximate index: every name's weighted row (postings_ stay empty), term ids in 16 bits
+    // when the vocabulary allows.
+    CompactSparseRows rows_;
     TrigramCandidates trigrams_;  // approximate index: its candidate stage
 };
 

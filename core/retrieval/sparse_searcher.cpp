@@ -81,10 +81,13 @@ void offerTilePortable(float* scores, std::uint32_t length, std::uint32_t begin,
 
 }  // namespace
 
-float SparseIndex::rowScore(const SparseVector& query, std::uint32_t entry) const noexcept {
-    // Both sorted by term: a merge, summing in ascending term order as the exact search does.
-    const auto terms = rows_.rowTerms(entry);
-    const auto weights = rows_.rowWeights(entry);
+namespace {
+
+// Both sorted by term: a merge, summing in ascending term order as the exact search does.
+template <class Term>
+float rowScoreOf(const BasicSparseRows<Term>& rows, const SparseVector& query, std::uint32_t entry) noexcept {
+    const auto terms = rows.rowTerms(entry);
+    const auto weights = rows.rowWeights(entry);
     float score = 0.0f;
     std::size_t r = 0;
     for (const auto& term : query) {
@@ -93,6 +96,12 @@ float SparseIndex::rowScore(const SparseVector& query, std::uint32_t entry) cons
         if (terms[r] == term.term) score += term.weight * weights[r];
     }
     return score;
+}
+
+}  // namespace
+
+float SparseIndex::rowScore(const SparseVector& query, std::uint32_t entry) const noexcept {
+    return std::visit([&](const auto& rows) { return rowScoreOf(rows, query, entry); }, rows_);
 }
 
 SparseSearcher::SparseSearcher(const SparseIndex& index)

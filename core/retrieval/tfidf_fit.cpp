@@ -16,6 +16,7 @@
 // the fit. The result does not depend on the number of threads.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "util/parallel.h"
@@ -211,13 +212,16 @@ SparseColumns TfidfVectorizer::fitTransformColumns(std::span<const std::string_v
     return columns;
 }
 
-SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> documents, unsigned threads) {
-    FirstPass pass = firstPass(documents, settings_, threads);
-    fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
+template <class Rows, class FirstPass>
+Rows TfidfVectorizer::writeRows(std::span<const std::string_view> documents, const FirstPass& pass) const {
     const std::vector<ShareCounts>& shares = pass.shares;
     const auto shareCount = static_cast<unsigned>(shares.size());
+    using Term = typename decltype(Rows::terms)::value_type;
+    if (vocabularySize() > std::size_t{std::numeric_limits<Term>::max()} + 1)
+        throw Error("TF-IDF: " + std::to_string(vocabularySize()) + " terms do not fit " +
+                    std::to_string(8 * sizeof(Term)) + "-bit term ids");
 
-    SparseRows rows;
+    Rows rows;
     rows.offsets.assign(documents.size() + 1, 0);
     for (const ShareCounts& share : shares)
         for (std::size_t d = share.firstDocument; d < share.endDocument; ++d)
@@ -233,12 +237,25 @@ SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> docum
             weigh(row);
             std::uint64_t p = rows.offsets[d];
             for (const TermWeight& entry : row) {
-                rows.terms[p] = entry.term;
+                rows.terms[p] = static_cast<Term>(entry.term);
                 rows.weights[p++] = entry.weight;
             }
         }
     });
     return rows;
+}
+
+SparseRows TfidfVectorizer::fitTransform(std::span<const std::string_view> documents, unsigned threads) {
+    FirstPass pass = firstPass(documents, settings_, threads);
+    fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
+    return writeRows<SparseRows>(documents, pass);
+}
+
+CompactSparseRows TfidfVectorizer::fitTransformCompact(std::span<const std::string_view> documents, unsigned threads) {
+    FirstPass pass = firstPass(documents, settings_, threads);
+    fitVocabulary(std::move(pass.terms), pass.frequency, documents.size());
+    if (vocabularySize() <= kNarrowVocabularyLimit) return writeRows<NarrowSparseRows>(documents, pass);
+    return writeRows<SparseRows>(documents, pass);
 }
 
 }  // namespace linkscope::retrieval

@@ -162,6 +162,30 @@ private Q_SLOTS:
         }
     }
 
+    void wideVocabularyScoresAreExact() {
+        // A word vocabulary beyond 16-bit term ids: the rows keep 32-bit ids and score exactly.
+        TfidfSettings words;
+        words.analyzer = Analyzer::Word;
+        words.minN = 1;
+        words.maxN = 1;
+        NameDictionary dictionary;
+        for (std::size_t i = 0; i < kNarrowVocabularyLimit + 100; ++i)
+            dictionary.push_back({"w" + std::to_string(i) + " shared t" + std::to_string(i % 7), {"MESH:D" + std::to_string(i)}});
+        const SparseIndex exact = SparseIndex::build(dictionary, words, exactOptions());
+        const SparseIndex approximate = SparseIndex::build(dictionary, words, approximateOptions(64));
+        QVERIFY(approximate.approximate());
+        QVERIFY(approximate.vectorizer().vocabularySize() > kNarrowVocabularyLimit);
+        for (const std::size_t i : {std::size_t{0}, std::size_t{12345}, kNarrowVocabularyLimit + 99}) {
+            const std::string& query = dictionary[i].name;
+            const auto expected = exact.search(query, 3);
+            const auto got = approximate.search(query, 3);
+            QVERIFY2(!got.empty(), query.c_str());
+            QCOMPARE(got[0].entry, static_cast<std::uint32_t>(i));
+            QCOMPARE(expected[0].entry, static_cast<std::uint32_t>(i));
+            QVERIFY2(std::abs(got[0].score - expected[0].score) <= kScoreTolerance, query.c_str());
+        }
+    }
+
     void findsTheNamesExactSearchFinds() {
         // 20,000 names and 256 candidates: the stage must choose. A name asked for itself is at
         // rank 1 (its own score is the highest possible, 1); a near-name's source is in the top

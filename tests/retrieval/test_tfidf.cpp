@@ -1,7 +1,10 @@
 // TfidfVectorizer: weights derived by hand for tiny corpora, the weighting variants, transform
 // against fit, thread independence, and the restore checks. (The comparison with scikit-learn
 // on real names is benchmarks/sklearn_tfidf_check.py; the figures below agree with it.)
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <variant>
 
 #include "retrieval/tfidf.h"
 #include "retrieval_test_support.h"
@@ -159,6 +162,46 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    void compactRowsHoldTheSameRowsInNarrowerIds() {
+        // BioSyn's character 1-2 grams of random names: a few thousand terms, 16-bit ids.
+        const auto dictionary = test::randomDictionary(7, 2000);
+        const auto names = test::namesOf(dictionary);
+        TfidfVectorizer wide(TfidfSettings::bioSyn());
+        TfidfVectorizer compact(TfidfSettings::bioSyn());
+        const SparseRows rows = wide.fitTransform(names);
+        const CompactSparseRows compactRows = compact.fitTransformCompact(names, 2);
+        QVERIFY(std::holds_alternative<NarrowSparseRows>(compactRows));
+        const auto& narrow = std::get<NarrowSparseRows>(compactRows);
+        QVERIFY(rows.offsets == narrow.offsets);
+        QVERIFY(rows.weights == narrow.weights);  // the same floats: only the ids' width differs
+        QCOMPARE(narrow.terms.size(), rows.terms.size());
+        for (std::size_t i = 0; i < rows.terms.size(); ++i) QCOMPARE(std::uint32_t{narrow.terms[i]}, rows.terms[i]);
+        QVERIFY(narrow.memoryBytes() < rows.memoryBytes());
+
+        // A word vocabulary of more than 65,536 terms keeps 32-bit ids, the highest included.
+        TfidfSettings words;
+        words.analyzer = Analyzer::Word;
+        words.minN = 1;
+        words.maxN = 1;
+        std::vector<std::string> texts;
+        for (std::size_t i = 0; i < kNarrowVocabularyLimit + 10; ++i) texts.push_back("w" + std::to_string(i) + " shared");
+        const std::vector<std::string_view> views(texts.begin(), texts.end());
+        TfidfVectorizer many(words);
+        const CompactSparseRows manyRows = many.fitTransformCompact(views, 2);
+        QCOMPARE(many.vocabularySize(), kNarrowVocabularyLimit + 11);
+        QVERIFY(std::holds_alternative<SparseRows>(manyRows));
+        const auto& wideRows = std::get<SparseRows>(manyRows);
+        QCOMPARE(wideRows.rows(), texts.size());
+        // The last term in sorted order has an id beyond the narrow range; its row holds it whole.
+        const auto last = static_cast<std::uint32_t>(many.vocabularySize() - 1);
+        QVERIFY(last > 0xFFFFu);
+        const std::string lastTerm(many.term(last));
+        QVERIFY(lastTerm.starts_with("w"));
+        const auto row = static_cast<std::size_t>(std::stoul(lastTerm.substr(1)));
+        const auto lastTerms = wideRows.rowTerms(row);
+        QVERIFY(std::find(lastTerms.begin(), lastTerms.end(), last) != lastTerms.end());
     }
 
     void resultDoesNotDependOnThreads() {
