@@ -11,7 +11,11 @@
 // The decisions walk the test split in order: each mention is corrected to its gold ids (or
 // accepted when the proposal is already right), as a curator working through the documents.
 //
-// Usage: model_linking MANIFEST RUN [--decisions 300] [--mode knn|sieve|model]
+// The memory the mentions take (ModelCandidates::mentionMemoryBytes: vectors, model lists, texts,
+// keys, proposals) is printed with the build; --float-budget BYTES sets the size above which the
+// mention vectors are kept in half precision (0: always; curation/target_vectors.h).
+//
+// Usage: model_linking MANIFEST RUN [--decisions 300] [--mode knn|sieve|model] [--float-budget BYTES]
 // Prints a markdown table on stdout, progress on stderr.
 #include <sys/resource.h>
 
@@ -61,7 +65,8 @@ std::string joined(const std::vector<std::string>& ids) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model]\n");
+        std::fprintf(stderr,
+                     "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget BYTES]\n");
         return 2;
     }
     std::size_t decisionCount = 300;
@@ -70,6 +75,7 @@ int main(int argc, char** argv) {
     for (int i = 3; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
         if (flag == "--decisions") decisionCount = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (flag == "--float-budget") options.floatVectorBudget = std::strtoull(argv[i + 1], nullptr, 10);
         else if (flag == "--mode") {
             const std::string_view mode = argv[i + 1];
             options.mode = mode == "sieve" ? curation::LinkMode::Sieve
@@ -161,6 +167,10 @@ int main(int argc, char** argv) {
     std::printf("| load project (KB + corpora) | %.1f s |\n", loadMs / 1000.0);
     for (const auto& [name, ms] : stages) std::printf("| build: %s | %.1f s |\n", name.c_str(), ms / 1000.0);
     std::printf("| build, total | %.1f s (peak RSS %.0f MB) |\n\n", buildMs / 1000.0, peak);
+    const double mentionBytes = static_cast<double>(model.mentionMemoryBytes());
+    std::printf("mentions held in %.1f MB (%.0f bytes a mention; vectors in %s precision)\n\n", mentionBytes / 1e6,
+                mentionBytes / static_cast<double>(std::max<std::size_t>(mentions, 1)),
+                model.halfPrecisionVectors() ? "half" : "float");
     std::printf("%zu decisions on the test split (%zu corrections), %zu undone; %zu proposals changed in all\n\n",
                 walk.size(), corrections, unfeedMs.size(), topChanged);
     std::printf("| per decision | median | p95 | max |\n|---|---|---|---|\n");

@@ -4,6 +4,7 @@
 
 #include "retrieval/knn_datastore.h"
 #include "util/error.h"
+#include "util/heap_bytes.h"
 
 namespace linkscope::curation {
 
@@ -17,8 +18,12 @@ std::string_view decisionKindName(DecisionKind kind) noexcept {
 }
 
 FeedbackLoop::FeedbackLoop(const AugmentedLinker& linker, retrieval::KnnDatastore& datastore,
-                           std::vector<LinkTarget> targets)
-    : linker_(&linker), datastore_(&datastore), targets_(std::move(targets)) {
+                           std::vector<LinkTarget> targets, std::size_t floatVectorBudget)
+    : linker_(&linker),
+      datastore_(&datastore),
+      targets_(std::move(targets)),
+      vectors_(targets_.size(), floatVectorBudget),
+      models_(targets_.size()) {
     for (std::size_t t = 0; t < targets_.size(); ++t) byText_[targets_[t].text].push_back(t);
 }
 
@@ -31,19 +36,20 @@ void FeedbackLoop::prepare(std::span<const std::size_t> targets) {
     std::vector<std::size_t> missing;
     for (const std::size_t t : targets) {
         checkTarget(t);
-        if (!vectors_.contains(t) && std::find(missing.begin(), missing.end(), t) == missing.end()) missing.push_back(t);
+        if (!vectors_.has(t) && std::find(missing.begin(), missing.end(), t) == missing.end()) missing.push_back(t);
     }
     if (missing.empty()) return;
     std::vector<std::string> inputs;
     inputs.reserve(missing.size());
     for (const std::size_t t : missing) inputs.push_back(targets_[t].input);
     const auto vectors = linker_->encode(inputs);
-    const auto models = linker_->modelLists(inputs, vectors);
+    // The model lists from the float vectors, whatever precision the vectors are kept in.
+    auto models = linker_->modelLists(inputs, vectors);
     const std::size_t dimension = vectors.size() / missing.size();
     for (std::size_t i = 0; i < missing.size(); ++i) {
-        const auto row = std::span<const float>(vectors).subspan(i * dimension, dimension);
-        vectors_.emplace(missing[i], std::vector<float>(row.begin(), row.end()));
-        models_.emplace(missing[i], models[i]);
+        vectors_.set(missing[i], std::span<const float>(vectors).subspan(i * dimension, dimension));
+        models[i].shrink_to_fit();
+        models_[missing[i]] = std::move(models[i]);
     }
 }
 
@@ -54,8 +60,9 @@ std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std
     std::vector<ModelList> models;
     for (const std::size_t t : targets) {
         inputs.push_back(targets_[t].input);
-        vectors.insert(vectors.end(), vectors_.at(t).begin(), vectors_.at(t).end());
-        models.push_back(models_.at(t));
+        const std::vector<float> row = vectors_.get(t);
+        vectors.insert(vectors.end(), row.begin(), row.end());
+        models.push_back(models_[t]);
     }
     return linker_->combine(inputs, vectors, models, k);
 }
@@ -79,18 +86,30 @@ DecisionEffect FeedbackLoop::record(std::size_t target, std::string_view entity,
     if (kind != DecisionKind::Reject) {
         prepare(std::span<const std::size_t>(&target, 1));
         const auto origin = kind == DecisionKind::Accept ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected;
-        effect.key = datastore_->add(vectors_.at(target), entity, origin, targets_[target].text);
+        effect.key = datastore_->add(vectors_.get(target), entity, origin, targets_[target].text);
     }
     const auto after = topEntities(others);
     for (std::size_t i = 0; i < others.size(); ++i) effect.sameSurface.push_back({others[i], before[i], after[i]});
     return effect;
 }
 
-std::span<const float> FeedbackLoop::vector(std::size_t target) const {
-    const auto found = vectors_.find(target);
-    if (found == vectors_.end())
-        throw Error("curation: mention " + std::to_string(target) + " has not been encoded yet");
-    return found->second;
+std::vector<float> FeedbackLoop::vector(std::size_t target) const {
+    checkTarget(target);
+    return vectors_.get(target);
+}
+
+std::size_t FeedbackLoop::memoryBytes() const noexcept {
+    std::size_t bytes = vectors_.memoryBytes() + models_.capacity() * sizeof(ModelList) +
+                        targets_.capacity() * sizeof(LinkTarget);
+    for (const ModelList& list : models_) bytes += list.capacity() * sizeof(train::LinkedCandidate);
+    for (const LinkTarget& target : targets_)
+        bytes += util::heapBytes(target.document) + util::heapBytes(target.text) + util::heapBytes(target.input);
+    // byText_: a node per distinct text (its copy of the text, the list, the hash and the link).
+    bytes += byText_.bucket_count() * sizeof(void*);
+    for (const auto& [text, list] : byText_)
+        bytes += sizeof(std::string) + sizeof(list) + 2 * sizeof(void*) + util::heapBytes(text) +
+                 list.capacity() * sizeof(std::size_t);
+    return bytes;
 }
 
 bool FeedbackLoop::undo(std::uint64_t key) { return datastore_->remove(key); }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "curation/augmented_linker.h"
+#include "curation/target_vectors.h"
 
 namespace linkscope::retrieval {
 class KnnDatastore;
@@ -58,7 +59,10 @@ struct DecisionEffect {
 class FeedbackLoop {
 public:
     /// linker must read `datastore` (the same object) and, like the datastore, outlive the loop.
-    FeedbackLoop(const AugmentedLinker& linker, retrieval::KnnDatastore& datastore, std::vector<LinkTarget> targets);
+    /// The targets' vectors stay float up to floatVectorBudget bytes, half precision above
+    /// (target_vectors.h).
+    FeedbackLoop(const AugmentedLinker& linker, retrieval::KnnDatastore& datastore, std::vector<LinkTarget> targets,
+                 std::size_t floatVectorBudget = TargetVectors::kDefaultFloatBudget);
 
     const std::vector<LinkTarget>& targets() const noexcept { return targets_; }
 
@@ -76,8 +80,16 @@ public:
     /// Takes a decision's key back; false when the datastore has no such key.
     bool undo(std::uint64_t key);
 
-    /// A prepared target's vector, as the model encoded it (raw); Error when it is not prepared.
-    std::span<const float> vector(std::size_t target) const;
+    /// A prepared target's vector, as the model encoded it (raw; rounded when the loop keeps half
+    /// precision: the vector its key and its datastore searches use); Error when it is not prepared.
+    std::vector<float> vector(std::size_t target) const;
+    /// The dot product of `values` with a prepared target's vector (as vector() gives it), without
+    /// a copy: a pass over every target (a decision's reach) reads the vectors in place.
+    double dot(std::span<const float> values, std::size_t target) const { return vectors_.dot(values, target); }
+    /// Whether the targets' vectors are kept in half precision.
+    bool halfPrecision() const noexcept { return vectors_.halfPrecision(); }
+    /// Bytes held per target: its vector, its model list and its text and input; for reports.
+    std::size_t memoryBytes() const noexcept;
 
     /// The other targets whose normalized text equals this one's, in target order.
     std::vector<std::size_t> sameSurface(std::size_t target) const;
@@ -90,8 +102,8 @@ private:
     retrieval::KnnDatastore* datastore_;
     std::vector<LinkTarget> targets_;
     std::unordered_map<std::string, std::vector<std::size_t>> byText_;
-    std::unordered_map<std::size_t, std::vector<float>> vectors_;
-    std::unordered_map<std::size_t, ModelList> models_;
+    TargetVectors vectors_;
+    std::vector<ModelList> models_;  // per target, once prepared
 };
 
 }  // namespace linkscope::curation

@@ -22,6 +22,7 @@
 #include "train/method_linker.h"
 #include "train/run_model.h"
 #include "util/error.h"
+#include "util/heap_bytes.h"
 
 namespace linkscope::curation {
 namespace {
@@ -93,14 +94,8 @@ struct ModelCandidates::State {
         }
         return 0;
     }
-    std::span<const float> vector(std::size_t target) const { return loop->vector(target); }
-
-    float cosine(std::size_t a, std::size_t b) const {
-        const auto x = vector(a), y = vector(b);
-        double dot = 0.0;
-        for (std::size_t i = 0; i < x.size(); ++i) dot += static_cast<double>(x[i]) * y[i];
-        return static_cast<float>(dot * inverseNorms[a] * inverseNorms[b]);
-    }
+    // As the loop keeps it (half precision for a large project, feedback_loop.h).
+    std::vector<float> vector(std::size_t target) const { return loop->vector(target); }
 
     // Refreshes the k-th neighbour cosine and the proposal of the targets given (ranked again).
     void refresh(std::span<const std::size_t> targets, const ProgressSink* progress, std::string_view stage) {
@@ -113,7 +108,10 @@ struct ModelCandidates::State {
             const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
             if (k > 0) {
                 std::vector<float> queries;
-                for (const std::size_t t : batch) queries.insert(queries.end(), vector(t).begin(), vector(t).end());
+                for (const std::size_t t : batch) {
+                    const std::vector<float> row = vector(t);
+                    queries.insert(queries.end(), row.begin(), row.end());
+                }
                 const auto found = datastore->search(queries, k);
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     kthSimilarity[batch[i]] =
@@ -137,8 +135,13 @@ struct ModelCandidates::State {
     std::vector<std::size_t> reachedBy(std::size_t source) const {
         std::vector<std::size_t> reached;
         if (neighbours() == 0) return reached;
-        for (std::size_t t = 0; t < keys.size(); ++t)
-            if (cosine(source, t) >= kthSimilarity[t] - kTie) reached.push_back(t);
+        // The source's vector once, then one pass over the targets' vectors in place.
+        const std::vector<float> x = vector(source);
+        const double sourceScale = inverseNorms[source];
+        for (std::size_t t = 0; t < keys.size(); ++t) {
+            const auto cosine = static_cast<float>(loop->dot(x, t) * sourceScale * inverseNorms[t]);
+            if (cosine >= kthSimilarity[t] - kTie) reached.push_back(t);
+        }
         return reached;
     }
 
@@ -228,7 +231,7 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
                 s.targetOf.emplace(s.keys.back(), s.keys.size() - 1);
             }
     }
-    s.loop.emplace(*s.augmented, *s.datastore, std::move(targets));
+    s.loop.emplace(*s.augmented, *s.datastore, std::move(targets), options.floatVectorBudget);
     const std::size_t count = s.keys.size();
     std::vector<std::size_t> all(count);
     for (std::size_t t = 0; t < count; ++t) all[t] = t;
@@ -419,6 +422,21 @@ TextEmbedding ModelCandidates::textEmbedding(std::shared_ptr<const ModelCandidat
         return s.linker->encodeMentions(inputs);
     };
 }
+
+std::size_t ModelCandidates::mentionMemoryBytes() const {
+    const State& s = *state_;
+    std::size_t bytes = s.loop->memoryBytes() + s.keys.capacity() * sizeof(project::MentionKey) +
+                        s.proposals.capacity() * sizeof(TopProposal) + s.kthSimilarity.capacity() * sizeof(float) +
+                        s.inverseNorms.capacity() * sizeof(float) + s.reachPairs.capacity() * sizeof(s.reachPairs[0]);
+    for (const project::MentionKey& key : s.keys) bytes += util::heapBytes(key.split) + util::heapBytes(key.document);
+    for (const TopProposal& proposal : s.proposals) bytes += util::heapBytes(proposal.entity);
+    for (const auto& pairs : s.reachPairs) bytes += pairs.capacity() * sizeof(pairs[0]);
+    // targetOf: a red-black tree node per mention (its key, the index, three pointers and the colour).
+    bytes += s.targetOf.size() * (sizeof(project::MentionKey) + sizeof(std::size_t) + 4 * sizeof(void*));
+    return bytes;
+}
+
+bool ModelCandidates::halfPrecisionVectors() const { return state_->loop->halfPrecision(); }
 
 std::vector<std::int64_t> ModelCandidates::fedDecisions() const {
     std::vector<std::int64_t> ids;

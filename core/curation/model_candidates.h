@@ -37,6 +37,7 @@
 #include "curation/augmented_linker.h"
 #include "curation/candidate_row.h"
 #include "curation/entity_neighbourhood.h"
+#include "curation/target_vectors.h"
 #include "project/curation_decision.h"
 #include "util/progress.h"
 
@@ -59,6 +60,9 @@ struct ModelCandidatesOptions {
     /// with its own connection; empty: built every time, kept nowhere.
     std::filesystem::path projectFile;
     bool cpuOnly = false;  ///< CPU even when LibTorch has CUDA
+    /// The mentions' vectors stay float up to this many bytes, half precision above
+    /// (curation/target_vectors.h: MedMentions' 350 k mentions).
+    std::size_t floatVectorBudget = TargetVectors::kDefaultFloatBudget;
 };
 
 /// A mention's top entity, as the filters and the document view read it.
@@ -147,6 +151,13 @@ public:
     /// methods (belhd, prototype-srn). It only encodes, so it may run on another thread than the
     /// one that ranks; the function keeps `model` alive.
     static TextEmbedding textEmbedding(std::shared_ptr<const ModelCandidates> model);
+    /// Bytes held for the project's mentions (their vectors, model lists, texts, keys, proposals
+    /// and reach pairs), for reports: what grows with the corpus, beside the model, the KB's
+    /// vectors and the datastore.
+    std::size_t mentionMemoryBytes() const;
+    /// Whether the mentions' vectors are kept in half precision (floatVectorBudget).
+    bool halfPrecisionVectors() const;
+
     /// The decisions whose keys are in the datastore, by id.
     std::vector<std::int64_t> fedDecisions() const;
 

@@ -346,7 +346,9 @@ private Q_SLOTS:
 
     // The test: a correction changes the prediction of the identical mention in another
     // document at once, and undo changes it back.
+    // The same with the loop's vectors in half precision (a large project's, target_vectors.h).
     void correctionChangesTheSameMentionElsewhere() {
+        for (const std::size_t budget : {TargetVectors::kDefaultFloatBudget, std::size_t{0}})
         for (const LinkMode mode : {LinkMode::Sieve, LinkMode::Knn}) {
             const Fixture f;
             auto store = f.emptyStore();
@@ -360,9 +362,11 @@ private Q_SLOTS:
             const std::vector<LinkTarget> targets = {{"1", 0, 13, "heart trouble", "heart trouble"},
                                                      {"2", 40, 53, "heart trouble", "heart trouble"},
                                                      {"2", 60, 73, "sugar disease", "sugar disease"}};
-            FeedbackLoop loop(linker, store, targets);
+            FeedbackLoop loop(linker, store, targets, budget);
             const std::vector<std::size_t> all = {0, 1, 2};
             const auto before = loop.predict(all, 1);
+            QCOMPARE(loop.halfPrecision(), budget == 0);
+            QVERIFY(loop.memoryBytes() > 0);
             const std::string predicted = linker.entityId(before[1][0].entity);
             const std::string corrected = predicted == "MESH:D000004" ? "MESH:D000005" : "MESH:D000004";
 

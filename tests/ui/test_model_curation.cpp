@@ -158,6 +158,68 @@ private Q_SLOTS:
 #endif
     }
 
+    // A large project's mention vectors are kept in half precision (issue 17's bounded memory):
+    // the proposals are those of the float vectors but for near ties, the scores within
+    // half precision's rounding, the preview of a decision still exact (it reads the same rounded
+    // vectors as feeding it does), and the mentions take less memory.
+    void halfPrecisionVectorsLinkAsFloatOnes() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        QSKIP("this build has no LibTorch: run linking needs it");
+#else
+        curation::ModelCandidatesOptions options;
+        options.run = run_.toStdString();
+        options.knn = {.k = 4, .lambda = 0.9, .beta1 = 0.01, .beta2 = 0.05};  // as the preview test: one key can move
+        curation::ModelCandidates full(project_, options, {});
+        options.floatVectorBudget = 0;
+        curation::ModelCandidates half(project_, options, {});
+        QVERIFY(!full.halfPrecisionVectors());
+        QVERIFY(half.halfPrecisionVectors());
+        QVERIFY2(half.mentionMemoryBytes() < full.mentionMemoryBytes(), "half precision holds less");
+
+        // kNN p_knn and p_model are probabilities; rounding moves a cosine by ~1e-3, a score less.
+        constexpr double kScoreTolerance = 0.02;
+        std::size_t mentions = 0, sameTop = 0;
+        for (const SplitCorpus& split : project_->splits)
+            for (const Document& document : split.corpus.documents())
+                for (const Mention& mention : document.mentions) {
+                    const project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
+                    const auto* a = full.proposal(key);
+                    const auto* b = half.proposal(key);
+                    QVERIFY(a != nullptr && b != nullptr);
+                    ++mentions;
+                    if (a->entity == b->entity) {
+                        ++sameTop;
+                        QVERIFY2(std::abs(a->score - b->score) <= kScoreTolerance, key.document.c_str());
+                    } else {
+                        QVERIFY2(a->margin <= kScoreTolerance, "only a near tie may change its top entity");
+                    }
+                }
+        QVERIFY(mentions > 0);
+        qInfo("%zu of %zu mentions have the same top entity with half-precision vectors", sameTop, mentions);
+        QVERIFY2(sameTop * 100 >= mentions * 95, "the proposals are the float vectors' but for near ties");
+
+        // The preview is exact with rounded vectors too.
+        const auto strokes = mentionsReading(*project_, "stroke");
+        QCOMPARE(strokes.size(), std::size_t{3});
+        const std::string entity = half.rank(strokes[1].key, 64).back().entity;
+        auto previewed = half.wouldMove(strokes[0].key, entity);
+        project::Decision decision;
+        decision.id = 1;
+        decision.mention = strokes[0].key;
+        decision.kind = project::DecisionKind::Correct;
+        decision.newLink = entity;
+        auto changed = half.rerank(half.feed(decision)).topChanged;
+        std::erase(changed, strokes[0].key);
+        std::vector<project::MentionKey> moved;
+        for (const auto& move : previewed) moved.push_back(move.mention);
+        std::sort(moved.begin(), moved.end());
+        std::sort(changed.begin(), changed.end());
+        QVERIFY2(std::find(moved.begin(), moved.end(), strokes[1].key) != moved.end(),
+                 "the identical mention moves to the corrected entity");
+        QCOMPARE(changed, moved);
+#endif
+    }
+
     void decisionsFeedTheDatastoreAtOnce() {
 #ifndef LINKSCOPE_HAVE_TORCH
         QSKIP("this build has no LibTorch: run linking needs it");
