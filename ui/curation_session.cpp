@@ -15,6 +15,7 @@
 
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
+#include "curation/exact_name_candidates.h"
 #include "curation/proposal_ranking.h"
 #include "curation/sparse_candidates.h"
 #ifdef LINKSCOPE_HAVE_TORCH
@@ -276,8 +277,10 @@ std::vector<curation::CandidateRow> CurationSession::candidates(const project::M
 #ifdef LINKSCOPE_HAVE_TORCH
     if (model_ && model_->knows(key)) return model_->rank(key, k);
 #endif
-    if (!candidates_) return {};
-    return candidates_->rank(sparseText(key, mention), k);
+    if (candidates_) return candidates_->rank(sparseText(key, mention), k);
+    // Until the ranker is built (a minute for a UMLS-size KB): the entities the text names exactly.
+    if (project_ && project_->kb) return curation::exactNameCandidates(*project_->kb, mention.text, k);
+    return {};
 }
 
 const std::string& CurationSession::sparseText(const project::MentionKey& key, const Mention& mention) const {
@@ -336,6 +339,7 @@ QString CurationSession::rankerDescription() const {
 #ifdef LINKSCOPE_HAVE_TORCH
     if (model_) return QString::fromStdString(model_->description());
 #endif
+    if (!candidates_) return tr("exact names only, until the sparse ranker is built");
     return tr("sparse TF-IDF (character uni- and bigrams) over the homonym-expanded KB names");
 }
 

@@ -76,7 +76,9 @@ public:
     bool candidatesAvailable() const { return candidates_ != nullptr; }
     /// The sparse ranker, to share with other views (the embedding plot); null before.
     std::shared_ptr<const curation::SparseCandidates> sparseCandidates() const { return candidates_; }
-    /// The active ranker's candidates: the trained run's when one is linked, else sparse.
+    /// The active ranker's candidates: the trained run's when one is linked, else sparse; before
+    /// the sparse ranker is built, the entities one of whose names is the mention's text
+    /// (curation/exact_name_candidates.h).
     std::vector<curation::CandidateRow> candidates(const project::MentionKey& key, const Mention& mention,
                                                    std::size_t k = 20) const;
     /// The ranker's top entity for a mention (the link proposed when nothing was decided).

@@ -881,8 +881,6 @@ void MainWindow::showCandidates() {
                        .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
                             QString::fromStdString(decision->newLink.empty() ? std::string("no link") : decision->newLink),
                             QString::fromStdString(decision->curator).toHtmlEscaped());
-    else if (!session_->candidatesAvailable())
-        summary += tr("<br><i>ranking candidates…</i>");
     if (const int index = view_->currentMention(); index >= 0 && index < view_->spans().size())
         if (const QString expansion = view_->spans().at(index).expansion; !expansion.isEmpty())
             summary += tr("<br>abbreviation, linked as “%1”").arg(expansion.toHtmlEscaped());
