@@ -6,7 +6,10 @@
 //
 // A QTimer fires every 5 ms on the GUI thread; the gap between two ticks beyond 5 ms is time the
 // event loop could not serve the user. Prints a markdown table: phase, duration, longest gap,
-// 99th-percentile gap, with the machine and the date.
+// 99th-percentile gap, with the machine and the date; per phase, when each stall over 100 ms
+// ended, and every event delivery over 50 ms on the GUI thread with its receiver, the thread's
+// CPU time and its page faults meanwhile (TimedApplication), to tell the GUI's own work from
+// waiting.
 //
 //   QT_QPA_PLATFORM=offscreen ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]
 // Data: NCBI Disease (train, dev, test) with MEDIC from ../shared/data (or $LINKSCOPE_DATA_DIR)
@@ -14,6 +17,7 @@
 // (the UMLS + MedMentions-size one of benchmarks/generate_umls_medmentions.py, issue 17). Not a
 // test: it asserts nothing.
 #include <QApplication>
+#include <QEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -24,6 +28,9 @@
 #include <QUndoStack>
 
 #include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -55,10 +62,85 @@ using namespace linkscope::ui;
 
 constexpr int kTickMs = 5;
 
+// An event delivered on the GUI thread that took long, with what the thread did meanwhile.
+struct LongEvent {
+    double at = 0;          ///< seconds into the phase when it ended
+    double wallMs = 0;      ///< the delivery's wall time
+    double cpuMs = 0;       ///< the GUI thread's CPU time during it
+    long minorFaults = 0;   ///< the GUI thread's page faults during it
+    std::string receiver;   ///< the receiver's class (and object name)
+    int type = 0;           ///< QEvent::Type (43: a queued signal, 1: a timer)
+};
+
+// The application, timing every event delivered on the GUI thread (the outermost delivery of
+// each, so a nested one is counted once): those over kLongEventMs are kept. A stall with such a
+// delivery is the GUI's own work, and the receiver says whose; a long delivery with little CPU
+// time, or a stall with no long delivery, is time the thread waited (preempted by the workers, or
+// blocked in the kernel, e.g. on page faults).
+class TimedApplication : public QApplication {
+public:
+    static constexpr double kLongEventMs = 50.0;
+
+    TimedApplication(int& argc, char** argv) : QApplication(argc, argv) { clock_.start(); }
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (QThread::currentThread() != thread() || depth_ > 0) return QApplication::notify(receiver, event);
+        const qint64 start = clock_.nsecsElapsed();
+        const double cpuStart = threadCpuMs();
+        const long faultsStart = threadMinorFaults();
+        const int type = static_cast<int>(event->type());
+        std::string name = receiver->metaObject()->className();
+        if (!receiver->objectName().isEmpty()) name += " \"" + receiver->objectName().toStdString() + "\"";
+        ++depth_;
+        bool handled = false;
+        try {
+            handled = QApplication::notify(receiver, event);
+        } catch (...) {
+            --depth_;
+            throw;
+        }
+        --depth_;
+        const qint64 end = clock_.nsecsElapsed();
+        const double wallMs = double(end - start) / 1e6;
+        if (wallMs > kLongEventMs)
+            long_.push_back({double(end) / 1e9, wallMs, threadCpuMs() - cpuStart, threadMinorFaults() - faultsStart,
+                             std::move(name), type});
+        return handled;
+    }
+    qint64 nowNs() const { return clock_.nsecsElapsed(); }
+    /// The long deliveries since the last call, their times in seconds after `sinceNs`.
+    std::vector<LongEvent> takeLongEvents(qint64 sinceNs) {
+        std::vector<LongEvent> taken;
+        for (LongEvent& event : long_)
+            if (event.at * 1e9 >= double(sinceNs)) {
+                event.at -= double(sinceNs) / 1e9;
+                taken.push_back(std::move(event));
+            }
+        long_.clear();
+        return taken;
+    }
+
+private:
+    static double threadCpuMs() {
+        timespec now{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
+    }
+    static long threadMinorFaults() {
+        rusage usage{};
+        getrusage(RUSAGE_THREAD, &usage);
+        return usage.ru_minflt + usage.ru_majflt;
+    }
+
+    QElapsedTimer clock_;
+    int depth_ = 0;
+    std::vector<LongEvent> long_;
+};
+
 // Gaps between the ticks of a 5 ms timer on the GUI thread, from start() to stop().
 class StallMeter {
 public:
-    StallMeter() {
+    explicit StallMeter(TimedApplication& app) : app_(&app) {
         timer_.setInterval(kTickMs);
         timer_.setTimerType(Qt::PreciseTimer);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
@@ -73,6 +155,8 @@ public:
     void start() {
         gapsMs_.clear();
         stalls_.clear();
+        startNs_ = app_->nowNs();
+        (void)app_->takeLongEvents(startNs_);
         clock_.start();
         last_ = 0;
         timer_.start();
@@ -83,6 +167,7 @@ public:
         double p99Ms = 0;
         std::size_t ticks = 0;
         std::vector<std::pair<double, double>> stalls;  ///< (seconds into the phase, ms) over kTargetMs
+        std::vector<LongEvent> longEvents;              ///< deliveries over TimedApplication::kLongEventMs
     };
     static constexpr double kTargetMs = 100.0;
     Result stop() {
@@ -91,6 +176,7 @@ public:
         result.seconds = double(clock_.nsecsElapsed()) / 1e9;
         result.ticks = gapsMs_.size();
         result.stalls = stalls_;
+        result.longEvents = app_->takeLongEvents(startNs_);
         if (gapsMs_.empty()) return result;
         std::vector<double> sorted = gapsMs_;
         std::sort(sorted.begin(), sorted.end());
@@ -101,6 +187,8 @@ public:
     }
 
 private:
+    TimedApplication* app_;
+    qint64 startNs_ = 0;
     QTimer timer_;
     QElapsedTimer clock_;
     qint64 last_ = 0;
@@ -177,6 +265,14 @@ void printRow(const char* phase, const StallMeter::Result& r, const std::string&
         stalls += one;
     }
     if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
+    std::string events;
+    for (const LongEvent& e : r.longEvents) {
+        char one[400];
+        std::snprintf(one, sizeof one, "%s%.0f ms (CPU %.0f ms, %ld page faults) event %d to %s at %.1f s",
+                      events.empty() ? "" : ", ", e.wallMs, e.cpuMs, e.minorFaults, e.type, e.receiver.c_str(), e.at);
+        events += one;
+    }
+    if (!events.empty()) stalls += "; event deliveries over 50 ms: " + events;
     std::printf("| %s | %.1f s | %.1f ms | %.1f ms | %zu | %s%s |\n", phase, r.seconds, r.longestMs, r.p99Ms, r.ticks,
                 note.c_str(), stalls.c_str());
     std::fflush(stdout);  // a row as soon as its phase ends, even when redirected to a file
@@ -221,7 +317,7 @@ CandidateTimes timeCandidates(const MainWindow& window) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeBenchmarks"));
     bool demo = false, withTraining = true;
     std::string presetName = "triplet";
@@ -294,7 +390,7 @@ int main(int argc, char** argv) {
         candidatesAt = double(sinceOpen.elapsed()) / 1000.0;
     });
     QObject::connect(window.session(), &CurationSession::proposalsComplete, [&] { proposals = true; });
-    StallMeter meter;
+    StallMeter meter(app);
     settle();
     meter.start();
     sinceOpen.start();

@@ -50,6 +50,7 @@ private:
     void checkSet(std::size_t row) const;
 
     std::size_t floatBudget_;
+    bool f16c_ = false;  // the CPU converts half precision in hardware (x86-64 F16C)
     std::size_t dimension_ = 0;
     bool half_ = false;
     std::vector<std::uint8_t> present_;

@@ -17,7 +17,7 @@ namespace {
 
 // Round to nearest in binary16 is within half an ulp: 2^-11 of the value for normal numbers.
 constexpr double kHalfRelative = 1.0 / 2048.0;
-// Sums of 64 products in double: the order (or a fused multiply-add) moves the last bits only.
+// Sums of at most 64 products in double: the order (or a fused multiply-add) moves the last bits only.
 constexpr double kSumTolerance = 1e-12;
 
 std::vector<float> randomRow(std::mt19937& random, std::size_t dimension) {
@@ -48,9 +48,15 @@ private Q_SLOTS:
         QVERIFY(std::abs(vectors.dot(row, 4) - expected) <= kSumTolerance * expected);
     }
 
+    void halfRowsAreRoundedWithinHalfPrecision_data() {
+        QTest::addColumn<int>("dimension_");
+        QTest::newRow("64: whole blocks of eight") << 64;
+        QTest::newRow("13: a block and a tail of five") << 13;
+    }
     void halfRowsAreRoundedWithinHalfPrecision() {
+        QFETCH(int, dimension_);
         std::mt19937 random(5);
-        const std::size_t rows = 200, dimension = 64;
+        const std::size_t rows = 200, dimension = static_cast<std::size_t>(dimension_);
         TargetVectors half(rows, /*floatBudgetBytes=*/0);
         TargetVectors full(rows);
         std::vector<std::vector<float>> given;
