@@ -1,5 +1,7 @@
 #include "raw_file_view.h"
 
+#include <QElapsedTimer>
+
 #include <QTextCursor>
 #include <QTimer>
 
@@ -145,18 +147,25 @@ void RawFileView::onLoaded() {
 
 void RawFileView::appendChunk(std::uint64_t generation) {
     if (generation != generation_) return;  // another file was asked for meanwhile
-    // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once: a few
-    // thousand lines a turn keep each turn far below the 100 ms the GUI thread may stall.
-    constexpr int kLinesPerTurn = 2048;
-    qsizetype end = pendingAt_;
-    for (int lines = 0; lines < kLinesPerTurn && end < pendingText_.size(); ++lines) {
-        const qsizetype newline = pendingText_.indexOf(QLatin1Char('\n'), end);
-        end = newline < 0 ? pendingText_.size() : newline + 1;
-    }
+    // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once, and a
+    // fixed 2,048 lines a turn took 50 to 80 ms each on the 2-core machine (ui_stall's event
+    // timing), too close to the 100 ms the GUI thread may stall once the workers compete for
+    // the cores. So lines go in by pieces of kLinesPerPiece until kTurnBudgetMs have passed.
+    constexpr int kLinesPerPiece = 256;
+    constexpr qint64 kTurnBudgetMs = 20;
+    QElapsedTimer turn;
+    turn.start();
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
-    cursor.insertText(QStringView(pendingText_).mid(pendingAt_, end - pendingAt_).toString());
-    pendingAt_ = end;
+    do {
+        qsizetype end = pendingAt_;
+        for (int lines = 0; lines < kLinesPerPiece && end < pendingText_.size(); ++lines) {
+            const qsizetype newline = pendingText_.indexOf(QLatin1Char('\n'), end);
+            end = newline < 0 ? pendingText_.size() : newline + 1;
+        }
+        cursor.insertText(QStringView(pendingText_).mid(pendingAt_, end - pendingAt_).toString());
+        pendingAt_ = end;
+    } while (pendingAt_ < pendingText_.size() && turn.elapsed() < kTurnBudgetMs);
     if (pendingAt_ < pendingText_.size()) {
         QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
         return;

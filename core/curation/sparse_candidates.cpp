@@ -1,6 +1,7 @@
 #include "curation/sparse_candidates.h"
 
 #include <algorithm>
+#include <mutex>
 #include <unordered_set>
 
 #include "eval/dictionary.h"
@@ -15,6 +16,35 @@ struct SparseCandidates::State {
     retrieval::NameDictionary dictionary;
     retrieval::SparseIndex index;
     std::shared_ptr<const text::Normalizer> normalizer;
+    // Searchers not in use. A searcher's scratch holds a score per name (21 MB for a UMLS-size
+    // dictionary's 3-gram stage); making one per call put a 21 MB allocation and its page faults
+    // on every candidate list the GUI thread asks for, 130 ms for the first (ui_stall's event
+    // timing at the ranker's arrival, perf: memset). So searchers are kept and reused, and the
+    // first is made by the worker that builds the ranker.
+    std::mutex searchersMutex;
+    std::vector<std::unique_ptr<retrieval::SparseSearcher>> idleSearchers;
+
+    // A searcher for one call, given back when the lease ends (one per concurrent caller).
+    struct Lease {
+        State* state;
+        std::unique_ptr<retrieval::SparseSearcher> searcher;
+        explicit Lease(State& owner) : state(&owner) {
+            {
+                const std::lock_guard lock(owner.searchersMutex);
+                if (!owner.idleSearchers.empty()) {
+                    searcher = std::move(owner.idleSearchers.back());
+                    owner.idleSearchers.pop_back();
+                }
+            }
+            if (!searcher) searcher = std::make_unique<retrieval::SparseSearcher>(owner.index);
+        }
+        ~Lease() {
+            const std::lock_guard lock(state->searchersMutex);
+            state->idleSearchers.push_back(std::move(searcher));
+        }
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+    };
 };
 
 SparseCandidates::SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpansion, const ProgressSink& progress)
@@ -31,6 +61,7 @@ SparseCandidates::SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpa
     progress("Indexing names (TF-IDF)", 0.4);
     state_->index = retrieval::SparseIndex::build(state_->dictionary, retrieval::TfidfSettings::bioSyn());
     progress.checkCancelled();
+    state_->idleSearchers.push_back(std::make_unique<retrieval::SparseSearcher>(state_->index));
     progress("Names indexed", 1.0);
 }
 
@@ -73,7 +104,10 @@ std::vector<CandidateRow> SparseCandidates::rank(std::string_view mention, std::
     if (k == 0) return {};
     const std::string query = state_->normalizer->normalize(mention);
     if (query.empty()) return {};
-    return rowsOf(state_->dictionary, state_->index.search(query, entryDepth(k)), k);
+    const State::Lease lease(*state_);
+    std::vector<retrieval::Candidate> found;
+    lease.searcher->search(query, entryDepth(k), found);
+    return rowsOf(state_->dictionary, found, k);
 }
 
 std::vector<std::vector<CandidateRow>> SparseCandidates::rankAll(std::span<const std::string> mentions, std::size_t k,

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <thread>
 #include <cmath>
 #include <set>
 
@@ -107,6 +108,34 @@ private Q_SLOTS:
         QCOMPARE(delivered.batches.size(), std::size_t{7});
         for (std::size_t b = 0; b < delivered.batches.size(); ++b) QCOMPARE(delivered.batches[b].size(), std::size_t{6});
         QCOMPARE(delivered.documentsOf(0), (std::set<std::string>{"train-0", "train-1"}));
+    }
+
+    // The ranker keeps its searchers for reuse (their scratch is a score per name); several
+    // threads asking at once each get their own and the same rows as one thread alone.
+    void rankFromSeveralThreadsAtOnce() {
+        const LoadedProject project = projectOf(1, 1);
+        const SparseCandidates ranker(*project.kb, /*homonymExpansion=*/false);
+        const std::vector<std::string> texts{"huntington disease", "breast neoplasm", "ovarian neoplasms",
+                                             "type 2 diabetes", "neoplasms of the breast"};
+        std::vector<std::vector<curation::CandidateRow>> expected;
+        for (const std::string& text : texts) expected.push_back(ranker.rank(text, 3));
+        QVERIFY(!expected[0].empty());
+        std::atomic<int> mismatches{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 200; ++i) {
+                    const std::size_t q = static_cast<std::size_t>(t + i) % texts.size();
+                    const auto rows = ranker.rank(texts[q], 3);
+                    bool same = rows.size() == expected[q].size();
+                    for (std::size_t r = 0; same && r < rows.size(); ++r)
+                        same = rows[r].entity == expected[q][r].entity &&
+                               std::abs(rows[r].score - expected[q][r].score) <= kTolerance;
+                    if (!same) ++mismatches;
+                }
+            });
+        for (auto& thread : threads) thread.join();
+        QCOMPARE(mismatches.load(), 0);
     }
 
     void aDocumentAskedForIsRankedNext() {
