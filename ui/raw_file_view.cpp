@@ -150,9 +150,7 @@ void RawFileView::appendChunk(std::uint64_t generation) {
     // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once, and a
     // fixed 2,048 lines a turn took 50 to 80 ms each on the 2-core machine (ui_stall's event
     // timing), too close to the 100 ms the GUI thread may stall once the workers compete for
-    // the cores. So lines go in by pieces of kLinesPerPiece until kTurnBudgetMs have passed.
-    constexpr int kLinesPerPiece = 256;
-    constexpr qint64 kTurnBudgetMs = 20;
+    // the cores. So lines go in by pieces of kLinesPerPiece until layoutBudgetMs_ have passed.
     QElapsedTimer turn;
     turn.start();
     QTextCursor cursor(document());
@@ -165,7 +163,7 @@ void RawFileView::appendChunk(std::uint64_t generation) {
         }
         cursor.insertText(QStringView(pendingText_).mid(pendingAt_, end - pendingAt_).toString());
         pendingAt_ = end;
-    } while (pendingAt_ < pendingText_.size() && turn.elapsed() < kTurnBudgetMs);
+    } while (pendingAt_ < pendingText_.size() && turn.elapsed() < layoutBudgetMs_);
     if (pendingAt_ < pendingText_.size()) {
         QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
         return;

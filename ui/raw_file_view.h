@@ -39,6 +39,12 @@ public:
     /// True when KDE's KSyntaxHighlighting does the highlighting.
     static bool usesKSyntaxHighlighting();
 
+    /// How long one turn of the event loop may lay out lines of a file being shown; at least
+    /// one piece of kLinesPerPiece lines goes in per turn (0: exactly one).
+    static constexpr int kDefaultLayoutBudgetMs = 20;
+    static constexpr int kLinesPerPiece = 256;
+    void setLayoutBudgetMs(int milliseconds) { layoutBudgetMs_ = milliseconds; }
+
     /// Width of the line-number margin, for the margin widget.
     int lineNumberAreaWidth() const;
     void paintLineNumbers(QPaintEvent* event);
@@ -56,8 +62,8 @@ private:
         QString error;
     };
     void onLoaded();
-    /// Appends the next lines of pendingText_ (kLinesPerTurn) and schedules the rest on the next
-    /// turn of the event loop; finishes the load after the last ones.
+    /// Appends the next lines of pendingText_ (pieces of kLinesPerPiece for layoutBudgetMs_) and
+    /// schedules the rest on the next turn of the event loop; finishes the load after the last ones.
     void appendChunk(std::uint64_t generation);
     void updateLineNumberArea(const QRect& rect, int dy);
     /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
@@ -72,12 +78,13 @@ private:
     /// Set from loadFile() until its result is shown: the worker may be done (the watcher no
     /// longer running) before the result reaches this thread.
     bool loading_ = false;
-    /// The loaded text not yet in the document, from pendingAt_: laid out a few thousand lines
-    /// per turn, because a MedMentions-size corpus laid out at once blocked the GUI thread for
-    /// 3.7 s (docs/benchmarks.md). A new loadFile() bumps generation_ and drops the rest.
+    /// The loaded text not yet in the document, from pendingAt_: laid out a slice per turn,
+    /// because a MedMentions-size corpus laid out at once blocked the GUI thread for 3.7 s
+    /// (docs/benchmarks.md). A new loadFile() bumps generation_ and drops the rest.
     QString pendingText_;
     qsizetype pendingAt_ = 0;
     std::uint64_t generation_ = 0;
+    int layoutBudgetMs_ = kDefaultLayoutBudgetMs;
     QSyntaxHighlighter* highlighter_ = nullptr;
     QWidget* lineNumbers_ = nullptr;
     std::vector<bool> highlighted_;  ///< per block, with the built-in highlighter's lazy mode
