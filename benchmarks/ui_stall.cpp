@@ -67,7 +67,7 @@ struct LongEvent {
     double at = 0;          ///< seconds into the phase when it ended
     double wallMs = 0;      ///< the delivery's wall time
     double cpuMs = 0;       ///< the GUI thread's CPU time during it
-    long minorFaults = 0;   ///< the GUI thread's page faults during it
+    long pageFaults = 0;    ///< the GUI thread's page faults (minor and major) during it
     std::string receiver;   ///< the receiver's class (and object name)
     int type = 0;           ///< QEvent::Type (43: a queued signal, 1: a timer)
 };
@@ -87,7 +87,7 @@ public:
         if (QThread::currentThread() != thread() || depth_ > 0) return QApplication::notify(receiver, event);
         const qint64 start = clock_.nsecsElapsed();
         const double cpuStart = threadCpuMs();
-        const long faultsStart = threadMinorFaults();
+        const long faultsStart = threadPageFaults();
         const int type = static_cast<int>(event->type());
         std::string name = receiver->metaObject()->className();
         if (!receiver->objectName().isEmpty()) name += " \"" + receiver->objectName().toStdString() + "\"";
@@ -103,7 +103,7 @@ public:
         const qint64 end = clock_.nsecsElapsed();
         const double wallMs = double(end - start) / 1e6;
         if (wallMs > kLongEventMs)
-            long_.push_back({double(end) / 1e9, wallMs, threadCpuMs() - cpuStart, threadMinorFaults() - faultsStart,
+            long_.push_back({double(end) / 1e9, wallMs, threadCpuMs() - cpuStart, threadPageFaults() - faultsStart,
                              std::move(name), type});
         return handled;
     }
@@ -126,7 +126,7 @@ private:
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
         return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
     }
-    static long threadMinorFaults() {
+    static long threadPageFaults() {
         rusage usage{};
         getrusage(RUSAGE_THREAD, &usage);
         return usage.ru_minflt + usage.ru_majflt;
@@ -269,7 +269,7 @@ void printRow(const char* phase, const StallMeter::Result& r, const std::string&
     for (const LongEvent& e : r.longEvents) {
         char one[400];
         std::snprintf(one, sizeof one, "%s%.0f ms (CPU %.0f ms, %ld page faults) event %d to %s at %.1f s",
-                      events.empty() ? "" : ", ", e.wallMs, e.cpuMs, e.minorFaults, e.type, e.receiver.c_str(), e.at);
+                      events.empty() ? "" : ", ", e.wallMs, e.cpuMs, e.pageFaults, e.type, e.receiver.c_str(), e.at);
         events += one;
     }
     if (!events.empty()) stalls += "; event deliveries over 50 ms: " + events;

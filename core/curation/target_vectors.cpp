@@ -93,7 +93,10 @@ void TargetVectors::set(std::size_t row, std::span<const float> values) {
 std::vector<float> TargetVectors::get(std::size_t row) const {
     checkSet(row);
     const std::size_t at = row * dimension_;
-    if (!half_) return {floats_.begin() + static_cast<std::ptrdiff_t>(at), floats_.begin() + static_cast<std::ptrdiff_t>(at + dimension_)};
+    if (!half_) {
+        const auto first = floats_.begin() + static_cast<std::ptrdiff_t>(at);
+        return {first, first + static_cast<std::ptrdiff_t>(dimension_)};
+    }
     std::vector<float> values(dimension_);
     for (std::size_t i = 0; i < dimension_; ++i) values[i] = fromHalf(halves_[at + i]);
     return values;
