@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 
+#include <QScrollBar>
 #include <QTextCursor>
 #include <QTimer>
 
@@ -11,6 +12,9 @@
 #include <QTextBlock>
 #include <QtConcurrent/QtConcurrent>
 
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "pubtator_highlighter.h"
@@ -83,6 +87,7 @@ RawFileView::RawFileView(QWidget* parent) : QPlainTextEdit(parent) {
     connect(this, &QPlainTextEdit::updateRequest, this, [this] { highlightVisible(); });
     setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
     connect(&watcher_, &QFutureWatcher<Loaded>::finished, this, &RawFileView::onLoaded);
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &RawFileView::followScrolling);
 }
 
 RawFileView::~RawFileView() {
@@ -96,7 +101,12 @@ void RawFileView::loadFile(const QString& path) {
         watcher_.waitForFinished();
     }
     path_ = path;
+    file_.reset();
+    firstLine_ = 1;
+    lastLine_ = 0;
     pendingLine_ = 0;
+    pendingTopLine_ = 0;
+    announced_ = false;
     loading_ = true;
     ++generation_;  // a chunked insertion of the previous file stops
     pendingText_.clear();
@@ -108,45 +118,73 @@ void RawFileView::loadFile(const QString& path) {
     watcher_.setFuture(QtConcurrent::run(&pool_, [file](QPromise<Loaded>& promise) {
         try {
             LineReader reader(file);
-            std::string text;
+            auto lines = std::make_shared<FileLines>();
             std::string line;
             while (reader.next(line)) {
-                if (reader.lineNumber() > 1) text.push_back('\n');
-                text += line;
+                if (reader.lineNumber() > 1) lines->text.push_back('\n');
+                lines->starts.push_back(lines->text.size());
+                lines->text += line;
                 if ((reader.lineNumber() & 0x3FF) == 0 && promise.isCanceled()) return;
             }
-            promise.addResult(Loaded{QString::fromStdString(text), {}});
+            if (lines->starts.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+                throw std::runtime_error(file + ": too many lines to show");
+            promise.addResult(Loaded{std::move(lines), {}});
         } catch (const std::exception& e) {
-            promise.addResult(Loaded{{}, QString::fromUtf8(e.what())});
+            promise.addResult(Loaded{nullptr, QString::fromUtf8(e.what())});
         }
     }));
 }
+
+int RawFileView::fileLineCount() const { return file_ ? file_->count() : 0; }
 
 void RawFileView::onLoaded() {
     const QFuture<Loaded> future = watcher_.future();
     if (future.isCanceled() || future.resultCount() == 0) return;
     const Loaded loaded = future.result();
-    loading_ = false;
-    if (!loaded.error.isEmpty()) {
+    if (!loaded.error.isEmpty() || !loaded.file) {
+        loading_ = false;
         clear();
         setPlaceholderText(tr("Cannot show %1:\n%2").arg(path_, loaded.error));
         Q_EMIT loadFailed(path_, loaded.error);
         return;
     }
-    // The built-in highlighter formats only the lines on screen: a full pass over a 2 MB file
-    // blocks the GUI thread for longer than the 100 ms the issue allows.
-    auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_);
-    if (lazy) lazy->setLineWindow(0, -1);
-    clear();
+    file_ = loaded.file;
     setPlaceholderText({});
-    pendingText_ = loaded.text;
+    showWindowAround(pendingLine_ > 0 ? pendingLine_ : 1);
+}
+
+void RawFileView::showWindowAround(int line, int topLine) {
+    if (!file_) return;
+    const int count = file_->count();
+    line = std::clamp(line, 1, std::max(count, 1));
+    int first = 1, last = count;
+    if (count > kWindowLines) {
+        first = std::clamp(line - kWindowLines / 2, 1, count - kWindowLines + 1);
+        last = first + kWindowLines - 1;
+    }
+    // The built-in highlighter formats only the lines on screen: a full pass over the window's
+    // lines as they go in would cost more than the layout.
+    if (auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_)) lazy->setLineWindow(0, -1);
+    ++generation_;
+    loading_ = true;
+    firstLine_ = first;
+    lastLine_ = 0;  // until the window is in
+    if (pendingLine_ <= 0) pendingLine_ = line;
+    pendingTopLine_ = topLine;
+    clear();
+    if (count == 0) {
+        pendingText_.clear();
+    } else {
+        const std::uint64_t begin = file_->starts[static_cast<std::size_t>(first - 1)];
+        const std::uint64_t end = last < count ? file_->starts[static_cast<std::size_t>(last)] - 1 : file_->text.size();
+        pendingText_ = QString::fromUtf8(file_->text.data() + begin, static_cast<qsizetype>(end - begin));
+    }
     pendingAt_ = 0;
-    loading_ = true;  // until the last chunk is in
     appendChunk(generation_);
 }
 
 void RawFileView::appendChunk(std::uint64_t generation) {
-    if (generation != generation_) return;  // another file was asked for meanwhile
+    if (generation != generation_) return;  // another file or window was asked for meanwhile
     // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once, and a
     // fixed 2,048 lines a turn took 50 to 80 ms each on the 2-core machine (ui_stall's event
     // timing), too close to the 100 ms the GUI thread may stall once the workers compete for
@@ -155,7 +193,7 @@ void RawFileView::appendChunk(std::uint64_t generation) {
     turn.start();
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
-    do {
+    while (pendingAt_ < pendingText_.size()) {
         qsizetype end = pendingAt_;
         for (int lines = 0; lines < kLinesPerPiece && end < pendingText_.size(); ++lines) {
             const qsizetype newline = pendingText_.indexOf(QLatin1Char('\n'), end);
@@ -163,7 +201,8 @@ void RawFileView::appendChunk(std::uint64_t generation) {
         }
         cursor.insertText(QStringView(pendingText_).mid(pendingAt_, end - pendingAt_).toString());
         pendingAt_ = end;
-    } while (pendingAt_ < pendingText_.size() && turn.elapsed() < layoutBudgetMs_);
+        if (turn.elapsed() >= layoutBudgetMs_) break;
+    }
     if (pendingAt_ < pendingText_.size()) {
         QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
         return;
@@ -171,12 +210,33 @@ void RawFileView::appendChunk(std::uint64_t generation) {
     pendingText_.clear();
     pendingAt_ = 0;
     loading_ = false;
+    lastLine_ = firstLine_ + blockCount() - 1;
     highlighted_.assign(static_cast<std::size_t>(blockCount()), false);
+    setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
     const int line = pendingLine_;
+    const int top = pendingTopLine_;
     pendingLine_ = 0;
-    goToLine(line > 0 ? line : 1);
+    pendingTopLine_ = 0;
+    goToLine(line > 0 ? line : firstLine_);
+    if (top > 0) verticalScrollBar()->setValue(top - firstLine_);
     highlightVisible();
-    Q_EMIT fileLoaded(path_, blockCount());
+    if (!announced_) {
+        announced_ = true;
+        Q_EMIT fileLoaded(path_, fileLineCount());
+    }
+}
+
+void RawFileView::followScrolling(int value) {
+    if (loading_ || !file_ || lastLine_ == 0) return;
+    const QScrollBar* bar = verticalScrollBar();
+    const int top = firstLine_ + value;  // with no wrapping, one scroll step is one line
+    const bool atEnd = value == bar->maximum() && lastLine_ < file_->count();
+    const bool atStart = value == bar->minimum() && firstLine_ > 1;
+    if (!atEnd && !atStart) return;
+    // The new window is centred on the first visible line, which stays where it is: far from
+    // both of the new window's edges, so the scrolling that restores it moves nothing again.
+    pendingLine_ = top;
+    showWindowAround(top, top);
 }
 
 void RawFileView::highlightVisible() {
@@ -199,17 +259,24 @@ void RawFileView::goToLine(int line) {
         pendingLine_ = line;
         return;
     }
-    const QTextBlock block = document()->findBlockByNumber(std::clamp(line, 1, blockCount()) - 1);
+    if (!file_) return;
+    line = std::clamp(line, 1, std::max(file_->count(), 1));
+    if (line < firstLine_ || line > lastLine_) {
+        pendingLine_ = line;
+        showWindowAround(line);
+        return;
+    }
+    const QTextBlock block = document()->findBlockByNumber(line - firstLine_);
     QTextCursor cursor(block);
     setTextCursor(cursor);
     centerCursor();
 }
 
-int RawFileView::currentLine() const { return textCursor().blockNumber() + 1; }
+int RawFileView::currentLine() const { return firstLine_ + textCursor().blockNumber(); }
 
 int RawFileView::lineNumberAreaWidth() const {
     int digits = 1;
-    for (int max = std::max(1, blockCount()); max >= 10; max /= 10) ++digits;
+    for (int max = std::max({1, blockCount(), fileLineCount()}); max >= 10; max /= 10) ++digits;
     return 8 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
@@ -234,7 +301,7 @@ void RawFileView::paintLineNumbers(QPaintEvent* event) {
     const int width = lineNumbers_->width() - 4;
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top())
-            painter.drawText(0, top, width, fontMetrics().height(), Qt::AlignRight, QString::number(block.blockNumber() + 1));
+            painter.drawText(0, top, width, fontMetrics().height(), Qt::AlignRight, QString::number(block.blockNumber() + firstLine_));
         block = block.next();
         top = bottom;
         bottom = top + qRound(blockBoundingRect(block).height());

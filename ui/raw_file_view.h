@@ -4,12 +4,22 @@
 // KF6SyntaxHighlighting, PubTatorHighlighter otherwise. The file is read on a worker thread
 // (through LineReader: .gz works, invalid UTF-8 is reported with its line), so a 2 MB training
 // file does not freeze the window; goToLine() waits for the load when one is running.
+//
+// A large file is shown as a window of its lines around the one asked for (kWindowLines; the
+// line numbers are the file's), moved when another line outside it is asked for or when the view
+// is scrolled to the window's first or last line. Why: a MedMentions-size corpus (43 MB, about
+// 360,000 lines) in a text document is 87 MB of UTF-16 plus a block per line, was held twice
+// while it was laid out, took 3.5 s of GUI time to lay out in turns, and turns of 56 to 81 ms as
+// the document's buffer grew (issue 17, benchmarks/ui_stall). The file's bytes and line offsets
+// are kept instead (46 MB for it).
 #include <QFutureWatcher>
 #include <QThreadPool>
 #include <QPlainTextEdit>
 #include <QString>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 class QSyntaxHighlighter;
@@ -19,19 +29,28 @@ namespace linkscope::ui {
 class RawFileView : public QPlainTextEdit {
     Q_OBJECT
 public:
+    /// A file of at most this many lines is shown whole; a longer one this many lines at a time.
+    static constexpr int kWindowLines = 3000;
+
     explicit RawFileView(QWidget* parent = nullptr);
     ~RawFileView() override;
 
     /// Starts reading `path` (a load already running is abandoned).
     void loadFile(const QString& path);
+    /// True while the file is read or a window of it is being laid out.
     bool isLoading() const { return loading_; }
     /// The file shown (or being loaded).
     const QString& filePath() const { return path_; }
+    /// Lines in the file (0 before it is read).
+    int fileLineCount() const;
+    /// The 1-based file lines the view holds now, first and last (0, 0 when none).
+    int firstShownLine() const { return lastLine_ == 0 ? 0 : firstLine_; }
+    int lastShownLine() const { return lastLine_; }
 
-    /// Moves the cursor to the start of 1-based `line` (clamped) and centres it; while a load
-    /// runs, the move happens once the file is shown.
+    /// Moves the cursor to the start of 1-based file `line` (clamped) and centres it, moving the
+    /// window when the line is outside it; while a load runs, the move happens once it is shown.
     void goToLine(int line);
-    /// 1-based line of the cursor.
+    /// 1-based file line of the cursor.
     int currentLine() const;
 
     /// The highlighter in use (KSyntaxHighlighting's or the built-in one).
@@ -39,7 +58,7 @@ public:
     /// True when KDE's KSyntaxHighlighting does the highlighting.
     static bool usesKSyntaxHighlighting();
 
-    /// How long one turn of the event loop may lay out lines of a file being shown; at least
+    /// How long one turn of the event loop may lay out lines of a window being shown; at least
     /// one piece of kLinesPerPiece lines goes in per turn (0: exactly one).
     static constexpr int kDefaultLayoutBudgetMs = 20;
     static constexpr int kLinesPerPiece = 256;
@@ -50,6 +69,7 @@ public:
     void paintLineNumbers(QPaintEvent* event);
 
 Q_SIGNALS:
+    /// The file was read and its first window is shown; lineCount is the file's.
     void fileLoaded(const QString& path, int lineCount);
     void loadFailed(const QString& path, const QString& message);
 
@@ -57,14 +77,25 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The file as read: its text (lines joined by '\n') and where each line starts.
+    struct FileLines {
+        std::string text;
+        std::vector<std::uint64_t> starts;
+        int count() const { return static_cast<int>(starts.size()); }
+    };
     struct Loaded {
-        QString text;
+        std::shared_ptr<const FileLines> file;
         QString error;
     };
     void onLoaded();
+    /// Shows the window of the file's lines around `line` (laid out in turns); once it is in,
+    /// the cursor goes to pendingLine_ and, when set, `topLine` becomes the first visible line.
+    void showWindowAround(int line, int topLine = 0);
     /// Appends the next lines of pendingText_ (pieces of kLinesPerPiece for layoutBudgetMs_) and
-    /// schedules the rest on the next turn of the event loop; finishes the load after the last ones.
+    /// schedules the rest on the next turn of the event loop; finishes the window after the last.
     void appendChunk(std::uint64_t generation);
+    /// Moves the window when the view is scrolled to its first or last line.
+    void followScrolling(int value);
     void updateLineNumberArea(const QRect& rect, int dy);
     /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
     void highlightVisible();
@@ -74,13 +105,17 @@ private:
     QThreadPool pool_;
     QFutureWatcher<Loaded> watcher_;
     QString path_;
+    std::shared_ptr<const FileLines> file_;
+    int firstLine_ = 1;  // the file line of the document's first block
+    int lastLine_ = 0;   // the file line of its last block (0: nothing shown)
     int pendingLine_ = 0;
-    /// Set from loadFile() until its result is shown: the worker may be done (the watcher no
-    /// longer running) before the result reaches this thread.
+    int pendingTopLine_ = 0;
+    bool announced_ = false;  // fileLoaded emitted for this file
+    /// Set from loadFile() until its first window is shown, and while a window is laid out: the
+    /// worker may be done (the watcher no longer running) before the result reaches this thread.
     bool loading_ = false;
-    /// The loaded text not yet in the document, from pendingAt_: laid out a slice per turn,
-    /// because a MedMentions-size corpus laid out at once blocked the GUI thread for 3.7 s
-    /// (docs/benchmarks.md). A new loadFile() bumps generation_ and drops the rest.
+    /// The window's text not yet in the document, from pendingAt_: laid out a slice per turn.
+    /// Showing another window or file bumps generation_ and drops the rest.
     QString pendingText_;
     qsizetype pendingAt_ = 0;
     std::uint64_t generation_ = 0;

@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -351,27 +352,59 @@ private Q_SLOTS:
         QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTest.data(), static_cast<qsizetype>(kTest.size())));
     }
 
-    void rawViewLaysOutALargeFileInTurns() {
-        // 5,000 lines take twenty turns of the event loop with no time budget (one piece of 256
-        // lines a turn): nothing lost or doubled at the seams, the line asked for during the load
-        // is shown, and a second file asked for while the first is still being laid out replaces it.
+    void rawViewShowsAWindowOfALargeFile() {
+        // 5,000 lines, more than a window: the view holds kWindowLines of them around the line
+        // asked for, numbered as in the file, laid out one piece of 256 lines a turn (no time
+        // budget): nothing lost or doubled at the seams; another line outside the window moves it;
+        // scrolling to the window's last line moves it on, keeping the line on top in place.
         std::string big;
         for (int i = 1; i <= 5000; ++i) big += std::to_string(1000 + i) + "|t|Title of document " + std::to_string(i) + "\n";
         const QString bigPath = path(QStringLiteral("big.txt"));
         test::writeFile(bigPath.toStdString(), big);
+        const auto linesOf = [&](int first, int last) {  // the file's lines first..last, 1-based
+            QString text;
+            for (int i = first; i <= last; ++i)
+                text += QStringLiteral("%1|t|Title of document %2\n").arg(1000 + i).arg(i);
+            return text;
+        };
         RawFileView view;
+        view.resize(600, 400);
+        view.show();
         view.setLayoutBudgetMs(0);
         QSignalSpy loaded(&view, &RawFileView::fileLoaded);
         view.loadFile(bigPath);
         view.goToLine(4321);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
         QCOMPARE(loaded.first().at(1).toInt(), 5000);
-        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromStdString(big));
+        QCOMPARE(view.fileLineCount(), 5000);
+        QVERIFY(!view.isLoading());
+        const int window = RawFileView::kWindowLines;
+        QCOMPARE(view.lastShownLine() - view.firstShownLine() + 1, window);
+        QCOMPARE(view.lastShownLine(), 5000);  // the window is clamped to the file's end
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), linesOf(view.firstShownLine(), view.lastShownLine()));
         QCOMPARE(view.currentLine(), 4321);
         QVERIFY(view.textCursor().block().text().startsWith(QStringLiteral("5321|t|")));
-        QVERIFY(!view.isLoading());
 
-        // Another file while the first is laid out: asked for on the turn after the big file's
+        // A line before the window: the window moves to it.
+        view.goToLine(10);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading(), 30000);
+        QCOMPARE(view.firstShownLine(), 1);
+        QCOMPARE(view.currentLine(), 10);
+        QVERIFY(view.textCursor().block().text().startsWith(QStringLiteral("1010|t|")));
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), linesOf(1, window));
+
+        // Scrolled to the window's last line: the next lines come, the top line stays on top.
+        const int bottom = view.verticalScrollBar()->maximum();
+        QVERIFY(bottom > 0);
+        const int top = view.firstShownLine() + bottom;  // the first visible line once scrolled there
+        view.verticalScrollBar()->setValue(bottom);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading() && view.lastShownLine() > window, 30000);
+        QVERIFY(view.firstShownLine() > 1);
+        QCOMPARE(view.firstShownLine() + view.verticalScrollBar()->value(), top);
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), linesOf(view.firstShownLine(), view.lastShownLine()));
+        QCOMPARE(loaded.count(), 1);  // moving the window is no new file
+
+        // Another file while a window is laid out: asked for on the turn after the big file's
         // first lines went in (zero-time timers run in order, so before its next lines); only
         // the second file is shown, and once.
         bool asked = false;
@@ -385,6 +418,7 @@ private Q_SLOTS:
         disconnect(connection);
         QVERIFY(asked);
         QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
+        QCOMPARE(view.firstShownLine(), 1);
         QTest::qWait(50);
         QCOMPARE(loaded.count(), 2);
         QCOMPARE(loaded.last().at(1).toInt(), 8);
