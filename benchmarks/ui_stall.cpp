@@ -18,6 +18,7 @@
 // test: it asserts nothing.
 #include <QApplication>
 #include <QEvent>
+#include <QPointer>
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -89,8 +90,10 @@ public:
         const double cpuStart = threadCpuMs();
         const long faultsStart = threadPageFaults();
         const int type = static_cast<int>(event->type());
-        std::string name = receiver->metaObject()->className();
-        if (!receiver->objectName().isEmpty()) name += " \"" + receiver->objectName().toStdString() + "\"";
+        // Named only when the delivery was long (no string per event on the thread measured);
+        // the class is static data, the object may be gone by then (a deferred delete).
+        const QMetaObject* meta = receiver->metaObject();
+        const QPointer<QObject> alive(receiver);
         ++depth_;
         bool handled = false;
         try {
@@ -102,9 +105,12 @@ public:
         --depth_;
         const qint64 end = clock_.nsecsElapsed();
         const double wallMs = double(end - start) / 1e6;
-        if (wallMs > kLongEventMs)
+        if (wallMs > kLongEventMs) {
+            std::string name = meta->className();
+            if (alive && !alive->objectName().isEmpty()) name += " \"" + alive->objectName().toStdString() + "\"";
             long_.push_back({double(end) / 1e9, wallMs, threadCpuMs() - cpuStart, threadPageFaults() - faultsStart,
                              std::move(name), type});
+        }
         return handled;
     }
     qint64 nowNs() const { return clock_.nsecsElapsed(); }

@@ -9,7 +9,7 @@
 // line numbers are the file's), moved when another line outside it is asked for or when the view
 // is scrolled to the window's first or last line. Why: a MedMentions-size corpus (43 MB, about
 // 360,000 lines) in a text document is 87 MB of UTF-16 plus a block per line, was held twice
-// while it was laid out, took 3.5 s of GUI time to lay out in turns, and turns of 56 to 81 ms as
+// while it was laid out, took 2.4 s of GUI time to lay out in turns, and turns of 56 to 81 ms as
 // the document's buffer grew (issue 17, benchmarks/ui_stall). The file's bytes and line offsets
 // are kept instead (46 MB for it).
 #include <QFutureWatcher>
