@@ -12,25 +12,30 @@ namespace {
 
 std::size_t hashOf(std::string_view text) noexcept { return std::hash<std::string_view>{}(text); }
 
+// 1 to 128 from the hash's top 7 bits, which the slot index (its low bits) does not use until
+// the table has 2^57 slots; 0 is left for a free slot.
+std::uint8_t tagOf(std::size_t hash) noexcept {
+    return static_cast<std::uint8_t>((hash >> (std::numeric_limits<std::size_t>::digits - 7)) + 1);
+}
+
 // Linear probing stays fast up to about 70 % occupancy; beyond that probe runs grow quickly.
 constexpr std::size_t kMaxLoadPercent = 70;
+constexpr std::size_t kMinCapacity = 16;
 
 }  // namespace
 
 std::size_t StringPool::memoryBytes() const noexcept {
-    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(Id);
+    return arena_.capacity() + offsets_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(Id) +
+           tags_.capacity();
 }
 
 void StringPool::reserve(std::size_t strings, std::size_t bytes) {
     arena_.reserve(bytes);
     offsets_.reserve(strings + 1);
-    std::size_t capacity = std::max<std::size_t>(slots_.size(), 16);
+    std::size_t capacity = std::max<std::size_t>(slots_.size(), kMinCapacity);
     while (strings * 100 >= capacity * kMaxLoadPercent) capacity *= 2;
-    if (capacity > slots_.size()) {
-        // Rebuilding at the final size now saves the rehashes that growth would do later.
-        slots_.assign(capacity, kEmptySlot);
-        for (Id id = 0; id < size(); ++id) slots_[slotOf(view(id), hashOf(view(id)))] = id;
-    }
+    // Rebuilding at the final size now saves the rehashes that growth would do later.
+    if (capacity > slots_.size()) rehash(capacity);
 }
 
 void StringPool::shrinkToFit() {
@@ -40,9 +45,12 @@ void StringPool::shrinkToFit() {
 
 std::size_t StringPool::slotOf(std::string_view text, std::size_t hash) const noexcept {
     const std::size_t mask = slots_.size() - 1;
+    const std::uint8_t tag = tagOf(hash);
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        const std::uint8_t slotTag = tags_[slot];
+        if (slotTag == kFreeSlot) return slot;
+        if (slotTag != tag) continue;
         const Id id = slots_[slot];
-        if (id == kEmptySlot) return slot;
         const std::size_t begin = offsets_[id];
         const std::size_t length = offsets_[id + 1] - begin;
         if (length == text.size() && (length == 0 || std::memcmp(arena_.data() + begin, text.data(), length) == 0))
@@ -50,33 +58,46 @@ std::size_t StringPool::slotOf(std::string_view text, std::size_t hash) const no
     }
 }
 
-void StringPool::growTable() {
-    const std::size_t capacity = slots_.empty() ? 16 : slots_.size() * 2;
-    slots_.assign(capacity, kEmptySlot);
-    for (Id id = 0; id < size(); ++id) slots_[slotOf(view(id), hashOf(view(id)))] = id;
+void StringPool::rehash(std::size_t capacity) {
+    slots_.assign(capacity, 0);
+    tags_.assign(capacity, kFreeSlot);
+    const std::size_t mask = capacity - 1;
+    for (Id id = 0; id < size(); ++id) {
+        // The strings are distinct, so each goes to the first free slot of its run: no comparison.
+        const std::size_t hash = hashOf(view(id));
+        std::size_t slot = hash & mask;
+        while (tags_[slot] != kFreeSlot) slot = (slot + 1) & mask;
+        slots_[slot] = id;
+        tags_[slot] = tagOf(hash);
+    }
 }
 
 std::optional<StringPool::Id> StringPool::find(std::string_view text) const noexcept {
     if (slots_.empty()) return std::nullopt;
-    const Id id = slots_[slotOf(text, hashOf(text))];
-    if (id == kEmptySlot) return std::nullopt;
-    return id;
+    const std::size_t slot = slotOf(text, hashOf(text));
+    if (tags_[slot] == kFreeSlot) return std::nullopt;
+    return slots_[slot];
 }
 
 StringPool::Id StringPool::intern(std::string_view text) {
-    if ((size() + 1) * 100 > slots_.size() * kMaxLoadPercent) growTable();
-    const std::size_t slot = slotOf(text, hashOf(text));
-    if (slots_[slot] != kEmptySlot) return slots_[slot];
+    if ((size() + 1) * 100 > slots_.size() * kMaxLoadPercent)
+        rehash(slots_.empty() ? kMinCapacity : slots_.size() * 2);
+    const std::size_t hash = hashOf(text);
+    const std::size_t slot = slotOf(text, hash);
+    if (tags_[slot] != kFreeSlot) return slots_[slot];
 
     constexpr std::size_t kMaxOffset = std::numeric_limits<std::uint32_t>::max();
     if (arena_.size() + text.size() > kMaxOffset)
         throw Error("string pool full: more than 4 GiB of distinct strings");
-    if (size() + 1 >= kEmptySlot) throw Error("string pool full: more than 2^32 - 2 distinct strings");
+    // Ids stay below 2^32 - 1, so that `id + 1` indexes offsets_ without overflow.
+    if (size() + 1 >= std::numeric_limits<Id>::max())
+        throw Error("string pool full: more than 2^32 - 2 distinct strings");
 
     const auto id = static_cast<Id>(size());
     arena_.insert(arena_.end(), text.begin(), text.end());
     offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
     slots_[slot] = id;
+    tags_[slot] = tagOf(hash);
     return id;
 }
 

@@ -3,6 +3,13 @@
 // is stored once, back to back in one arena, and named by a dense 32-bit id. Looking a string
 // up goes through an open-addressing table of ids, so there is no heap object per string and
 // no std::unordered_map<std::string, ...> whose nodes would cost ~60 bytes per name.
+//
+// Beside every slot of the table lies one tag byte: 0 for a free slot, else 7 bits of the
+// string's hash (as SwissTable's control bytes). A probe reads the tags, which lie together, and
+// only a slot whose tag matches costs the two cache misses of reading the string's offsets and
+// text. Without the tags, every probe step read a random offset and, among same-length strings
+// (every UMLS CUI is 8 characters), its text: the probe loop was the largest cost of loading an
+// 8 M-name UMLS (docs/benchmarks.md).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -45,14 +52,17 @@ public:
     void shrinkToFit();
 
 private:
+    /// The slot holding `text`, or the free slot where it would go.
     std::size_t slotOf(std::string_view text, std::size_t hash) const noexcept;
-    void growTable();
+    /// Rebuilds the table with `capacity` slots (a power of two) from the strings held.
+    void rehash(std::size_t capacity);
 
-    static constexpr Id kEmptySlot = ~Id{0};
+    static constexpr std::uint8_t kFreeSlot = 0;
 
     std::vector<char> arena_;
     std::vector<std::uint32_t> offsets_{0};  // string i is arena_[offsets_[i], offsets_[i+1])
-    std::vector<Id> slots_;                  // power-of-two sized; kEmptySlot marks a free slot
+    std::vector<Id> slots_;                  // power-of-two sized; the id in each used slot
+    std::vector<std::uint8_t> tags_;         // one per slot: kFreeSlot, or the hash's tag
 };
 
 }  // namespace linkscope::kb

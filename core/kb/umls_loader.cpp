@@ -61,6 +61,8 @@ public:
         detail::LineProblems problems(reader, options_.lenient, result_.diagnostics);
         std::string line;
         std::size_t emptyNames = 0;
+        std::string lastCui;
+        EntityIndex lastEntity = 0;
         while (problems.next(reader, line)) {
             if (line.empty()) continue;
             ++result_.linesRead;
@@ -87,7 +89,12 @@ public:
                 ++emptyNames;
                 continue;
             }
-            const EntityIndex entity = builder_.entity(fields_[CUI], fields_[CUI]);
+            // MRCONSO lists a concept's rows together: the last row's entity saves a lookup.
+            if (fields_[CUI] != lastCui) {
+                lastEntity = builder_.entity(fields_[CUI], fields_[CUI]);
+                lastCui.assign(fields_[CUI]);
+            }
+            const EntityIndex entity = lastEntity;
             if (entity >= preferredRank_.size()) preferredRank_.resize(entity + 1, kNotPreferred);
             const bool preferredRow = fields_[TS] == "P" && fields_[STT] == "PF" && fields_[ISPREF] == "Y";
             const auto rank = static_cast<std::uint8_t>(language - options_.languages.begin());

@@ -61,6 +61,28 @@ private Q_SLOTS:
         QCOMPARE(pool.size(), std::size_t{count});
     }
 
+    void poolTellsApartManyStringsOfOneLength() {
+        // UMLS CUIs: millions of strings of one length, which only the text tells apart. The
+        // table's tag bytes must not let two of them share an id, nor lose one across growth.
+        StringPool pool;
+        constexpr int count = 200000;
+        const auto cui = [](int i) {
+            std::string text = std::to_string(i);
+            return "C" + std::string(7 - text.size(), '0') + text;
+        };
+        for (int i = 0; i < count; i += 2) QCOMPARE(pool.intern(cui(i)), StringPool::Id(i / 2));
+        for (int i = 0; i < count; ++i) {
+            const auto found = pool.find(cui(i));
+            if (i % 2 == 0) {
+                QVERIFY2(found.has_value(), cui(i).c_str());
+                QCOMPARE(*found, StringPool::Id(i / 2));
+            } else {
+                QVERIFY2(!found.has_value(), cui(i).c_str());
+            }
+        }
+        QCOMPARE(pool.size(), std::size_t{count / 2});
+    }
+
     void poolReserveKeepsEarlierStrings() {
         StringPool pool;
         pool.intern("x");
