@@ -201,9 +201,9 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
     if (const auto own = root.find("linkscope"); own != root.end()) {
         if (!own->is_object()) fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
         for (const auto& [key, value] : own->items())
-            if (key != "pooling" && key != "projection_dim" && key != "projection_head")
+            if (key != "pooling" && key != "projection_dim" && key != "projection_head" && key != "mention_alone")
                 throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key +
-                                              "\" (known: pooling, projection_dim, projection_head)");
+                                              "\" (known: pooling, projection_dim, projection_head, mention_alone)");
         const FieldReader ownFields(*own, name, "linkscope: ");
         std::string pooling(poolingName(config.pooling));
         ownFields.string("pooling", pooling);
@@ -216,6 +216,10 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
         const auto parsedHead = parseProjectionHead(head);
         if (!parsedHead) ownFields.fail("projection_head", "\"" + head + "\" is not one of linear, layernorm");
         config.projectionHead = *parsedHead;
+        if (const auto alone = own->find("mention_alone"); alone != own->end()) {
+            if (!alone->is_boolean()) ownFields.fail("mention_alone", "must be true or false");
+            config.mentionAlone = alone->get<bool>();
+        }
     }
 
     Json extra = Json::object();
@@ -254,6 +258,7 @@ void BertConfig::save(const std::filesystem::path& file) const {
     // Written only when it is not the form older files imply, so their config.json stays as it was.
     if (projectionHead != ProjectionHead::Linear)
         root["linkscope"]["projection_head"] = std::string(projectionHeadName(projectionHead));
+    if (mentionAlone) root["linkscope"]["mention_alone"] = true;
 
     AtomicFileWriter writer(file);
     writer.stream() << root.dump(2) << '\n';

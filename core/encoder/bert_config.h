@@ -46,6 +46,10 @@ struct BertConfig {
     Pooling pooling = Pooling::Cls;    ///< the pooling the model was trained with
     std::size_t projectionDim = 0;     ///< > 0: a head hidden -> projectionDim (BELHD: 128)
     ProjectionHead projectionHead = ProjectionHead::Linear;  ///< its form (config.json without it: linear)
+    /// With marker pooling (markers, start-end): the mention's vector is the mean of the marker
+    /// pooling in context and the [CLS] vector of the marked words read alone. A deviation from
+    /// BELHD and Le & Nguyen for small encoders (models/README.md, "mention_alone").
+    bool mentionAlone = false;
 
     std::string extraJson = "{}";  ///< keys read but not interpreted, as a JSON object
 

@@ -3,9 +3,12 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "util/error.h"
 
@@ -229,9 +232,69 @@ torch::Tensor BertEncoderModel::project(const torch::Tensor& pooled) {
     return projection_norm_out_(projection_dense_(projection_norm_in_(pooled)));
 }
 
+namespace {
+
+/// For each row of a marked batch, the words between its two markers read alone:
+/// [CLS] w_1 .. w_n [SEP], where [CLS] is the row's first token and [SEP] its last real one (the
+/// tokenizer puts them there), padded with padId. Returns ids, attention mask and token types.
+std::array<torch::Tensor, 3> markedWordsAlone(const torch::Tensor& ids, const torch::Tensor& mask,
+                                              const PoolingSpec& spec, std::int64_t padId) {
+    const auto cpuIds = ids.to(torch::kCPU, torch::kLong).contiguous();
+    const auto cpuMask = mask.to(torch::kCPU, torch::kLong).contiguous();
+    const auto idAt = cpuIds.accessor<std::int64_t, 2>();
+    const auto maskAt = cpuMask.accessor<std::int64_t, 2>();
+    const std::int64_t rows = cpuIds.size(0);
+    const std::int64_t length = cpuIds.size(1);
+    std::vector<std::vector<std::int64_t>> alone(static_cast<std::size_t>(rows));
+    std::int64_t longest = 2;
+    for (std::int64_t row = 0; row < rows; ++row) {
+        std::int64_t real = 0;
+        while (real < length && maskAt[row][real] != 0) ++real;
+        std::int64_t first = -1;
+        std::int64_t second = real - 1;  // without a second marker (pool() refuses it), up to [SEP]
+        for (std::int64_t t = 0; t < real; ++t) {
+            if (first < 0 && idAt[row][t] == spec.firstMarkerId) first = t;
+            else if (first >= 0 && idAt[row][t] == spec.secondMarkerId) { second = t; break; }
+        }
+        if (first < 0 || real < 2)
+            throw Error("pooling " + std::string(poolingName(spec.pooling)) + " with the mention alone: row " +
+                        std::to_string(row) + " of the batch lacks marker token id " + std::to_string(spec.firstMarkerId));
+        auto& tokens = alone[static_cast<std::size_t>(row)];
+        tokens.push_back(idAt[row][0]);
+        for (std::int64_t t = first + 1; t < second; ++t) tokens.push_back(idAt[row][t]);
+        tokens.push_back(idAt[row][real - 1]);
+        longest = std::max(longest, static_cast<std::int64_t>(tokens.size()));
+    }
+    auto aloneIds = torch::full({rows, longest}, padId, torch::kLong);
+    auto aloneMask = torch::zeros({rows, longest}, torch::kLong);
+    auto idsOut = aloneIds.accessor<std::int64_t, 2>();
+    auto maskOut = aloneMask.accessor<std::int64_t, 2>();
+    for (std::int64_t row = 0; row < rows; ++row) {
+        const auto& tokens = alone[static_cast<std::size_t>(row)];
+        for (std::size_t t = 0; t < tokens.size(); ++t) {
+            idsOut[row][static_cast<std::int64_t>(t)] = tokens[t];
+            maskOut[row][static_cast<std::int64_t>(t)] = 1;
+        }
+    }
+    const auto device = ids.device();
+    return {aloneIds.to(device), aloneMask.to(device),
+            torch::zeros({rows, longest}, torch::TensorOptions().dtype(torch::kLong).device(device))};
+}
+
+}  // namespace
+
 torch::Tensor BertEncoderModel::embed(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& typeIds,
                                       const PoolingSpec& spec, bool normalize) {
-    auto vectors = project(pool(forward(ids, mask, typeIds), mask, ids, spec));
+    auto pooled = pool(forward(ids, mask, typeIds), mask, ids, spec);
+    if (config_.mentionAlone && (spec.pooling == Pooling::Markers || spec.pooling == Pooling::StartEnd)) {
+        // The marked words read alone, [CLS]-pooled as names are: a small encoder reads them
+        // worse inside their sentence (docs/results.md), so the context refines the name's vector
+        // instead of replacing it.
+        const auto [aloneIds, aloneMask, aloneTypes] =
+            markedWordsAlone(ids, mask, spec, static_cast<std::int64_t>(config_.padTokenId));
+        pooled = (pooled + forward(aloneIds, aloneMask, aloneTypes).select(1, 0)) / 2.0;
+    }
+    auto vectors = project(pooled);
     if (normalize)
         vectors = torch::nn::functional::normalize(vectors, torch::nn::functional::NormalizeFuncOptions().p(2).dim(1));
     return vectors;

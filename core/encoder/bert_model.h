@@ -143,6 +143,12 @@ public:
     const BertConfig& config() const noexcept { return config_; }
     /// The pooling saved in config.json ("linkscope" key): the trainer sets its method's.
     void setPooling(Pooling pooling) noexcept { config_.pooling = pooling; }
+    /// Saved in config.json too: marker pooling averaged with the marked words read alone
+    /// (BertConfig::mentionAlone); the trainer sets its schedule's.
+    void setMentionAlone(bool on) noexcept {
+        config_.mentionAlone = on;
+        markWeightsChanged();  // the vectors change: a cached fingerprint must be recomputed
+    }
     bool hasPooler() const noexcept { return !pooler_dense_.is_empty(); }
     bool hasProjection() const noexcept { return !projection_dense_.is_empty(); }
     /// BERT's initialisation of the projection head alone (a head added to a pretrained model).

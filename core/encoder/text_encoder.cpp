@@ -316,6 +316,8 @@ std::string TextEncoder::fingerprint() const {
     hash.field(c.hiddenAct);
     hash.field(c.positionEmbeddingType);
     hash.field(poolingName(c.pooling));
+    // Added only when set, so that the fingerprints of models saved before the key existed stay.
+    if (c.mentionAlone) hash.field("mention-alone");
     const auto& tokenizer = state_->tokenizer;
     for (const auto& token : tokenizer.vocabulary().tokens()) hash.field(token);
     for (const auto& [token, id] : tokenizer.config().addedTokens) hash.field(token + "\t" + std::to_string(id));

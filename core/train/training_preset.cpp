@@ -332,6 +332,7 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
     encoder.choice("similarity", preset.similarity, kSimilarities);
     encoder.choice("markers", preset.markers, kMarkers);
     encoder.boolean("homonym_expansion", preset.homonymExpansion);
+    encoder.boolean("mention_alone", preset.mentionAlone);
     encoder.finish();
 }
 
@@ -351,7 +352,10 @@ void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
     reader.size("early_stopping_patience", schedule.earlyStoppingPatience);
     reader.size("max_train_mentions", schedule.maxTrainMentions);
     reader.size("max_dev_mentions", schedule.maxDevMentions);
-    if (named) reader.size("max_length", schedule.maxLength, kMinInputTokens);
+    if (named) {
+        reader.size("max_length", schedule.maxLength, kMinInputTokens);
+        reader.boolean("mention_alone", schedule.mentionAlone);
+    }
     reader.finish();
 }
 
@@ -444,6 +448,7 @@ OrderedJson scheduleJson(const Schedule& schedule) {
         {"max_dev_mentions", schedule.maxDevMentions},
     };
     if (schedule.maxLength != 0) json["max_length"] = schedule.maxLength;
+    if (schedule.mentionAlone) json["mention_alone"] = true;
     return json;
 }
 
@@ -468,7 +473,9 @@ bool pretrainsEncoder(Method method) noexcept {
 }
 
 std::string contextStartAdvice(const TrainingPreset& preset, StartKind start) {
-    if (preset.markers == ContextMarkers::None || start == StartKind::ContextAligned || start == StartKind::Unknown) return {};
+    if (preset.markers == ContextMarkers::None || preset.mentionAlone || start == StartKind::ContextAligned ||
+        start == StartKind::Unknown)
+        return {};
     return std::string(methodName(preset.method)) + " reads each mention in its sentence. Started from " +
            (start == StartKind::Scratch ? "random weights" : "an encoder that has read names only") +
            ", it collapsed to a few entities or stayed far below sparse TF-IDF in our runs (docs/results.md). "
@@ -511,6 +518,8 @@ TrainingPreset TrainingPreset::scheduled(std::string_view scheduleName) const {
     preset.training = schedule(scheduleName);
     if (preset.training.maxLength != 0) preset.maxLength = preset.training.maxLength;
     preset.training.maxLength = 0;
+    if (preset.training.mentionAlone) preset.mentionAlone = true;
+    preset.training.mentionAlone = false;
     return preset;
 }
 
@@ -561,6 +570,7 @@ std::string TrainingPreset::toJson() const {
              {"similarity", similarityName(similarity)},
              {"markers", markersName(markers)},
              {"homonym_expansion", homonymExpansion},
+             {"mention_alone", mentionAlone},
          }},
         {"seed", seed},
         {"training", scheduleJson(training)},

@@ -97,6 +97,9 @@ struct Schedule {
     /// mentions in their sentence); 0: the preset's. Only named schedules may set it, since the
     /// paper's schedule is the paper's window; scheduled() applies it.
     std::size_t maxLength = 0;
+    /// A named schedule may turn on the encoder's mention_alone (a small encoder's help for
+    /// marker pooling, TrainingPreset::mentionAlone); scheduled() applies it.
+    bool mentionAlone = false;
 
     friend bool operator==(const Schedule&, const Schedule&) = default;
 };
@@ -180,6 +183,10 @@ struct TrainingPreset {
     Similarity similarity = Similarity::Dot;
     ContextMarkers markers = ContextMarkers::None;
     bool homonymExpansion = false;     ///< train and search on BELHD's homonym-expanded KB
+    /// Marker pooling (markers, start-end) averaged with the [CLS] vector of the marked words read
+    /// alone (encoder::BertConfig::mentionAlone): not in the papers; for the compact encoder, which
+    /// reads a mention inside its sentence worse than alone. Saved in the model's config.json.
+    bool mentionAlone = false;
     std::uint64_t seed = 42;
 
     Schedule training;                 ///< the paper's schedule ("training")
@@ -209,7 +216,8 @@ struct TrainingPreset {
     /// The schedule of that name ("" or "paper": `training`); Error listing the names otherwise.
     const Schedule& schedule(std::string_view name) const;
     /// The preset as that schedule runs it: `training` is the schedule, and a schedule's own
-    /// max_length replaces maxLength (left 0 in `training`, so toJson() reads back). What a run
+    /// max_length replaces maxLength (left 0 in `training`, so toJson() reads back), and its
+    /// mention_alone turns mentionAlone on (left false in `training`). What a run
     /// trains with and saves as its preset.json.
     TrainingPreset scheduled(std::string_view name) const;
 

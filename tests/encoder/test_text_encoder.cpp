@@ -487,6 +487,53 @@ private Q_SLOTS:
         EXPECT_ERROR(encoder.encode(bracketed), "text 0", "[END]", "truncated");
     }
 
+    void mentionAloneAveragesMarkersWithTheWordsAlone() {
+        auto encoder = tinyEncoder(23);
+        const std::vector<std::string> markers = {"[S]", "[E]", "[START]", "[END]"};
+        encoder.addTokens(markers, 3);
+        // Two rows of different lengths in one batch: the shorter one is padded.
+        const std::vector<std::string> marked = {"the [S] heart attack [E] of the lung", "[S] lung [E]"};
+        const std::vector<std::string> alone = {"heart attack", "lung"};
+        auto options = cpuOptions();
+        options.pooling = Pooling::Markers;
+        encoder.setOptions(options);
+        const auto pooled = encoder.encode(marked);
+        const auto names = encoder.encode(alone, EncodeRequest{.pooling = Pooling::Cls});
+        const auto before = encoder.fingerprint();
+
+        encoder.model().setMentionAlone(true);
+        QVERIFY(encoder.fingerprint() != before);
+        const auto vectors = encoder.encode(marked);
+        QCOMPARE(vectors.size(), pooled.size());
+        std::vector<float> expected(pooled.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = (pooled[i] + names[i]) / 2;
+        QVERIFY(maxDifference(vectors, expected) < 1e-5);
+        // Names ([CLS] pooling) are read as before.
+        QVERIFY(maxDifference(encoder.encode(alone, EncodeRequest{.pooling = Pooling::Cls}), names) < 1e-6);
+
+        // Le & Nguyen's markers, with nothing between them: [CLS] [SEP] alone.
+        options.pooling = Pooling::StartEnd;
+        encoder.setOptions(options);
+        const std::vector<std::string> empty = {"a [START] [END] b"};
+        encoder.model().setMentionAlone(false);
+        const auto emptyPooled = encoder.encode(empty);
+        const auto emptyName = encoder.encode(std::vector<std::string>{""}, EncodeRequest{.pooling = Pooling::Cls});
+        encoder.model().setMentionAlone(true);
+        std::vector<float> emptyExpected(emptyPooled.size());
+        for (std::size_t i = 0; i < emptyExpected.size(); ++i) emptyExpected[i] = (emptyPooled[i] + emptyName[i]) / 2;
+        QVERIFY(maxDifference(encoder.encode(empty), emptyExpected) < 1e-5);
+
+        // Saved in config.json, so a loaded model encodes the same way.
+        options.pooling = Pooling::Markers;
+        encoder.setOptions(options);
+        const auto path = dir_.path("mention-alone");
+        encoder.save(path);
+        QVERIFY(test::readFile(path / "config.json").find("\"mention_alone\": true") != std::string::npos);
+        const auto loaded = TextEncoder::load(path, options);
+        QVERIFY(loaded.config().mentionAlone);
+        QVERIFY(maxDifference(loaded.encode(marked), vectors) < 1e-6);
+    }
+
     void markerPoolingWithoutMarkerTokensIsAnError() {
         auto options = cpuOptions();
         options.pooling = Pooling::Markers;

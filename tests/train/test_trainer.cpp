@@ -369,6 +369,36 @@ private Q_SLOTS:
         QVERIFY2(cosine < 0.99, qPrintable(QString::number(cosine)));
     }
 
+    // A schedule with mention_alone (the short schedules of belhd and prototype-srn from a
+    // pretrained start): the run trains with it, saves it in the model's config.json and its
+    // preset, and links with it, as the others learn their training mentions.
+    void mentionAloneRunsTrainAndSaveIt_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("belhd") << "belhd";
+        QTest::newRow("prototype-srn") << "prototype-srn";
+    }
+    void mentionAloneRunsTrainAndSaveIt() {
+        QFETCH(QString, name);
+        auto preset = toyPreset(name.toStdString());
+        preset.schedules.at("toy").mentionAlone = true;
+        const fs::path run = fs::path(dir_.path().toStdString()) / ("run-alone-" + name.toStdString());
+        train::TrainerOptions options;
+        options.runDirectory = run;
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        const auto result = train::trainModel(preset, toyEncoder(preset, 0.0), data_->inputs(), options);
+        QCOMPARE(result.info.status, std::string("finished"));
+        const auto saved = train::loadRunPreset(run, train::readRunInfo(run));
+        QVERIFY(saved.mentionAlone);
+        const auto encoder = encoder::TextEncoder::load(train::modelDirectory(run));
+        QVERIFY(encoder.config().mentionAlone);
+        const double accuracy = trainingAccuracy(saved, run, *data_);
+        qInfo("%s with the mention alone: dev Acc@1 %.3f untrained -> %.3f; training Acc@1 %.3f", qPrintable(name),
+              result.info.untrainedDevAccuracy, result.info.bestDevAccuracy, accuracy);
+        QVERIFY(result.info.bestDevAccuracy > result.info.untrainedDevAccuracy);
+        QVERIFY2(accuracy >= result.info.untrainedDevAccuracy + 0.2, qPrintable(QString::number(accuracy)));
+    }
+
     // SapBERT's self-alignment on the toy KB's synonyms (no corpus): after training, each name's
     // nearest other name is its synonym more often than with the untrained model, and the run
     // directory is a checkpoint `--model RUN` loads. (`pretrain --dev` validates: test_cli_train.)

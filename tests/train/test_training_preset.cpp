@@ -307,6 +307,29 @@ private Q_SLOTS:
         QVERIFY(reloaded == narrowed);  // same file name: the name a preset is given
         QCOMPARE(reloaded.scheduled("short").maxLength, std::size_t{32});  // resuming applies it again: same
     }
+    void aScheduleMayReadTheMentionAloneToo() {
+        // mention_alone is a named schedule's (the paper's schedule pools at the markers only);
+        // the scheduled preset carries it in its encoder and reads back as it is.
+        const auto file = dir_.write("alone.json", R"({
+  "method": "belhd",
+  "encoder": {"pooling": "markers", "markers": "belhd"},
+  "schedules": {"small": {"epochs": 2, "mention_alone": true}, "plain": {"epochs": 1}}
+})");
+        const TrainingPreset preset = TrainingPreset::load(file);
+        QVERIFY(!preset.mentionAlone);
+        QVERIFY(preset.schedule("small").mentionAlone);
+        const TrainingPreset small = preset.scheduled("small");
+        QVERIFY(small.mentionAlone);
+        QVERIFY(!small.training.mentionAlone);
+        QVERIFY(!preset.scheduled("plain").mentionAlone);
+        QVERIFY(!preset.scheduled("paper").mentionAlone);
+        const TrainingPreset reloaded = TrainingPreset::load(dir_.write("alone.json", small.toJson()));
+        QVERIFY(reloaded == small);
+        QVERIFY(reloaded.scheduled("small").mentionAlone);
+        // A start that has only read names is no reason to warn when the mention is read alone too.
+        QVERIFY(!train::contextStartAdvice(preset, StartKind::Scratch).empty());
+        QVERIFY(train::contextStartAdvice(small, StartKind::Scratch).empty());
+    }
     void theShortSchedulesOfTheContextMethodsNarrowTheWindow() {
         // Chosen on NCBI Disease dev (the presets' choices say how): the compact encoder reads a
         // mention in a 32-token window better than in its whole sentence.
@@ -502,6 +525,8 @@ private Q_SLOTS:
         row("schedule batch 0", R"("schedules": {"short": {"batch_size": 0}})", "schedules.short.batch_size must be at least 1");
         row("schedule window", R"("schedules": {"short": {"max_length": 2}})", "schedules.short.max_length must be at least 3, not 2");
         row("paper window", R"("training": {"max_length": 32})", "unknown key \"training.max_length\"");
+        row("paper mention alone", R"("training": {"mention_alone": true})", "unknown key \"training.mention_alone\"");
+        row("schedule mention alone", R"("schedules": {"s": {"mention_alone": 1}})", "schedules.s.mention_alone must be true or false");
         row("accumulation 0", R"("training": {"gradient_accumulation": 0})", "training.gradient_accumulation must be at least 1");
         row("lr 0", R"("training": {"learning_rate": 0})", "training.learning_rate must be greater than 0, not 0");
         row("lr negative", R"("training": {"learning_rate": -1e-5})", "training.learning_rate must be greater than 0");
