@@ -3,7 +3,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -46,7 +45,7 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
 
 void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>& project) {
     homonyms_->clear();
-    ++generation_;  // a listing under way stops
+    listing_.cancel();  // a listing under way stops
     project_.reset();
     homonyms_->setUpdatesEnabled(true);
     if (!project || !project->kb) {
@@ -84,13 +83,12 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
     nextPair_ = 0;
     currentName_ = {};
     listedNames_ = 0;
-    const std::uint64_t generation = ++generation_;
     homonyms_->setUpdatesEnabled(false);
-    listHomonyms(generation);
+    listing_.start([this] { return listHomonyms(); });
 }
 
-void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
-    if (generation != generation_ || !project_) return;  // another project since
+bool KnowledgeBaseSummary::listHomonyms() {
+    if (!project_) return false;
     // A few hundred names a turn of the event loop: the 2,000 names listed for a UMLS-size KB
     // took ~140 ms at once on the GUI thread (perf, issue 17).
     constexpr int kNamesPerTurn = 250;
@@ -119,10 +117,7 @@ void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
         new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
                                   qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
     }
-    if (!finished) {
-        QTimer::singleShot(0, this, [this, generation] { listHomonyms(generation); });
-        return;
-    }
+    if (!finished) return true;
     for (int t = 0; t < homonyms_->topLevelItemCount(); ++t) {
         QTreeWidgetItem* item = homonyms_->topLevelItem(t);
         if (item->childCount() > 0) item->setText(2, tr("%n entities", nullptr, item->childCount()));
@@ -131,6 +126,7 @@ void KnowledgeBaseSummary::listHomonyms(std::uint64_t generation) {
     homonyms_->resizeColumnToContents(1);
     homonyms_->setUpdatesEnabled(true);
     project_.reset();  // listed: the summary keeps no project alive
+    return false;
 }
 
 QString KnowledgeBaseSummary::figuresText() const { return figures_->text(); }

@@ -12,6 +12,8 @@
 #include <memory>
 #include <string_view>
 
+#include "turn_scheduler.h"
+
 class QLabel;
 class QTreeWidget;
 
@@ -32,13 +34,13 @@ public:
     QString figuresText() const;
 
 private:
-    /// Lists the next few hundred homonym names, then the rest on later turns of the event loop.
-    void listHomonyms(std::uint64_t generation);
+    /// Lists the next few hundred homonym names (one turn of listing_); true while more remain.
+    bool listHomonyms();
     std::shared_ptr<const LoadedProject> project_;  ///< only while its homonyms are being listed
     std::size_t nextPair_ = 0;
     std::string_view currentName_;  ///< the last listed name (a view into project_'s KB)
     int listedNames_ = 0;
-    std::uint64_t generation_ = 0;
+    TurnScheduler listing_{this};  ///< lists the homonyms a few hundred names a turn
     /// The figures are counted on a worker: a pass over every entity, name and id, which for a
     /// UMLS-size KB held the GUI thread for a noticeable time (issue 17).
     QThreadPool pool_;

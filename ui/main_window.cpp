@@ -23,7 +23,6 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
-#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -634,17 +633,12 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
 }
 
 void MainWindow::runInTurns(std::vector<std::function<void()>> steps) {
-    const std::uint64_t generation = ++showGeneration_;
-    auto pending = std::make_shared<std::vector<std::function<void()>>>(std::move(steps));
-    auto next = std::make_shared<std::function<void(std::size_t)>>();
-    // The lambda holds `next` weakly: a strong capture would keep itself alive forever.
-    *next = [this, generation, pending, weakNext = std::weak_ptr(next)](std::size_t index) {
-        if (generation != showGeneration_ || index >= pending->size()) return;
-        (*pending)[index]();
-        if (auto again = weakNext.lock())
-            QTimer::singleShot(0, this, [again, index] { (*again)(index + 1); });
-    };
-    QTimer::singleShot(0, this, [next] { (*next)(0); });
+    showTurns_.start(
+        [steps = std::move(steps), next = std::size_t{0}]() mutable {
+            if (next < steps.size()) steps[next++]();
+            return next < steps.size();
+        },
+        TurnScheduler::FirstTurn::Queued);
 }
 
 void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {

@@ -16,6 +16,7 @@
 #include "curation/project_export.h"
 #include "mention_adapter.h"
 #include "project/curation_decision.h"
+#include "turn_scheduler.h"
 
 class QLabel;
 class QMenu;
@@ -140,7 +141,7 @@ private:
     MentionStatusFn statusFunction() const;
 
     std::shared_ptr<const LoadedProject> project_;
-    std::uint64_t showGeneration_ = 0;  ///< counts showProject() calls (runInTurns)
+    TurnScheduler showTurns_{this};  ///< the steps of the last showProject() (runInTurns)
     ProjectLoader* loader_ = nullptr;
     /// The KB dock waits for the candidate ranker before it indexes the KB (startKbIndexing).
     bool kbIndexAfterRanker_ = false;

@@ -4,7 +4,6 @@
 
 #include <QScrollBar>
 #include <QTextCursor>
-#include <QTimer>
 
 #include <QFontDatabase>
 #include <QPainter>
@@ -108,7 +107,7 @@ void RawFileView::loadFile(const QString& path) {
     pendingTopLine_ = 0;
     announced_ = false;
     loading_ = true;
-    ++generation_;  // a chunked insertion of the previous file stops
+    layout_.cancel();  // a chunked insertion of the previous file stops
     pendingText_.clear();
     pendingAt_ = 0;
     // The placeholder, not the text: the highlighter would mark a message as a malformed line.
@@ -165,7 +164,6 @@ void RawFileView::showWindowAround(int line, int topLine) {
     // The built-in highlighter formats only the lines on screen: a full pass over the window's
     // lines as they go in would cost more than the layout.
     if (auto* lazy = qobject_cast<PubTatorHighlighter*>(highlighter_)) lazy->setLineWindow(0, -1);
-    ++generation_;
     loading_ = true;
     firstLine_ = first;
     lastLine_ = 0;  // until the window is in
@@ -180,11 +178,11 @@ void RawFileView::showWindowAround(int line, int topLine) {
         pendingText_ = QString::fromUtf8(file_->text.data() + begin, static_cast<qsizetype>(end - begin));
     }
     pendingAt_ = 0;
-    appendChunk(generation_);
+    // Starting drops the rest of a window still being laid out (another file or window asked for).
+    layout_.start([this] { return appendChunk(); });
 }
 
-void RawFileView::appendChunk(std::uint64_t generation) {
-    if (generation != generation_) return;  // another file or window was asked for meanwhile
+bool RawFileView::appendChunk() {
     // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once, and a
     // fixed 2,048 lines a turn took 50 to 80 ms each on the 2-core machine (ui_stall's event
     // timing), too close to the 100 ms the GUI thread may stall once the workers compete for
@@ -203,10 +201,7 @@ void RawFileView::appendChunk(std::uint64_t generation) {
         pendingAt_ = end;
         if (turn.elapsed() >= layoutBudgetMs_) break;
     }
-    if (pendingAt_ < pendingText_.size()) {
-        QTimer::singleShot(0, this, [this, generation] { appendChunk(generation); });
-        return;
-    }
+    if (pendingAt_ < pendingText_.size()) return true;
     pendingText_.clear();
     pendingAt_ = 0;
     loading_ = false;
@@ -224,6 +219,7 @@ void RawFileView::appendChunk(std::uint64_t generation) {
         announced_ = true;
         Q_EMIT fileLoaded(path_, fileLineCount());
     }
+    return false;
 }
 
 void RawFileView::followScrolling(int value) {

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "turn_scheduler.h"
+
 class QSyntaxHighlighter;
 
 namespace linkscope::ui {
@@ -91,9 +93,9 @@ private:
     /// Shows the window of the file's lines around `line` (laid out in turns); once it is in,
     /// the cursor goes to pendingLine_ and, when set, `topLine` becomes the first visible line.
     void showWindowAround(int line, int topLine = 0);
-    /// Appends the next lines of pendingText_ (pieces of kLinesPerPiece for layoutBudgetMs_) and
-    /// schedules the rest on the next turn of the event loop; finishes the window after the last.
-    void appendChunk(std::uint64_t generation);
+    /// One turn of layout_: appends the next lines of pendingText_ (pieces of kLinesPerPiece for
+    /// layoutBudgetMs_); true while more remain; finishes the window after the last.
+    bool appendChunk();
     /// Moves the window when the view is scrolled to its first or last line.
     void followScrolling(int value);
     void updateLineNumberArea(const QRect& rect, int dy);
@@ -115,10 +117,10 @@ private:
     /// worker may be done (the watcher no longer running) before the result reaches this thread.
     bool loading_ = false;
     /// The window's text not yet in the document, from pendingAt_: laid out a slice per turn.
-    /// Showing another window or file bumps generation_ and drops the rest.
+    /// Showing another window or file starts layout_ again, which drops the rest.
     QString pendingText_;
     qsizetype pendingAt_ = 0;
-    std::uint64_t generation_ = 0;
+    TurnScheduler layout_{this};
     int layoutBudgetMs_ = kDefaultLayoutBudgetMs;
     QSyntaxHighlighter* highlighter_ = nullptr;
     QWidget* lineNumbers_ = nullptr;
