@@ -190,9 +190,11 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
     connect(pretrain_, &QPushButton::clicked, this, [this] { startPretraining(); });
     connect(startFrom_, &QComboBox::currentIndexChanged, this, [this] {
+        matchScheduleToStart();
         updateStartHint();
         updateEnabled();
     });
+    connect(schedule_, &QComboBox::currentIndexChanged, this, [this] { updateStartHint(); });
     connect(startFrom_, &QComboBox::activated, this, [this] { startChosenByUser_ = true; });
     connect(runsFolder_, &QLineEdit::editingFinished, this, &TrainingPanel::refreshStarts);
     connect(worker_, &TrainingWorker::collapseWarning, this, [this](int epoch, const QString& warning) {
@@ -380,19 +382,45 @@ void TrainingPanel::chooseDefaultStart(const QString& previous) {
         index = readsContext && newestContext >= 0 ? newestContext : (newest >= 0 ? newest : 0);
     }
     startFrom_->setCurrentIndex(index);
+    matchScheduleToStart();
     updateStartHint();
     updateEnabled();
+}
+
+train::StartKind TrainingPanel::startKind() const {
+    const QString start = startFrom_->currentData().toString();
+    if (start.isEmpty()) return train::StartKind::Scratch;
+    if (start == QLatin1String("custom")) return train::StartKind::Unknown;
+    return startFrom_->currentData(kContextStartRole).toBool() ? train::StartKind::ContextAligned
+                                                               : train::StartKind::NamesOnly;
+}
+
+void TrainingPanel::matchScheduleToStart() {
+    const QString shortName = QStringLiteral("short");
+    const QString pretrainedName = QStringLiteral("short-pretrained");
+    const int pretrained = schedule_->findText(pretrainedName);
+    if (pretrained < 0) return;
+    const train::StartKind kind = startKind();
+    const QString current = schedule_->currentText();
+    if (current == shortName && (kind == train::StartKind::NamesOnly || kind == train::StartKind::ContextAligned))
+        schedule_->setCurrentIndex(pretrained);
+    else if (current == pretrainedName && kind == train::StartKind::Scratch)
+        schedule_->setCurrentIndex(schedule_->findText(shortName));
 }
 
 QString TrainingPanel::startHint() const { return startHint_->isHidden() ? QString() : startHint_->text(); }
 
 void TrainingPanel::updateStartHint() {
-    const QString start = startFrom_->currentData().toString();
-    const train::StartKind kind = start.isEmpty()                                   ? train::StartKind::Scratch
-                                  : start == QLatin1String("custom")                ? train::StartKind::Unknown
-                                  : startFrom_->currentData(kContextStartRole).toBool() ? train::StartKind::ContextAligned
-                                                                                    : train::StartKind::NamesOnly;
-    const QString hint = chosenPreset_ ? QString::fromStdString(train::contextStartAdvice(*chosenPreset_, kind)) : QString();
+    QString hint;
+    if (chosenPreset_ && schedule_->currentIndex() >= 0) {
+        // The advice is the schedule's: belhd's short-pretrained reads the mention alone too.
+        try {
+            hint = QString::fromStdString(train::contextStartAdvice(
+                chosenPreset_->scheduled(schedule_->currentText().toStdString()), startKind()));
+        } catch (const std::exception&) {
+            // a schedule the preset does not name: the list was just refilled; no advice
+        }
+    }
     startHint_->setText(hint);
     startHint_->setVisible(!hint.isEmpty());
 }

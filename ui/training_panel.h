@@ -31,6 +31,7 @@ class ProjectStore;
 }
 namespace train {
 struct TrainingPreset;
+enum class StartKind;  // training_preset.h
 }
 }  // namespace linkscope
 
@@ -125,6 +126,12 @@ private:
     /// Selects the start a new choice gets (previous: kept when the user picked it and it is
     /// still offered) and shows the start hint.
     void chooseDefaultStart(const QString& previous);
+    /// What the chosen start is (from the Start from combo's item).
+    train::StartKind startKind() const;
+    /// Between a preset's "short" and "short-pretrained" schedules, the one its start takes (the
+    /// second is for a pretrained start, as tools/reproduce_results.py runs them); any other
+    /// schedule the user chose stays.
+    void matchScheduleToStart();
     void updateStartHint();
     static constexpr int kContextStartRole = Qt::UserRole + 1;  ///< item data: a context-aligned encoder
 

@@ -194,7 +194,8 @@ void runTrain(const TrainArguments& args) {
                 // an unreadable run folder is reported where the encoder is loaded
             }
         }
-        if (const std::string advice = train::contextStartAdvice(choice.preset, start); !advice.empty())
+        if (const std::string advice = train::contextStartAdvice(choice.preset.scheduled(choice.schedule), start);
+            !advice.empty())
             std::cerr << "warning: " << advice << std::endl;
     }
 

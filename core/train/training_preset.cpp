@@ -473,14 +473,21 @@ bool pretrainsEncoder(Method method) noexcept {
 }
 
 std::string contextStartAdvice(const TrainingPreset& preset, StartKind start) {
-    if (preset.markers == ContextMarkers::None || preset.mentionAlone || start == StartKind::ContextAligned ||
-        start == StartKind::Unknown)
+    if (preset.markers == ContextMarkers::None || start == StartKind::ContextAligned || start == StartKind::Unknown)
         return {};
-    return std::string(methodName(preset.method)) + " reads each mention in its sentence. Started from " +
-           (start == StartKind::Scratch ? "random weights" : "an encoder that has read names only") +
-           ", it collapsed to a few entities or stayed far below sparse TF-IDF in our runs (docs/results.md). "
-           "Start from an encoder aligned to mentions in context: pretrain on the KB, then train the "
-           "\"context-alignment\" preset from it.";
+    // Reading the mention alone too keeps what a names-only start knows; from random weights
+    // there is nothing to keep, and those runs collapsed with it as without it.
+    if (preset.mentionAlone && start == StartKind::NamesOnly) return {};
+    const std::string method(methodName(preset.method));
+    if (start == StartKind::Scratch)
+        return method + " reads each mention in its sentence. Started from random weights, it collapsed to a few "
+                        "entities or stayed far below sparse TF-IDF in our runs (docs/results.md). Pretrain an "
+                        "encoder on the KB first and start from it.";
+    return method + " reads each mention in its sentence. Started from an encoder that has read names only, pooled "
+                    "at the markers alone, it collapsed to a few entities or stayed far below sparse TF-IDF in our "
+                    "runs (docs/results.md). Take a schedule that reads the mention alone too (mention_alone: the "
+                    "\"short-pretrained\" schedule where the preset has one), or start from an encoder aligned to "
+                    "mentions in context (train the \"context-alignment\" preset from this one).";
 }
 
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }

@@ -116,6 +116,14 @@ private Q_SLOTS:
             QVERIFY2(train::contextStartAdvice(preset, StartKind::NamesOnly).find("context-alignment") != std::string::npos, name);
             QVERIFY(train::contextStartAdvice(preset, StartKind::ContextAligned).empty());
             QVERIFY(train::contextStartAdvice(preset, StartKind::Unknown).empty());
+            // Their short-pretrained schedules read the mention alone too: a names-only start
+            // suits them, random weights still do not.
+            const TrainingPreset pretrained = preset.scheduled("short-pretrained");
+            QVERIFY2(train::contextStartAdvice(pretrained, StartKind::NamesOnly).empty(), name);
+            QVERIFY2(train::contextStartAdvice(pretrained, StartKind::Scratch).find("random weights") != std::string::npos, name);
+            QVERIFY2(train::contextStartAdvice(preset.scheduled("short"), StartKind::NamesOnly).find("short-pretrained") !=
+                         std::string::npos,
+                     name);
         }
         for (const char* name : {"biosyn", "triplet", "knn-bioel"})
             for (const StartKind start : {StartKind::Scratch, StartKind::NamesOnly})
@@ -326,9 +334,11 @@ private Q_SLOTS:
         const TrainingPreset reloaded = TrainingPreset::load(dir_.write("alone.json", small.toJson()));
         QVERIFY(reloaded == small);
         QVERIFY(reloaded.scheduled("small").mentionAlone);
-        // A start that has only read names is no reason to warn when the mention is read alone too.
-        QVERIFY(!train::contextStartAdvice(preset, StartKind::Scratch).empty());
-        QVERIFY(train::contextStartAdvice(small, StartKind::Scratch).empty());
+        // A start that has only read names is no reason to warn when the mention is read alone
+        // too; random weights still are.
+        QVERIFY(!train::contextStartAdvice(preset, StartKind::NamesOnly).empty());
+        QVERIFY(train::contextStartAdvice(small, StartKind::NamesOnly).empty());
+        QVERIFY(!train::contextStartAdvice(small, StartKind::Scratch).empty());
     }
     void theShortSchedulesOfTheContextMethodsNarrowTheWindow() {
         // Chosen on NCBI Disease dev (the presets' choices say how): the compact encoder reads a

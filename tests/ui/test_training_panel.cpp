@@ -253,7 +253,10 @@ private Q_SLOTS:
         QCOMPARE(other.startFromCombo()->itemData(0).toString(), QString());  // from scratch stays offered
 
         // A method that reads mentions in their sentences (belhd): the names-only encoder is
-        // still chosen while no context-aligned one exists, and the panel says why it should not.
+        // still chosen while no context-aligned one exists. The schedule the user chose
+        // ("paper", markers only) stays, and the panel says why this start does not suit it.
+        // Between "short" and "short-pretrained" (which reads the mention alone too) the start
+        // chooses: a pretrained start takes the second, with no warning; random weights "short".
         test::writeFile(path(QStringLiteral("models/tiny-belhd.json")).toStdString(),
                         test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "belhd.json"));
         TrainingPanel context;
@@ -261,7 +264,19 @@ private Q_SLOTS:
         context.setStore(&store);
         context.presetCombo()->setCurrentIndex(context.presetCombo()->findText(QStringLiteral("tiny-belhd")));
         QCOMPARE(context.startFromCombo()->currentData().toString(), absolute);
+        QCOMPARE(context.scheduleCombo()->currentText(), QStringLiteral("paper"));
+        QVERIFY2(context.startHint().contains(QStringLiteral("short-pretrained")), qPrintable(context.startHint()));
         QVERIFY2(context.startHint().contains(QStringLiteral("context-alignment")), qPrintable(context.startHint()));
+        context.scheduleCombo()->setCurrentIndex(context.scheduleCombo()->findText(QStringLiteral("short")));
+        QVERIFY2(context.startHint().contains(QStringLiteral("short-pretrained")), qPrintable(context.startHint()));
+        context.startFromCombo()->setCurrentIndex(0);  // from scratch
+        QCOMPARE(context.scheduleCombo()->currentText(), QStringLiteral("short"));
+        QVERIFY2(context.startHint().contains(QStringLiteral("random weights")), qPrintable(context.startHint()));
+        context.startFromCombo()->setCurrentIndex(context.startFromCombo()->findData(absolute));
+        QCOMPARE(context.scheduleCombo()->currentText(), QStringLiteral("short-pretrained"));
+        QVERIFY2(context.startHint().isEmpty(), qPrintable(context.startHint()));
+        context.startFromCombo()->setCurrentIndex(0);
+        QCOMPARE(context.scheduleCombo()->currentText(), QStringLiteral("short"));
         // A context-aligned encoder in the project (the pretrained run, relabelled): chosen by
         // default for belhd, and the hint goes; triplet keeps the names-only one.
         const fs::path aligned = fs::path(path(QStringLiteral("pretrain-runs/aligned")).toStdString());
@@ -281,7 +296,7 @@ private Q_SLOTS:
         chooser.presetCombo()->setCurrentIndex(chooser.presetCombo()->findText(QStringLiteral("tiny-belhd")));
         QCOMPARE(chooser.startFromCombo()->currentData().toString(), alignedPath);
         QVERIFY(chooser.startHint().isEmpty());
-        chooser.startFromCombo()->setCurrentIndex(chooser.startFromCombo()->findData(absolute));
+        chooser.startFromCombo()->setCurrentIndex(0);  // from scratch: belhd collapsed
         QVERIFY(!chooser.startHint().isEmpty());
         fs::remove(path(QStringLiteral("models/tiny-belhd.json")).toStdString());
     }
