@@ -17,12 +17,15 @@ JSON reports: no figure is typed by hand.
 Every step records its wall time and peak memory (of the child process) in OUT/steps/NAME.json
 and is skipped when that record exists, so an interrupted reproduction goes on where it stopped
 (`--fresh` starts over). `--only` limits the steps (e.g. `--only pretrain,encoder`), `--tables`
-rewrites the tables from what OUT already holds.
+rewrites the tables from what OUT already holds. `--block NAME` writes them between
+`<!-- reproduce-results:NAME:begin -->` and `<!-- reproduce-results:NAME:end -->` instead: the
+runs of a new OUT on a machine that no longer holds the runs the main tables were written from
+(results-runs is not committed) go beside those tables rather than over them.
 
   tools/reproduce_results.py [--cli build/default/bin/linkscope-cli] [--data ../shared/data]
                              [--out results-runs] [--presets biosyn,triplet,...] [--starts random,pretrained,context]
                              [--only STEPS]
-                             [--tables] [--fresh]
+                             [--tables] [--fresh] [--block NAME]
 """
 import argparse
 import json
@@ -284,6 +287,9 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr, linking")
     parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
+    parser.add_argument("--block", default="",
+                        help="write the tables between <!-- reproduce-results:BLOCK:begin/end --> instead of the main "
+                             "markers: the runs of a later OUT beside those of an earlier one whose runs are gone")
     args = parser.parse_args()
 
     data, out, cli = Path(args.data), Path(args.out), args.cli
@@ -366,7 +372,11 @@ def main():
     if not (out / "steps" / "pretrain.json").exists():
         print(f"{out} holds no pretraining run yet: the tables of {args.results} are left as they are")
         return
-    write_tables(Path(args.results), tables(out, data))
+    if args.block:
+        write_tables(Path(args.results), tables(out, data), f"<!-- reproduce-results:{args.block}:begin -->",
+                     f"<!-- reproduce-results:{args.block}:end -->")
+    else:
+        write_tables(Path(args.results), tables(out, data))
     print(f"tables written to {args.results}")
 
 
