@@ -257,9 +257,10 @@ enum class StartKind {
     ContextAligned,  ///< a self-alignment run after the context alignment
     Unknown,         ///< any other checkpoint
 };
-/// In plain words, why `preset` should not start from `start`: for a method that reads each
-/// mention in its sentence (markers), a start that has read names only or nothing collapsed or
-/// stayed far below sparse TF-IDF in docs/results.md's runs. Empty when the start suits it.
+/// In plain words, why `preset` (as its schedule runs it: scheduled()) should not start from
+/// `start`: for a method that reads each mention in its sentence (markers), a start that has
+/// read nothing, or names only with the mention pooled at the markers alone, collapsed or stayed
+/// far below sparse TF-IDF in docs/results.md's runs. Empty when the start suits it.
 std::string contextStartAdvice(const TrainingPreset& preset, StartKind start);
 
 }  // namespace linkscope::train
