@@ -180,6 +180,28 @@ private Q_SLOTS:
         QCOMPARE(result.diagnostics[1].line, std::size_t{3});
     }
 
+    void aConceptsRowsAcrossSkippedAndOtherRows() {
+        // The loader reuses the last row's entity while the CUI stays the same: rows of one
+        // concept split by a skipped malformed row, a filtered row and another concept's rows
+        // must still land on the same entity, and the other concept on its own.
+        const auto content = mrconso(preferred("C0000001", "First")) + mrconso(other("BAD", "x")) +
+                             mrconso(other("C0000001", "Second")) +
+                             mrconso(with(other("C0000002", "Autre"), &Row::lat, "FRE")) +
+                             mrconso(other("C0000002", "Other")) + mrconso(other("C0000001", "Third"));
+        UmlsOptions options;
+        options.lenient = true;
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", content), std::nullopt, options);
+        QCOMPARE(result.kb.entityCount(), std::size_t{2});
+        const auto first = result.kb.findEntity("C0000001");
+        const auto second = result.kb.findEntity("C0000002");
+        QVERIFY(first && second && *first != *second);
+        std::vector<std::string> names;
+        for (const auto name : result.kb.names(*first)) names.emplace_back(name);
+        std::sort(names.begin(), names.end());
+        QCOMPARE(names, (std::vector<std::string>{"First", "Second", "Third"}));
+        QCOMPARE(result.kb.preferredName(*second), std::string_view("Other"));
+    }
+
     void emptyFileAndEmptyNames() {
         QCOMPARE(loadUmls(dir_.write("empty.RRF", ""), std::nullopt).kb.entityCount(), std::size_t{0});
         const auto result = loadUmls(dir_.write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);
