@@ -49,6 +49,8 @@ std::string rankerDescription(const train::TrainingPreset& preset, const train::
     if (preset.method == train::Method::PrototypeSrn)
         text += ", re-ranking " + std::to_string(preset.prototype.candidates) + " " +
                 std::string(train::candidateSourceName(preset.prototype.candidateSource)) + " candidates";
+    if (preset.method == train::Method::PrototypeSrn && preset.prototype.firstStageWeight > 0)
+        text += " + " + numberText(preset.prototype.firstStageWeight) + " x their first-stage score";
     return text;
 }
 

@@ -201,9 +201,11 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
     if (const auto own = root.find("linkscope"); own != root.end()) {
         if (!own->is_object()) fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
         for (const auto& [key, value] : own->items())
-            if (key != "pooling" && key != "projection_dim" && key != "projection_head" && key != "mention_alone")
+            if (key != "pooling" && key != "projection_dim" && key != "projection_head" && key != "mention_alone" &&
+                key != "mention_context_weight")
                 throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key +
-                                              "\" (known: pooling, projection_dim, projection_head, mention_alone)");
+                                              "\" (known: pooling, projection_dim, projection_head, mention_alone, "
+                                              "mention_context_weight)");
         const FieldReader ownFields(*own, name, "linkscope: ");
         std::string pooling(poolingName(config.pooling));
         ownFields.string("pooling", pooling);
@@ -219,6 +221,11 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
         if (const auto alone = own->find("mention_alone"); alone != own->end()) {
             if (!alone->is_boolean()) ownFields.fail("mention_alone", "must be true or false");
             config.mentionAlone = alone->get<bool>();
+        }
+        if (const auto weight = own->find("mention_context_weight"); weight != own->end()) {
+            if (!weight->is_number() || !(weight->get<double>() >= 0.0 && weight->get<double>() <= 1.0))
+                ownFields.fail("mention_context_weight", "must be a number from 0 to 1");
+            config.mentionContextWeight = weight->get<double>();
         }
     }
 
@@ -259,6 +266,7 @@ void BertConfig::save(const std::filesystem::path& file) const {
     if (projectionHead != ProjectionHead::Linear)
         root["linkscope"]["projection_head"] = std::string(projectionHeadName(projectionHead));
     if (mentionAlone) root["linkscope"]["mention_alone"] = true;
+    if (mentionContextWeight != 0.5) root["linkscope"]["mention_context_weight"] = mentionContextWeight;
 
     AtomicFileWriter writer(file);
     writer.stream() << root.dump(2) << '\n';
@@ -290,6 +298,8 @@ void BertConfig::validate() const {
     probability(attentionProbsDropoutProb, "attention_probs_dropout_prob");
     if (!std::isfinite(initializerRange) || initializerRange < 0)
         throw Error("config: initializer_range must be a non-negative number");
+    if (!(mentionContextWeight >= 0 && mentionContextWeight <= 1))
+        throw Error("config: linkscope.mention_context_weight must lie in [0, 1]");
     if (hiddenAct != "gelu")
         throw Error("config: hidden_act \"" + hiddenAct +
                     "\" is not supported: this engine implements only \"gelu\" (the exact, erf-based GELU of "

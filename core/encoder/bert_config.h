@@ -50,6 +50,9 @@ struct BertConfig {
     /// pooling in context and the [CLS] vector of the marked words read alone. A deviation from
     /// BELHD and Le & Nguyen for small encoders (models/README.md, "mention_alone").
     bool mentionAlone = false;
+    /// With mentionAlone: the marker pooling's weight in that mean, in [0, 1] (the words alone
+    /// weigh 1 - it); 0.5 is the plain mean. config.json "mention_context_weight".
+    double mentionContextWeight = 0.5;
 
     std::string extraJson = "{}";  ///< keys read but not interpreted, as a JSON object
 

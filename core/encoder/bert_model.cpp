@@ -289,10 +289,11 @@ torch::Tensor BertEncoderModel::embed(const torch::Tensor& ids, const torch::Ten
     if (config_.mentionAlone && (spec.pooling == Pooling::Markers || spec.pooling == Pooling::StartEnd)) {
         // The marked words read alone, [CLS]-pooled as names are: a small encoder reads them
         // worse inside their sentence (docs/results.md), so the context refines the name's vector
-        // instead of replacing it.
+        // instead of replacing it, weighing mentionContextWeight.
         const auto [aloneIds, aloneMask, aloneTypes] =
             markedWordsAlone(ids, mask, spec, static_cast<std::int64_t>(config_.padTokenId));
-        pooled = (pooled + forward(aloneIds, aloneMask, aloneTypes).select(1, 0)) / 2.0;
+        const double context = config_.mentionContextWeight;
+        pooled = pooled * context + forward(aloneIds, aloneMask, aloneTypes).select(1, 0) * (1.0 - context);
     }
     auto vectors = project(pooled);
     if (normalize)

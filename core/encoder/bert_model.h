@@ -8,6 +8,7 @@
 // "encoder.layer.0.attention.self.query.weight", ...) and weights map by name without a table.
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 
@@ -143,10 +144,12 @@ public:
     const BertConfig& config() const noexcept { return config_; }
     /// The pooling saved in config.json ("linkscope" key): the trainer sets its method's.
     void setPooling(Pooling pooling) noexcept { config_.pooling = pooling; }
-    /// Saved in config.json too: marker pooling averaged with the marked words read alone
-    /// (BertConfig::mentionAlone); the trainer sets its schedule's.
-    void setMentionAlone(bool on) noexcept {
+    /// Saved in config.json too: marker pooling averaged with the marked words read alone, the
+    /// pooling weighing contextWeight (BertConfig::mentionAlone, mentionContextWeight); the
+    /// trainer sets its schedule's. contextWeight is clamped to [0, 1].
+    void setMentionAlone(bool on, double contextWeight = 0.5) noexcept {
         config_.mentionAlone = on;
+        config_.mentionContextWeight = std::clamp(contextWeight, 0.0, 1.0);
         markWeightsChanged();  // the vectors change: a cached fingerprint must be recomputed
     }
     bool hasPooler() const noexcept { return !pooler_dense_.is_empty(); }

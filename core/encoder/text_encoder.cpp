@@ -318,6 +318,11 @@ std::string TextEncoder::fingerprint() const {
     hash.field(poolingName(c.pooling));
     // Added only when set, so that the fingerprints of models saved before the key existed stay.
     if (c.mentionAlone) hash.field("mention-alone");
+    if (c.mentionAlone && c.mentionContextWeight != 0.5) {
+        char weight[32];
+        std::snprintf(weight, sizeof weight, "context %.17g", c.mentionContextWeight);
+        hash.field(weight);
+    }
     const auto& tokenizer = state_->tokenizer;
     for (const auto& token : tokenizer.vocabulary().tokens()) hash.field(token);
     for (const auto& [token, id] : tokenizer.config().addedTokens) hash.field(token + "\t" + std::to_string(id));

@@ -343,13 +343,17 @@ struct MethodLinker::State {
 
         const std::lock_guard lock(entityMutex);
         cacheEntityVectors(needed);
+        // The paper ranks by the re-ranker alone (firstStageWeight 0); a weight keeps what the
+        // first stage knew, e.g. for a re-ranker trained briefly from a names-only start.
+        const auto firstStageWeight = static_cast<float>(preset.prototype.firstStageWeight);
         std::vector<std::vector<LinkedCandidate>> ranked(count);
         for (std::size_t q = 0; q < count; ++q) {
             const auto mention = std::span<const float>(mentions).subspan(q * dimension, dimension);
             std::vector<LinkedCandidate> scored;
             for (const auto& [entity, candidate] : representatives[q]) {
                 const float score = similarity(preset.similarity, mention, entityVectors.at(entity));
-                scored.push_back({candidate.entry, score, score, sparseScores ? candidate.score : 0.0f});
+                scored.push_back({candidate.entry, score + firstStageWeight * candidate.score, score,
+                                  sparseScores ? candidate.score : 0.0f});
             }
             std::sort(scored.begin(), scored.end(), better);
             // An entry naming several entities stands at the rank of the best of them.

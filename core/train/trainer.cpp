@@ -175,7 +175,7 @@ private:
                                    std::to_string(model.config().projectionDim)) +
                         " (start from an encoder without a head, or from a model of this preset)");
         model.setPooling(preset_.pooling);  // saved in config.json: `eval --model RUN/model` pools the same way
-        model.setMentionAlone(preset_.mentionAlone);
+        model.setMentionAlone(preset_.mentionAlone, preset_.mentionContextWeight);
         model.markWeightsChanged();
         device_ = model.parameters().front().device();
         info_.device = encoder_.deviceName();

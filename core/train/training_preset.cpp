@@ -333,6 +333,7 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
     encoder.choice("markers", preset.markers, kMarkers);
     encoder.boolean("homonym_expansion", preset.homonymExpansion);
     encoder.boolean("mention_alone", preset.mentionAlone);
+    encoder.real("mention_context_weight", preset.mentionContextWeight, between(0, 1));
     encoder.finish();
 }
 
@@ -355,6 +356,21 @@ void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
     if (named) {
         reader.size("max_length", schedule.maxLength, kMinInputTokens);
         reader.boolean("mention_alone", schedule.mentionAlone);
+        if (reader.member("mention_context_weight")) {
+            double weight = 0.5;
+            reader.real("mention_context_weight", weight, between(0, 1));
+            schedule.mentionContextWeight = weight;
+        }
+        if (reader.member("projection_dim")) {
+            std::size_t dimension = 0;
+            reader.size("projection_dim", dimension);
+            schedule.projectionDim = dimension;
+        }
+        if (reader.member("first_stage_weight")) {
+            double weight = 0.0;
+            reader.real("first_stage_weight", weight, atLeast(0));
+            schedule.firstStageWeight = weight;
+        }
     }
     reader.finish();
 }
@@ -415,6 +431,7 @@ void readPrototype(ObjectReader& reader, PrototypeSettings& prototype) {
     reader.real("epsilon", prototype.epsilon, atLeast(0));
     reader.real("radius_learning_rate", prototype.radiusLearningRate, atLeast(0));  // 0: a fixed radius
     reader.size("max_synonyms", prototype.maxSynonyms);
+    reader.real("first_stage_weight", prototype.firstStageWeight, atLeast(0));
     reader.finish();
 }
 
@@ -449,6 +466,9 @@ OrderedJson scheduleJson(const Schedule& schedule) {
     };
     if (schedule.maxLength != 0) json["max_length"] = schedule.maxLength;
     if (schedule.mentionAlone) json["mention_alone"] = true;
+    if (schedule.mentionContextWeight) json["mention_context_weight"] = *schedule.mentionContextWeight;
+    if (schedule.projectionDim) json["projection_dim"] = *schedule.projectionDim;
+    if (schedule.firstStageWeight) json["first_stage_weight"] = *schedule.firstStageWeight;
     return json;
 }
 
@@ -527,6 +547,12 @@ TrainingPreset TrainingPreset::scheduled(std::string_view scheduleName) const {
     preset.training.maxLength = 0;
     if (preset.training.mentionAlone) preset.mentionAlone = true;
     preset.training.mentionAlone = false;
+    if (preset.training.mentionContextWeight) preset.mentionContextWeight = *preset.training.mentionContextWeight;
+    preset.training.mentionContextWeight.reset();
+    if (preset.training.projectionDim) preset.projectionDim = *preset.training.projectionDim;
+    preset.training.projectionDim.reset();
+    if (preset.training.firstStageWeight) preset.prototype.firstStageWeight = *preset.training.firstStageWeight;
+    preset.training.firstStageWeight.reset();
     return preset;
 }
 
@@ -578,6 +604,7 @@ std::string TrainingPreset::toJson() const {
              {"markers", markersName(markers)},
              {"homonym_expansion", homonymExpansion},
              {"mention_alone", mentionAlone},
+             {"mention_context_weight", mentionContextWeight},
          }},
         {"seed", seed},
         {"training", scheduleJson(training)},
@@ -609,6 +636,7 @@ std::string TrainingPreset::toJson() const {
              {"epsilon", prototype.epsilon},
              {"radius_learning_rate", prototype.radiusLearningRate},
              {"max_synonyms", prototype.maxSynonyms},
+             {"first_stage_weight", prototype.firstStageWeight},
          }},
         {"contrastive",
          {

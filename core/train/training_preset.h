@@ -100,6 +100,12 @@ struct Schedule {
     /// A named schedule may turn on the encoder's mention_alone (a small encoder's help for
     /// marker pooling, TrainingPreset::mentionAlone); scheduled() applies it.
     bool mentionAlone = false;
+    /// A named schedule's own encoder.mention_context_weight; unset: the preset's.
+    std::optional<double> mentionContextWeight;
+    /// A named schedule's own encoder.projection_dim (0: no head); unset: the preset's.
+    std::optional<std::size_t> projectionDim;
+    /// A named schedule's own prototype.first_stage_weight; unset: the preset's.
+    std::optional<double> firstStageWeight;
 
     friend bool operator==(const Schedule&, const Schedule&) = default;
 };
@@ -136,6 +142,9 @@ struct PrototypeSettings {
     double epsilon = 1.0;
     double radiusLearningRate = 0.01;  ///< the radius' own learning rate (0.005-0.01)
     std::size_t maxSynonyms = 0;       ///< synonyms in the entity text "[CLS] type [SEP] s1 [SEP] s2"; 0: all that fit
+    /// Linking: the re-ranker's score plus this weight times the first stage's (the sparse or
+    /// dense cosine that brought the candidate); 0: the re-ranker alone, as the paper ranks.
+    double firstStageWeight = 0.0;
 
     friend bool operator==(const PrototypeSettings&, const PrototypeSettings&) = default;
 };
@@ -187,6 +196,9 @@ struct TrainingPreset {
     /// alone (encoder::BertConfig::mentionAlone): not in the papers; for the compact encoder, which
     /// reads a mention inside its sentence worse than alone. Saved in the model's config.json.
     bool mentionAlone = false;
+    /// With mentionAlone: the marker pooling's weight in that mean (the words alone weigh the
+    /// rest); 0.5 is the plain mean (encoder::BertConfig::mentionContextWeight).
+    double mentionContextWeight = 0.5;
     std::uint64_t seed = 42;
 
     Schedule training;                 ///< the paper's schedule ("training")
@@ -217,7 +229,9 @@ struct TrainingPreset {
     const Schedule& schedule(std::string_view name) const;
     /// The preset as that schedule runs it: `training` is the schedule, and a schedule's own
     /// max_length replaces maxLength (left 0 in `training`, so toJson() reads back), and its
-    /// mention_alone turns mentionAlone on (left false in `training`). What a run
+    /// mention_alone turns mentionAlone on (left false in `training`), its
+    /// mention_context_weight, projection_dim and first_stage_weight replace the preset's (left
+    /// unset in `training`). What a run
     /// trains with and saves as its preset.json.
     TrainingPreset scheduled(std::string_view name) const;
 

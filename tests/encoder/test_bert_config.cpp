@@ -215,6 +215,13 @@ private Q_SLOTS:
         const BertConfig belhd = BertConfig::load(
             dir_.write("belhd.json", requiredWith(R"("linkscope": {"projection_dim": 8, "projection_head": "layernorm"})")));
         QCOMPARE(belhd.projectionHead, ProjectionHead::LayerNorm);
+        QCOMPARE(belhd.mentionContextWeight, 0.5);  // without the key: the plain mean
+        const BertConfig weighted = BertConfig::load(dir_.write(
+            "weighted.json", requiredWith(R"("linkscope": {"mention_alone": true, "mention_context_weight": 0.25})")));
+        QVERIFY(weighted.mentionAlone);
+        QCOMPARE(weighted.mentionContextWeight, 0.25);
+        weighted.save(dir_.path("saved.json"));
+        QCOMPARE(BertConfig::load(dir_.path("saved.json")).mentionContextWeight, 0.25);
     }
 
     // A damaged "projection_head" is refused with the file's name, never read as another head.
@@ -295,6 +302,10 @@ private Q_SLOTS:
         row("linkscope not object", requiredWith(R"("linkscope": "cls")"), 0, "\"linkscope\" must be an object");
         row("projection_dim negative", requiredWith(R"("linkscope": {"projection_dim": -3})"), 0,
             "linkscope: \"projection_dim\" must be a non-negative integer");
+        row("context weight above 1", requiredWith(R"("linkscope": {"mention_context_weight": 2})"), 0,
+            "\"mention_context_weight\" must be a number from 0 to 1");
+        row("context weight a string", requiredWith(R"("linkscope": {"mention_context_weight": "half"})"), 0,
+            "\"mention_context_weight\" must be a number from 0 to 1");
     }
     void refusals() {
         QFETCH(QString, content);

@@ -511,6 +511,28 @@ private Q_SLOTS:
         // Names ([CLS] pooling) are read as before.
         QVERIFY(maxDifference(encoder.encode(alone, EncodeRequest{.pooling = Pooling::Cls}), names) < 1e-6);
 
+        // mention_context_weight: the markers' share of the mean; 1 is the markers alone, 0 the
+        // words alone, and any other weight than 0.5 changes the fingerprint.
+        const auto halfWay = encoder.fingerprint();
+        for (const double weight : {0.25, 1.0, 0.0}) {
+            encoder.model().setMentionAlone(true, weight);
+            QVERIFY(encoder.fingerprint() != halfWay);
+            std::vector<float> weighted(pooled.size());
+            for (std::size_t i = 0; i < weighted.size(); ++i)
+                weighted[i] = static_cast<float>(weight * pooled[i] + (1.0 - weight) * names[i]);
+            QVERIFY(maxDifference(encoder.encode(marked), weighted) < 1e-5);
+        }
+        encoder.model().setMentionAlone(true, 0.25);
+        const auto quarter = encoder.encode(marked);
+        const auto quarterPath = dir_.path("mention-context-weight");
+        encoder.save(quarterPath);
+        QVERIFY(test::readFile(quarterPath / "config.json").find("\"mention_context_weight\": 0.25") != std::string::npos);
+        const auto quarterLoaded = TextEncoder::load(quarterPath, options);
+        QCOMPARE(quarterLoaded.config().mentionContextWeight, 0.25);
+        QVERIFY(maxDifference(quarterLoaded.encode(marked), quarter) < 1e-6);
+        encoder.model().setMentionAlone(true);
+        QCOMPARE(encoder.fingerprint(), halfWay);
+
         // Le & Nguyen's markers, with nothing between them: [CLS] [SEP] alone.
         options.pooling = Pooling::StartEnd;
         encoder.setOptions(options);

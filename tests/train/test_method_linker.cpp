@@ -448,6 +448,41 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < ranked[q].size(); ++i) QCOMPARE(again[q][i].score, ranked[q][i].score);
     }
 
+    // prototype.first_stage_weight: the score is the re-ranker's plus the weight times the first
+    // stage's, the re-ranker's own score stays in `dense`; a weight far above the distances'
+    // spread ranks as the first stage does.
+    void prototypeFirstStageWeightAddsTheFirstStageScore() {
+        TrainingPreset preset = presetFor(Method::PrototypeSrn);
+        const TextEncoder encoder = tinyEncoder(kb_, Pooling::StartEnd);
+        const std::vector<std::string> inputs = {"patients with a [START] heart attack [END] were studied",
+                                                 "[START] tumor [END]", "[START] lung cancer [END] in the others"};
+        const std::size_t k = 3;
+        const auto plain = MethodLinker(preset, encoder, dictionary_, &kb_).rank(inputs, k);
+        for (const float weight : {2.5f, 1000.0f}) {
+            preset.prototype.firstStageWeight = weight;
+            const auto ranked = MethodLinker(preset, encoder, dictionary_, &kb_).rank(inputs, k);
+            QCOMPARE(ranked.size(), inputs.size());
+            for (std::size_t q = 0; q < inputs.size(); ++q) {
+                QVERIFY(!ranked[q].empty());
+                float bestStage = 0.0f;
+                for (std::size_t i = 0; i < ranked[q].size(); ++i) {
+                    const auto& c = ranked[q][i];
+                    QVERIFY(std::abs(c.score - (c.dense + weight * c.sparse)) < 1e-3f * std::max(1.0f, weight));
+                    QVERIFY(c.dense <= 0.0f);  // -distance, as without the weight
+                    if (i > 0) QVERIFY(ranked[q][i - 1].score >= c.score);
+                    bestStage = std::max(bestStage, c.sparse);
+                    // The re-ranker's score of an entry does not change with the weight.
+                    for (const auto& p : plain[q])
+                        if (p.entry == c.entry) QVERIFY(std::abs(p.dense - c.dense) < 1e-5f);
+                }
+                if (weight > 100.0f) QCOMPARE(ranked[q].front().sparse, bestStage);
+            }
+        }
+        // The first stage's exact name wins once its score counts enough.
+        const auto byStage = MethodLinker(preset, encoder, dictionary_, &kb_).rank(inputs, k);
+        QCOMPARE(std::size_t{byStage[1].front().entry}, entryOf("tumor"));
+    }
+
     void prototypeDenseFirstStageComparesMarkedNamesByCosine() {
         TrainingPreset preset = presetFor(Method::PrototypeSrn);
         preset.prototype.candidateSource = CandidateSource::Dense;

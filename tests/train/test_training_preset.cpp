@@ -334,6 +334,35 @@ private Q_SLOTS:
         const TrainingPreset reloaded = TrainingPreset::load(dir_.write("alone.json", small.toJson()));
         QVERIFY(reloaded == small);
         QVERIFY(reloaded.scheduled("small").mentionAlone);
+        QCOMPARE(small.mentionContextWeight, 0.5);  // the plain mean unless a key says otherwise
+
+        // A schedule's mention_context_weight replaces the encoder's for its runs only.
+        const auto weighted = dir_.write("weighted.json", R"({
+  "method": "belhd",
+  "encoder": {"pooling": "markers", "markers": "belhd", "mention_context_weight": 0.4, "projection_dim": 128},
+  "schedules": {"small": {"epochs": 2, "mention_alone": true, "mention_context_weight": 0.2, "projection_dim": 0,
+                          "first_stage_weight": 20},
+                "plain": {"epochs": 1}}
+})");
+        const TrainingPreset weightedPreset = TrainingPreset::load(weighted);
+        QCOMPARE(weightedPreset.mentionContextWeight, 0.4);
+        QCOMPARE(weightedPreset.schedule("small").mentionContextWeight.value_or(-1.0), 0.2);
+        const TrainingPreset weightedSmall = weightedPreset.scheduled("small");
+        QCOMPARE(weightedSmall.mentionContextWeight, 0.2);
+        QVERIFY(!weightedSmall.training.mentionContextWeight);
+        QCOMPARE(weightedPreset.scheduled("plain").mentionContextWeight, 0.4);
+        // ... and its projection_dim the head's size (0: none) for its runs only.
+        QCOMPARE(weightedPreset.projectionDim, std::size_t{128});
+        QCOMPARE(weightedSmall.projectionDim, std::size_t{0});
+        QVERIFY(!weightedSmall.training.projectionDim);
+        QCOMPARE(weightedPreset.scheduled("plain").projectionDim, std::size_t{128});
+        // ... and its first_stage_weight prototype-srn's linking weight.
+        QCOMPARE(weightedSmall.prototype.firstStageWeight, 20.0);
+        QVERIFY(!weightedSmall.training.firstStageWeight);
+        QCOMPARE(weightedPreset.scheduled("plain").prototype.firstStageWeight, 0.0);
+        // (The file's stem is the preset's name, so each reads back from "weighted.json".)
+        QVERIFY(TrainingPreset::load(dir_.write("weighted.json", weightedSmall.toJson())) == weightedSmall);
+        QVERIFY(TrainingPreset::load(dir_.write("weighted.json", weightedPreset.toJson())) == weightedPreset);
         // A start that has only read names is no reason to warn when the mention is read alone
         // too; random weights still are.
         QVERIFY(!train::contextStartAdvice(preset, StartKind::NamesOnly).empty());
@@ -537,6 +566,13 @@ private Q_SLOTS:
         row("paper window", R"("training": {"max_length": 32})", "unknown key \"training.max_length\"");
         row("paper mention alone", R"("training": {"mention_alone": true})", "unknown key \"training.mention_alone\"");
         row("schedule mention alone", R"("schedules": {"s": {"mention_alone": 1}})", "schedules.s.mention_alone must be true or false");
+        row("context weight above 1", R"("encoder": {"mention_context_weight": 1.5})", "encoder.mention_context_weight must be");
+        row("schedule context weight", R"("schedules": {"s": {"mention_context_weight": -0.1}})", "schedules.s.mention_context_weight must be");
+        row("paper context weight", R"("training": {"mention_context_weight": 0.3})", "unknown key \"training.mention_context_weight\"");
+        row("schedule head size", R"("schedules": {"s": {"projection_dim": -2}})", "schedules.s.projection_dim must be");
+        row("paper head size", R"("training": {"projection_dim": 64})", "unknown key \"training.projection_dim\"");
+        row("schedule first-stage weight", R"("schedules": {"s": {"first_stage_weight": -3}})", "schedules.s.first_stage_weight must be");
+        row("negative first-stage weight", R"("prototype": {"first_stage_weight": -1})", "prototype.first_stage_weight must be");
         row("accumulation 0", R"("training": {"gradient_accumulation": 0})", "training.gradient_accumulation must be at least 1");
         row("lr 0", R"("training": {"learning_rate": 0})", "training.learning_rate must be greater than 0, not 0");
         row("lr negative", R"("training": {"learning_rate": -1e-5})", "training.learning_rate must be greater than 0");
