@@ -16,6 +16,7 @@
 #include <ATen/autocast_mode.h>
 #include <torch/serialize.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <nlohmann/json.hpp>
 
@@ -82,12 +83,23 @@ class AutocastGuard {
 public:
     explicit AutocastGuard(bool enabled) : enabled_(enabled) {
         if (!enabled_) return;
+        // LibTorch 2.4 names the device in the autocast calls and deprecates the CUDA-only ones
+        // that Debian's 1.13 has; the GPU machines build against a current LibTorch.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+        at::autocast::set_autocast_dtype(at::kCUDA, at::kBFloat16);
+        at::autocast::set_autocast_enabled(at::kCUDA, true);
+#else
         at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
         at::autocast::set_enabled(true);
+#endif
     }
     ~AutocastGuard() {
         if (!enabled_) return;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+        at::autocast::set_autocast_enabled(at::kCUDA, false);
+#else
         at::autocast::set_enabled(false);
+#endif
         at::autocast::clear_cache();
     }
     AutocastGuard(const AutocastGuard&) = delete;

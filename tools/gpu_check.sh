@@ -1,0 +1,61 @@
+#!/bin/bash
+# The GPU machine's check, run there from the repository root with .devdeps/ (tools/gpu_bundle.sh)
+# and results-runs/medic-sap/model carried: builds core + linkscope-cli against that machine's
+# Python torch (CUDA), trains belhd's short-pretrained schedule on CUDA from the pretrained
+# encoder, evaluates the run on CUDA and on the CPU, and pretrains on CUDA for what time is left
+# (its progress lines give the speed). Logs and reports go to $OUT (the device tool's folder).
+#   BUILD_TYPE=RelWithDebInfo DEBUG_CRASH=1 ...: instead, run the training under cuda-gdb and
+#   print where it stops.
+set -o pipefail
+OUT=${OUT:-/tmp/gpu-check}; mkdir -p "$OUT"
+start=$(date +%s)
+elapsed() { echo $(( $(date +%s) - start )); }
+D=$PWD/.devdeps/data
+mkdir -p /tmp/deps && tar -xJf .devdeps/deps.tar.xz -C /tmp/deps || exit 2
+L=/tmp/deps/usr/lib/x86_64-linux-gnu
+# FAISS's CMake targets name /usr/lib/x86_64-linux-gnu/lib{blas,lapack}.so: OpenBLAS stands in.
+for n in blas lapack; do [ -e /usr/lib/x86_64-linux-gnu/lib$n.so ] || ln -s $L/openblas-pthread/lib$n.so.3 /usr/lib/x86_64-linux-gnu/lib$n.so; done
+z=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1)
+ln -sf "$z" $L/libz.so  # Debian's libz.so names bookworm's libz.so.1.2.13
+export LD_LIBRARY_PATH=$L:$L/openblas-pthread:$LD_LIBRARY_PATH
+TIME=(); [ -x /usr/bin/time ] && TIME=(/usr/bin/time -v)
+TP=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; g++ --version | head -1; cmake --version | head -1
+  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'; nproc; grep MemTotal /proc/meminfo
+  head -1 /etc/os-release; } 2>&1 | tee $OUT/machine.txt
+B=/tmp/linkscope-gpu-build
+cmake -S . -B $B -G Ninja -DCMAKE_CXX_COMPILER=${CXX_FOR_BUILD:-g++} -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} \
+  -DLINKSCOPE_BUILD_UI=OFF -DLINKSCOPE_BUILD_TESTS=OFF -DLINKSCOPE_BUILD_BENCHMARKS=OFF \
+  -DCMAKE_PREFIX_PATH="$TP;/tmp/deps/usr" -DICU_ROOT=/tmp/deps/usr -DZLIB_ROOT=/tmp/deps/usr > $OUT/cmake.log 2>&1
+grep -q "LibTorch .* and FAISS found" $OUT/cmake.log || { tail -40 $OUT/cmake.log; exit 3; }
+echo "configured at $(elapsed) s"
+ninja -C $B -k 0 linkscope-cli > $OUT/build.log 2>&1 || { grep -B2 -A12 "error" $OUT/build.log | head -150; exit 4; }
+echo "built at $(elapsed) s"
+CLI=$B/bin/linkscope-cli
+NCBI=(--train $D/NCBItrainset_corpus.txt --dev $D/NCBIdevelopset_corpus.txt --kb $D/medic_06Jul2012.txt --spelling $D/ncbi-spell-check.txt)
+rm -rf /tmp/linkscope-gpu-runs
+R=/tmp/linkscope-gpu-runs
+if [ -n "$DEBUG_CRASH" ]; then
+  G=$(command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2>/dev/null | head -1)
+  timeout 200 $G -batch -ex "set pagination off" -ex run -ex "x/a \$sp" -ex "set \$pc = *(long*)\$sp" -ex "set \$sp = \$sp + 8" \
+    -ex "bt 30" --args $CLI train --preset belhd --schedule short-pretrained --model results-runs/medic-sap/model "${NCBI[@]}" \
+    --device cuda --out $R/debug > $OUT/gdb.log 2>&1
+  grep -v "^progress\|New Thread\|Thread .* exited" $OUT/gdb.log | tail -80
+  exit 0
+fi
+"${TIME[@]}" $CLI train --preset belhd --schedule short-pretrained --model results-runs/medic-sap/model "${NCBI[@]}" \
+  --device cuda --out $R/belhd > $OUT/train-belhd.log 2>&1
+grep -v "^progress" $OUT/train-belhd.log | tail -25
+echo "trained at $(elapsed) s"
+for dev in cuda cpu; do
+  "${TIME[@]}" $CLI eval --run $R/belhd "${NCBI[@]}" --test $D/NCBItestset_corpus.txt --split test --device $dev \
+    --report $OUT/eval-belhd-$dev.json > $OUT/eval-belhd-$dev.log 2>&1
+  grep -i "^all\|^run\|elapsed\|maximum resident" $OUT/eval-belhd-$dev.log | head -6
+done
+echo "evaluated at $(elapsed) s"
+left=$(( 520 - $(elapsed) ))
+if [ $left -gt 60 ]; then
+  timeout $(( left - 20 )) $CLI pretrain --kb $D/medic_06Jul2012.txt --dev $D/NCBIdevelopset_corpus.txt \
+    --spelling $D/ncbi-spell-check.txt --schedule short --device cuda --out $R/sap > $OUT/pretrain.log 2>&1
+  echo "pretrain exit $? after $(elapsed) s"; grep -v "^progress" $OUT/pretrain.log | tail -8; grep "^progress" $OUT/pretrain.log | tail -3
+fi
