@@ -5,7 +5,8 @@
 # encoder, evaluates the run on CUDA and on the CPU, and pretrains on CUDA for what time is left
 # (its progress lines give the speed). Logs and reports go to $OUT (the device tool's folder).
 #   BUILD_TYPE=RelWithDebInfo DEBUG_CRASH=1 ...: instead, run the training under cuda-gdb and
-#   print where it stops.
+#   print where it stops. PROBE=1 ...: instead, train once and list what the run folder holds
+#   after it ends (how far the trainer got).
 set -o pipefail
 OUT=${OUT:-/tmp/gpu-check}; mkdir -p "$OUT"
 start=$(date +%s)
@@ -35,6 +36,13 @@ CLI=$B/bin/linkscope-cli
 NCBI=(--train $D/NCBItrainset_corpus.txt --dev $D/NCBIdevelopset_corpus.txt --kb $D/medic_06Jul2012.txt --spelling $D/ncbi-spell-check.txt)
 rm -rf /tmp/linkscope-gpu-runs
 R=/tmp/linkscope-gpu-runs
+if [ -n "$PROBE" ]; then
+  $CLI train --preset belhd --schedule short-pretrained --model results-runs/medic-sap/model "${NCBI[@]}" \
+    --device cuda --out $R/probe > $OUT/probe.log 2>&1
+  echo "train exit $?"; grep -v "^progress" $OUT/probe.log | tail -5; tail -3 $OUT/probe.log
+  find $R/probe -printf '%p %s\n' | sort; cat $R/probe/log.jsonl 2>/dev/null | head -5
+  exit 0
+fi
 if [ -n "$DEBUG_CRASH" ]; then
   G=$(command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2>/dev/null | head -1)
   timeout 200 $G -batch -ex "set pagination off" -ex run -ex "x/a \$sp" -ex "set \$pc = *(long*)\$sp" -ex "set \$sp = \$sp + 8" \
