@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "util/error.h"
@@ -167,6 +168,15 @@ public:
     }
     void uint64(const char* key, std::uint64_t& into) { wholeNumber(key, into); }
 
+    /// A named schedule's own value of a preset key: set only when the key is there.
+    template <typename T, typename... Bounds>
+    void optional(const char* key, std::optional<T>& into, Bounds... bounds) {
+        if (!member(key)) return;
+        T value{};
+        if constexpr (std::is_same_v<T, double>) real(key, value, bounds...);
+        else size(key, value, bounds...);
+        into = value;
+    }
     void real(const char* key, double& into, const RealRange& range) {
         const Json* value = member(key);
         if (!value) return;
@@ -356,21 +366,9 @@ void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
     if (named) {
         reader.size("max_length", schedule.maxLength, kMinInputTokens);
         reader.boolean("mention_alone", schedule.mentionAlone);
-        if (reader.member("mention_context_weight")) {
-            double weight = 0.5;
-            reader.real("mention_context_weight", weight, between(0, 1));
-            schedule.mentionContextWeight = weight;
-        }
-        if (reader.member("projection_dim")) {
-            std::size_t dimension = 0;
-            reader.size("projection_dim", dimension);
-            schedule.projectionDim = dimension;
-        }
-        if (reader.member("first_stage_weight")) {
-            double weight = 0.0;
-            reader.real("first_stage_weight", weight, atLeast(0));
-            schedule.firstStageWeight = weight;
-        }
+        reader.optional("mention_context_weight", schedule.mentionContextWeight, between(0, 1));
+        reader.optional("projection_dim", schedule.projectionDim);
+        reader.optional("first_stage_weight", schedule.firstStageWeight, atLeast(0));
     }
     reader.finish();
 }
