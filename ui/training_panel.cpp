@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -150,8 +151,14 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     pretrain_->setObjectName(QStringLiteral("trainingPretrain"));
     pretrain_->setToolTip(tr("SapBERT's self-alignment of the compact encoder on the synonyms of the project's KB "
                              "(models/sapbert.json): the start every method then fine-tunes"));
+    maskedLmFirst_ = new QCheckBox(tr("Read the corpus first"), this);
+    maskedLmFirst_->setObjectName(QStringLiteral("trainingMaskedLmFirst"));
+    maskedLmFirst_->setToolTip(tr("Before the self-alignment, a masked-language-model stage (models/mlm.json) on the "
+                                  "titles and abstracts of the training and dev splits; the self-alignment then "
+                                  "starts from its model. Adds minutes on a CPU."));
     buttons->addWidget(start_);
     buttons->addWidget(pretrain_);
+    buttons->addWidget(maskedLmFirst_);
     buttons->addWidget(cancel_);
     buttons->addStretch(1);
     layout->addLayout(buttons);
@@ -274,16 +281,18 @@ void TrainingPanel::setModelsDirectory(const QString& directory) {
     if (!directory.isEmpty()) {
         try {
             pretrainPreset_.clear();
+            maskedLmPreset_.clear();
             for (const fs::path& file : train::presetFiles(directory.toStdString())) {
-                // The pretraining is not a linking method: it has its own button.
-                bool pretraining = false;
+                // The pretraining stages are not linking methods: they have their own button.
+                std::optional<train::Method> method;
                 try {
-                    pretraining = !train::linksMentions(train::TrainingPreset::load(file).method);
+                    method = train::TrainingPreset::load(file).method;
                 } catch (const std::exception&) {
                     // listed: choosing it shows why it does not load
                 }
-                if (pretraining) {
-                    if (pretrainPreset_.isEmpty()) pretrainPreset_ = fromPath(file);
+                if (method && !train::linksMentions(*method)) {
+                    QString& slot = *method == train::Method::MaskedLm ? maskedLmPreset_ : pretrainPreset_;
+                    if (slot.isEmpty()) slot = fromPath(file);
                     continue;
                 }
                 preset_->addItem(QString::fromStdString(file.stem().string()), fromPath(file));
@@ -466,6 +475,7 @@ void TrainingPanel::updateEnabled() {
                        schedule_->currentIndex() >= 0;
     start_->setEnabled(ready && !running);
     pretrain_->setEnabled(TrainingWorker::isAvailable() && project_ && !pretrainPreset_.isEmpty() && !running);
+    maskedLmFirst_->setEnabled(pretrain_->isEnabled() && !maskedLmPreset_.isEmpty());
     cancel_->setEnabled(running);
     for (QWidget* input : {static_cast<QWidget*>(preset_), static_cast<QWidget*>(schedule_),
                            static_cast<QWidget*>(devSplit_), static_cast<QWidget*>(device_),
@@ -483,23 +493,33 @@ bool TrainingPanel::start() {
         return false;
     }
     pretraining_ = false;
+    maskedLmStage_ = false;
     return startRun(preset_->currentData().toString(), schedule_->currentText(), model);
+}
+
+std::optional<QString> TrainingPanel::pretrainingSchedule(const QString& presetFile) {
+    // A pretraining stage's own schedules: "short" (a CPU, under an hour on MEDIC) unless it has none.
+    try {
+        if (train::TrainingPreset::load(presetFile.toStdString()).schedules.contains("short"))
+            return QStringLiteral("short");
+        return QStringLiteral("paper");
+    } catch (const std::exception& e) {
+        status_->setText(tr("Unreadable pretraining preset: %1").arg(QString::fromUtf8(e.what())));
+        return std::nullopt;
+    }
 }
 
 bool TrainingPanel::startPretraining() {
     if (!pretrain_->isEnabled()) return false;
-    // Its own schedules: "short" (a CPU, under an hour on MEDIC) unless it has none.
-    QString schedule = QStringLiteral("paper");
-    try {
-        if (train::TrainingPreset::load(pretrainPreset_.toStdString()).schedules.contains("short"))
-            schedule = QStringLiteral("short");
-    } catch (const std::exception& e) {
-        status_->setText(tr("Unreadable pretraining preset: %1").arg(QString::fromUtf8(e.what())));
-        return false;
-    }
+    const bool maskedLmFirst = maskedLmFirst_->isEnabled() && maskedLmFirst_->isChecked();
+    const QString preset = maskedLmFirst ? maskedLmPreset_ : pretrainPreset_;
+    const auto schedule = pretrainingSchedule(preset);
+    if (!schedule) return false;
     pretraining_ = true;
-    if (startRun(pretrainPreset_, schedule, QString())) return true;
+    maskedLmStage_ = maskedLmFirst;
+    if (startRun(preset, *schedule, QString())) return true;
     pretraining_ = false;
+    maskedLmStage_ = false;
     return false;
 }
 
@@ -529,6 +549,7 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
     runStore_ = store_;
     lossSeries_->clear();
     accuracySeries_->clear();
+    accuracySeries_->setName(maskedLmStage_ ? tr("held-out masked-token accuracy") : tr("dev Acc@1"));
     lossMax_ = 0;
     setNiceRange(lossX_, 0, 1, 6, true);
     setNiceRange(lossY_, 0, 1);
@@ -537,7 +558,10 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
     progress_->setFormat(tr("Starting…"));
     warning_->clear();
     warning_->hide();
-    status_->setText((pretraining_ ? tr("Pretraining the encoder into %1") : tr("Training into %1")).arg(directory));
+    status_->setText((maskedLmStage_  ? tr("Masked-LM stage of the pretraining into %1")
+                      : pretraining_ ? tr("Pretraining the encoder into %1")
+                                     : tr("Training into %1"))
+                         .arg(directory));
     updateEnabled();
     return true;
 }
@@ -582,8 +606,9 @@ void TrainingPanel::addEpochPoint(int epoch, double /*trainLoss*/, double devAcc
     if (devAccuracy < 0) return;  // no dev split: nothing to plot
     accuracySeries_->append(epoch, devAccuracy);
     setNiceRange(accuracyX_, 0, std::max(accuracyX_->max(), double(std::max(epoch, 1))), 6, true);
-    status_->setText(epoch == 0 ? tr("Untrained model: dev Acc@1 %1").arg(devAccuracy, 0, 'f', 4)
-                                : tr("Epoch %1: dev Acc@1 %2").arg(epoch).arg(devAccuracy, 0, 'f', 4));
+    const QString metric = accuracySeries_->name();
+    status_->setText(epoch == 0 ? tr("Untrained model: %1 %2").arg(metric).arg(devAccuracy, 0, 'f', 4)
+                                : tr("Epoch %1: %2 %3").arg(epoch).arg(metric).arg(devAccuracy, 0, 'f', 4));
 }
 
 void TrainingPanel::onFinished(const QString& directory) {
@@ -617,6 +642,20 @@ void TrainingPanel::onFinished(const QString& directory) {
         // run.json unreadable: nothing more to say than "finished"
     }
     status_->setText(message);
+    if (maskedLmStage_) {
+        // The masked-LM stage is done: the self-alignment starts from its model.
+        maskedLmStage_ = false;
+        const auto schedule = pretrainingSchedule(pretrainPreset_);
+        if (schedule && startRun(pretrainPreset_, *schedule, QDir(directory).filePath(QStringLiteral("model")))) {
+            Q_EMIT runFinished(directory);
+            return;
+        }
+        pretraining_ = false;
+        status_->setText(message + tr(" — the self-alignment did not start: %1").arg(status_->text()));
+        updateEnabled();
+        Q_EMIT runFinished(directory);
+        return;
+    }
     if (pretraining_) {
         refreshStarts();
         // The encoder just made is the start of the next training.
@@ -628,6 +667,7 @@ void TrainingPanel::onFinished(const QString& directory) {
 }
 
 void TrainingPanel::onStopped(const QString& message) {
+    maskedLmStage_ = false;  // a stopped stage starts nothing after it
     progress_->setFormat(tr("Stopped · %p%"));
     status_->setText(message);
     updateEnabled();

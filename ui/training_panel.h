@@ -14,8 +14,10 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -79,6 +81,10 @@ public:
     /// The hint under the start (empty when the start suits the preset).
     QString startHint() const;
     QPushButton* pretrainButton() const { return pretrain_; }
+    /// "Read the corpus first": the pretraining starts with the masked-LM stage
+    /// (models/mlm.json) on the project's training and dev texts, then the self-alignment
+    /// fine-tunes that stage's model. Disabled when the models folder has no masked-LM preset.
+    QCheckBox* maskedLmCheck() const { return maskedLmFirst_; }
     QLabel* warningLabel() const { return warning_; }
     QLineEdit* runsFolderEdit() const { return runsFolder_; }
     QPushButton* startButton() const { return start_; }
@@ -95,7 +101,9 @@ public Q_SLOTS:
     /// Starts a training with the chosen settings; false when one runs or nothing can start.
     bool start();
     /// Starts the self-alignment pretraining of the compact encoder on the project's KB (the
-    /// chosen schedule of models/sapbert.json, "short" when it has one); false when one runs.
+    /// chosen schedule of models/sapbert.json, "short" when it has one); with maskedLmCheck(),
+    /// the masked-LM stage runs first and the self-alignment starts when it finishes. False
+    /// when one runs.
     bool startPretraining();
     /// Lists the pretrained encoders again: the project's runs of the sapbert preset and the
     /// finished sapbert-* runs of the output folder, newest first; the newest is chosen unless
@@ -113,6 +121,9 @@ private:
     void buildCharts();
     void fillSchedules();
     bool startRun(const QString& presetFile, const QString& schedule, const QString& modelDirectory);
+    /// "short" when the pretraining preset has it, else "paper"; nullopt (and the status says
+    /// why) when the file does not load.
+    std::optional<QString> pretrainingSchedule(const QString& presetFile);
     void updateEnabled();
     void showUpdate(const TrainingUpdate& update);
     void addEpochPoint(int epoch, double trainLoss, double devAccuracy);
@@ -152,6 +163,10 @@ private:
     QPushButton* pretrain_ = nullptr;
     QLabel* warning_ = nullptr;
     QString pretrainPreset_;   ///< models/sapbert.json, when the models folder has it
+    QString maskedLmPreset_;   ///< models/mlm.json, when the models folder has it
+    QCheckBox* maskedLmFirst_ = nullptr;
+    /// The running run is the masked-LM stage of a pretraining: the self-alignment follows it.
+    bool maskedLmStage_ = false;
     bool pretraining_ = false; ///< the running (or last) run is a pretraining
     bool startChosenByUser_ = false;  ///< the user picked the start: a new pretrained encoder does not replace it
     QLineEdit* runsFolder_ = nullptr;

@@ -159,6 +159,12 @@ bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const T
             inputs.train = train;
             inputs.dev = dev;
             inputs.queries.normalizer = eval::bioSynQueryNormalizer();
+            // The masked-LM stage reads the titles and abstracts of the training and dev splits
+            // (their text only: no gold id); it validates on documents it holds out of them.
+            if (preset.method == train::Method::MaskedLm) {
+                inputs.textCorpora.push_back(train);
+                if (dev && dev != train) inputs.textCorpora.push_back(dev);
+            }
 
             EpochTracker epochs;
             using Clock = std::chrono::steady_clock;

@@ -1,5 +1,6 @@
 // linkscope-cli pretrain --kb FILE [--kb FILE...] [--dev FILE... [--types ..] [--spelling FILE]]
 //                        [--preset sapbert] [--schedule paper|short] [--corpus FILE...]
+//                        [--mlm-corpus FILE... [--mlm-preset mlm] [--mlm-schedule NAME]]
 //                        [--model DIR | --compact-preset FILE] --out DIR [--resume]
 //                        [--device auto|cpu|cuda] [--checkpoint-steps N]
 //
@@ -11,6 +12,12 @@
 // Hugging Face checkpoint; `--model OUT` takes the folder itself everywhere a checkpoint goes.
 // With --dev, the dev mentions are linked against the first vocabulary after every epoch and
 // the best model is kept; without, the last epoch's.
+//
+// With --mlm-corpus, a masked-language-model stage (models/mlm.json) first reads those corpora's
+// titles and abstracts, in the run directory OUT/mlm; the self-alignment then starts from that
+// stage's model. --resume continues whichever stage was stopped (a finished MLM stage is kept).
+// The compact vocabulary is the same with or without the stage (names and mentions), so that
+// the two pretrainings differ by the stage alone.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -45,6 +52,9 @@ struct PretrainArguments {
     std::string preset = "sapbert";
     std::string schedule = "paper";
     std::vector<fs::path> corpora;
+    std::vector<fs::path> mlmCorpora;
+    std::string mlmPreset = "mlm";
+    std::string mlmSchedule;  ///< empty: --schedule when the masked-LM preset has it, else paper
     CorpusArguments corpusOptions;
     KbFilterArguments kbFilters;
     fs::path model;
@@ -61,6 +71,13 @@ std::string resumeCommand(const PretrainArguments& args) {
     if (args.kbFormat != "auto") command += " --kb-format " + args.kbFormat;
     for (const auto& word : args.kbFilters.commandWords()) command += " " + shellWord(word);
     for (const auto& file : args.dev) command += " --dev " + shellWord(file.string());
+    for (const auto& file : args.mlmCorpora) command += " --mlm-corpus " + shellWord(file.string());
+    // A stopped masked-LM stage is followed by a self-alignment not yet begun: its preset and
+    // schedule (a begun one reads them from its run directory and ignores these).
+    if (!args.mlmCorpora.empty()) {
+        if (args.preset != "sapbert") command += " --preset " + shellWord(args.preset);
+        if (args.schedule != "paper") command += " --schedule " + shellWord(args.schedule);
+    }
     if (args.corpusOptions.format != "auto") command += " --corpus-format " + args.corpusOptions.format;
     for (const auto& type : args.types) command += " --types " + shellWord(type);
     if (!args.spelling.empty()) command += " --spelling " + shellWord(args.spelling.string());
@@ -69,16 +86,18 @@ std::string resumeCommand(const PretrainArguments& args) {
     return command;
 }
 
-/// The encoder that starts the run: the checkpoint's on resume, a given one, or a new compact one
-/// whose vocabulary covers every vocabulary's names and the corpora's mentions.
+/// The encoder that starts the run in `run`: its checkpoint's on resume, `given` (--model or the
+/// masked-LM stage's model), or a new compact one whose vocabulary covers every vocabulary's names
+/// and the corpora's mentions.
 encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train::TrainingPreset& preset,
-                                     const std::optional<fs::path>& models, std::span<const kb::KnowledgeBase> kbs) {
+                                     const std::optional<fs::path>& models, std::span<const kb::KnowledgeBase> kbs,
+                                     const fs::path& run, bool resume, const fs::path& given) {
     encoder::EncoderOptions options;
     options.device = devicePreference(args.device);
     options.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
     options.pooling = preset.pooling;
-    if (args.resume) return encoder::TextEncoder::load(train::checkpointDirectory(args.out) / "model", options);
-    if (!args.model.empty()) return encoder::TextEncoder::load(args.model, options);
+    if (resume) return encoder::TextEncoder::load(train::checkpointDirectory(run) / "model", options);
+    if (!given.empty()) return encoder::TextEncoder::load(given, options);
 
     encoder::CompactEncoderPreset compact =
         encoder::CompactEncoderPreset::load(compactPresetFile(args.compactPreset, models));
@@ -99,19 +118,70 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
     return encoder::createCompactEncoder(compact, texts, markers, options);
 }
 
+/// The masked-LM stage's run: OUT/mlm.
+fs::path maskedLmRun(const PretrainArguments& args) { return args.out / "mlm"; }
+
+/// Runs (or resumes, or finds finished) the masked-LM stage; returns its model's folder.
+fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs::path>& models,
+                          std::span<const kb::KnowledgeBase> kbs) {
+    const fs::path run = maskedLmRun(args);
+    const bool started = train::isRunDirectory(run);
+    if (started && train::readRunInfo(run).status == "finished") {
+        std::cout << "masked-LM stage: finished in " << run.string() << ", its model is kept" << std::endl;
+        return train::modelDirectory(run);
+    }
+    if (started && !args.resume)
+        throw Error(run.string() + ": a masked-LM stage was started there; resume it (--resume) or choose another --out");
+    train::TrainingPreset preset =
+        started ? train::loadRunPreset(run, train::readRunInfo(run)) : train::findPreset(args.mlmPreset, models.value_or(fs::path()));
+    if (preset.method != train::Method::MaskedLm)
+        throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
+                    ", not the masked-LM stage (mlm)");
+    std::string schedule = args.mlmSchedule;
+    if (started) schedule = "paper";  // preset.json holds the schedule already applied
+    else if (schedule.empty()) schedule = preset.schedules.contains(args.schedule) ? args.schedule : std::string("paper");
+    (void)preset.schedule(schedule);
+
+    const std::vector<Corpus> corpora = args.corpusOptions.readEach(args.mlmCorpora);
+    train::TrainingInputs inputs;
+    inputs.kb = &kbs.front();
+    for (const auto& corpus : corpora) inputs.textCorpora.push_back(&corpus);
+    std::size_t documents = 0;
+    for (const auto& corpus : corpora) documents += corpus.size();
+
+    encoder::TextEncoder encoder = startingEncoder(args, preset, models, kbs, run, started, args.model);
+    std::cout << "masked-LM stage (preset \"" << preset.name << "\", schedule " << schedule << ") on the titles and "
+              << "abstracts of " << documents << " document" << (documents == 1 ? "" : "s") << " into " << run.string()
+              << std::endl;
+    train::TrainerOptions options;
+    options.runDirectory = run;
+    options.schedule = schedule;
+    options.resume = started;
+    options.device = devicePreference(args.device);
+    options.checkpointSteps = args.checkpointSteps;
+    trainOnConsole(preset, std::move(encoder), inputs, options, resumeCommand(args));
+    return train::modelDirectory(run);
+}
+
 void runPretrain(const PretrainArguments& args) {
     if (args.resume && (!args.model.empty() || !args.compactPreset.empty()))
         throw Error("--resume continues from the run's checkpoint: leave out --model and --compact-preset");
     if (!args.model.empty() && !args.compactPreset.empty()) throw Error("give either --model DIR or --compact-preset FILE");
 
     const std::optional<fs::path> models = modelsDirectory();
+    // With a masked-LM stage, --resume may find the stage stopped and the self-alignment not begun.
+    const bool resume = args.resume && train::isRunDirectory(args.out);
+    if (args.resume && !resume && !train::isRunDirectory(maskedLmRun(args)))
+        throw Error(args.out.string() + ": no pretraining to resume there");
+    if (args.mlmCorpora.empty() && train::isRunDirectory(maskedLmRun(args)) && !resume)
+        throw Error(maskedLmRun(args).string() + ": this pretraining has a masked-LM stage; give its --mlm-corpus again");
     train::TrainingPreset preset =
-        args.resume ? train::loadRunPreset(args.out, train::readRunInfo(args.out)) : train::findPreset(args.preset, models.value_or(fs::path()));
+        resume ? train::loadRunPreset(args.out, train::readRunInfo(args.out)) : train::findPreset(args.preset, models.value_or(fs::path()));
     if (preset.method != train::Method::SelfAlignment)
         throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
                     ", not the self-alignment pretraining (sapbert); use `linkscope-cli train` for it");
     // On resume, preset.json holds the schedule already applied as its "training".
-    const std::string schedule = args.resume ? std::string("paper") : args.schedule;
+    const std::string schedule = resume ? std::string("paper") : args.schedule;
     (void)preset.schedule(schedule);
 
     std::vector<kb::KnowledgeBase> kbs;
@@ -135,7 +205,10 @@ void runPretrain(const PretrainArguments& args) {
     inputs.queries.normalizer = eval::bioSynQueryNormalizer(spelling);
     for (const auto& kb : kbs) inputs.pretrainingKbs.push_back(&kb);
 
-    encoder::TextEncoder encoder = startingEncoder(args, preset, models, kbs);
+    // The masked-LM stage, when asked for and the self-alignment has not begun.
+    fs::path start = args.model;
+    if (!args.mlmCorpora.empty() && !resume) start = runMaskedLmStage(args, models, kbs);
+    encoder::TextEncoder encoder = startingEncoder(args, preset, models, kbs, args.out, resume, start);
     std::cout << "pretraining (self-alignment, preset \"" << preset.name << "\", schedule " << schedule << ") on "
               << kbs.size() << " vocabular" << (kbs.size() == 1 ? "y" : "ies") << " into " << args.out.string()
               << std::endl;
@@ -143,7 +216,7 @@ void runPretrain(const PretrainArguments& args) {
     train::TrainerOptions options;
     options.runDirectory = args.out;
     options.schedule = schedule;
-    options.resume = args.resume;
+    options.resume = resume;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
 
@@ -175,6 +248,12 @@ void addPretrainCommand(CLI::App& app) {
     cmd->add_option("--corpus", args->corpora, "Corpora whose mentions join the new compact vocabulary")
         ->check(CLI::ExistingPath);
     args->corpusOptions.addOptions(*cmd, "any names; every listed split joins the vocabulary");
+    cmd->add_option("--mlm-corpus", args->mlmCorpora,
+                    "First a masked-LM stage on these corpora's titles and abstracts (repeat for several)")
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--mlm-preset", args->mlmPreset, "Masked-LM preset (default: mlm, models/mlm.json)");
+    cmd->add_option("--mlm-schedule", args->mlmSchedule,
+                    "Schedule of the masked-LM preset (default: --schedule when it has one, else paper)");
     cmd->add_option("--model", args->model, "Start from this checkpoint instead of a new compact encoder")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--compact-preset", args->compactPreset, "Compact encoder configuration (default: models/compact-encoder.json)")

@@ -109,11 +109,11 @@ fs::path compactPresetFile(const fs::path& given, const std::optional<fs::path>&
     return *models / "compact-encoder.json";
 }
 
-void printSummary(const train::TrainingResult& result, const fs::path& run) {
+void printSummary(const train::TrainingResult& result, const fs::path& run, const std::string& metric) {
     const train::RunInfo& info = result.info;
-    std::cout << "dev Acc@1: ";
+    std::cout << metric << ": ";
     if (info.bestDevAccuracy < 0.0) {
-        std::cout << "no dev set, the last epoch's model is kept\n";
+        std::cout << "no validation data, the last epoch's model is kept\n";
     } else {
         std::cout << "untrained " << formatAccuracy(info.untrainedDevAccuracy) << " -> best "
                   << formatAccuracy(info.bestDevAccuracy) << " (epoch " << info.bestEpoch << ")\n";
@@ -144,7 +144,8 @@ train::TrainingResult trainOnConsole(const train::TrainingPreset& preset, encode
                   << train::checkpointDirectory(options.runDirectory).string() << "\nresume with: " << resumeCommand << '\n';
         throw Cancelled();  // main() exits with status 130
     }
-    printSummary(result, options.runDirectory);
+    printSummary(result, options.runDirectory,
+                 train::validatesOwnData(preset.method) ? "held-out masked-token accuracy" : "dev Acc@1");
     return result;
 }
 

@@ -64,10 +64,11 @@ public:
             ++losses_;
             epochs_ = progress.epochs;
         }
+        metric_ = progress.validationMetric;
         if (progress.devAccuracy) {
             clearLiveLine();
             if (progress.epoch == 0) {
-                std::cout << "untrained: dev Acc@1 " << formatAccuracy(*progress.devAccuracy) << std::endl;
+                std::cout << "untrained: " << metric_ << ' ' << formatAccuracy(*progress.devAccuracy) << std::endl;
             } else {
                 printEpoch(progress.epoch, progress.devAccuracy, now);
             }
@@ -105,7 +106,7 @@ private:
             line << std::fixed << std::setprecision(4) << lossSum_ / double(losses_);
         else
             line << '-';
-        line << "  dev Acc@1 " << (accuracy ? formatAccuracy(*accuracy) : std::string("-"));
+        line << "  " << metric_ << ' ' << (accuracy ? formatAccuracy(*accuracy) : std::string("-"));
         if (epoch == epoch_) line << "  " << formatSeconds(std::chrono::duration<double>(now - epochStart_).count());
         std::cout << line.str() << std::endl;
         printed_ = epoch;
@@ -133,10 +134,12 @@ private:
     TimePoint epochStart_{};
     double lossSum_ = 0.0;
     std::size_t losses_ = 0;
+    std::string metric_ = "dev Acc@1";  ///< what the validation measures (the trainer says)
 };
 
-/// dev Acc@1 untrained -> best, epochs, wall time, the model's folder, a collapse warning.
-void printSummary(const train::TrainingResult& result, const std::filesystem::path& run);
+/// dev Acc@1 (or `metric`) untrained -> best, epochs, wall time, the model's folder, a collapse warning.
+void printSummary(const train::TrainingResult& result, const std::filesystem::path& run,
+                  const std::string& metric = "dev Acc@1");
 
 /// Runs the trainer (train and pretrain) with Ctrl-C and the console's progress lines. Cancelled:
 /// says where the checkpoint is and gives `resumeCommand`, then throws Cancelled (exit status

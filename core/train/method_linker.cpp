@@ -417,7 +417,8 @@ struct MethodLinker::State {
         case Method::Triplet:
         case Method::KnnBioel:
         case Method::SelfAlignment:
-        case Method::ContextAlignment: break;
+        case Method::ContextAlignment:
+        case Method::MaskedLm: break;
         }
         return denseSearch(std::move(vectors), k);
     }
@@ -462,7 +463,8 @@ struct MethodLinker::State {
         case Method::Triplet:
         case Method::KnnBioel:
         case Method::SelfAlignment:
-        case Method::ContextAlignment: break;
+        case Method::ContextAlignment:
+        case Method::MaskedLm: break;
         }
         std::vector<float> scratch;
         for (const std::uint32_t entry : entries) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -35,6 +36,9 @@ public:
     torch::Tensor embed(std::span<const std::string> texts, std::size_t maxLength, encoder::Pooling pooling,
                         bool normalize);
     torch::Device device() const noexcept { return device_; }
+    /// For an objective that reads the token states itself (the masked-LM stage).
+    encoder::BertEncoderModel& model() noexcept { return model_; }
+    const encoder::BertTokenizer& tokenizer() const noexcept { return tokenizer_; }
 
 private:
     encoder::BertEncoderModel& model_;
@@ -76,6 +80,18 @@ public:
     virtual std::size_t examples(std::span<const std::size_t> batch) const { return batch.size(); }
 
     virtual std::vector<LearnedScalar> scalars() { return {}; }
+    /// Weights the objective owns beside the encoder (the masked-LM stage's prediction head):
+    /// the trainer optimizes them with the schedule's learning rate and weight decay and keeps
+    /// them in every checkpoint (objective.pt); they are not part of the saved model.
+    virtual std::vector<torch::Tensor> parameters() { return {}; }
+    /// For an objective whose method validatesOwnData(): the score of the current model on its
+    /// held-out data (higher is better; the masked-LM stage's masked-token accuracy), with the
+    /// model in eval mode. nullopt when it holds nothing out.
+    /// True when validateHeldOut() has data to score.
+    virtual bool holdsOut() const { return false; }
+    virtual std::optional<double> validateHeldOut(encoder::BertEncoderModel&, torch::Device, const ProgressSink&) {
+        return std::nullopt;
+    }
     /// The name vectors of the last refresh (nameInputs order), for validation; empty if none.
     virtual const std::vector<float>& nameVectors() const { return noVectors_; }
 
@@ -105,6 +121,12 @@ std::unique_ptr<Objective> makePrototypeObjective(const TrainingPreset& preset, 
 std::unique_ptr<Objective> makeContrastiveObjective(const TrainingPreset& preset, const TrainingData& data);
 /// Mentions read in context aligned with the mention read alone (context_alignment_objective.cpp).
 std::unique_ptr<Objective> makeContextAlignmentObjective(const TrainingPreset& preset, const TrainingData& data);
+/// BERT's masked-LM objective over the texts (one per document, titles and abstracts), cut
+/// into pieces of preset.maxLength tokens with `tokenizer`; its prediction head is created on
+/// `model`'s device, its decoder tied to the model's word embeddings as in BERT.
+std::unique_ptr<Objective> makeMaskedLmObjective(const TrainingPreset& preset, std::span<const std::string> texts,
+                                                 encoder::BertEncoderModel& model,
+                                                 const encoder::BertTokenizer& tokenizer);
 /// SapBERT's self-alignment over the synonym pairs of `kbs` (synonym_pairs.h).
 std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& preset,
                                                       std::span<const kb::KnowledgeBase* const> kbs);

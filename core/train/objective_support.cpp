@@ -114,6 +114,9 @@ std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const Tra
         case Method::PrototypeSrn: return makePrototypeObjective(preset, data, kb);
         case Method::KnnBioel: return makeContrastiveObjective(preset, data);
         case Method::ContextAlignment: return makeContextAlignmentObjective(preset, data);
+        case Method::MaskedLm:
+            // Its texts and tokenizer are the trainer's (makeMaskedLmObjective), not a TrainingData.
+            throw Error("training: the masked-LM stage is made from its corpora's texts, not from training mentions");
         case Method::SelfAlignment: {
             const kb::KnowledgeBase* const alone[] = {&kb};
             return makeSelfAlignmentObjective(preset, kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);

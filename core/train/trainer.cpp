@@ -117,6 +117,8 @@ public:
           encoder_(std::move(encoder)), inputs_(inputs), options_(options), run_(options.runDirectory) {
         if (!inputs.kb) throw Error("training: a KB is needed");
         if (!inputs.train && linksMentions(preset.method)) throw Error("training: a training corpus is needed");
+        if (preset.method == Method::MaskedLm && !inputs.train && inputs.textCorpora.empty())
+            throw Error("training: the masked-LM stage needs corpora to read");
     }
 
     TrainingResult run() {
@@ -203,6 +205,9 @@ private:
             return std::make_unique<torch::optim::AdamOptions>(torch::optim::AdamOptions(lr).weight_decay(decay));
         };
         groups.emplace_back(encoder_.model().parameters(), options(schedule_.learningRate, schedule_.weightDecay));
+        // The objective's own weights (the masked-LM head) learn as the encoder does.
+        if (auto own = objective_->parameters(); !own.empty())
+            groups.emplace_back(std::move(own), options(schedule_.learningRate, schedule_.weightDecay));
         // The scalars stay where the objective keeps them (CPU leaves; the loss moves a copy to
         // the device, and gradients flow back to the leaf).
         for (auto& scalar : scalars_) {
@@ -248,7 +253,9 @@ private:
         }
         data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, inputs_.train, inputs_.dev, inputs_.queries,
                                   tokenCounter());
-        objective_ = makeObjective(preset_, data_, *inputs_.kb, inputs_.pretrainingKbs);
+        objective_ = preset_.method == Method::MaskedLm
+                         ? makeMaskedLmObjective(preset_, documentTexts(), encoder_.model(), encoder_.tokenizer())
+                         : makeObjective(preset_, data_, *inputs_.kb, inputs_.pretrainingKbs);
         setUpOptimizer();  // over the parameters of the model that trains (the checkpoint's on resume)
         // The scalars of the starting model; a resumed run's run.json holds those of its best
         // model, which the scalars' starting values must not overwrite (eval --run reads them).
@@ -273,6 +280,7 @@ private:
                 throw Error(optimizerFile.string() + ": damaged optimizer state, the run cannot resume: " + e.what());
             }
             restoreScalars(state);
+            restoreObjectiveParameters(checkpoint);
             // A validation after the checkpoint runs again and counts again.
             info_.collapsedValidations = state.collapsedValidations;
             // Mid-epoch, the epoch's candidates are the checkpoint's; at an epoch boundary the
@@ -296,18 +304,18 @@ private:
         }
         // The untrained model's validation (again, when a run cancelled before it is resumed).
         const bool atStart = state.epoch == 0 && state.step == 0 && state.globalStep == 0;
-        if (atStart && inputs_.dev && info_.untrainedDevAccuracy < 0) {
+        if (atStart && validates() && info_.untrainedDevAccuracy < 0) {
             report("Validating the untrained model", 0.0, state);
             eval::EvalResult result;
             info_.untrainedDevAccuracy = validate(&result);
             nlohmann::json line = {{"event", "validation"}, {"epoch", 0}, {"dev_acc1", info_.untrainedDevAccuracy}};
-            noteCollapse(line);
+            noteValidation(line);
             log(line);
             // The starting model competes too: a run whose epochs all do worse keeps it (best epoch 0).
             info_.bestDevAccuracy = info_.untrainedDevAccuracy;
             info_.bestEpoch = 0;
             info_.collapse = lastCheck_.warning();
-            saveBest(&result);
+            saveBest(ownValidation() ? nullptr : &result);
             if (options_.progress) {
                 TrainingProgress progress = progressAt(state, 0, 0.0);
                 progress.epoch = 0;
@@ -381,7 +389,7 @@ private:
             finishEpoch(state);
         }
         info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
-        if (!inputs_.dev) saveBest(nullptr);
+        if (!validates()) saveBest(nullptr);
         info_.status = "finished";
         writeRunInfo(run_, info_);
         return {info_, false};
@@ -390,7 +398,7 @@ private:
     // Validation of the epoch that just ended; the best model is kept.
     void finishEpoch(LoopState& state) {
         info_.epochsDone = state.epoch;
-        if (inputs_.dev) {
+        if (validates()) {
             TrainingProgress progress = progressAt(state, 0, 0.0);
             progress.epoch = state.epoch;
             eval::EvalResult result;
@@ -402,14 +410,15 @@ private:
                 info_.bestEpoch = state.epoch;
                 info_.collapse = lastCheck_.warning();
                 noteScalars(info_);
-                saveBest(&result);
+                saveBest(ownValidation() ? nullptr : &result);
                 state.epochsWithoutImprovement = 0;
             } else {
                 ++state.epochsWithoutImprovement;
             }
             nlohmann::json line = {{"event", "epoch"}, {"epoch", state.epoch}, {"dev_acc1", accuracy},
-                                   {"dev_acc5", result.all.accuracy(5)}, {"best", better}, {"scalars", scalarValues()}};
-            noteCollapse(line);
+                                   {"best", better}, {"scalars", scalarValues()}};
+            if (!ownValidation()) line["dev_acc5"] = result.all.accuracy(5);
+            noteValidation(line);
             log(line);
             progress.stage = "Validated";
             progress.stageFraction = 1.0;
@@ -425,7 +434,7 @@ private:
     }
 
     bool stopEarly(const LoopState& state) const {
-        return schedule_.earlyStoppingPatience != 0 && inputs_.dev &&
+        return schedule_.earlyStoppingPatience != 0 && validates() &&
                state.epochsWithoutImprovement >= schedule_.earlyStoppingPatience;
     }
 
@@ -466,6 +475,12 @@ private:
     double validate(eval::EvalResult* out) {
         ProgressSink sink;
         sink.cancelled = options_.cancelled;
+        if (ownValidation()) {
+            // Held-out data of the objective's own (the masked-LM stage): no mention is linked,
+            // so there is no collapse to check either.
+            lastCheck_ = {};
+            return objective_->validateHeldOut(encoder_.model(), device_, sink).value_or(0.0);
+        }
         LinkerOptions linkerOptions;
         linkerOptions.sparseWeight = currentSparseWeight();
         const MethodLinker linker(preset_, encoder_, data_.dictionary, inputs_.kb, linkerOptions, &sink);
@@ -499,6 +514,54 @@ private:
         }
         const auto vectors = linker.encodeMentions(inputs);
         return checkCollapse(result, data_.devQueries.queries, data_.dictionary, vectors, linker.dimension());
+    }
+
+    // Whether a validation runs after each epoch: on dev mentions, or on the objective's own
+    // held-out data (the masked-LM stage, whose dev mentions are not read).
+    bool ownValidation() const { return validatesOwnData(preset_.method); }
+    bool validates() const { return ownValidation() ? objective_->holdsOut() : inputs_.dev != nullptr; }
+
+    // The last validation into its log line: what it measured, and the collapse check's figures.
+    void noteValidation(nlohmann::json& line) {
+        if (ownValidation()) {
+            line["metric"] = "held-out masked-token accuracy";
+            return;
+        }
+        noteCollapse(line);
+    }
+
+    // The titles and abstracts the masked-LM stage reads: its text corpora, else the training split.
+    std::vector<std::string> documentTexts() const {
+        std::vector<const Corpus*> corpora = inputs_.textCorpora;
+        if (corpora.empty() && inputs_.train) corpora.push_back(inputs_.train);
+        std::vector<std::string> texts;
+        for (const Corpus* corpus : corpora)
+            for (const Document& document : corpus->documents()) texts.push_back(document.text());
+        return texts;
+    }
+
+    // The objective's own weights as the checkpoint holds them (objective.pt), in place: the
+    // optimizer holds these same tensors.
+    void restoreObjectiveParameters(const fs::path& checkpoint) {
+        auto own = objective_->parameters();
+        if (own.empty()) return;
+        const fs::path file = checkpoint / "objective.pt";
+        std::vector<torch::Tensor> saved;
+        try {
+            torch::load(saved, file.string());
+        } catch (const c10::Error& e) {
+            const std::string what = e.what_without_backtrace();
+            throw Error(file.string() + ": damaged objective weights, the run cannot resume: " + what.substr(0, what.find('\n')));
+        }
+        if (saved.size() != own.size())
+            throw Error(file.string() + ": holds " + std::to_string(saved.size()) + " tensors, the objective has " +
+                        std::to_string(own.size()) + ": not this run's checkpoint");
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < own.size(); ++i) {
+            if (saved[i].sizes() != own[i].sizes())
+                throw Error(file.string() + ": tensor " + std::to_string(i) + " has another shape than the objective's");
+            own[i].copy_(saved[i]);
+        }
     }
 
     // The last validation's check into its log line and run.json's count.
@@ -540,6 +603,11 @@ private:
         encoder_.save(staged / "model");
         torch::save(*optimizer_, (staged / "optimizer.pt").string());
         objective_->saveState(staged);
+        if (const auto own = objective_->parameters(); !own.empty()) {
+            std::vector<torch::Tensor> onCpu;
+            for (const auto& parameter : own) onCpu.push_back(parameter.detach().to(torch::kCPU));
+            torch::save(onCpu, (staged / "objective.pt").string());
+        }
         state.scalars = scalarValues();
         state.collapsedValidations = info_.collapsedValidations;
         state.logBytes = fs::exists(logFile(run_)) ? fs::file_size(logFile(run_)) : 0;
@@ -570,6 +638,7 @@ private:
         progress.globalStep = state.globalStep;
         progress.loss = loss;
         progress.learningRate = schedule_.learningRate;
+        if (ownValidation()) progress.validationMetric = "held-out masked-token accuracy";
         return progress;
     }
 

@@ -39,6 +39,9 @@ struct TrainingProgress {
     double examplesPerSecond = 0.0; ///< mentions (or names) per second over this epoch
     double etaSeconds = 0.0;        ///< until the end of the run, at the current speed
     std::optional<double> devAccuracy;  ///< set on the validation after an epoch
+    /// What devAccuracy measures, in words: "dev Acc@1" (dev mentions linked), or the masked-LM
+    /// stage's "held-out masked-token accuracy".
+    std::string validationMetric = "dev Acc@1";
     /// With devAccuracy: empty, or how the validated model has collapsed (collapse_check.h), in
     /// words the CLI and the Training dock show as they are.
     std::string warning;
@@ -65,13 +68,17 @@ struct TrainerOptions {
 /// queries (BioSyn's preprocessing: eval::QueryOptions).
 struct TrainingInputs {
     const kb::KnowledgeBase* kb = nullptr;
-    /// May be null for the self-alignment pretraining only (it learns from KB names).
+    /// May be null for the self-alignment pretraining (it learns from KB names) and for the
+    /// masked-LM stage given textCorpora.
     const Corpus* train = nullptr;
     const Corpus* dev = nullptr;  ///< may be null: no validation, the last epoch's model is kept
     eval::QueryOptions queries;
     /// The self-alignment pretraining's vocabularies (their synonyms are paired); empty: `kb`.
     /// The dev mentions are validated against `kb`'s names.
     std::vector<const kb::KnowledgeBase*> pretrainingKbs;
+    /// The masked-LM stage's texts: the titles and abstracts of these corpora (empty: `train`'s).
+    /// Every other method ignores them.
+    std::vector<const Corpus*> textCorpora;
 };
 
 struct TrainingResult {

@@ -28,7 +28,7 @@ using OrderedJson = nlohmann::ordered_json;
 template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
-constexpr NameTable<Method, 7> kMethods{{
+constexpr NameTable<Method, 8> kMethods{{
     {Method::BioSyn, "biosyn"},
     {Method::Belhd, "belhd"},
     {Method::Triplet, "triplet"},
@@ -36,6 +36,7 @@ constexpr NameTable<Method, 7> kMethods{{
     {Method::KnnBioel, "knn-bioel"},
     {Method::SelfAlignment, "sapbert"},
     {Method::ContextAlignment, "context-alignment"},
+    {Method::MaskedLm, "mlm"},
 }};
 constexpr NameTable<Similarity, 3> kSimilarities{{
     {Similarity::Dot, "dot"},
@@ -449,6 +450,19 @@ void readSelfAlignment(ObjectReader& reader, SelfAlignmentSettings& settings) {
     reader.finish();
 }
 
+void readMaskedLm(ObjectReader& reader, MaskedLmSettings& settings) {
+    reader.real("mask_probability", settings.maskProbability, RealRange{0, false, 1, true});
+    reader.real("mask_token_share", settings.maskTokenShare, between(0, 1));
+    reader.real("random_token_share", settings.randomTokenShare, between(0, 1));
+    // 2 at least: every document held out would leave nothing to train on; 0: none held out.
+    reader.size("held_out_every", settings.heldOutEvery);
+    if (settings.heldOutEvery == 1) reader.fail("held_out_every", "must be 0 (none held out) or at least 2, not 1");
+    if (settings.maskTokenShare + settings.randomTokenShare > 1.0)
+        reader.fail("random_token_share", "plus mask_token_share must be at most 1, not " +
+                                              std::to_string(settings.maskTokenShare + settings.randomTokenShare));
+    reader.finish();
+}
+
 OrderedJson scheduleJson(const Schedule& schedule) {
     OrderedJson json{
         {"epochs", schedule.epochs},
@@ -485,7 +499,10 @@ bool looksLikePreset(const std::filesystem::path& file) {
 
 std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
 std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
-bool linksMentions(Method method) noexcept { return method != Method::SelfAlignment; }
+bool linksMentions(Method method) noexcept {
+    return method != Method::SelfAlignment && method != Method::MaskedLm;
+}
+bool validatesOwnData(Method method) noexcept { return method == Method::MaskedLm; }
 bool pretrainsEncoder(Method method) noexcept {
     return method == Method::SelfAlignment || method == Method::ContextAlignment;
 }
@@ -578,6 +595,7 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     if (auto prototype = top.object("prototype")) readPrototype(*prototype, preset.prototype);
     if (auto contrastive = top.object("contrastive")) readContrastive(*contrastive, preset.contrastive);
     if (auto selfAlignment = top.object("self_alignment")) readSelfAlignment(*selfAlignment, preset.selfAlignment);
+    if (auto maskedLm = top.object("masked_lm")) readMaskedLm(*maskedLm, preset.maskedLm);
     top.stringList("choices", preset.choices);
     top.finish();
     return preset;
@@ -586,7 +604,7 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
 std::string TrainingPreset::toJson() const {
     OrderedJson schedulesJson = OrderedJson::object();
     for (const auto& [scheduleName, scheduleValues] : schedules) schedulesJson[scheduleName] = scheduleJson(scheduleValues);
-    const OrderedJson json{
+    OrderedJson json{
         {"method", methodName(method)},
         {"paper", paper},
         {"description", description},
@@ -652,6 +670,18 @@ std::string TrainingPreset::toJson() const {
          }},
         {"choices", choices},
     };
+    // Only the masked-LM stage reads it: the other presets' files stay as they were.
+    if (method == Method::MaskedLm) {
+        const OrderedJson masked{
+            {"mask_probability", maskedLm.maskProbability},
+            {"mask_token_share", maskedLm.maskTokenShare},
+            {"random_token_share", maskedLm.randomTokenShare},
+            {"held_out_every", maskedLm.heldOutEvery},
+        };
+        json.erase("choices");  // kept last
+        json["masked_lm"] = masked;
+        json["choices"] = choices;
+    }
     try {
         // nlohmann writes doubles in their shortest form that reads back to the same value, so
         // load(toJson()) == *this holds for every real-valued key.

@@ -32,12 +32,20 @@ enum class Method {
     /// A second pretraining stage for the methods that read mentions in context (BELHD,
     /// prototype-srn); ours, not a paper's (context_alignment_objective.cpp says why).
     ContextAlignment,
+    /// BERT's masked-language-model objective (Devlin et al. 2019) on the corpora's titles and
+    /// abstracts: the optional stage before the self-alignment, so that the encoder has read
+    /// running biomedical text before it learns from names. No gold ids are read.
+    MaskedLm,
 };
-/// "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel", "sapbert", "context-alignment"
+/// "biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel", "sapbert", "context-alignment", "mlm"
 std::string_view methodName(Method method) noexcept;
 std::optional<Method> parseMethod(std::string_view name) noexcept;
-/// True for the methods that train on corpus mentions (all but the self-alignment pretraining).
+/// True for the methods that train on corpus mentions (all but the self-alignment and
+/// masked-LM pretraining).
 bool linksMentions(Method method) noexcept;
+/// True for a stage that validates on its own held-out data instead of linking dev mentions
+/// (the masked-LM stage: masked-token accuracy on held-out documents).
+bool validatesOwnData(Method method) noexcept;
 /// True for the stages that make a starting encoder for the methods (self-alignment, context
 /// alignment): the Training dock offers their finished runs as starts.
 bool pretrainsEncoder(Method method) noexcept;
@@ -174,6 +182,20 @@ struct SelfAlignmentSettings {
     friend bool operator==(const SelfAlignmentSettings&, const SelfAlignmentSettings&) = default;
 };
 
+/// BERT's masking (Devlin et al. 2019, section 3.1): of the real tokens of a text (not [CLS],
+/// [SEP] or an added marker), maskProbability are predicted; of those, maskTokenShare are replaced
+/// by [MASK], randomTokenShare by a random vocabulary token, the rest left as they are.
+struct MaskedLmSettings {
+    double maskProbability = 0.15;
+    double maskTokenShare = 0.8;
+    double randomTokenShare = 0.1;
+    /// One document in every heldOutEvery is held out: the validation after each epoch predicts
+    /// its masked tokens (masked with the preset's seed, the same positions every epoch).
+    std::size_t heldOutEvery = 20;
+
+    friend bool operator==(const MaskedLmSettings&, const MaskedLmSettings&) = default;
+};
+
 struct TrainingPreset {
     std::string name;         ///< the file's stem ("biosyn")
     Method method = Method::BioSyn;
@@ -211,6 +233,7 @@ struct TrainingPreset {
     PrototypeSettings prototype;
     ContrastiveSettings contrastive;
     SelfAlignmentSettings selfAlignment;
+    MaskedLmSettings maskedLm;           ///< "masked_lm", written for the masked-LM stage only
 
     /// Where the paper leaves a detail open or we deviate, and what we chose (shown by the CLI
     /// and the GUI, and recorded in every run).

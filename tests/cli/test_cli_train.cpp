@@ -247,6 +247,77 @@ private Q_SLOTS:
         QVERIFY2(wrongPreset.err.contains("not the self-alignment pretraining"), wrongPreset.err.constData());
     }
 
+    // pretrain --mlm-corpus: the masked-LM stage reads the corpus's abstracts in OUT/mlm, then the
+    // self-alignment starts from its model in OUT; --resume finds a finished stage and keeps it;
+    // a masked-LM preset where the self-alignment's goes is refused, and the reverse.
+    void pretrainWithAMaskedLmStage() {
+        auto sapbert = nlohmann::json::parse(test::readFile(LINKSCOPE_SOURCE_DIR "/models/sapbert.json"));
+        for (auto* schedule : {&sapbert["training"], &sapbert["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 1;
+            (*schedule)["batch_size"] = 16;
+        }
+        test::writeFile(path("tiny-sap.json").toStdString(), sapbert.dump(2));
+        auto mlm = nlohmann::json::parse(test::readFile(LINKSCOPE_SOURCE_DIR "/models/mlm.json"));
+        for (auto* schedule : {&mlm["training"], &mlm["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 2;
+            (*schedule)["batch_size"] = 8;
+        }
+        mlm["masked_lm"]["held_out_every"] = 4;
+        test::writeFile(path("tiny-mlm.json").toStdString(), mlm.dump(2));
+        auto compact = nlohmann::json::parse(test::readFile(LINKSCOPE_SOURCE_DIR "/models/compact-encoder.json"));
+        compact["config"]["hidden_size"] = 32;
+        compact["config"]["num_hidden_layers"] = 1;
+        compact["config"]["num_attention_heads"] = 2;
+        compact["config"]["intermediate_size"] = 64;
+        test::writeFile(path("mlm-compact.json").toStdString(), compact.dump(2));
+        const QStringList common{"--preset",     path("tiny-sap.json"), "--mlm-preset", path("tiny-mlm.json"),
+                                 "--schedule",   "short",               "--kb",         demo("demo-kb.txt"),
+                                 "--mlm-corpus", demo("demo-train.txt"), "--device",    "cpu"};
+
+        const auto both = test::runCli(QStringList{"pretrain"} << common << "--compact-preset" << path("mlm-compact.json")
+                                                               << "--out" << path("mlm-sap"));
+        QVERIFY2(both.exitCode == 0, both.err.constData());
+        const qsizetype stage = both.out.indexOf("masked-LM stage (preset \"tiny-mlm\", schedule short)");
+        const qsizetype alignment = both.out.indexOf("pretraining (self-alignment");
+        QVERIFY2(stage >= 0 && alignment > stage, both.out.constData());
+        QVERIFY2(both.out.contains("held-out masked-token accuracy"), both.out.constData());
+        const auto stageInfo = nlohmann::json::parse(test::readFile(path("mlm-sap/mlm/run.json").toStdString()));
+        QCOMPARE(stageInfo["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(stageInfo["preset"].get<std::string>(), std::string("tiny-mlm"));
+        QVERIFY(stageInfo["best_dev_accuracy"].get<double>() >= 0.0);  // held-out documents were scored
+        const auto info = nlohmann::json::parse(test::readFile(path("mlm-sap/run.json").toStdString()));
+        QCOMPARE(info["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(info["preset"].get<std::string>(), std::string("tiny-sap"));
+        // The self-alignment's encoder is the stage's: its size, its vocabulary, every marker.
+        QCOMPARE(test::readFile(path("mlm-sap/model/vocab.txt").toStdString()),
+                 test::readFile(path("mlm-sap/mlm/model/vocab.txt").toStdString()));
+        const auto config = nlohmann::json::parse(test::readFile(path("mlm-sap/model/config.json").toStdString()));
+        QCOMPARE(config["hidden_size"].get<int>(), 32);
+        const auto added = nlohmann::json::parse(test::readFile(path("mlm-sap/model/added_tokens.json").toStdString()));
+        for (const char* marker : {"[S]", "[E]", "[START]", "[END]"}) QVERIFY2(added.contains(marker), marker);
+
+        // Stopped between the stages (the self-alignment's files gone): --resume keeps the
+        // finished stage and runs the self-alignment from its model.
+        for (const auto& entry : fs::directory_iterator(path("mlm-sap").toStdString()))
+            if (entry.path().filename() != "mlm") fs::remove_all(entry.path());
+        const auto resumed = test::runCli(QStringList{"pretrain", "--resume"} << common << "--out" << path("mlm-sap"));
+        QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+        QVERIFY2(resumed.out.contains("masked-LM stage: finished in"), resumed.out.constData());
+        QCOMPARE(nlohmann::json::parse(test::readFile(path("mlm-sap/run.json").toStdString()))["status"].get<std::string>(),
+                 std::string("finished"));
+
+        // The presets in each other's places.
+        const auto swapped = test::runCli({"pretrain", "--preset", path("tiny-sap.json"), "--mlm-preset", path("tiny-sap.json"),
+                                           "--kb", demo("demo-kb.txt"), "--mlm-corpus", demo("demo-train.txt"),
+                                           "--compact-preset", path("mlm-compact.json"), "--out", path("never-mlm")});
+        QCOMPARE(swapped.exitCode, 1);
+        QVERIFY2(swapped.err.contains("not the masked-LM stage"), swapped.err.constData());
+        const auto reversed = test::runCli({"pretrain", "--preset", path("tiny-mlm.json"), "--kb", demo("demo-kb.txt"),
+                                            "--out", path("never-sap-2")});
+        QCOMPARE(reversed.exitCode, 1);
+        QVERIFY2(reversed.err.contains("not the self-alignment pretraining"), reversed.err.constData());
+    }
+
     void theEncoderMustBeChosen() {
         const auto neither = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--out", path("n")}
                                           << dataArguments());

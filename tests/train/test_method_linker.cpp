@@ -92,7 +92,8 @@ TrainingPreset presetFor(Method method) {
         preset.prototype.candidateSource = CandidateSource::Sparse;
         break;
     case Method::SelfAlignment:
-    case Method::ContextAlignment: break;  // pretraining stages: they link nothing, never asked for here
+    case Method::ContextAlignment:
+    case Method::MaskedLm: break;  // pretraining stages: they link nothing, never asked for here
     }
     return preset;
 }

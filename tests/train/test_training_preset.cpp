@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kModels = fs::path(LINKSCOPE_SOURCE_DIR) / "models";
-// The five linking methods and the self-alignment pretraining, in file order.
-const std::vector<std::string> kShipped{"belhd",         "biosyn",  "context-alignment", "knn-bioel",
+// The five linking methods and the pretraining stages, in file order.
+const std::vector<std::string> kShipped{"belhd",         "biosyn", "context-alignment", "knn-bioel", "mlm",
                                         "prototype-srn", "sapbert", "triplet"};
 
 /// The message of the linkscope::Error that `action` throws, or "" when it throws none.
@@ -98,8 +98,9 @@ private Q_SLOTS:
             QVERIFY2(shortSchedule.learningRate >= preset.training.learningRate, name.c_str());
             // (The pretraining's short schedule runs more epochs over MEDIC's pairs than the
             // paper's one epoch over UMLS's millions: not fewer. The context alignment has no
-            // paper: its one schedule fine-tunes a pretrained encoder.)
-            if (!pretrainsEncoder(preset.method)) {
+            // paper: its one schedule fine-tunes a pretrained encoder. The masked-LM stage trains
+            // from scratch too, and its short schedule is not a fine-tuning.)
+            if (!pretrainsEncoder(preset.method) && linksMentions(preset.method)) {
                 QVERIFY2(shortSchedule.epochs < preset.training.epochs, name.c_str());
                 QCOMPARE(shortSchedule.learningRate, 1e-4);
                 QCOMPARE(preset.seed, std::uint64_t{42});
@@ -193,6 +194,36 @@ private Q_SLOTS:
         QCOMPARE(p.selfAlignment.epsilon, 0.2);
         QCOMPARE(p.seed, std::uint64_t{33});
     }
+    void mlmHasBertsValues() {
+        const TrainingPreset p = shipped("mlm");
+        QCOMPARE(p.method, Method::MaskedLm);
+        QVERIFY(!linksMentions(p.method));
+        QVERIFY(validatesOwnData(p.method));
+        QVERIFY(!pretrainsEncoder(p.method));  // a start for the self-alignment, not for the methods
+        QCOMPARE(p.maxLength, std::size_t{128});
+        QCOMPARE(p.maskedLm.maskProbability, 0.15);
+        QCOMPARE(p.maskedLm.maskTokenShare, 0.8);
+        QCOMPARE(p.maskedLm.randomTokenShare, 0.1);
+        QCOMPARE(p.training.learningRate, 1e-4);
+        QCOMPARE(p.training.batchSize, std::size_t{256});
+        QCOMPARE(p.training.weightDecay, 0.01);
+        // Written for the masked-LM stage only, and read back the same.
+        QVERIFY(contains(p.toJson(), "\"masked_lm\""));
+        QVERIFY(!contains(shipped("sapbert").toJson(), "masked_lm"));
+        QCOMPARE(TrainingPreset::load(dir_.write("mlm.json", p.toJson())), p);
+    }
+    void maskedLmSettingsAreChecked() {
+        const auto sum = dir_.write("sum.json", withMethod(R"("masked_lm": {"mask_token_share": 0.8, "random_token_share": 0.3})"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(sum), sum, 0,
+                                     "masked_lm.random_token_share plus mask_token_share must be at most 1");
+        const auto none = dir_.write("none.json", withMethod(R"("masked_lm": {"mask_probability": 0})"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(none), none, 0, "masked_lm.mask_probability must be");
+        const auto all = dir_.write("all.json", withMethod(R"("masked_lm": {"held_out_every": 1})"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(all), all, 0,
+                                     "masked_lm.held_out_every must be 0 (none held out) or at least 2, not 1");
+        const auto unknown = dir_.write("unknown.json", withMethod(R"("masked_lm": {"next_sentence": true})"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(unknown), unknown, 0, "next_sentence");
+    }
     void tripletHasThePapersValues() {
         const TrainingPreset p = shipped("triplet");
         QCOMPARE(p.method, Method::Triplet);
@@ -255,7 +286,7 @@ private Q_SLOTS:
     void findPresetListsTheAvailableNames() {
         const std::string message = errorOf([] { findPreset("krissbert", kModels); });
         QVERIFY2(contains(message, "no preset \"krissbert\""), message.c_str());
-        QVERIFY2(contains(message, "available: belhd, biosyn, context-alignment, knn-bioel, prototype-srn, sapbert, triplet"), message.c_str());
+        QVERIFY2(contains(message, "available: belhd, biosyn, context-alignment, knn-bioel, mlm, prototype-srn, sapbert, triplet"), message.c_str());
         const std::string path = errorOf([this] { findPreset(dir_.path("nowhere/x.json").string(), kModels); });
         QVERIFY2(contains(path, "no preset \"") && contains(path, "available: belhd"), path.c_str());
         const std::string noFolder = errorOf([this] { findPreset("biosyn", dir_.path("absent")); });
@@ -400,7 +431,7 @@ private Q_SLOTS:
     }
     void namesRoundTrip() {
         for (const Method m : {Method::BioSyn, Method::Belhd, Method::Triplet, Method::PrototypeSrn, Method::KnnBioel,
-                               Method::SelfAlignment, Method::ContextAlignment})
+                               Method::SelfAlignment, Method::ContextAlignment, Method::MaskedLm})
             QCOMPARE(parseMethod(methodName(m)), std::optional<Method>(m));
         for (const Similarity s : {Similarity::Dot, Similarity::Cosine, Similarity::Euclidean})
             QCOMPARE(parseSimilarity(similarityName(s)), std::optional<Similarity>(s));
@@ -483,7 +514,7 @@ private Q_SLOTS:
     void missingMethod() {
         const auto file = dir_.write("nomethod.json", R"({"seed": 1, "paper": "x"})");
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0,
-                                     "missing required key \"method\" (one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment)");
+                                     "missing required key \"method\" (one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment, mlm)");
     }
     void methodOfTheWrongType() {
         const auto file = dir_.write("number.json", R"({"method": 1})");
@@ -492,7 +523,7 @@ private Q_SLOTS:
     void unknownMethod() {
         const auto file = dir_.write("krissbert.json", R"({"method": "krissbert"})");
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0,
-                                     "method must be one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment, not "
+                                     "method must be one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment, mlm, not "
                                      "\"krissbert\"");
     }
     void duplicateKey() {

@@ -5,6 +5,7 @@
 // trainer refuses, the encoder pretrained on the KB offered as every method's start, and, in a
 // build without LibTorch, the panel saying so.
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineSeries>
@@ -299,6 +300,55 @@ private Q_SLOTS:
         chooser.startFromCombo()->setCurrentIndex(0);  // from scratch: belhd collapsed
         QVERIFY(!chooser.startHint().isEmpty());
         fs::remove(path(QStringLiteral("models/tiny-belhd.json")).toStdString());
+    }
+
+    // "Read the corpus first": the masked-LM stage on the training and dev splits' texts runs,
+    // then the self-alignment starts from its model by itself; both runs join the project, and
+    // the self-aligned encoder (not the stage's) becomes the start. Without a masked-LM preset
+    // in the models folder the box is disabled.
+    void pretrainsWithTheMaskedLmStageFirst() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        const fs::path projectFile = path(QStringLiteral("mlm.linkscope")).toStdString();
+        auto store = project::ProjectStore::create(projectFile, project_->manifest);
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("mlm-runs")));
+        panel.setStore(&store);
+        QVERIFY(!panel.maskedLmCheck()->isEnabled());  // no mlm preset yet
+
+        auto mlm = nlohmann::json::parse(test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "mlm.json"));
+        for (auto* schedule : {&mlm["training"], &mlm["schedules"]["short"]}) {
+            (*schedule)["epochs"] = 1;
+            (*schedule)["batch_size"] = 8;
+        }
+        mlm["masked_lm"]["held_out_every"] = 3;
+        const fs::path mlmFile = path(QStringLiteral("models/mlm.json")).toStdString();
+        test::writeFile(mlmFile, mlm.dump(2));
+        panel.setModelsDirectory(modelsDirectory());
+        panel.presetCombo()->setCurrentIndex(panel.presetCombo()->findText(QStringLiteral("tiny-triplet")));
+        QCOMPARE(panel.presetCombo()->findText(QStringLiteral("mlm")), -1);  // a stage, not a method
+        QVERIFY(panel.maskedLmCheck()->isEnabled());
+        panel.maskedLmCheck()->setChecked(true);
+
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+        QVERIFY(panel.startPretraining());
+        QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("held-out masked-token accuracy"));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.size() >= 2 || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const QString stage = finished.at(0).first().toString();
+        const QString aligned = finished.at(1).first().toString();
+        QVERIFY2(stage.startsWith(path(QStringLiteral("mlm-runs/mlm-"))), qPrintable(stage));
+        QVERIFY2(aligned.startsWith(path(QStringLiteral("mlm-runs/sapbert-"))), qPrintable(aligned));
+        QCOMPARE(train::readRunInfo(stage.toStdString()).preset, std::string("mlm"));
+        QCOMPARE(train::readRunInfo(stage.toStdString()).status, std::string("finished"));
+        QCOMPARE(train::readRunInfo(aligned.toStdString()).status, std::string("finished"));
+        // The self-alignment started from the stage's model.
+        QCOMPARE(panel.worker()->request().modelDirectory, QDir(stage).filePath(QStringLiteral("model")));
+        QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("dev Acc@1"));
+        QCOMPARE(store.runs().size(), std::size_t{2});
+        const QString absolute = QString::fromStdString(fs::absolute(aligned.toStdString()).lexically_normal().string());
+        QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
+        fs::remove(mlmFile);
     }
 
     void cancelRightAfterStart() {
