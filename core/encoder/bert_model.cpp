@@ -251,14 +251,16 @@ std::array<torch::Tensor, 3> markedWordsAlone(const torch::Tensor& ids, const to
         std::int64_t real = 0;
         while (real < length && maskAt[row][real] != 0) ++real;
         std::int64_t first = -1;
-        std::int64_t second = real - 1;  // without a second marker (pool() refuses it), up to [SEP]
+        std::int64_t second = -1;
         for (std::int64_t t = 0; t < real; ++t) {
             if (first < 0 && idAt[row][t] == spec.firstMarkerId) first = t;
             else if (first >= 0 && idAt[row][t] == spec.secondMarkerId) { second = t; break; }
         }
-        if (first < 0 || real < 2)
+        // Refused as pool() refuses it, which a context weight of 0 does not run.
+        if (first < 0 || second < 0 || real < 2)
             throw Error("pooling " + std::string(poolingName(spec.pooling)) + " with the mention alone: row " +
-                        std::to_string(row) + " of the batch lacks marker token id " + std::to_string(spec.firstMarkerId));
+                        std::to_string(row) + " of the batch lacks marker token id " +
+                        std::to_string(first < 0 ? spec.firstMarkerId : spec.secondMarkerId));
         auto& tokens = alone[static_cast<std::size_t>(row)];
         tokens.push_back(idAt[row][0]);
         for (std::int64_t t = first + 1; t < second; ++t) tokens.push_back(idAt[row][t]);
@@ -285,15 +287,19 @@ std::array<torch::Tensor, 3> markedWordsAlone(const torch::Tensor& ids, const to
 
 torch::Tensor BertEncoderModel::embed(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& typeIds,
                                       const PoolingSpec& spec, bool normalize) {
-    auto pooled = pool(forward(ids, mask, typeIds), mask, ids, spec);
-    if (config_.mentionAlone && (spec.pooling == Pooling::Markers || spec.pooling == Pooling::StartEnd)) {
+    const bool markerPooling = spec.pooling == Pooling::Markers || spec.pooling == Pooling::StartEnd;
+    // The marker pooling's share; 1 without mentionAlone. A pass whose share is 0 is not run.
+    const double context = config_.mentionAlone && markerPooling ? config_.mentionContextWeight : 1.0;
+    torch::Tensor pooled;
+    if (context > 0.0) pooled = pool(forward(ids, mask, typeIds), mask, ids, spec);
+    if (context < 1.0) {
         // The marked words read alone, [CLS]-pooled as names are: a small encoder reads them
         // worse inside their sentence (docs/results.md), so the context refines the name's vector
         // instead of replacing it, weighing mentionContextWeight.
         const auto [aloneIds, aloneMask, aloneTypes] =
             markedWordsAlone(ids, mask, spec, static_cast<std::int64_t>(config_.padTokenId));
-        const double context = config_.mentionContextWeight;
-        pooled = pooled * context + forward(aloneIds, aloneMask, aloneTypes).select(1, 0) * (1.0 - context);
+        const auto alone = forward(aloneIds, aloneMask, aloneTypes).select(1, 0);
+        pooled = context > 0.0 ? pooled * context + alone * (1.0 - context) : alone;
     }
     auto vectors = project(pooled);
     if (normalize)

@@ -522,6 +522,10 @@ private Q_SLOTS:
                 weighted[i] = static_cast<float>(weight * pooled[i] + (1.0 - weight) * names[i]);
             QVERIFY(maxDifference(encoder.encode(marked), weighted) < 1e-5);
         }
+        // At weight 0 the markers' pass is not run, yet a mention without its closing marker
+        // is refused as the markers' pooling refuses it.
+        encoder.model().setMentionAlone(true, 0.0);
+        QVERIFY_THROWS_EXCEPTION(Error, encoder.encode(std::vector<std::string>{"the [S] heart attack of the lung"}));
         encoder.model().setMentionAlone(true, 0.25);
         const auto quarter = encoder.encode(marked);
         const auto quarterPath = dir_.path("mention-context-weight");
