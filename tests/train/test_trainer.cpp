@@ -26,6 +26,7 @@
 #include "eval/dictionary.h"
 #include "eval/evaluate.h"
 #include "kb/dictionary_loader.h"
+#include "run_log.h"
 #include "test_data.h"
 #include "train/method_inputs.h"
 #include "train/collapse_check.h"
@@ -250,13 +251,6 @@ double contextReadsAsName(const encoder::TextEncoder& encoder, const ToyData& da
     return double(right) / double(inputs.size());
 }
 
-std::vector<nlohmann::json> logLines(const fs::path& run) {
-    std::ifstream in(train::logFile(run));
-    std::vector<nlohmann::json> lines;
-    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-    return lines;
-}
-
 }  // namespace
 
 class TestTrainer : public QObject {
@@ -322,7 +316,7 @@ private Q_SLOTS:
                  name.toStdString());
         QVERIFY(fs::exists(train::modelDirectory(run) / "model.safetensors"));
         QVERIFY(fs::exists(train::devReportFile(run)));
-        const auto lines = logLines(run);
+        const auto lines = test::logLines(run);
         QVERIFY(!lines.empty());
         std::size_t epochs = 0;
         for (const auto& line : lines)
@@ -518,7 +512,7 @@ private Q_SLOTS:
         QVERIFY(info.collapse.find("1 distinct entity at rank 1") != std::string::npos);
         QCOMPARE(info.collapsedValidations, std::size_t{2});
         QCOMPARE(result.info.collapse, info.collapse);
-        for (const auto& line : logLines(options.runDirectory))
+        for (const auto& line : test::logLines(options.runDirectory))
             if (line.at("event") == "epoch" || line.at("event") == "validation") {
                 QCOMPARE(line.at("collapsed").get<bool>(), true);
                 QCOMPARE(line.at("distinct_top1").get<std::size_t>(), std::size_t{1});
@@ -616,8 +610,8 @@ private Q_SLOTS:
                 QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, qPrintable(QString("vectors differ after resume (%1)").arg(folder)));
 
             // Same log events, in the same order (times aside).
-            const auto la = logLines(base / "whole");
-            const auto lb = logLines(base / folder);
+            const auto la = test::logLines(base / "whole");
+            const auto lb = test::logLines(base / folder);
             QCOMPARE(la.size(), lb.size());
             for (std::size_t i = 0; i < la.size(); ++i) {
                 QCOMPARE(la[i].at("event"), lb[i].at("event"));
