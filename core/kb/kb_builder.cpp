@@ -38,6 +38,18 @@ std::optional<EntityIndex> KnowledgeBaseBuilder::findEntity(std::string_view key
     return keys_.find(key);
 }
 
+void KnowledgeBaseBuilder::reserve(std::size_t entities, std::size_t names, std::size_t nameBytes) {
+    // Every entity's key goes to keys_, its primary id to strings_ beside the names (ids such as
+    // UMLS's CUIs are about 8 bytes).
+    constexpr std::size_t kIdBytes = 8;
+    keys_.reserve(entities, entities * kIdBytes);
+    strings_.reserve(entities + names, entities * kIdBytes + nameBytes);
+    primaryIds_.reserve(entities);
+    preferredNames_.reserve(entities);
+    species_.reserve(entities);
+    names_.reserve(names);
+}
+
 void KnowledgeBaseBuilder::addAlternativeId(EntityIndex e, std::string_view id) {
     alternativeIds_.push_back({e, strings_.intern(canonicalOrThrow(id))});
 }

@@ -43,6 +43,13 @@ public:
     void addSemanticType(EntityIndex e, std::string_view typeId, std::string_view typeName);
     void setSpecies(EntityIndex e, std::string_view species);
 
+    /// Prepares room for about `entities` entities and `names` (entity, name) facts whose text
+    /// takes about `nameBytes` bytes, so that the string pools' tables are built once at their
+    /// final size instead of re-hashing every string at each doubling (at UMLS size that growth
+    /// was two thirds of the interning time: docs/benchmarks.md). An estimate: more is added as
+    /// before, and an overestimate costs the untouched reserve plus a larger table.
+    void reserve(std::size_t entities, std::size_t names, std::size_t nameBytes);
+
     /// Finalises: names deduplicated per entity with the preferred name first, alternative ids
     /// deduplicated, name and id indexes built. The builder is empty afterwards.
     KnowledgeBase build();

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kb/kb_builder.h"
@@ -118,6 +119,39 @@ private Q_SLOTS:
         QCOMPARE(toStrings(kb.alternativeIds(b)), (Strings{"OMIM:100100"}));
         QVERIFY(kb.alternativeIds(a).empty());
         QCOMPARE(builder.entityCount(), std::size_t{0});  // the builder was emptied
+    }
+
+    // reserve() sizes the pools for what comes, before or between records (a loader's estimate
+    // from its file's size, too small or too large): the KB built is the same as without it.
+    void builderReserveChangesNothingButRoom() {
+        const auto fill = [](KnowledgeBaseBuilder& builder, bool reserveBetween) {
+            for (int i = 0; i < 3000; ++i) {
+                const auto e = builder.entity("C" + std::to_string(1000000 + i));
+                if (reserveBetween && i == 1500) builder.reserve(10, 10, 10);  // smaller than held: no-op
+                builder.addName(e, "name " + std::to_string(i));
+                builder.addName(e, "shared name " + std::to_string(i % 7));
+                if (i % 3 == 0) builder.setPreferredName(e, "preferred " + std::to_string(i));
+            }
+            return builder.build();
+        };
+        KnowledgeBaseBuilder plain;
+        const KnowledgeBase expected = fill(plain, false);
+        for (const auto& [entities, names, bytes] : {std::tuple{std::size_t{0}, std::size_t{0}, std::size_t{0}},
+                                                   std::tuple{std::size_t{100}, std::size_t{200}, std::size_t{2000}},
+                                                   std::tuple{std::size_t{3000}, std::size_t{6000}, std::size_t{80000}},
+                                                   std::tuple{std::size_t{100000}, std::size_t{300000}, std::size_t{1} << 24}}) {
+            KnowledgeBaseBuilder builder;
+            builder.reserve(entities, names, bytes);
+            const KnowledgeBase kb = fill(builder, true);
+            QCOMPARE(kb.entityCount(), expected.entityCount());
+            QCOMPARE(kb.pairCount(), expected.pairCount());
+            for (EntityIndex e = 0; e < kb.entityCount(); ++e) {
+                QCOMPARE(kb.primaryId(e), expected.primaryId(e));
+                QCOMPARE(kb.preferredName(e), expected.preferredName(e));
+                QCOMPARE(toStrings(kb.names(e)), toStrings(expected.names(e)));
+            }
+            QCOMPARE(kb.findByName("shared name 3").size(), expected.findByName("shared name 3").size());
+        }
     }
 
     void findsEntitiesByAnyIdInCanonicalForm() {
