@@ -550,6 +550,7 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
     lossSeries_->clear();
     accuracySeries_->clear();
     accuracySeries_->setName(maskedLmStage_ ? tr("held-out masked-token accuracy") : tr("dev Acc@1"));
+    accuracyView_->chart()->setTitle(maskedLmStage_ ? tr("Held-out masked-token accuracy") : tr("Dev Acc@1"));
     lossMax_ = 0;
     setNiceRange(lossX_, 0, 1, 6, true);
     setNiceRange(lossY_, 0, 1);

@@ -5,6 +5,8 @@
 // trainer refuses, the encoder pretrained on the KB offered as every method's start, and, in a
 // build without LibTorch, the panel saying so.
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -333,6 +335,7 @@ private Q_SLOTS:
         QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
         QVERIFY(panel.startPretraining());
         QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("held-out masked-token accuracy"));
+        QCOMPARE(panel.accuracyChartView()->chart()->title(), QStringLiteral("Held-out masked-token accuracy"));
         QTRY_VERIFY_WITH_TIMEOUT(finished.size() >= 2 || !failed.isEmpty(), 600000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
         const QString stage = finished.at(0).first().toString();
@@ -345,6 +348,7 @@ private Q_SLOTS:
         // The self-alignment started from the stage's model.
         QCOMPARE(panel.worker()->request().modelDirectory, QDir(stage).filePath(QStringLiteral("model")));
         QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("dev Acc@1"));
+        QCOMPARE(panel.accuracyChartView()->chart()->title(), QStringLiteral("Dev Acc@1"));
         QCOMPARE(store.runs().size(), std::size_t{2});
         const QString absolute = QString::fromStdString(fs::absolute(aligned.toStdString()).lexically_normal().string());
         QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
