@@ -138,6 +138,10 @@ KnowledgeBase KnowledgeBaseBuilder::build() {
     kb.entitiesById_ = groupByRow(strings, idFacts);
 
     strings_.shrinkToFit();
+    // A reserve (a loader's estimate) may have left room: the KB keeps what it holds.
+    primaryIds_.shrink_to_fit();
+    preferredNames_.shrink_to_fit();
+    species_.shrink_to_fit();
     kb.strings_ = std::move(strings_);
     kb.primaryIds_ = std::move(primaryIds_);
     kb.preferredNames_ = std::move(preferredNames_);

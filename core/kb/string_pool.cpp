@@ -41,6 +41,16 @@ void StringPool::reserve(std::size_t strings, std::size_t bytes) {
 void StringPool::shrinkToFit() {
     arena_.shrink_to_fit();
     offsets_.shrink_to_fit();
+    // The table growth would have reached for these strings: a reserve above them (an estimate
+    // from a file's size) leaves no larger table, so a pool's size does not depend on how it was
+    // filled (`stats` reports the KB's memory).
+    std::size_t capacity = kMinCapacity;
+    while (size() * 100 > capacity * kMaxLoadPercent) capacity *= 2;
+    if (capacity < slots_.size()) {
+        rehash(capacity);
+        slots_.shrink_to_fit();  // assign() kept the larger buffers
+        tags_.shrink_to_fit();
+    }
 }
 
 std::size_t StringPool::slotOf(std::string_view text, std::size_t hash) const noexcept {

@@ -48,7 +48,8 @@ public:
 
     /// Prepares room for about this many strings and bytes of text, to avoid regrowth.
     void reserve(std::size_t strings, std::size_t bytes);
-    /// Gives back unused capacity once nothing more will be added.
+    /// Gives back unused capacity once nothing more will be added: the text, and a table larger
+    /// than growth would have made for the strings held (after a reserve above them).
     void shrinkToFit();
 
 private:
