@@ -59,7 +59,7 @@ public:
 };
 TORCH_MODULE(PredictionHead);
 
-/// A piece as the encoder reads it, and (held-out pieces) its masking.
+/// A piece as the encoder reads it: [CLS], at most maxLength - 2 tokens of one document, [SEP].
 struct Piece {
     std::vector<std::int32_t> ids;  ///< [CLS] tokens [SEP]
 };

@@ -84,11 +84,11 @@ public:
     /// the trainer optimizes them with the schedule's learning rate and weight decay and keeps
     /// them in every checkpoint (objective.pt); they are not part of the saved model.
     virtual std::vector<torch::Tensor> parameters() { return {}; }
+    /// True when validateHeldOut() has data to score.
+    virtual bool holdsOut() const { return false; }
     /// For an objective whose method validatesOwnData(): the score of the current model on its
     /// held-out data (higher is better; the masked-LM stage's masked-token accuracy), with the
     /// model in eval mode. nullopt when it holds nothing out.
-    /// True when validateHeldOut() has data to score.
-    virtual bool holdsOut() const { return false; }
     virtual std::optional<double> validateHeldOut(encoder::BertEncoderModel&, torch::Device, const ProgressSink&) {
         return std::nullopt;
     }
