@@ -163,6 +163,14 @@ def mlm_corpora(data: Path):
     return args
 
 
+def validation_events(log: Path):
+    """A run's validations from its log.jsonl (the untrained model's, then one per epoch)."""
+    if not log.exists():
+        return []
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    return [e for e in events if e.get("event") in ("validation", "epoch") and "dev_acc1" in e]
+
+
 def tables(out: Path, data: Path) -> str:
     """The markdown of the generated section, from everything OUT holds (not only this invocation's
     --presets, so a partial run never drops rows measured before)."""
@@ -183,13 +191,7 @@ def tables(out: Path, data: Path) -> str:
     stage_run = read_json(out / "medic-sap" / "mlm" / "run.json")
     if stage_run:
         # The masked-LM stage's validations: held-out masked-token accuracy by epoch.
-        held = []
-        log = out / "medic-sap" / "mlm" / "log.jsonl"
-        if log.exists():
-            for line in log.read_text().splitlines():
-                event = json.loads(line)
-                if event.get("event") in ("validation", "epoch") and "dev_acc1" in event:
-                    held.append(event)
+        held = validation_events(out / "medic-sap" / "mlm" / "log.jsonl")
         curve = ", ".join(f"{v['dev_acc1']:.4f}" for v in held)
         lines.append(f"| masked-LM stage on the titles and abstracts of NCBI Disease's and BC5CDR's training and dev"
                      f" splits (mlm, short; {stage_run['status']}) | held-out masked-token accuracy by epoch"
@@ -198,13 +200,7 @@ def tables(out: Path, data: Path) -> str:
     if pre_run:
         # Every validation of the run, from its log: dev Acc@1 and the mean cosine of the dev
         # mention vectors (the collapse check's figures).
-        validations = []
-        log = out / "medic-sap" / "log.jsonl"
-        if log.exists():
-            for line in log.read_text().splitlines():
-                event = json.loads(line)
-                if event.get("event") in ("validation", "epoch") and "dev_acc1" in event:
-                    validations.append(event)
+        validations = validation_events(out / "medic-sap" / "log.jsonl")
         curve = ", ".join(f"{v['dev_acc1']:.4f}" for v in validations)
         cosines = ", ".join(fmt(v.get("mean_cosine"), 3) for v in validations)
         collapsed = sum(1 for v in validations if v.get("collapsed"))
