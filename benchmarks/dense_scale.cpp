@@ -112,6 +112,7 @@ int run(const Options& options) {
     const auto encoder = encoder::TextEncoder::load(options.model);
     const encoder::EncodeRequest request{.maxLength = 25, .pooling = encoder::Pooling::Cls, .normalize = true};
     const std::size_t dimension = encoder.dimension();
+    std::printf("encoder: %zu dimensions, on %s\n", dimension, encoder.deviceName().c_str());
     const auto textsOf = [&](std::size_t first, std::size_t count) {
         std::vector<std::string> texts;
         texts.reserve(count);

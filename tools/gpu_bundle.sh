@@ -2,7 +2,8 @@
 # Prepares .devdeps/ (git-ignored) for tools/gpu_check.sh on a GPU machine that has CUDA, CMake, a
 # C++ compiler and Python's torch but none of Linkscope's other libraries and no network: the
 # Debian bookworm packages the engine needs, unpacked and pruned into one archive (static FAISS and
-# SQLiteCpp, ICU 72, OpenBLAS, headers), and NCBI Disease + MEDIC from ../shared/data.
+# SQLiteCpp, ICU 72, OpenBLAS, headers), and NCBI Disease, MEDIC and MedMentions' split lists from
+# ../shared/data.
 # Run here (Debian bookworm, apt reachable), then carry .devdeps and results-runs/medic-sap/model:
 #   tools/gpu_bundle.sh && <device> bash tools/gpu_check.sh
 set -euo pipefail
@@ -23,4 +24,7 @@ rm -rf "$work/root/usr/share/doc" "$work/root/usr/share/man" "$work/root/usr/bin
     "$lib"/libicu*.a "$lib"/libicutest* "$lib"/libicuio* "$lib"/libicutu* "$lib"/libsqlite3.a "$lib"/libz.a
 tar -cJf "$out/deps.tar.xz" -C "$work/root" .
 cp "$data"/ncbi-disease/NCBI*set_corpus.txt "$data"/medic/medic_06Jul2012.txt "$data"/medic/ncbi-spell-check.txt "$out/data/"
+# MedMentions' split lists: benchmarks/generate_umls_medmentions.py writes the UMLS-size data there.
+mkdir -p "$out/data/medmentions-splits"
+cp "$data"/medmentions-splits/corpus_pubtator_pmids_{trng,dev,test}.txt "$out/data/medmentions-splits/"
 du -sh "$out"
