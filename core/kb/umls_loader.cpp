@@ -9,6 +9,7 @@
 
 #include "kb/kb_builder.h"
 #include "kb/load_support.h"
+#include "kb/umls_reserve.h"
 #include "util/line_reader.h"
 
 namespace linkscope::kb {
@@ -58,15 +59,25 @@ public:
 
     void readConcepts(const std::filesystem::path& file) {
         LineReader reader(file, detail::readerOptions(options_));
-        reserveFor(file, reader.compressed());
         detail::LineProblems problems(reader, options_.lenient, result_.diagnostics);
         std::string line;
         std::size_t emptyNames = 0;
         std::string lastCui;
         EntityIndex lastEntity = 0;
+        // The first rows size the builder for the rest (kb/umls_reserve.h).
+        detail::ConsoSample sample;
+        bool sampling = true;
         while (problems.next(reader, line)) {
             if (line.empty()) continue;
+            if (sampling && sample.rowsRead == detail::kConsoSampleRows) {
+                reserveFor(sample, file, reader.compressed());
+                sampling = false;
+            }
             ++result_.linesRead;
+            if (sampling) {
+                ++sample.rowsRead;
+                sample.bytesRead += line.size() + 1;
+            }
             if (!splitRrf(line, kConsoFields, fields_)) {
                 problems.malformed(fieldCountMessage(kConsoFields, std::count(line.begin(), line.end(), '|')));
                 continue;
@@ -96,7 +107,14 @@ public:
                 lastCui.assign(fields_[CUI]);
             }
             const EntityIndex entity = lastEntity;
-            if (entity >= preferredRank_.size()) preferredRank_.resize(entity + 1, kNotPreferred);
+            if (entity >= preferredRank_.size()) {
+                preferredRank_.resize(entity + 1, kNotPreferred);
+                if (sampling) ++sample.conceptsKept;
+            }
+            if (sampling) {
+                ++sample.rowsKept;
+                sample.nameBytes += name.size();
+            }
             const bool preferredRow = fields_[TS] == "P" && fields_[STT] == "PF" && fields_[ISPREF] == "Y";
             const auto rank = static_cast<std::uint8_t>(language - options_.languages.begin());
             if (preferredRow && rank < preferredRank_[entity]) {
@@ -189,22 +207,17 @@ public:
     KnowledgeBase build() { return builder_.build(); }
 
 private:
-    /// Room in the builder for the rows the file holds, estimated from its size, so that the
-    /// string pools are sized once instead of re-hashing at every doubling (docs/benchmarks.md,
-    /// "KB memory"). The generator's MRCONSO takes 122 bytes a row and UMLS's about 140, with 2.29
-    /// kept rows a concept and names of about 32 bytes; a gzip file holds about a fifth of its
-    /// text. Filters that drop rows make it an overestimate (a larger table, untouched reserve);
-    /// the estimate is capped, so that a huge or hostile file size allocates nothing unusual.
-    void reserveFor(const std::filesystem::path& file, bool compressed) {
-        constexpr std::uintmax_t kBytesPerRow = 128;
-        constexpr std::uintmax_t kMaxRows = 40'000'000;  // UMLS has about 17 M rows of every language
+    /// Room in the builder for the rows the file holds, estimated from its size and its first
+    /// rows (kb/umls_reserve.h). Filters that drop rows later in the file than in its first rows
+    /// make it an overestimate: a larger table (which build() shrinks to growth's size) and an
+    /// untouched text reserve.
+    void reserveFor(const detail::ConsoSample& sample, const std::filesystem::path& file, bool compressed) {
         std::error_code error;
         const std::uintmax_t size = std::filesystem::file_size(file, error);
         if (error) return;
-        const std::uintmax_t rows = std::min(kMaxRows, (compressed ? size * 5 : size) / kBytesPerRow);
-        const auto estimate = static_cast<std::size_t>(rows);
-        builder_.reserve(estimate * 7 / 16, estimate, estimate * 32);
-        preferredRank_.reserve(estimate * 7 / 16);
+        const detail::ReserveEstimate estimate = detail::estimateReserve(sample, size, compressed);
+        builder_.reserve(estimate.entities, estimate.names, estimate.nameBytes);
+        preferredRank_.reserve(estimate.entities);
     }
 
     std::optional<bool> keepSuppressed(std::string_view value) const noexcept {

@@ -6,6 +6,7 @@
 #include "fixtures.h"
 #include "gzip_fixture.h"
 #include "kb/umls_loader.h"
+#include "kb/umls_reserve.h"
 #include "kb/umls_subsets.h"
 #include "kb_test_support.h"
 
@@ -289,6 +290,56 @@ private Q_SLOTS:
         UmlsOptions options;
         options.semanticTypes = {"T047"};
         LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(conso, sty, options), sty, 2, "is not a UMLS CUI");
+    }
+
+    // The builder's room comes from the first rows' rates, scaled to the file's size.
+    void reserveEstimateFromTheFirstRows() {
+        detail::ConsoSample sample;
+        QCOMPARE(detail::estimateReserve(sample, 1'000'000, false).names, std::size_t{0});  // nothing read yet
+        sample.rowsRead = 100;
+        sample.bytesRead = 12'800;
+        QCOMPARE(detail::estimateReserve(sample, 1'000'000, false).names, std::size_t{0});  // nothing kept
+        sample.rowsKept = 50;
+        sample.conceptsKept = 20;
+        sample.nameBytes = 1'600;
+        // 128,000 bytes at 128 a row: 1,000 rows, half kept, 2.5 a concept, 32 bytes a name.
+        const auto plain = detail::estimateReserve(sample, 128'000, false);
+        QCOMPARE(plain.names, std::size_t{500});
+        QCOMPARE(plain.entities, std::size_t{200});
+        QCOMPARE(plain.nameBytes, std::size_t{16'000});
+        QCOMPARE(detail::estimateReserve(sample, 128'000, true).names, std::size_t{2'500});  // gzip: 5x the text
+        // One concept a kept row, as a sample of rows not grouped by concept shows: half the names.
+        detail::ConsoSample scattered = sample;
+        scattered.conceptsKept = scattered.rowsKept;
+        QCOMPARE(detail::estimateReserve(scattered, 128'000, false).entities, std::size_t{250});
+        // A file of an exabyte counts as the cap's rows, kept at the sample's rate.
+        const auto huge = detail::estimateReserve(sample, std::uintmax_t{1} << 60, true);
+        QCOMPARE(huge.names, std::size_t{detail::kMaxEstimatedRows / 2});
+        QCOMPARE(huge.entities, std::size_t{detail::kMaxEstimatedRows / 5});
+    }
+
+    // A file longer than the sample (so the loader reserves from its first rows) builds the same
+    // KB, to the byte, from plain text and from gzip, whose estimate is five times larger.
+    void reserveChangesNothingButRoom() {
+        std::string text;
+        const std::size_t concepts = detail::kConsoSampleRows;  // three rows each: past the sample
+        for (std::size_t c = 0; c < concepts; ++c) {
+            const std::string cui = "C" + std::string(7 - std::to_string(c).size(), '0') + std::to_string(c);
+            text += mrconso(preferred(cui, "Concept " + std::to_string(c)));
+            text += mrconso(other(cui, "Synonym " + std::to_string(c % 97)));
+            text += mrconso(with(other(cui, "Nom " + std::to_string(c)), &Row::lat, "FRE"));
+        }
+        const auto plain = loadUmls(dir_.write("big.RRF", text), std::nullopt);
+        test::writeGzip(dir_.path("big.RRF.gz"), text);
+        const auto packed = loadUmls(dir_.path("big.RRF.gz"), std::nullopt);
+        QCOMPARE(plain.kb.entityCount(), concepts);
+        QCOMPARE(plain.linesRead, 3 * concepts);
+        QCOMPARE(plain.linesFiltered, concepts);
+        QCOMPARE(packed.kb.entityCount(), plain.kb.entityCount());
+        const auto last = static_cast<EntityIndex>(concepts - 1);
+        QCOMPARE(toStrings(packed.kb.names(last)), toStrings(plain.kb.names(last)));
+        QCOMPARE(toStrings(plain.kb.names(last)), (Strings{"Concept 4095", "Synonym 21"}));
+        QCOMPARE(packed.kb.memoryBytes(), plain.kb.memoryBytes());
     }
 
     void gzipInput() {
