@@ -251,8 +251,11 @@ private:
             encoder_ = std::move(restored);
             setUpModel();
         }
-        data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, inputs_.train, inputs_.dev, inputs_.queries,
-                                  tokenCounter());
+        // The masked-LM stage reads documents only: it needs no dictionary of names (73,904 of
+        // MEDIC's, each tokenized) and no dev queries, which its own validation does not read.
+        if (!ownValidation())
+            data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, inputs_.train, inputs_.dev, inputs_.queries,
+                                      tokenCounter());
         objective_ = preset_.method == Method::MaskedLm
                          ? makeMaskedLmObjective(preset_, documentTexts(), encoder_.model(), encoder_.tokenizer())
                          : makeObjective(preset_, data_, *inputs_.kb, inputs_.pretrainingKbs);
