@@ -7,9 +7,11 @@
 // A QTimer fires every 5 ms on the GUI thread; the gap between two ticks beyond 5 ms is time the
 // event loop could not serve the user. Prints a markdown table: phase, duration, longest gap,
 // 99th-percentile gap, with the machine and the date; per phase, when each stall over 100 ms
-// ended, and every event delivery over 50 ms on the GUI thread with its receiver, the thread's
-// CPU time and its page faults meanwhile (TimedApplication), to tell the GUI's own work from
-// waiting.
+// ended and what filled it (the events delivered in it and their time, the GUI thread's CPU time,
+// preemptions and page faults), and every event delivery over 50 ms on the GUI thread with its
+// receiver, the thread's CPU time and its page faults meanwhile (TimedApplication), to tell the
+// GUI's own work from waiting. On standard error, "stall sample" lines: the GUI thread sampled
+// during each stall over 100 ms (thread_sampler.h: its system call, kernel wait and stack).
 //
 //   QT_QPA_PLATFORM=offscreen ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]
 // Data: NCBI Disease (train, dev, test) with MEDIC from ../shared/data (or $LINKSCOPE_DATA_DIR)
@@ -52,6 +54,7 @@
 #include "knowledge_base_dock.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
+#include "thread_sampler.h"
 #include "training_panel.h"
 #include "training_worker.h"
 
@@ -104,6 +107,8 @@ public:
         }
         --depth_;
         const qint64 end = clock_.nsecsElapsed();
+        deliveredNs_ += end - start;
+        ++deliveries_;
         const double wallMs = double(end - start) / 1e6;
         if (wallMs > kLongEventMs) {
             std::string name = meta->className();
@@ -114,6 +119,23 @@ public:
         return handled;
     }
     qint64 nowNs() const { return clock_.nsecsElapsed(); }
+
+    /// What the GUI thread had done up to now (called on it): the wall time of the outermost
+    /// event deliveries so far and their number, its CPU time, page faults and involuntary
+    /// context switches (preemptions). Differences between two ticks of the stall timer say
+    /// what filled a stall between them.
+    struct Usage {
+        qint64 deliveredNs = 0;
+        std::size_t deliveries = 0;
+        double cpuMs = 0;
+        long pageFaults = 0;
+        long preemptions = 0;
+    };
+    Usage usage() const {
+        rusage thread{};
+        getrusage(RUSAGE_THREAD, &thread);
+        return {deliveredNs_, deliveries_, threadCpuMs(), thread.ru_minflt + thread.ru_majflt, thread.ru_nivcsw};
+    }
     /// The long deliveries since the last call, their times in seconds after `sinceNs`.
     std::vector<LongEvent> takeLongEvents(qint64 sinceNs) {
         std::vector<LongEvent> taken;
@@ -140,22 +162,46 @@ private:
 
     QElapsedTimer clock_;
     int depth_ = 0;
+    qint64 deliveredNs_ = 0;
+    std::size_t deliveries_ = 0;
     std::vector<LongEvent> long_;
+};
+
+// A gap between two ticks over the target, with what the GUI thread did in it.
+struct Stall {
+    double at = 0;           ///< seconds into the phase when it ended
+    double ms = 0;           ///< the gap
+    double eventsMs = 0;     ///< wall time of the events delivered in it (the tick's own not counted)
+    std::size_t events = 0;  ///< their number
+    double cpuMs = 0;        ///< the GUI thread's CPU time in it
+    long pageFaults = 0;
+    long preemptions = 0;    ///< involuntary context switches of the GUI thread
+    std::vector<bench::ThreadSampler::Sample> samples;  ///< the GUI thread, sampled in the stall
 };
 
 // Gaps between the ticks of a 5 ms timer on the GUI thread, from start() to stop().
 class StallMeter {
 public:
-    explicit StallMeter(TimedApplication& app) : app_(&app) {
+    StallMeter(TimedApplication& app, bench::ThreadSampler& sampler) : app_(&app), sampler_(&sampler) {
         timer_.setInterval(kTickMs);
         timer_.setTimerType(Qt::PreciseTimer);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
+            sampler_->beat();
+            const std::int64_t nowSteady = bench::ThreadSampler::nowNs();
             const qint64 now = clock_.nsecsElapsed();
+            const TimedApplication::Usage usage = app_->usage();
             const double gapMs = double(now - last_) / 1e6;
             gapsMs_.push_back(gapMs);
-            // When each stall over the target ended, to line it up with what the window did then.
-            if (gapMs > kTargetMs) stalls_.emplace_back(double(now) / 1e9, gapMs);
+            // When each stall over the target ended, to line it up with what the window did then,
+            // and whether the GUI thread worked in it (events, CPU) or waited (preempted, faults).
+            if (gapMs > kTargetMs)
+                stalls_.push_back({double(now) / 1e9, gapMs, double(usage.deliveredNs - lastUsage_.deliveredNs) / 1e6,
+                                   usage.deliveries - lastUsage_.deliveries, usage.cpuMs - lastUsage_.cpuMs,
+                                   usage.pageFaults - lastUsage_.pageFaults, usage.preemptions - lastUsage_.preemptions,
+                                   sampler_->take(lastSteady_, nowSteady)});
             last_ = now;
+            lastSteady_ = nowSteady;
+            lastUsage_ = usage;
         });
     }
     void start() {
@@ -165,6 +211,9 @@ public:
         (void)app_->takeLongEvents(startNs_);
         clock_.start();
         last_ = 0;
+        lastUsage_ = app_->usage();
+        lastSteady_ = bench::ThreadSampler::nowNs();
+        sampler_->setActive(true);
         timer_.start();
     }
     struct Result {
@@ -172,12 +221,13 @@ public:
         double longestMs = 0;
         double p99Ms = 0;
         std::size_t ticks = 0;
-        std::vector<std::pair<double, double>> stalls;  ///< (seconds into the phase, ms) over kTargetMs
+        std::vector<Stall> stalls;                      ///< gaps over kTargetMs
         std::vector<LongEvent> longEvents;              ///< deliveries over TimedApplication::kLongEventMs
     };
     static constexpr double kTargetMs = 100.0;
     Result stop() {
         timer_.stop();
+        sampler_->setActive(false);
         Result result;
         result.seconds = double(clock_.nsecsElapsed()) / 1e9;
         result.ticks = gapsMs_.size();
@@ -194,12 +244,15 @@ public:
 
 private:
     TimedApplication* app_;
+    bench::ThreadSampler* sampler_;
+    std::int64_t lastSteady_ = 0;
     qint64 startNs_ = 0;
     QTimer timer_;
     QElapsedTimer clock_;
     qint64 last_ = 0;
+    TimedApplication::Usage lastUsage_;
     std::vector<double> gapsMs_;
-    std::vector<std::pair<double, double>> stalls_;
+    std::vector<Stall> stalls_;
 };
 
 // Runs the event loop until `done` or the timeout; false on timeout.
@@ -265,9 +318,11 @@ fs::path sharedManifest(const fs::path& folder) {
 
 void printRow(const char* phase, const StallMeter::Result& r, const std::string& note) {
     std::string stalls;
-    for (const auto& [at, ms] : r.stalls) {
-        char one[64];
-        std::snprintf(one, sizeof one, "%s%.0f ms at %.1f s", stalls.empty() ? "" : ", ", ms, at);
+    for (const Stall& stall : r.stalls) {
+        char one[200];
+        std::snprintf(one, sizeof one, "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, %ld preemptions, %ld page faults)",
+                      stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs,
+                      stall.preemptions, stall.pageFaults);
         stalls += one;
     }
     if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
@@ -279,6 +334,15 @@ void printRow(const char* phase, const StallMeter::Result& r, const std::string&
         events += one;
     }
     if (!events.empty()) stalls += "; event deliveries over 50 ms: " + events;
+    // The GUI thread's samples in each stall, on standard error (stack frames innermost first).
+    for (const Stall& stall : r.stalls) {
+        for (const auto& sample : stall.samples) {
+            std::fprintf(stderr, "stall sample | %s | stall of %.0f ms ending at %.1f s | syscall %s | wchan %s |", phase,
+                         stall.ms, stall.at, sample.syscall.c_str(), sample.wchan.c_str());
+            for (std::size_t i = 0; i < sample.frames.size() && i < 24; ++i) std::fprintf(stderr, " %s <", sample.frames[i].c_str());
+            std::fprintf(stderr, "\n");
+        }
+    }
     std::printf("| %s | %.1f s | %.1f ms | %.1f ms | %zu | %s%s |\n", phase, r.seconds, r.longestMs, r.p99Ms, r.ticks,
                 note.c_str(), stalls.c_str());
     std::fflush(stdout);  // a row as soon as its phase ends, even when redirected to a file
@@ -324,6 +388,7 @@ CandidateTimes timeCandidates(const MainWindow& window) {
 
 int main(int argc, char** argv) {
     TimedApplication app(argc, argv);
+    bench::ThreadSampler sampler;  // the GUI thread (this one) during stalls
     QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeBenchmarks"));
     bool demo = false, withTraining = true;
     std::string presetName = "triplet";
@@ -396,7 +461,7 @@ int main(int argc, char** argv) {
         candidatesAt = double(sinceOpen.elapsed()) / 1000.0;
     });
     QObject::connect(window.session(), &CurationSession::proposalsComplete, [&] { proposals = true; });
-    StallMeter meter(app);
+    StallMeter meter(app, sampler);
     settle();
     meter.start();
     sinceOpen.start();
