@@ -21,7 +21,8 @@ ReserveEstimate estimateReserve(const ConsoSample& sample, std::uintmax_t fileBy
     // a concept; a KB with fewer grows the rest of the way, as without an estimate.
     const double concepts = std::min(static_cast<double>(sample.conceptsKept) * perKept, 0.5);
     estimate.entities = static_cast<std::size_t>(kept * concepts);
-    estimate.nameBytes = static_cast<std::size_t>(kept * static_cast<double>(sample.nameBytes) * perKept);
+    estimate.nameBytes = static_cast<std::size_t>(
+        std::min(kept * static_cast<double>(sample.nameBytes) * perKept, static_cast<double>(kMaxEstimatedNameBytes)));
     return estimate;
 }
 

@@ -30,9 +30,12 @@ inline constexpr std::size_t kConsoSampleRows = 4096;
 /// The estimate counts at most this many rows in the file (UMLS has about 17 M of every
 /// language), so that a huge or hostile file size allocates nothing unusual.
 inline constexpr std::uintmax_t kMaxEstimatedRows = 40'000'000;
+/// Likewise for the names' text (32 bytes a name at the row cap): first rows with long names in a
+/// huge, mostly empty (sparse) file must not reserve terabytes.
+inline constexpr std::uintmax_t kMaxEstimatedNameBytes = kMaxEstimatedRows * 32;
 
 /// The whole file's rows at the sample's bytes a row, kept and grouped into concepts at the
-/// sample's rates (at most one concept for two names). A gzip file is taken to hold five times
+/// sample's rates (at most one concept for two names; the text within kMaxEstimatedNameBytes). A gzip file is taken to hold five times
 /// its size of text (MRCONSO compresses about so). All zeros when the sample read or kept nothing.
 ReserveEstimate estimateReserve(const ConsoSample& sample, std::uintmax_t fileBytes, bool compressed) noexcept;
 

@@ -316,6 +316,13 @@ private Q_SLOTS:
         const auto huge = detail::estimateReserve(sample, std::uintmax_t{1} << 60, true);
         QCOMPARE(huge.names, std::size_t{detail::kMaxEstimatedRows / 2});
         QCOMPARE(huge.entities, std::size_t{detail::kMaxEstimatedRows / 5});
+        // First rows of 100 KB names in a sparse file of a terabyte: the text's estimate is capped.
+        detail::ConsoSample longNames = sample;
+        longNames.bytesRead = 100 * 102'400;
+        longNames.nameBytes = 50 * 102'000;
+        const auto sparse = detail::estimateReserve(longNames, std::uintmax_t{1} << 40, false);
+        QCOMPARE(sparse.nameBytes, std::size_t{detail::kMaxEstimatedNameBytes});
+        QVERIFY(sparse.names <= detail::kMaxEstimatedRows);
     }
 
     // A file longer than the sample (so the loader reserves from its first rows) builds the same
