@@ -22,6 +22,15 @@ std::uint8_t tagOf(std::size_t hash) noexcept {
 constexpr std::size_t kMaxLoadPercent = 70;
 constexpr std::size_t kMinCapacity = 16;
 
+// The slots growth reaches for this many strings (intern() doubles the table when one more would
+// pass the load): what reserve() builds and shrinkToFit() comes back to, so that a pool's size
+// does not depend on how it was filled.
+std::size_t tableCapacityFor(std::size_t strings) noexcept {
+    std::size_t capacity = kMinCapacity;
+    while (strings * 100 > capacity * kMaxLoadPercent) capacity *= 2;
+    return capacity;
+}
+
 }  // namespace
 
 std::size_t StringPool::memoryBytes() const noexcept {
@@ -32,20 +41,17 @@ std::size_t StringPool::memoryBytes() const noexcept {
 void StringPool::reserve(std::size_t strings, std::size_t bytes) {
     arena_.reserve(bytes);
     offsets_.reserve(strings + 1);
-    std::size_t capacity = std::max<std::size_t>(slots_.size(), kMinCapacity);
-    while (strings * 100 >= capacity * kMaxLoadPercent) capacity *= 2;
     // Rebuilding at the final size now saves the rehashes that growth would do later.
+    const std::size_t capacity = tableCapacityFor(strings);
     if (capacity > slots_.size()) rehash(capacity);
 }
 
 void StringPool::shrinkToFit() {
     arena_.shrink_to_fit();
     offsets_.shrink_to_fit();
-    // The table growth would have reached for these strings: a reserve above them (an estimate
-    // from a file's size) leaves no larger table, so a pool's size does not depend on how it was
-    // filled (`stats` reports the KB's memory).
-    std::size_t capacity = kMinCapacity;
-    while (size() * 100 > capacity * kMaxLoadPercent) capacity *= 2;
+    // A reserve above the strings held (a loader's estimate) leaves no larger table than growth
+    // would have made (`stats` reports the KB's memory).
+    const std::size_t capacity = tableCapacityFor(size());
     if (capacity < slots_.size()) {
         rehash(capacity);
         slots_.shrink_to_fit();  // assign() kept the larger buffers
