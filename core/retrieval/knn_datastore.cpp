@@ -17,6 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/checksummed_writer.h"
 #include "util/error.h"
+#include "util/inner_products.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -122,6 +123,13 @@ void growFor(std::vector<T>& values, std::size_t extra) {
 // Rows scored per block: a block's scores stay in L1 and, for a batch of queries, its vectors
 // in L2 while every query passes over them.
 constexpr std::size_t kBlockFloats = 1 << 16;
+
+// From this many queries on, search() scores by matrix products (util/inner_products.h); below
+// it, a product's fixed cost outweighs what it saves. Blocks of 256 queries x 4,096 keys: 4 MB of
+// scores, and LibTorch's product is already at full speed at that size.
+constexpr std::size_t kProductMinQueries = 8;
+constexpr std::size_t kProductQueries = 256;
+constexpr std::size_t kProductKeyRows = 4096;
 
 }  // namespace
 
@@ -270,22 +278,49 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
     const std::size_t rows = keyIds_.size();
     const std::size_t keep = std::min(k, rows);
     std::vector<NeighborHeap> heaps(queryCount, NeighborHeap(keep));
-    if (keep > 0) {
+    // Offers one row to a query's heap, scored by dot(): both paths below end here, so they
+    // give the same neighbours with the same similarities.
+    const auto offer = [&](NeighborHeap& heap, const float* query, std::size_t row) {
+        // Rounding can take a cosine a hair past ±1; clamped before ranking so that the order
+        // agrees with the similarities reported.
+        const float similarity = std::clamp(dot(query, vectors_.data() + row * dimension_, dimension_), -1.0f, 1.0f);
+        if (similarity < heap.floor()) return;  // the common case, decided cheaply
+        heap.offer({keyIds_[row], keyEntities_[row], similarity});
+    };
+    if (keep > 0 && queryCount < kProductMinQueries) {
+        // A few queries (a curator's click): one pass over the keys, block by block.
         const std::size_t blockRows = std::max<std::size_t>(1, kBlockFloats / dimension_);
-        std::vector<float> scores(std::min(blockRows, rows));
         for (std::size_t first = 0; first < rows; first += blockRows) {
             const std::size_t end = std::min(rows, first + blockRows);
-            for (std::size_t q = 0; q < queryCount; ++q) {
-                const float* query = normalized.data() + q * dimension_;
-                for (std::size_t row = first; row < end; ++row)
-                    scores[row - first] = dot(query, vectors_.data() + row * dimension_, dimension_);
-                NeighborHeap& heap = heaps[q];
-                for (std::size_t row = first; row < end; ++row) {
-                    // Rounding can take a cosine a hair past ±1; clamped before ranking so that
-                    // the order agrees with the similarities reported.
-                    const float similarity = std::clamp(scores[row - first], -1.0f, 1.0f);
-                    if (similarity < heap.floor()) continue;  // the common case, decided cheaply
-                    heap.offer({keyIds_[row], keyEntities_[row], similarity});
+            for (std::size_t q = 0; q < queryCount; ++q)
+                for (std::size_t row = first; row < end; ++row) offer(heaps[q], normalized.data() + q * dimension_, row);
+        }
+    } else if (keep > 0) {
+        // Many queries (ranking a whole corpus): a matrix product scores a block of queries
+        // against a block of keys at once, several times faster than the dot products. Its
+        // additions come in another order, so its scores only rule rows out: a row whose product
+        // score, raised by twice the rounding bound, is below the heap's floor cannot enter it
+        // (its dot() score is at most that); the rest are scored by dot() as above.
+        const auto slack = static_cast<float>(2.0 * util::innerProductRoundingBound(dimension_));
+        const std::size_t queryBlock = std::min(queryCount, kProductQueries);
+        std::vector<float> scores(queryBlock * std::min(rows, kProductKeyRows));
+        for (std::size_t firstQuery = 0; firstQuery < queryCount; firstQuery += kProductQueries) {
+            const std::size_t blockQueries = std::min(kProductQueries, queryCount - firstQuery);
+            const auto blockVectors = std::span<const float>(normalized).subspan(firstQuery * dimension_, blockQueries * dimension_);
+            for (std::size_t firstRow = 0; firstRow < rows; firstRow += kProductKeyRows) {
+                const std::size_t blockRows = std::min(kProductKeyRows, rows - firstRow);
+                const auto blockScores = std::span<float>(scores).first(blockQueries * blockRows);
+                util::innerProducts(blockVectors,
+                                    std::span<const float>(vectors_).subspan(firstRow * dimension_, blockRows * dimension_),
+                                    dimension_, blockScores);
+                for (std::size_t q = 0; q < blockQueries; ++q) {
+                    NeighborHeap& heap = heaps[firstQuery + q];
+                    const float* query = blockVectors.data() + q * dimension_;
+                    const float* score = blockScores.data() + q * blockRows;
+                    for (std::size_t r = 0; r < blockRows; ++r) {
+                        if (std::clamp(score[r] + slack, -1.0f, 1.0f) < heap.floor()) continue;
+                        offer(heap, query, firstRow + r);
+                    }
                 }
             }
         }

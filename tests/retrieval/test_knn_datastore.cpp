@@ -254,6 +254,48 @@ private Q_SLOTS:
         }
     }
 
+    void productBatchEqualsOneByOne() {
+        // From 8 queries on, search() scores by matrix products and re-scores only the rows that
+        // can still enter a top k by the dot product one query uses, so each query's list is the
+        // one it gets alone: the same keys in the same order (ties by key id included) and the
+        // same similarities (compared within kTolerance, though the design makes them equal).
+        // 300 queries and 5,000 keys span two blocks of each (256 queries, 4,096 keys); a
+        // dimension of 37 is not a multiple of the kernel's lanes.
+        const std::size_t dimension = 37;
+        KnnDatastore store(dimension, "enc");
+        const auto distinct = gaussian(31, 1000 * dimension);
+        for (std::size_t i = 0; i < 5000; ++i) {
+            // Every vector five times over (as one training mention's text is, many times): exact
+            // ties, which must come out by key id however the product rounded them.
+            const std::size_t row = i % 1000;
+            store.add(std::span(distinct).subspan(row * dimension, dimension), "E" + std::to_string(row % 90), KeyOrigin::Training);
+        }
+        auto queries = gaussian(32, 300 * dimension);
+        // Some queries are keys themselves (similarity 1, five ties at the top).
+        for (std::size_t q = 0; q < 300; q += 7)
+            std::copy_n(distinct.begin() + static_cast<std::ptrdiff_t>(q * dimension), dimension,
+                        queries.begin() + static_cast<std::ptrdiff_t>(q * dimension));
+        for (const std::size_t k : {std::size_t{1}, std::size_t{12}, std::size_t{5001}}) {
+            const auto batch = store.search(queries, k);
+            QCOMPARE(batch.size(), std::size_t{300});
+            for (std::size_t q = 0; q < 300; q += (k > 100 ? 37 : 1)) {
+                const auto single = store.search(std::span(queries).subspan(q * dimension, dimension), k)[0];
+                QCOMPARE(single.size(), std::min<std::size_t>(k, 5000));
+                QCOMPARE(keysOf(batch[q]), keysOf(single));
+                for (std::size_t i = 0; i < single.size(); ++i)
+                    QVERIFY(std::abs(batch[q][i].similarity - single[i].similarity) <= kTolerance);
+            }
+            if (k == 12)
+                for (std::size_t q = 0; q < 300; q += 7) {
+                    // Its own five copies first, by key id, at cosine 1.
+                    const std::vector<std::uint64_t> copies{q + 1, q + 1001, q + 2001, q + 3001, q + 4001};
+                    const auto keys = keysOf(batch[q]);
+                    QCOMPARE(std::vector<std::uint64_t>(keys.begin(), keys.begin() + 5), copies);
+                    QVERIFY(std::abs(batch[q][4].similarity - 1.0f) < 1e-5f);
+                }
+        }
+    }
+
     void agreesWithDoublePrecisionBruteForce() {
         // A dimension that is not a multiple of the kernel's lanes, so its tail is exercised;
         // several blocks of rows (the search scores rows in blocks).

@@ -3,9 +3,15 @@
 #include "gzip_fixture.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/inner_products.h"
 #include "util/json_file.h"
 #include "util/line_reader.h"
 #include "util/utf8.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -194,6 +200,48 @@ private Q_SLOTS:
         QVERIFY(shown.ends_with("..."));
         // A cut inside a multi-byte character is replaced, never left as invalid UTF-8.
         QVERIFY(!utf8::firstInvalidByte(briefJson(nlohmann::json(std::string("\xce\xb1\xce\xb1\xce\xb1")), 3)));
+    }
+    void innerProductsWithinTheirRoundingBound() {
+        // 70 x 33 products of unit rows in 300 dimensions against a double-precision sum; each
+        // within the bound innerProducts documents (here about 1.8e-5), which the kNN
+        // datastore's batched search relies on to rule rows out.
+        const std::size_t dimension = 300, aRows = 70, bRows = 33;
+        std::mt19937 random(5);
+        std::normal_distribution<float> normal;
+        const auto unitRows = [&](std::size_t rows) {
+            std::vector<float> values(rows * dimension);
+            for (std::size_t r = 0; r < rows; ++r) {
+                double squares = 0;
+                for (std::size_t i = 0; i < dimension; ++i) {
+                    values[r * dimension + i] = normal(random);
+                    squares += double(values[r * dimension + i]) * values[r * dimension + i];
+                }
+                for (std::size_t i = 0; i < dimension; ++i)
+                    values[r * dimension + i] = static_cast<float>(values[r * dimension + i] / std::sqrt(squares));
+            }
+            return values;
+        };
+        const auto a = unitRows(aRows), b = unitRows(bRows);
+        std::vector<float> out(aRows * bRows, -7.0f);
+        util::innerProducts(a, b, dimension, out);
+        const double bound = util::innerProductRoundingBound(dimension);
+        QVERIFY(bound > 1e-5 && bound < 3e-5);
+        double worst = 0;
+        for (std::size_t i = 0; i < aRows; ++i)
+            for (std::size_t j = 0; j < bRows; ++j) {
+                double exact = 0;
+                for (std::size_t t = 0; t < dimension; ++t) exact += double(a[i * dimension + t]) * b[j * dimension + t];
+                worst = std::max(worst, std::abs(out[i * bRows + j] - exact));
+            }
+        QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
+        // Sizes that are not whole rows, or room of the wrong size: errors, nothing written.
+        std::vector<float> small(5, -7.0f);
+        QVERIFY_THROWS_EXCEPTION(Error, util::innerProducts(a, b, dimension, small));
+        QVERIFY_THROWS_EXCEPTION(Error, util::innerProducts(std::span(a).first(299), b, dimension, out));
+        QVERIFY_THROWS_EXCEPTION(Error, util::innerProducts(a, b, 0, out));
+        QVERIFY(std::all_of(small.begin(), small.end(), [](float v) { return v == -7.0f; }));
+        // No rows: nothing to do.
+        util::innerProducts({}, b, dimension, {});
     }
     void atomicWriterKeepsTheTargetsMode() {
         const auto target = dir_.path("mode.txt");
