@@ -464,7 +464,9 @@ struct AugmentedLinker::State {
     }
 
     std::vector<std::vector<RankedEntity>> combine(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                   std::span<const ModelList> models, std::size_t k) const {
+                                                   std::span<const ModelList> models, std::size_t k,
+                                                   std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
+        if (neighbors) neighbors->clear();
         if (vectors.size() != inputs.size() * dimension || models.size() != inputs.size())
             throw Error("linking: " + std::to_string(inputs.size()) + " inputs with " + std::to_string(vectors.size()) +
                         " vector values and " + std::to_string(models.size()) + " model lists");
@@ -486,13 +488,14 @@ struct AugmentedLinker::State {
         for (std::size_t q = 0; q < inputs.size(); ++q)
             out[q] = interpolate(inputs[q], vectors.subspan(q * dimension, dimension), models[q], found[q],
                                  storeEntities, k);
+        if (neighbors) *neighbors = std::move(found);
         return out;
     }
 
     std::vector<std::vector<RankedEntity>> link(std::span<const std::string> inputs, std::size_t k) const {
         const auto vectors = model->encodeMentions(inputs);
         const auto models = modelLists(inputs, vectors);
-        return combine(inputs, vectors, models, k);
+        return combine(inputs, vectors, models, k, nullptr);
     }
 };
 
@@ -530,10 +533,10 @@ std::vector<ModelList> AugmentedLinker::modelLists(std::span<const std::string> 
     return state_->modelLists(inputs, vectors);
 }
 
-std::vector<std::vector<RankedEntity>> AugmentedLinker::combine(std::span<const std::string> inputs,
-                                                                std::span<const float> vectors,
-                                                                std::span<const ModelList> models, std::size_t k) const {
-    return state_->combine(inputs, vectors, models, k);
+std::vector<std::vector<RankedEntity>> AugmentedLinker::combine(
+    std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models, std::size_t k,
+    std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
+    return state_->combine(inputs, vectors, models, k, neighbors);
 }
 
 std::vector<std::vector<RankedEntity>> AugmentedLinker::link(std::span<const std::string> inputs, std::size_t k) const {

@@ -47,6 +47,7 @@
 
 namespace linkscope::retrieval {
 class KnnDatastore;
+struct DatastoreNeighbor;
 }
 
 namespace linkscope::curation {
@@ -105,9 +106,13 @@ public:
     std::vector<float> encode(std::span<const std::string> inputs) const;
     /// The model's top lists (modelDepth entries; empty lists in sieve mode, which does not use them).
     std::vector<ModelList> modelLists(std::span<const std::string> inputs, std::span<const float> vectors) const;
-    /// The top k entities of each input, given its vector and its model list.
-    std::vector<std::vector<RankedEntity>> combine(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                   std::span<const ModelList> models, std::size_t k) const;
+    /// The top k entities of each input, given its vector and its model list. In kNN mode,
+    /// `neighbors` (when given) receives each input's knn.k nearest datastore keys, the ones the
+    /// interpolation read (so that a caller needing them too does not search again); in the
+    /// other modes it is left empty.
+    std::vector<std::vector<RankedEntity>> combine(
+        std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+        std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr) const;
     /// encode + modelLists + combine.
     std::vector<std::vector<RankedEntity>> link(std::span<const std::string> inputs, std::size_t k) const;
     /// link() as the evaluation engine calls it: each entity as the entry that stands for it

@@ -53,7 +53,8 @@ void FeedbackLoop::prepare(std::span<const std::size_t> targets) {
     }
 }
 
-std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std::size_t> targets, std::size_t k) {
+std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std::size_t> targets, std::size_t k,
+                                                             std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) {
     prepare(targets);
     std::vector<std::string> inputs;
     std::vector<float> vectors;
@@ -64,7 +65,7 @@ std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std
         vectors.insert(vectors.end(), row.begin(), row.end());
         models.push_back(models_[t]);
     }
-    return linker_->combine(inputs, vectors, models, k);
+    return linker_->combine(inputs, vectors, models, k, neighbors);
 }
 
 std::vector<std::string> FeedbackLoop::topEntities(std::span<const std::size_t> targets) {

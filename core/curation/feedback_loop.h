@@ -68,8 +68,10 @@ public:
 
     /// Encodes the targets and computes their model lists once (batched), for those not done yet.
     void prepare(std::span<const std::size_t> targets);
-    /// The top k entities of each target with the datastore as it is now.
-    std::vector<std::vector<RankedEntity>> predict(std::span<const std::size_t> targets, std::size_t k);
+    /// The top k entities of each target with the datastore as it is now; `neighbors` as
+    /// AugmentedLinker::combine fills it.
+    std::vector<std::vector<RankedEntity>> predict(std::span<const std::size_t> targets, std::size_t k,
+                                                   std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr);
 
     /// Records a decision on a target: accept / correct add a key (the target's vector, `entity`,
     /// its text as source), reject adds none; the next predict() reads it. With listSameSurface,

@@ -106,18 +106,23 @@ struct ModelCandidates::State {
                 (*progress)(stage, static_cast<double>(from) / static_cast<double>(targets.size()));
             }
             const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
-            if (k > 0) {
+            // In kNN mode the ranking searches the datastore for exactly these k neighbours: its
+            // lists give the k-th cosine, and one search per batch is all it costs (a corpus of
+            // MedMentions' size spends nearly all its ranking time in these searches).
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> found;
+            const auto ranked = loop->predict(batch, 2, options.mode == LinkMode::Knn ? &found : nullptr);
+            if (k > 0 && options.mode != LinkMode::Knn) {
                 std::vector<float> queries;
                 for (const std::size_t t : batch) {
                     const std::vector<float> row = vector(t);
                     queries.insert(queries.end(), row.begin(), row.end());
                 }
-                const auto found = datastore->search(queries, k);
+                found = datastore->search(queries, k);
+            }
+            if (k > 0)
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     kthSimilarity[batch[i]] =
                         found[i].size() < k ? -std::numeric_limits<float>::infinity() : found[i].back().similarity;
-            }
-            const auto ranked = loop->predict(batch, 2);
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 TopProposal proposal;
                 if (!ranked[i].empty()) {

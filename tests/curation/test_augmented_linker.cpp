@@ -183,6 +183,30 @@ private Q_SLOTS:
             total += r.score;
         }
         QVERIFY(std::abs(total - 1.0) < 1e-6);
+
+        // combine() hands back the neighbours the interpolation read: the datastore's own k
+        // nearest, in its order (ModelCandidates takes the k-th cosine from them instead of
+        // searching again). In model mode it hands back none.
+        const std::vector<std::string> inputs{input, "kidney"};
+        const auto vectors = linker.encode(inputs);
+        const auto models = linker.modelLists(inputs, vectors);
+        std::vector<std::vector<retrieval::DatastoreNeighbor>> neighbors{{{}}};  // cleared by the call
+        const auto combined = linker.combine(inputs, vectors, models, 64, &neighbors);
+        const auto direct = store.search(vectors, 3);
+        QCOMPARE(neighbors.size(), std::size_t{2});
+        for (std::size_t q = 0; q < 2; ++q) {
+            QCOMPARE(neighbors[q].size(), std::size_t{3});
+            for (std::size_t i = 0; i < 3; ++i) {
+                QCOMPARE(neighbors[q][i].key, direct[q][i].key);
+                QVERIFY(std::abs(neighbors[q][i].similarity - direct[q][i].similarity) < 1e-6f);
+            }
+        }
+        QCOMPARE(linker.entityId(combined[0][0].entity), linker.entityId(ranked[0][0].entity));
+        AugmentedOptions modelOnly = options;
+        modelOnly.mode = LinkMode::Model;
+        const AugmentedLinker plain(f.model, f.dictionary, &store, modelOnly);
+        (void)plain.combine(inputs, vectors, models, 4, &neighbors);
+        QVERIFY(neighbors.empty());
     }
 
     // An entity that only the neighbours name (below the model's list) is scored exactly.
