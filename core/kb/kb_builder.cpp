@@ -34,6 +34,17 @@ EntityIndex KnowledgeBaseBuilder::entity(std::string_view key, std::string_view 
     return id;
 }
 
+EntityIndex KnowledgeBaseBuilder::addEntity(std::string_view key, std::string_view primaryId) {
+    const std::string canonical = canonicalOrThrow(primaryId);
+    const std::size_t before = keys_.size();
+    const StringPool::Id id = keys_.intern(key);  // an existing key is found, nothing added
+    if (id < before) throw Error("the entity \"" + std::string(key) + "\" was added before");
+    primaryIds_.push_back(strings_.intern(canonical));
+    preferredNames_.push_back(kNoString);
+    species_.push_back(kNoString);
+    return id;
+}
+
 std::optional<EntityIndex> KnowledgeBaseBuilder::findEntity(std::string_view key) const {
     return keys_.find(key);
 }

@@ -29,6 +29,10 @@ public:
     EntityIndex entity(std::string_view key, std::string_view primaryId);
     /// The entity of an earlier entity(key) call, without creating one.
     std::optional<EntityIndex> findEntity(std::string_view key) const;
+    /// entity(key, primaryId) for a key the caller knows to be new (a loader that indexes its
+    /// keys itself, as the UMLS loader does by CUI number): one look-up of the key instead of
+    /// two. Throws Error, the builder unchanged, when the key was added before or the id is bad.
+    EntityIndex addEntity(std::string_view key, std::string_view primaryId);
     std::size_t entityCount() const noexcept { return primaryIds_.size(); }
 
     /// Adds an alternative id (canonicalised; the primary id itself is ignored at build()).

@@ -103,7 +103,7 @@ public:
             }
             // MRCONSO lists a concept's rows together: the last row's entity saves a lookup.
             if (fields_[CUI] != lastCui) {
-                lastEntity = builder_.entity(fields_[CUI], fields_[CUI]);
+                lastEntity = entityOf(fields_[CUI]);
                 lastCui.assign(fields_[CUI]);
             }
             const EntityIndex entity = lastEntity;
@@ -154,7 +154,7 @@ public:
             if (line.empty()) continue;
             ++result_.linesRead;
             if (!styRow(problems, line)) continue;
-            const auto entity = builder_.findEntity(fields_[STY_CUI]);
+            const auto entity = findCui(fields_[STY_CUI]);
             if (!entity) {
                 ++unmatched;
                 continue;
@@ -230,6 +230,25 @@ private:
 
     bool typeKept(std::string_view cui) const noexcept { return !typeFilterActive_ || keptConcepts_[cuiNumber(cui)]; }
 
+    // The entity of a CUI (one isCui() accepted), created on first sight. The CUI's number
+    // indexes entityOfCui_: a row whose concept was seen rows before (MRCONSO.RRF need not list
+    // a concept's rows together, and MRSTY names every concept again) costs one array read, not
+    // a look-up in the builder's hash table of strings (3 to 5 cache misses each at UMLS size:
+    // 8 s of the loader's 36 s in a profile of the generated UMLS, docs/benchmarks.md).
+    EntityIndex entityOf(std::string_view cui) {
+        const std::size_t number = cuiNumber(cui);
+        if (number >= entityOfCui_.size())  // geometric growth, at most 10 M entries (40 MB)
+            entityOfCui_.resize(std::min<std::size_t>(kCuiNumbers, std::max(number + 1, 2 * entityOfCui_.size())), kNoEntity);
+        EntityIndex& entity = entityOfCui_[number];
+        if (entity == kNoEntity) entity = builder_.addEntity(cui, cui);
+        return entity;
+    }
+    std::optional<EntityIndex> findCui(std::string_view cui) const noexcept {
+        const std::size_t number = cuiNumber(cui);
+        if (number >= entityOfCui_.size() || entityOfCui_[number] == kNoEntity) return std::nullopt;
+        return entityOfCui_[number];
+    }
+
     bool sourceKept(std::string_view sab) const noexcept {
         return options_.sources.empty() ||
                std::find(options_.sources.begin(), options_.sources.end(), sab) != options_.sources.end();
@@ -242,6 +261,9 @@ private:
     std::vector<std::string_view> fields_;
     bool typeFilterActive_ = false;
     std::vector<bool> keptConcepts_;  // by CUI number, when the semantic-type filter is active
+    static constexpr std::size_t kCuiNumbers = 10'000'000;  // C0000000 .. C9999999
+    static constexpr EntityIndex kNoEntity = ~EntityIndex{0};
+    std::vector<EntityIndex> entityOfCui_;  // by CUI number: the entity, or kNoEntity
 };
 
 }  // namespace

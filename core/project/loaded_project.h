@@ -35,6 +35,10 @@ struct LoadedProject {
 /// files and Cancelled when `progress` asks to stop.
 LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& progress = {});
 
+/// The pairs of `homonyms` that are homonyms, ordered by their name's text (bytewise), the
+/// pairs of one name in ascending pair order: LoadedProject::homonymPairs.
+std::vector<std::size_t> homonymPairsByName(const kb::KnowledgeBase& kb, const kb::HomonymExpansion& homonyms);
+
 /// Loads a knowledge base in the given format (MRSTY.RRF and the filters only for UMLS: filters
 /// on another format are an Error), appending the loader's diagnostics.
 kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Diagnostic>& diagnostics);

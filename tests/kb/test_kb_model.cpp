@@ -121,6 +121,27 @@ private Q_SLOTS:
         QCOMPARE(builder.entityCount(), std::size_t{0});  // the builder was emptied
     }
 
+    void builderAddEntityRefusesAKnownKey() {
+        // addEntity: for a loader that indexes its keys itself. A key added before, or a bad id,
+        // is an Error that leaves the builder as it was.
+        KnowledgeBaseBuilder builder;
+        const auto a = builder.addEntity("C0000001", "C0000001");
+        QCOMPARE(a, EntityIndex{0});
+        QCOMPARE(builder.entity("C0000001", "C0000001"), a);  // the other forms find it
+        QCOMPARE(builder.findEntity("C0000001"), std::optional<EntityIndex>(a));
+        QVERIFY_THROWS_EXCEPTION(Error, builder.addEntity("C0000001", "C0000001"));
+        QVERIFY_THROWS_EXCEPTION(Error, builder.addEntity("C0000002", "-1"));  // the CUI-less marker
+        QCOMPARE(builder.entityCount(), std::size_t{1});
+        QVERIFY(!builder.findEntity("C0000002"));
+        const auto b = builder.addEntity("C0000002", "C0000002");
+        QCOMPARE(b, EntityIndex{1});
+        builder.addName(b, "B");
+        const KnowledgeBase kb = builder.build();
+        QCOMPARE(kb.entityCount(), std::size_t{2});
+        QCOMPARE(kb.primaryId(b), std::string_view("UMLS:C0000002"));
+        QCOMPARE(kb.findEntity("C0000002"), std::optional<EntityIndex>(b));
+    }
+
     // reserve() sizes the pools for what comes, before or between records (a loader's estimate
     // from its file's size, too small or too large): the KB built is the same as without it, to
     // the bytes it holds.

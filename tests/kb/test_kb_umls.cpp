@@ -203,6 +203,34 @@ private Q_SLOTS:
         QCOMPARE(result.kb.preferredName(*second), std::string_view("Other"));
     }
 
+    void cuisFarApartAndSeenAgain() {
+        // The loader indexes entities by CUI number (C0000000 .. C9999999): the highest and the
+        // lowest, rows of a concept coming back after others, and MRSTY rows for each, in
+        // another order, plus one for a CUI without kept names (reported, not attached).
+        const auto content = mrconso(other("C9999999", "Last")) + mrconso(other("C0000000", "Zero")) +
+                             mrconso(other("C5000000", "Middle")) + mrconso(preferred("C9999999", "Last preferred")) +
+                             mrconso(other("C0000000", "Zero again")) + mrconso(other("C0000001", "One"));
+        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\n"
+                                                 "C1234567|T047|B2.2.1.2.1|Disease or Syndrome|AT2||\n"
+                                                 "C9999999|T031|A1.4.2|Body Substance|AT3||\n"
+                                                 "C0000000|T058|B1.3.1.2|Health Care Activity|AT4||\n");
+        const auto result = loadUmls(dir_.write("MRCONSO.RRF", content), sty);
+        const KnowledgeBase& kb = result.kb;
+        QCOMPARE(kb.entityCount(), std::size_t{4});
+        const auto last = kb.findEntity("C9999999").value();
+        const auto zero = kb.findEntity("C0000000").value();
+        QCOMPARE(kb.preferredName(last), std::string_view("Last preferred"));
+        QCOMPARE(toStrings(kb.names(last)), (Strings{"Last preferred", "Last"}));
+        QCOMPARE(toStrings(kb.names(zero)), (Strings{"Zero", "Zero again"}));
+        QCOMPARE(kb.semanticTypes(last)[0].id, std::string_view("T031"));
+        QCOMPARE(kb.semanticTypes(zero)[0].id, std::string_view("T058"));
+        QCOMPARE(kb.semanticTypes(kb.findEntity("C0000001").value())[0].id, std::string_view("T047"));
+        QVERIFY(kb.semanticTypes(kb.findEntity("C5000000").value()).empty());
+        QVERIFY(!kb.findEntity("C1234567"));
+        QCOMPARE(result.diagnostics.size(), std::size_t{1});
+        QVERIFY(result.diagnostics[0].message.find("1 semantic type row") != std::string::npos);
+    }
+
     void emptyFileAndEmptyNames() {
         QCOMPARE(loadUmls(dir_.write("empty.RRF", ""), std::nullopt).kb.entityCount(), std::size_t{0});
         const auto result = loadUmls(dir_.write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);

@@ -7,6 +7,7 @@
 #include "corpus/pubtator_reader.h"
 #include "fixtures.h"
 #include "gzip_fixture.h"
+#include "kb/kb_builder.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 
@@ -126,6 +127,31 @@ private Q_SLOTS:
         QVERIFY(std::any_of(project.diagnostics.begin(), project.diagnostics.end(), [](const Diagnostic& d) {
             return d.message.find("1 of 3 documents are in no PMID list") != std::string::npos;
         }));
+    }
+
+    void homonymPairsInNameOrder() {
+        // LoadedProject::homonymPairs: by the name's text (bytewise), the pairs of one name in
+        // pair order; checked against a stable sort of the texts. Names given in neither text nor
+        // id order, three entities sharing one, a preferred name shared.
+        kb::KnowledgeBaseBuilder builder;
+        const std::vector<std::string> shared{"zeta", "Alpha", "mid", "alpha", "Zeta"};
+        for (int e = 0; e < 9; ++e) {
+            const auto entity = builder.entity("MESH:D00000" + std::to_string(e));
+            builder.addName(entity, "own " + std::to_string(e));
+            builder.addName(entity, shared[static_cast<std::size_t>((e * 7) % 5)]);
+            if (e % 3 == 0) builder.addName(entity, "common");
+        }
+        const kb::KnowledgeBase kb = builder.build();
+        const kb::HomonymExpansion homonyms = kb::expandHomonyms(kb);
+        std::vector<std::size_t> expected;
+        for (std::size_t pair = 0; pair < homonyms.pairCount(); ++pair)
+            if (homonyms.isHomonym(pair)) expected.push_back(pair);
+        std::stable_sort(expected.begin(), expected.end(), [&kb](std::size_t a, std::size_t b) {
+            return kb.strings().view(kb.pairName(a)) < kb.strings().view(kb.pairName(b));
+        });
+        QCOMPARE(expected.size(), std::size_t{11});  // "common" x 3, and 4 of the 5 shared names x 2
+        QCOMPARE(homonymPairsByName(kb, homonyms), expected);
+        QCOMPARE(kb.strings().view(kb.pairName(expected.front())), std::string_view("Alpha"));
     }
 
     void errors() {

@@ -134,12 +134,7 @@ private Q_SLOTS:
         auto project = std::make_shared<LoadedProject>();
         project->kb = std::make_unique<kb::KnowledgeBase>(builder.build());
         project->homonyms = std::make_unique<kb::HomonymExpansion>(kb::expandHomonyms(*project->kb));
-        for (std::size_t pair = 0; pair < project->homonyms->pairCount(); ++pair)
-            if (project->homonyms->isHomonym(pair)) project->homonymPairs.push_back(pair);
-        const auto& kbRef = *project->kb;
-        std::stable_sort(project->homonymPairs.begin(), project->homonymPairs.end(), [&kbRef](std::size_t a, std::size_t b) {
-            return kbRef.strings().view(kbRef.pairName(a)) < kbRef.strings().view(kbRef.pairName(b));
-        });
+        project->homonymPairs = homonymPairsByName(*project->kb, *project->homonyms);
         QCOMPARE(project->homonymPairs.size(), std::size_t{1200});
 
         KnowledgeBaseSummary summary;
