@@ -8,7 +8,8 @@
 // event loop could not serve the user. Prints a markdown table: phase, duration, longest gap,
 // 99th-percentile gap, with the machine and the date; per phase, when each stall over 100 ms
 // ended and what filled it (the events delivered in it and their time, the GUI thread's CPU time,
-// preemptions and page faults), and every event delivery over 50 ms on the GUI thread with its
+// its wait on a run queue, preemptions and page faults, and the whole process's CPU time: a stall
+// with none of them is one in which nothing of the process ran), and every event delivery over 50 ms on the GUI thread with its
 // receiver, the thread's CPU time and its page faults meanwhile (TimedApplication), to tell the
 // GUI's own work from waiting. On standard error, "stall sample" lines: the GUI thread sampled
 // during each stall over 100 ms (thread_sampler.h: its system call, kernel wait and stack).
@@ -32,7 +33,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
@@ -85,7 +88,15 @@ class TimedApplication : public QApplication {
 public:
     static constexpr double kLongEventMs = 50.0;
 
-    TimedApplication(int& argc, char** argv) : QApplication(argc, argv) { clock_.start(); }
+    TimedApplication(int& argc, char** argv) : QApplication(argc, argv) {
+        clock_.start();
+        // This thread's scheduler statistics (opened here, on the GUI thread: the link names the
+        // thread that opens it). -1 where the kernel has no schedstats; the waits then read 0.
+        schedstat_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    }
+    ~TimedApplication() override {
+        if (schedstat_ >= 0) ::close(schedstat_);
+    }
 
     bool notify(QObject* receiver, QEvent* event) override {
         if (QThread::currentThread() != thread() || depth_ > 0) return QApplication::notify(receiver, event);
@@ -130,11 +141,21 @@ public:
         double cpuMs = 0;
         long pageFaults = 0;
         long preemptions = 0;
+        double runQueueMs = 0;   ///< time the thread waited on a run queue, runnable but not running
+        double processCpuMs = 0; ///< CPU time of every thread of the process (the workers too)
     };
     Usage usage() const {
         rusage thread{};
         getrusage(RUSAGE_THREAD, &thread);
-        return {deliveredNs_, deliveries_, threadCpuMs(), thread.ru_minflt + thread.ru_majflt, thread.ru_nivcsw};
+        timespec process{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process);
+        return {deliveredNs_,
+                deliveries_,
+                threadCpuMs(),
+                thread.ru_minflt + thread.ru_majflt,
+                thread.ru_nivcsw,
+                runQueueMs(),
+                double(process.tv_sec) * 1e3 + double(process.tv_nsec) / 1e6};
     }
     /// The long deliveries since the last call, their times in seconds after `sinceNs`.
     std::vector<LongEvent> takeLongEvents(qint64 sinceNs) {
@@ -149,6 +170,17 @@ public:
     }
 
 private:
+    // The second field of schedstat: nanoseconds spent runnable on a run queue, not running.
+    double runQueueMs() const {
+        if (schedstat_ < 0) return 0;
+        char text[128];
+        const ssize_t read = ::pread(schedstat_, text, sizeof text - 1, 0);
+        if (read <= 0) return 0;
+        text[read] = '\0';
+        unsigned long long onCpu = 0, waiting = 0;
+        if (std::sscanf(text, "%llu %llu", &onCpu, &waiting) != 2) return 0;
+        return double(waiting) / 1e6;
+    }
     static double threadCpuMs() {
         timespec now{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
@@ -165,6 +197,7 @@ private:
     qint64 deliveredNs_ = 0;
     std::size_t deliveries_ = 0;
     std::vector<LongEvent> long_;
+    int schedstat_ = -1;
 };
 
 // A gap between two ticks over the target, with what the GUI thread did in it.
@@ -176,6 +209,8 @@ struct Stall {
     double cpuMs = 0;        ///< the GUI thread's CPU time in it
     long pageFaults = 0;
     long preemptions = 0;    ///< involuntary context switches of the GUI thread
+    double runQueueMs = 0;   ///< the GUI thread's wait for a core in it
+    double processCpuMs = 0; ///< CPU time of the whole process in it (0 with the workers busy: nothing ran)
     std::vector<bench::ThreadSampler::Sample> samples;  ///< the GUI thread, sampled in the stall
 };
 
@@ -198,6 +233,7 @@ public:
                 stalls_.push_back({double(now) / 1e9, gapMs, double(usage.deliveredNs - lastUsage_.deliveredNs) / 1e6,
                                    usage.deliveries - lastUsage_.deliveries, usage.cpuMs - lastUsage_.cpuMs,
                                    usage.pageFaults - lastUsage_.pageFaults, usage.preemptions - lastUsage_.preemptions,
+                                   usage.runQueueMs - lastUsage_.runQueueMs, usage.processCpuMs - lastUsage_.processCpuMs,
                                    sampler_->take(lastSteady_, nowSteady)});
             last_ = now;
             lastSteady_ = nowSteady;
@@ -319,10 +355,12 @@ fs::path sharedManifest(const fs::path& folder) {
 void printRow(const char* phase, const StallMeter::Result& r, const std::string& note) {
     std::string stalls;
     for (const Stall& stall : r.stalls) {
-        char one[200];
-        std::snprintf(one, sizeof one, "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, %ld preemptions, %ld page faults)",
-                      stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs,
-                      stall.preemptions, stall.pageFaults);
+        char one[300];
+        std::snprintf(one, sizeof one,
+                      "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, run-queue wait %.0f ms, %ld preemptions, %ld page "
+                      "faults; process CPU %.0f ms)",
+                      stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs, stall.runQueueMs,
+                      stall.preemptions, stall.pageFaults, stall.processCpuMs);
         stalls += one;
     }
     if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
