@@ -100,7 +100,9 @@ int main(int argc, char** argv) {
         if (!stage.empty()) stages.emplace_back(stage, msSince(stageStart));
         stage = name;
         stageStart = Clock::now();
-        std::fprintf(stderr, "%s\n", stage.c_str());
+        // With the seconds since the build started: a run stopped before its table still tells
+        // how long its stages took.
+        std::fprintf(stderr, "[%.1f s] %s\n", msSince(start) / 1000.0, stage.c_str());
     };
     start = Clock::now();
     curation::ModelCandidates model(project, options, {}, progress);
@@ -135,6 +137,9 @@ int main(int argc, char** argv) {
     std::size_t topChanged = 0, corrections = 0;
     std::int64_t id = 0;
     for (const auto& [key, mention] : walk) {
+        if (id % 25 == 0)
+            std::fprintf(stderr, "[%.1f s] decision %lld of %zu\n", msSince(start) / 1000.0, static_cast<long long>(id) + 1,
+                         walk.size());
         auto t = Clock::now();
         const auto rows = model.rank(key, 20);
         rankMs.push_back(msSince(t));

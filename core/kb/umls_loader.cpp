@@ -231,10 +231,12 @@ private:
     bool typeKept(std::string_view cui) const noexcept { return !typeFilterActive_ || keptConcepts_[cuiNumber(cui)]; }
 
     // The entity of a CUI (one isCui() accepted), created on first sight. The CUI's number
-    // indexes entityOfCui_: a row whose concept was seen rows before (MRCONSO.RRF need not list
-    // a concept's rows together, and MRSTY names every concept again) costs one array read, not
-    // a look-up in the builder's hash table of strings (3 to 5 cache misses each at UMLS size:
-    // 8 s of the loader's 36 s in a profile of the generated UMLS, docs/benchmarks.md).
+    // indexes entityOfCui_: a row whose concept was seen rows before costs one array read, not
+    // a look-up in the builder's hash table of strings (3 to 5 cache misses each at UMLS size).
+    // The last-row shortcut above covers a file sorted by CUI; this covers MRSTY, which names
+    // every concept again, and files whose rows of a concept are apart (the scale generator's, a
+    // hand-made one): there the look-ups took 8 of the loader's 36 s of CPU in a profile
+    // (docs/benchmarks.md, "The loader by CUI number").
     EntityIndex entityOf(std::string_view cui) {
         const std::size_t number = cuiNumber(cui);
         if (number >= entityOfCui_.size())  // geometric growth, at most 10 M entries (40 MB)
