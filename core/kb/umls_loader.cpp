@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -238,17 +239,14 @@ private:
     // hand-made one): there the look-ups took 8 of the loader's 36 s of CPU in a profile
     // (docs/benchmarks.md, "The loader by CUI number").
     EntityIndex entityOf(std::string_view cui) {
-        const std::size_t number = cuiNumber(cui);
-        if (number >= entityOfCui_.size())  // geometric growth, at most 10 M entries (40 MB)
-            entityOfCui_.resize(std::min<std::size_t>(kCuiNumbers, std::max(number + 1, 2 * entityOfCui_.size())), kNoEntity);
-        EntityIndex& entity = entityOfCui_[number];
+        EntityIndex& entity = entityOfCui_.slot(cuiNumber(cui));
         if (entity == kNoEntity) entity = builder_.addEntity(cui, cui);
         return entity;
     }
     std::optional<EntityIndex> findCui(std::string_view cui) const noexcept {
-        const std::size_t number = cuiNumber(cui);
-        if (number >= entityOfCui_.size() || entityOfCui_[number] == kNoEntity) return std::nullopt;
-        return entityOfCui_[number];
+        const EntityIndex entity = entityOfCui_.find(cuiNumber(cui));
+        if (entity == kNoEntity) return std::nullopt;
+        return entity;
     }
 
     bool sourceKept(std::string_view sab) const noexcept {
@@ -263,9 +261,35 @@ private:
     std::vector<std::string_view> fields_;
     bool typeFilterActive_ = false;
     std::vector<bool> keptConcepts_;  // by CUI number, when the semantic-type filter is active
-    static constexpr std::size_t kCuiNumbers = 10'000'000;  // C0000000 .. C9999999
     static constexpr EntityIndex kNoEntity = ~EntityIndex{0};
-    std::vector<EntityIndex> entityOfCui_;  // by CUI number: the entity, or kNoEntity
+
+    // Entities by CUI number (C0000000 .. C9999999), in pages of 4,096 allocated on first use: a
+    // full MRCONSO fills most pages (about 22 MB for CUIs up to C5xxxxxx), a small file one page
+    // (16 KB) per stretch of CUIs it names. A single array would make a one-row file holding
+    // C9999999 allocate and clear 40 MB.
+    class CuiIndex {
+    public:
+        EntityIndex find(std::size_t number) const noexcept {
+            const auto& page = pages_[number >> kPageBits];
+            return page ? page[number & (kPageSize - 1)] : kNoEntity;
+        }
+        EntityIndex& slot(std::size_t number) {
+            auto& page = pages_[number >> kPageBits];
+            if (!page) {
+                page = std::make_unique<EntityIndex[]>(kPageSize);
+                std::fill_n(page.get(), kPageSize, kNoEntity);
+            }
+            return page[number & (kPageSize - 1)];
+        }
+
+    private:
+        static constexpr std::size_t kPageBits = 12;
+        static constexpr std::size_t kPageSize = std::size_t{1} << kPageBits;
+        static constexpr std::size_t kCuiNumbers = 10'000'000;
+        std::vector<std::unique_ptr<EntityIndex[]>> pages_ =
+            std::vector<std::unique_ptr<EntityIndex[]>>((kCuiNumbers >> kPageBits) + 1);
+    };
+    CuiIndex entityOfCui_;
 };
 
 }  // namespace
