@@ -8,8 +8,9 @@
 // event loop could not serve the user. Prints a markdown table: phase, duration, longest gap,
 // 99th-percentile gap, with the machine and the date; per phase, when each stall over 100 ms
 // ended and what filled it (the events delivered in it and their time, the GUI thread's CPU time,
-// its wait on a run queue, preemptions and page faults, and the whole process's CPU time: a stall
-// with none of them is one in which nothing of the process ran), and every event delivery over 50 ms on the GUI thread with its
+// its wait on a run queue, preemptions and page faults, the whole process's CPU time, and how
+// late a real-time probe thread woke in it (cpu_pause_probe.h): a stall in which that probe woke
+// late by as much is one in which no CPU of the machine ran the process), and every event delivery over 50 ms on the GUI thread with its
 // receiver, the thread's CPU time and its page faults meanwhile (TimedApplication), to tell the
 // GUI's own work from waiting. On standard error, "stall sample" lines: the GUI thread sampled
 // during each stall over 100 ms (thread_sampler.h: its system call, kernel wait and stack).
@@ -57,6 +58,7 @@
 #include "knowledge_base_dock.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
+#include "cpu_pause_probe.h"
 #include "thread_sampler.h"
 #include "training_panel.h"
 #include "training_worker.h"
@@ -211,13 +213,15 @@ struct Stall {
     long preemptions = 0;    ///< involuntary context switches of the GUI thread
     double runQueueMs = 0;   ///< the GUI thread's wait for a core in it
     double processCpuMs = 0; ///< CPU time of the whole process in it (0 with the workers busy: nothing ran)
+    double probeLateMs = 0;  ///< the latest wake-up of the real-time probe in it (cpu_pause_probe.h)
     std::vector<bench::ThreadSampler::Sample> samples;  ///< the GUI thread, sampled in the stall
 };
 
 // Gaps between the ticks of a 5 ms timer on the GUI thread, from start() to stop().
 class StallMeter {
 public:
-    StallMeter(TimedApplication& app, bench::ThreadSampler& sampler) : app_(&app), sampler_(&sampler) {
+    StallMeter(TimedApplication& app, bench::ThreadSampler& sampler, bench::CpuPauseProbe& probe)
+        : app_(&app), sampler_(&sampler), probe_(&probe) {
         timer_.setInterval(kTickMs);
         timer_.setTimerType(Qt::PreciseTimer);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
@@ -225,6 +229,7 @@ public:
             const std::int64_t nowSteady = bench::ThreadSampler::nowNs();
             const qint64 now = clock_.nsecsElapsed();
             const TimedApplication::Usage usage = app_->usage();
+            const double probeLateMs = probe_->takeLongestLateMs();
             const double gapMs = double(now - last_) / 1e6;
             gapsMs_.push_back(gapMs);
             // When each stall over the target ended, to line it up with what the window did then,
@@ -234,6 +239,7 @@ public:
                                    usage.deliveries - lastUsage_.deliveries, usage.cpuMs - lastUsage_.cpuMs,
                                    usage.pageFaults - lastUsage_.pageFaults, usage.preemptions - lastUsage_.preemptions,
                                    usage.runQueueMs - lastUsage_.runQueueMs, usage.processCpuMs - lastUsage_.processCpuMs,
+                                   probeLateMs,
                                    sampler_->take(lastSteady_, nowSteady)});
             last_ = now;
             lastSteady_ = nowSteady;
@@ -281,6 +287,7 @@ public:
 private:
     TimedApplication* app_;
     bench::ThreadSampler* sampler_;
+    bench::CpuPauseProbe* probe_;
     std::int64_t lastSteady_ = 0;
     qint64 startNs_ = 0;
     QTimer timer_;
@@ -355,12 +362,12 @@ fs::path sharedManifest(const fs::path& folder) {
 void printRow(const char* phase, const StallMeter::Result& r, const std::string& note) {
     std::string stalls;
     for (const Stall& stall : r.stalls) {
-        char one[300];
+        char one[360];
         std::snprintf(one, sizeof one,
                       "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, run-queue wait %.0f ms, %ld preemptions, %ld page "
-                      "faults; process CPU %.0f ms)",
+                      "faults; process CPU %.0f ms; probe woke up to %.0f ms late)",
                       stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs, stall.runQueueMs,
-                      stall.preemptions, stall.pageFaults, stall.processCpuMs);
+                      stall.preemptions, stall.pageFaults, stall.processCpuMs, stall.probeLateMs);
         stalls += one;
     }
     if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
@@ -458,6 +465,7 @@ int main(int argc, char** argv) {
     const bool shared = !manifest.empty() && givenManifest.empty();
     if (manifest.empty()) manifest = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo" / "demo-project.json";
 
+    bench::CpuPauseProbe probe;  // a real-time thread: its late wake-ups are time no CPU ran it
     std::printf("# UI event-loop stalls (timer every %d ms on the GUI thread)\n\n", kTickMs);
     std::printf("Machine: %s, %d hardware threads, Qt %s, platform %s. Date: %s.\n",
                 qPrintable(QSysInfo::prettyProductName()), QThread::idealThreadCount(), qVersion(),
@@ -466,7 +474,8 @@ int main(int argc, char** argv) {
     const std::string data = !givenManifest.empty() ? "the manifest " + givenManifest.string()
                              : shared             ? std::string("NCBI Disease (train/dev/test) + MEDIC from the shared data")
                                                   : std::string("the demo project");
-    std::printf("Data: %s.\n\n", data.c_str());
+    std::printf("Data: %s.\n", data.c_str());
+    std::printf("CPU pause probe: %s.\n\n", probe.realtime() ? "real-time (SCHED_FIFO 1)" : "normal priority (SCHED_FIFO refused)");
     std::printf("| phase | duration | longest stall | p99 gap | ticks | note |\n|---|---|---|---|---|---|\n");
     std::fflush(stdout);
 
@@ -499,7 +508,7 @@ int main(int argc, char** argv) {
         candidatesAt = double(sinceOpen.elapsed()) / 1000.0;
     });
     QObject::connect(window.session(), &CurationSession::proposalsComplete, [&] { proposals = true; });
-    StallMeter meter(app, sampler);
+    StallMeter meter(app, sampler, probe);
     settle();
     meter.start();
     sinceOpen.start();

@@ -1,0 +1,67 @@
+#pragma once
+// A thread that asks to wake every millisecond at real-time priority (SCHED_FIFO, priority 1) and
+// records how late each wake-up came (ui_stall, issue 17's stalls). No thread of normal priority
+// can keep it from a core, so a late wake-up of tens of milliseconds means that no CPU of this
+// machine ran it: in a virtual machine, the host did not run its virtual CPUs (time the guest
+// cannot see as steal when it reports none). SCHED_FIFO needs CAP_SYS_NICE (root, or a raised
+// RLIMIT_RTPRIO); without it the probe runs at normal priority and says so (realtime() false),
+// and its lateness then includes ordinary waits for a core.
+//
+// Cost: about a thousand short wake-ups a second. The stall meter takes the longest lateness seen
+// since its previous tick with takeLongestLateMs().
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+namespace linkscope::bench {
+
+class CpuPauseProbe {
+public:
+    CpuPauseProbe() {
+        thread_ = std::thread([this] { run(); });
+        sched_param param{};
+        param.sched_priority = 1;
+        realtime_ = ::pthread_setschedparam(thread_.native_handle(), SCHED_FIFO, &param) == 0;
+    }
+    ~CpuPauseProbe() {
+        stop_.store(true);
+        thread_.join();
+    }
+    CpuPauseProbe(const CpuPauseProbe&) = delete;
+    CpuPauseProbe& operator=(const CpuPauseProbe&) = delete;
+
+    bool realtime() const noexcept { return realtime_; }
+    /// The latest wake-up since the previous call, in milliseconds past its due time.
+    double takeLongestLateMs() noexcept { return double(longestLateNs_.exchange(0)) / 1e6; }
+
+private:
+    static std::int64_t nowNs() noexcept {
+        timespec now{};
+        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+    }
+    void run() {
+        constexpr std::int64_t kPeriodNs = 1'000'000;
+        while (!stop_.load(std::memory_order_relaxed)) {
+            const std::int64_t due = nowNs() + kPeriodNs;
+            timespec wait{0, kPeriodNs};
+            ::clock_nanosleep(CLOCK_MONOTONIC, 0, &wait, nullptr);
+            const std::int64_t late = nowNs() - due;
+            std::int64_t seen = longestLateNs_.load(std::memory_order_relaxed);
+            while (late > seen && !longestLateNs_.compare_exchange_weak(seen, late)) {
+            }
+        }
+    }
+
+    std::atomic<bool> stop_{false};
+    std::atomic<std::int64_t> longestLateNs_{0};
+    bool realtime_ = false;
+    std::thread thread_;
+};
+
+}  // namespace linkscope::bench
