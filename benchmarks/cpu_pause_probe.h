@@ -1,9 +1,10 @@
 #pragma once
-// A thread that asks to wake every millisecond at real-time priority (SCHED_FIFO, priority 1) and
-// records how late each wake-up came (ui_stall, issue 17's stalls). No thread of normal priority
-// can keep it from a core, so a late wake-up of tens of milliseconds means that no CPU of this
-// machine ran it: in a virtual machine, the host did not run its virtual CPUs (time the guest
-// cannot see as steal when it reports none). SCHED_FIFO needs CAP_SYS_NICE (root, or a raised
+// One thread per CPU, each pinned to its CPU, that asks to wake every millisecond at real-time
+// priority (SCHED_FIFO, priority 1) and records how late each wake-up came (ui_stall, issue 17's
+// stalls). No thread of normal priority can keep it from its core, so a late wake-up of tens of
+// milliseconds means that the CPU did not run at all: in a virtual machine, the host did not run
+// that virtual CPU (time the guest cannot see as steal when it reports none). Pinned, because an
+// unpinned real-time thread would simply wake on the other CPU while one is paused. SCHED_FIFO needs CAP_SYS_NICE (root, or a raised
 // RLIMIT_RTPRIO); without it the probe runs at normal priority and says so (realtime() false),
 // and its lateness then includes ordinary waits for a core.
 //
@@ -13,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <thread>
+#include <vector>
 
 #include <pthread.h>
 #include <sched.h>
@@ -23,20 +25,29 @@ namespace linkscope::bench {
 class CpuPauseProbe {
 public:
     CpuPauseProbe() {
-        thread_ = std::thread([this] { run(); });
-        sched_param param{};
-        param.sched_priority = 1;
-        realtime_ = ::pthread_setschedparam(thread_.native_handle(), SCHED_FIFO, &param) == 0;
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        realtime_ = true;
+        for (unsigned cpu = 0; cpu < cpus; ++cpu) {
+            threads_.emplace_back([this] { run(); });
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu, &set);
+            (void)::pthread_setaffinity_np(threads_.back().native_handle(), sizeof set, &set);
+            sched_param param{};
+            param.sched_priority = 1;
+            if (::pthread_setschedparam(threads_.back().native_handle(), SCHED_FIFO, &param) != 0) realtime_ = false;
+        }
     }
     ~CpuPauseProbe() {
         stop_.store(true);
-        thread_.join();
+        for (std::thread& thread : threads_) thread.join();
     }
     CpuPauseProbe(const CpuPauseProbe&) = delete;
     CpuPauseProbe& operator=(const CpuPauseProbe&) = delete;
 
     bool realtime() const noexcept { return realtime_; }
-    /// The latest wake-up since the previous call, in milliseconds past its due time.
+    /// The latest wake-up of any of the probes since the previous call, in milliseconds past its
+    /// due time.
     double takeLongestLateMs() noexcept { return double(longestLateNs_.exchange(0)) / 1e6; }
 
 private:
@@ -61,7 +72,7 @@ private:
     std::atomic<bool> stop_{false};
     std::atomic<std::int64_t> longestLateNs_{0};
     bool realtime_ = false;
-    std::thread thread_;
+    std::vector<std::thread> threads_;
 };
 
 }  // namespace linkscope::bench
