@@ -482,13 +482,23 @@ struct AugmentedLinker::State {
             return out;
         case LinkMode::Knn: break;
         }
-        const std::vector<std::uint32_t> storeEntities = datastoreEntities();
         std::vector<std::vector<retrieval::DatastoreNeighbor>> found(inputs.size());
         if (datastore && datastore->size() > 0) found = datastore->search(vectors, options.knn.k);
-        for (std::size_t q = 0; q < inputs.size(); ++q)
-            out[q] = interpolate(inputs[q], vectors.subspan(q * dimension, dimension), models[q], found[q],
-                                 storeEntities, k);
+        const std::vector<std::span<const retrieval::DatastoreNeighbor>> lists(found.begin(), found.end());
+        out = interpolateAll(inputs, vectors, models, lists, k);
         if (neighbors) *neighbors = std::move(found);
+        return out;
+    }
+
+    // The kNN interpolation of every input with its neighbours (found or given).
+    std::vector<std::vector<RankedEntity>> interpolateAll(
+        std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+        std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors, std::size_t k) const {
+        std::vector<std::vector<RankedEntity>> out(inputs.size());
+        const std::vector<std::uint32_t> storeEntities = datastoreEntities();
+        for (std::size_t q = 0; q < inputs.size(); ++q)
+            out[q] = interpolate(inputs[q], vectors.subspan(q * dimension, dimension), models[q], neighbors[q],
+                                 storeEntities, k);
         return out;
     }
 
@@ -537,6 +547,19 @@ std::vector<std::vector<RankedEntity>> AugmentedLinker::combine(
     std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models, std::size_t k,
     std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
     return state_->combine(inputs, vectors, models, k, neighbors);
+}
+
+std::vector<std::vector<RankedEntity>> AugmentedLinker::combineWith(
+    std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+    std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors, std::size_t k) const {
+    const State& s = *state_;
+    if (s.options.mode != LinkMode::Knn) throw Error("linking: given neighbours are for the kNN interpolation only");
+    if (vectors.size() != inputs.size() * s.dimension || models.size() != inputs.size() || neighbors.size() != inputs.size())
+        throw Error("linking: " + std::to_string(inputs.size()) + " inputs with " + std::to_string(vectors.size()) +
+                    " vector values, " + std::to_string(models.size()) + " model lists and " +
+                    std::to_string(neighbors.size()) + " neighbour lists");
+    if (inputs.empty() || k == 0) return std::vector<std::vector<RankedEntity>>(inputs.size());
+    return s.interpolateAll(inputs, vectors, models, neighbors, k);
 }
 
 std::vector<std::vector<RankedEntity>> AugmentedLinker::link(std::span<const std::string> inputs, std::size_t k) const {

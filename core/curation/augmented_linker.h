@@ -113,6 +113,14 @@ public:
     std::vector<std::vector<RankedEntity>> combine(
         std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
         std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr) const;
+    /// combine() in kNN mode with each input's knn.k nearest datastore keys given instead of
+    /// searched: lists that search() gave, kept up to date by the caller (mergeNeighbor for a
+    /// key added since), give exactly what combine() gives, without a search of every key.
+    /// Error in another mode or for a count of lists other than the inputs'.
+    std::vector<std::vector<RankedEntity>> combineWith(std::span<const std::string> inputs, std::span<const float> vectors,
+                                                       std::span<const ModelList> models,
+                                                       std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors,
+                                                       std::size_t k) const;
     /// encode + modelLists + combine.
     std::vector<std::vector<RankedEntity>> link(std::span<const std::string> inputs, std::size_t k) const;
     /// link() as the evaluation engine calls it: each entity as the entry that stands for it

@@ -53,19 +53,29 @@ void FeedbackLoop::prepare(std::span<const std::size_t> targets) {
     }
 }
 
+FeedbackLoop::Batch FeedbackLoop::batchOf(std::span<const std::size_t> targets) {
+    prepare(targets);
+    Batch batch;
+    for (const std::size_t t : targets) {
+        batch.inputs.push_back(targets_[t].input);
+        const std::vector<float> row = vectors_.get(t);
+        batch.vectors.insert(batch.vectors.end(), row.begin(), row.end());
+        batch.models.push_back(models_[t]);
+    }
+    return batch;
+}
+
 std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std::size_t> targets, std::size_t k,
                                                              std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) {
-    prepare(targets);
-    std::vector<std::string> inputs;
-    std::vector<float> vectors;
-    std::vector<ModelList> models;
-    for (const std::size_t t : targets) {
-        inputs.push_back(targets_[t].input);
-        const std::vector<float> row = vectors_.get(t);
-        vectors.insert(vectors.end(), row.begin(), row.end());
-        models.push_back(models_[t]);
-    }
-    return linker_->combine(inputs, vectors, models, k, neighbors);
+    const Batch batch = batchOf(targets);
+    return linker_->combine(batch.inputs, batch.vectors, batch.models, k, neighbors);
+}
+
+std::vector<std::vector<RankedEntity>> FeedbackLoop::predictWith(
+    std::span<const std::size_t> targets, std::size_t k,
+    std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors) {
+    const Batch batch = batchOf(targets);
+    return linker_->combineWith(batch.inputs, batch.vectors, batch.models, neighbors, k);
 }
 
 std::vector<std::string> FeedbackLoop::topEntities(std::span<const std::size_t> targets) {

@@ -73,6 +73,11 @@ public:
     std::vector<std::vector<RankedEntity>> predict(std::span<const std::size_t> targets, std::size_t k,
                                                    std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr);
 
+    /// predict() in kNN mode with each target's knn.k nearest datastore keys given, not searched
+    /// (AugmentedLinker::combineWith: the caller keeps the lists as search() would give them).
+    std::vector<std::vector<RankedEntity>> predictWith(std::span<const std::size_t> targets, std::size_t k,
+                                                       std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors);
+
     /// Records a decision on a target: accept / correct add a key (the target's vector, `entity`,
     /// its text as source), reject adds none; the next predict() reads it. With listSameSurface,
     /// sameSurface lists every other target with the same text with its top entity before and
@@ -97,6 +102,13 @@ public:
     std::vector<std::size_t> sameSurface(std::size_t target) const;
 
 private:
+    // What combine() reads of some targets (prepared first).
+    struct Batch {
+        std::vector<std::string> inputs;
+        std::vector<float> vectors;
+        std::vector<ModelList> models;
+    };
+    Batch batchOf(std::span<const std::size_t> targets);
     void checkTarget(std::size_t target) const;
     std::vector<std::string> topEntities(std::span<const std::size_t> targets);
 

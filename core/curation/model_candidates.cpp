@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <span>
@@ -23,6 +24,7 @@
 #include "train/run_model.h"
 #include "util/error.h"
 #include "util/heap_bytes.h"
+#include "util/inner_products.h"
 
 namespace linkscope::curation {
 namespace {
@@ -76,6 +78,15 @@ struct ModelCandidates::State {
     std::map<project::MentionKey, std::size_t> targetOf;
     std::vector<TopProposal> proposals;     // per target
     std::vector<float> kthSimilarity;       // per target: its k-th neighbour's cosine (-inf: fewer than k)
+    // kNN mode: each target's k nearest datastore keys, as search() would give them now. A key
+    // added is merged into the lists it enters (mergeNeighbor, with the similarity search()
+    // computes), so ranking the reached mentions again after a decision reads their lists and
+    // searches nothing: at MedMentions' size a search reads 210,000 keys, and a decision
+    // reaching a few hundred mentions took seconds of the GUI thread. A key removed (undo)
+    // makes the lists that held it stale: those mentions are searched when ranked again.
+    std::vector<retrieval::DatastoreNeighbor> nearest;  // target t's list at [t * k, t * k + nearestCount[t])
+    std::vector<std::uint32_t> nearestCount;
+    std::vector<std::uint8_t> nearestStale;  // 1: the list is not the datastore's k nearest; search
     std::vector<float> inverseNorms;        // per target: 1 / |vector|
     struct Fed {
         std::size_t target = 0;
@@ -97,6 +108,88 @@ struct ModelCandidates::State {
     // As the loop keeps it (half precision for a large project, feedback_loop.h).
     std::vector<float> vector(std::size_t target) const { return loop->vector(target); }
 
+    bool keepsLists() const { return options.mode == LinkMode::Knn; }
+    std::span<retrieval::DatastoreNeighbor> listOf(std::size_t target) {
+        return std::span(nearest).subspan(target * neighbours(), neighbours());
+    }
+    std::span<const retrieval::DatastoreNeighbor> heldList(std::size_t target) const {
+        return std::span(nearest).subspan(target * neighbours(), nearestCount[target]);
+    }
+    void keepList(std::size_t target, std::span<const retrieval::DatastoreNeighbor> found) {
+        const auto list = listOf(target);
+        const std::size_t count = std::min(found.size(), list.size());
+        std::copy_n(found.begin(), count, list.begin());
+        nearestCount[target] = static_cast<std::uint32_t>(count);
+        nearestStale[target] = 0;
+        kthSimilarity[target] = kthOf(target);
+    }
+    float kthOf(std::size_t target) const {
+        const std::size_t k = neighbours();
+        return nearestCount[target] < k ? -std::numeric_limits<float>::infinity() : nearest[target * k + k - 1].similarity;
+    }
+    // How far below a target's k-th cosine reachedBy() looks when the lists are merged into: its
+    // cosines (double, over the loop's vectors) and the datastore's (float, over normalized
+    // copies) differ by rounding only, within the bound of util/inner_products.h for each.
+    float mergeSlack() const {
+        return static_cast<float>(2.0 * util::innerProductRoundingBound(linker->dimension())) + kTie;
+    }
+
+    // The top `depth` entities of each target with the datastore as it is: in kNN mode a target
+    // with a list reads it, a stale one is searched and its list kept; otherwise a search each.
+    std::vector<std::vector<RankedEntity>> rankTargets(std::span<const std::size_t> batch, std::size_t depth) {
+        if (!keepsLists()) return loop->predict(batch, depth);
+        std::vector<std::size_t> searched, held;  // positions in batch
+        for (std::size_t i = 0; i < batch.size(); ++i) (nearestStale[batch[i]] ? searched : held).push_back(i);
+        std::vector<std::vector<RankedEntity>> ranked(batch.size());
+        if (!searched.empty()) {
+            std::vector<std::size_t> targets;
+            for (const std::size_t i : searched) targets.push_back(batch[i]);
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> found;
+            auto result = loop->predict(targets, depth, &found);
+            for (std::size_t j = 0; j < targets.size(); ++j) {
+                keepList(targets[j], found[j]);
+                ranked[searched[j]] = std::move(result[j]);
+            }
+        }
+        if (!held.empty()) {
+            std::vector<std::size_t> targets;
+            std::vector<std::span<const retrieval::DatastoreNeighbor>> lists;
+            for (const std::size_t i : held) {
+                targets.push_back(batch[i]);
+                lists.push_back(heldList(batch[i]));
+            }
+            auto result = loop->predictWith(targets, depth, lists);
+            for (std::size_t j = 0; j < targets.size(); ++j) ranked[held[j]] = std::move(result[j]);
+        }
+        return ranked;
+    }
+
+    // Merges a key just added into the held lists of `targets` it enters; returns the targets
+    // whose k nearest changed, and the stale ones (searched when ranked again), in target order.
+    std::vector<std::size_t> mergeKey(std::span<const std::size_t> targets, std::uint64_t key) {
+        std::vector<float> queries;
+        queries.reserve(targets.size() * linker->dimension());
+        for (const std::size_t t : targets) {
+            const std::vector<float> row = vector(t);
+            queries.insert(queries.end(), row.begin(), row.end());
+        }
+        const auto entries = datastore->asNeighbors(queries, key);
+        std::vector<std::size_t> changed;
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            const std::size_t t = targets[i];
+            if (nearestStale[t]) {
+                changed.push_back(t);
+                continue;
+            }
+            std::size_t count = nearestCount[t];
+            if (!retrieval::mergeNeighbor(listOf(t), count, entries[i])) continue;
+            nearestCount[t] = static_cast<std::uint32_t>(count);
+            kthSimilarity[t] = kthOf(t);
+            changed.push_back(t);
+        }
+        return changed;
+    }
+
     // Refreshes the k-th neighbour cosine and the proposal of the targets given (ranked again).
     void refresh(std::span<const std::size_t> targets, const ProgressSink* progress, std::string_view stage) {
         const std::size_t k = neighbours();
@@ -106,23 +199,21 @@ struct ModelCandidates::State {
                 (*progress)(stage, static_cast<double>(from) / static_cast<double>(targets.size()));
             }
             const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
-            // In kNN mode the ranking searches the datastore for exactly these k neighbours: its
-            // lists give the k-th cosine, and one search per batch is all it costs (a corpus of
-            // MedMentions' size spends nearly all its ranking time in these searches).
-            std::vector<std::vector<retrieval::DatastoreNeighbor>> found;
-            const auto ranked = loop->predict(batch, 2, options.mode == LinkMode::Knn ? &found : nullptr);
-            if (k > 0 && options.mode != LinkMode::Knn) {
+            // In kNN mode the ranking keeps each target's k nearest (rankTargets), which give
+            // the k-th cosine: a stale list costs one search per batch, a held one none.
+            const auto ranked = rankTargets(batch, 2);
+            if (k > 0 && !keepsLists()) {
+                // The sieve reads its nearest key inside its stages: one more search here.
                 std::vector<float> queries;
                 for (const std::size_t t : batch) {
                     const std::vector<float> row = vector(t);
                     queries.insert(queries.end(), row.begin(), row.end());
                 }
-                found = datastore->search(queries, k);
-            }
-            if (k > 0)
+                const auto found = datastore->search(queries, k);
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     kthSimilarity[batch[i]] =
                         found[i].size() < k ? -std::numeric_limits<float>::infinity() : found[i].back().similarity;
+            }
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 TopProposal proposal;
                 if (!ranked[i].empty()) {
@@ -137,7 +228,8 @@ struct ModelCandidates::State {
 
     // The targets whose k nearest keys a key with the vector of `source` enters (or left, for a
     // removed key: it was among them exactly when its cosine reached the k-th's).
-    std::vector<std::size_t> reachedBy(std::size_t source) const {
+    // `slack` widens the test by that much below the k-th cosine (kTie: float rounding).
+    std::vector<std::size_t> reachedBy(std::size_t source, float slack = kTie) const {
         std::vector<std::size_t> reached;
         if (neighbours() == 0) return reached;
         // The source's vector once, then one pass over the targets' vectors in place.
@@ -145,7 +237,7 @@ struct ModelCandidates::State {
         const double sourceScale = inverseNorms[source];
         for (std::size_t t = 0; t < keys.size(); ++t) {
             const auto cosine = static_cast<float>(loop->dot(x, t) * sourceScale * inverseNorms[t]);
-            if (cosine >= kthSimilarity[t] - kTie) reached.push_back(t);
+            if (cosine >= kthSimilarity[t] - slack) reached.push_back(t);
         }
         return reached;
     }
@@ -260,6 +352,11 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     }
     s.proposals.assign(count, {});
     s.kthSimilarity.assign(count, -std::numeric_limits<float>::infinity());
+    if (s.keepsLists()) {
+        s.nearest.assign(count * s.neighbours(), {});
+        s.nearestCount.assign(count, 0);
+        s.nearestStale.assign(count, 1);  // searched by the first ranking
+    }
     s.refresh(all, &progress, "Ranking every mention");
     if (s.neighbours() > 0 && count <= kReachPairMentions) {
         std::vector<float> units(count * s.linker->dimension());
@@ -300,7 +397,9 @@ std::vector<CandidateRow> ModelCandidates::rank(const project::MentionKey& menti
     const auto target = s.targetOf.find(mention);
     if (target == s.targetOf.end()) return {};
     const std::size_t t = target->second;
-    const auto ranked = s.loop->predict(std::span<const std::size_t>(&t, 1), k);
+    // Before the first ranking (a decision fed while building) the lists do not exist yet.
+    const auto ranked = s.proposals.empty() ? s.loop->predict(std::span<const std::size_t>(&t, 1), k)
+                                            : s.rankTargets(std::span<const std::size_t>(&t, 1), k);
     const bool sparse = s.model->preset.method == train::Method::BioSyn;
     std::vector<CandidateRow> rows;
     for (const RankedEntity& entity : ranked.front()) {
@@ -354,10 +453,22 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
         if (s.augmented->findEntity(id))
             if (const auto key = s.loop->record(t, id, kind, /*listSameSurface=*/false).key) fed.keys.push_back(*key);
     if (fed.keys.empty()) return {};
+    const std::vector<std::uint64_t> added = fed.keys;
     s.fed.emplace(decision.id, std::move(fed));
     // While building, nothing is ranked yet: the first ranking reads the keys.
     if (s.proposals.empty()) return {};
-    return s.keysOf(s.reachedBy(t));
+    if (!s.keepsLists()) return s.keysOf(s.reachedBy(t));
+    // The keys share the mention's vector: one pass finds the lists they may enter, a merge
+    // per key says which did.
+    const std::vector<std::size_t> candidates = s.reachedBy(t, s.mergeSlack());
+    std::vector<std::size_t> changed;
+    for (const std::uint64_t key : added) {
+        std::vector<std::size_t> entered = s.mergeKey(candidates, key);
+        std::vector<std::size_t> both;
+        std::set_union(changed.begin(), changed.end(), entered.begin(), entered.end(), std::back_inserter(both));
+        changed = std::move(both);
+    }
+    return s.keysOf(changed);
 }
 
 std::vector<project::MentionKey> ModelCandidates::reachOf(const project::MentionKey& mention) const {
@@ -376,14 +487,47 @@ std::vector<ModelCandidates::ProposalMove> ModelCandidates::wouldMove(const proj
     if (target == s.targetOf.end() || s.proposals.empty() || s.neighbours() == 0 || !s.augmented->findEntity(entity))
         return {};
     const std::size_t t = target->second;
-    std::vector<std::size_t> reached = s.reachedBy(t);
+    std::vector<std::size_t> reached = s.reachedBy(t, s.keepsLists() ? s.mergeSlack() : kTie);
     std::erase(reached, t);
     if (reached.empty()) return {};
     // The key for a moment: the ranking reads the datastore as it is.
     const std::uint64_t key = s.datastore->add(s.vector(t), entity, retrieval::KeyOrigin::Corrected, "preview");
     std::vector<std::vector<RankedEntity>> ranked;
     try {
-        ranked = s.loop->predict(reached, 1);
+        if (!s.keepsLists()) {
+            ranked = s.loop->predict(reached, 1);
+        } else {
+            // Copies of the held lists with the key merged in; the ones it does not enter keep
+            // their ranking and are left out, the stale ones are searched.
+            std::vector<float> queries;
+            for (const std::size_t u : reached) {
+                const std::vector<float> row = s.vector(u);
+                queries.insert(queries.end(), row.begin(), row.end());
+            }
+            const auto entries = s.datastore->asNeighbors(queries, key);
+            std::vector<std::size_t> kept, searched;
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> lists;
+            for (std::size_t i = 0; i < reached.size(); ++i) {
+                const std::size_t u = reached[i];
+                if (s.nearestStale[u]) {
+                    searched.push_back(u);
+                    continue;
+                }
+                std::vector<retrieval::DatastoreNeighbor> list(s.neighbours());
+                std::copy_n(s.heldList(u).begin(), s.nearestCount[u], list.begin());
+                std::size_t count = s.nearestCount[u];
+                if (!retrieval::mergeNeighbor(list, count, entries[i])) continue;
+                list.resize(count);
+                kept.push_back(u);
+                lists.push_back(std::move(list));
+            }
+            const std::vector<std::span<const retrieval::DatastoreNeighbor>> spans(lists.begin(), lists.end());
+            ranked = s.loop->predictWith(kept, 1, spans);
+            auto more = s.loop->predict(searched, 1);
+            reached = std::move(kept);
+            reached.insert(reached.end(), searched.begin(), searched.end());
+            ranked.insert(ranked.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+        }
     } catch (...) {
         s.datastore->remove(key);
         throw;
@@ -432,7 +576,9 @@ std::size_t ModelCandidates::mentionMemoryBytes() const {
     const State& s = *state_;
     std::size_t bytes = s.loop->memoryBytes() + s.keys.capacity() * sizeof(project::MentionKey) +
                         s.proposals.capacity() * sizeof(TopProposal) + s.kthSimilarity.capacity() * sizeof(float) +
-                        s.inverseNorms.capacity() * sizeof(float) + s.reachPairs.capacity() * sizeof(s.reachPairs[0]);
+                        s.inverseNorms.capacity() * sizeof(float) + s.reachPairs.capacity() * sizeof(s.reachPairs[0]) +
+                        s.nearest.capacity() * sizeof(retrieval::DatastoreNeighbor) +
+                        s.nearestCount.capacity() * sizeof(std::uint32_t) + s.nearestStale.capacity();
     for (const project::MentionKey& key : s.keys) bytes += util::heapBytes(key.split) + util::heapBytes(key.document);
     for (const TopProposal& proposal : s.proposals) bytes += util::heapBytes(proposal.entity);
     for (const auto& pairs : s.reachPairs) bytes += pairs.capacity() * sizeof(pairs[0]);
@@ -453,8 +599,24 @@ std::vector<project::MentionKey> ModelCandidates::unfeed(std::int64_t decisionId
     State& s = *state_;
     const auto fed = s.fed.find(decisionId);
     if (fed == s.fed.end()) return {};
-    // Found before the keys go: the mentions that had them among their k nearest.
-    const std::vector<std::size_t> reached = s.reachedBy(fed->second.target);
+    // Found before the keys go: the mentions that had them among their k nearest (in kNN mode,
+    // the held lists that name one, which are searched again when ranked again).
+    std::vector<std::size_t> reached;
+    if (s.keepsLists()) {
+        const auto& keys = fed->second.keys;
+        for (std::size_t t = 0; t < s.keys.size(); ++t) {
+            if (s.nearestStale[t]) continue;
+            const auto list = s.heldList(t);
+            if (std::any_of(list.begin(), list.end(), [&](const retrieval::DatastoreNeighbor& n) {
+                    return std::find(keys.begin(), keys.end(), n.key) != keys.end();
+                })) {
+                s.nearestStale[t] = 1;
+                reached.push_back(t);
+            }
+        }
+    } else {
+        reached = s.reachedBy(fed->second.target);
+    }
     for (const std::uint64_t key : fed->second.keys) s.loop->undo(key);
     s.fed.erase(fed);
     return s.keysOf(reached);

@@ -77,7 +77,8 @@ float dot(const float* a, const float* b, std::size_t dimension) noexcept {
 
 // ----- top-k ---------------------------------------------------------------------------------
 
-// Better first: higher similarity, then the lower (older) key id.
+// Better first: higher similarity, then the lower (older) key id (neighborRanksBefore, here
+// inline for the heaps of search()).
 bool ranksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept {
     return a.similarity > b.similarity || (a.similarity == b.similarity && a.key < b.key);
 }
@@ -132,6 +133,22 @@ constexpr std::size_t kProductQueries = 256;
 constexpr std::size_t kProductKeyRows = 4096;
 
 }  // namespace
+
+bool neighborRanksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept { return ranksBefore(a, b); }
+
+bool mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count, const DatastoreNeighbor& candidate) noexcept {
+    const std::size_t k = nearest.size();
+    if (count > k) count = k;
+    if (k == 0 || (count == k && !ranksBefore(candidate, nearest[k - 1]))) return false;
+    // Its place among the first `count`, which shift down by one (the k-th falls off a full list).
+    const auto place = std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count), candidate,
+                                        ranksBefore);
+    const auto last = nearest.begin() + static_cast<std::ptrdiff_t>(count < k ? count + 1 : k);
+    std::move_backward(place, last - 1, last);
+    *place = candidate;
+    if (count < k) ++count;
+    return true;
+}
 
 std::string_view keyOriginName(KeyOrigin origin) noexcept {
     switch (origin) {
@@ -329,6 +346,22 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
     results.reserve(queryCount);
     for (auto& heap : heaps) results.push_back(std::move(heap).sorted());
     return results;
+}
+
+std::vector<DatastoreNeighbor> KnnDatastore::asNeighbors(std::span<const float> queries, std::uint64_t key) const {
+    const auto found = rowOfKey_.find(key);
+    if (found == rowOfKey_.end()) throw Error("kNN datastore: no key " + std::to_string(key));
+    if (queries.size() % dimension_ != 0)
+        throw Error("kNN datastore: " + std::to_string(queries.size()) + " query values are not whole rows of dimension " +
+                    std::to_string(dimension_));
+    const std::vector<float> normalized = normalizedRows(queries, dimension_, "query");
+    const std::size_t row = found->second;
+    const float* keyVector = vectors_.data() + row * dimension_;
+    std::vector<DatastoreNeighbor> out(queries.size() / dimension_);
+    for (std::size_t q = 0; q < out.size(); ++q)
+        // search()'s `offer`: the same dot() and clamp, so the similarity is the one it lists.
+        out[q] = {key, keyEntities_[row], std::clamp(dot(normalized.data() + q * dimension_, keyVector, dimension_), -1.0f, 1.0f)};
+    return out;
 }
 
 KnnDatastore::ConceptVectors KnnDatastore::conceptVectors() const {

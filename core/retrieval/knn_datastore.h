@@ -33,6 +33,17 @@ struct DatastoreNeighbor {
     float similarity = 0.0f;    ///< cosine in [-1, 1] (within float rounding)
 };
 
+/// The datastore's order of neighbours: higher similarity first, then the lower (older) key id.
+/// A total order over distinct keys, so a query's k nearest are one well-defined list.
+bool neighborRanksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept;
+
+/// Merges `candidate` into a query's k nearest, nearest[0, count) in neighborRanksBefore order
+/// with k = nearest.size(): inserted in place when it ranks before the k-th (or count < k), the
+/// last one dropped when the list was full. Returns whether it entered. A list search() gave,
+/// merged with the key added since (its entry from KnnDatastore::asNeighbors), is exactly what a
+/// new search() gives: the new k nearest are among the old ones and the new key.
+bool mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count, const DatastoreNeighbor& candidate) noexcept;
+
 /// What the datastore knows of one key besides its vector.
 struct DatastoreKeyInfo {
     std::uint64_t key = 0;
@@ -93,6 +104,13 @@ public:
     /// Throws Error when queries.size() is not a multiple of dimension() or a query is zero or
     /// holds a value that is not finite (its cosine is undefined).
     std::vector<std::vector<DatastoreNeighbor>> search(std::span<const float> queries, std::size_t k) const;
+
+    /// One key as search() would list it for each query (queries as for search()): its id, its
+    /// entity and the similarity search() computes, bit for bit (the same normalization, dot
+    /// product and clamp), so that a caller holding queries' k nearest can merge a key added
+    /// since (mergeNeighbor) instead of searching again. O(queries x dimension). Error for an
+    /// unknown key and for queries search() refuses.
+    std::vector<DatastoreNeighbor> asNeighbors(std::span<const float> queries, std::uint64_t key) const;
 
     /// Xu & Bethard's concept vectors: for each entity with at least one key (ascending entity
     /// index), the mean of its normalized key vectors, normalized again (summed in key-id order

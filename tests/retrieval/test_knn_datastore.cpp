@@ -1,7 +1,8 @@
 // kNN-BioEL's datastore: cosine search checked against hand-computed values and a double
 // precision brute force, the tie order, removal (undo) and id stability, per-entity concept
 // vectors, saving and loading, refusal of another encoder's datastore, and damaged files; the
-// reach of a key before it is added (datastore_reach.h) against adding it and searching.
+// reach of a key before it is added (datastore_reach.h) against adding it and searching; kept
+// k-nearest lists with later keys merged in against a new search.
 #include <zlib.h>
 
 #include <algorithm>
@@ -294,6 +295,51 @@ private Q_SLOTS:
                     QVERIFY(std::abs(batch[q][4].similarity - 1.0f) < 1e-5f);
                 }
         }
+    }
+
+    void mergedKeysEqualANewSearch() {
+        // A query's k nearest kept from one search, with each key added since merged in
+        // (asNeighbors + mergeNeighbor): after every add, the list a new search gives, keys in
+        // the same order (ties by key id) and similarities within kTolerance. The added keys
+        // repeat vectors of the store and of each other: exact ties at every depth. Lists start
+        // empty (an empty store), then short (k above the size), then full.
+        const std::size_t dimension = 37, k = 6;
+        KnnDatastore store(dimension, "enc");
+        const auto distinct = gaussian(41, 40 * dimension);
+        auto queries = gaussian(42, 20 * dimension);
+        std::copy_n(distinct.begin(), 3 * dimension, queries.begin());  // three queries are keys to come
+        std::vector<std::vector<DatastoreNeighbor>> lists(20, std::vector<DatastoreNeighbor>(k));
+        std::vector<std::size_t> counts(20, 0);
+        std::size_t entered = 0, passed = 0;
+        for (std::size_t i = 0; i < 120; ++i) {
+            const std::size_t row = (i * 7) % 40;  // every vector three times, in another order each time
+            const std::uint64_t key =
+                store.add(std::span(distinct).subspan(row * dimension, dimension), "E" + std::to_string(row % 9), KeyOrigin::Training);
+            const auto entries = store.asNeighbors(queries, key);
+            QCOMPARE(entries.size(), std::size_t{20});
+            const auto searched = store.search(queries, k);
+            for (std::size_t q = 0; q < 20; ++q) {
+                QCOMPARE(entries[q].key, key);
+                QCOMPARE(entries[q].entity, *store.findEntity("E" + std::to_string(row % 9)));
+                (mergeNeighbor(lists[q], counts[q], entries[q]) ? entered : passed) += 1;
+                const std::vector<DatastoreNeighbor> merged(lists[q].begin(), lists[q].begin() + static_cast<std::ptrdiff_t>(counts[q]));
+                QCOMPARE(keysOf(merged), keysOf(searched[q]));
+                for (std::size_t j = 0; j < merged.size(); ++j)
+                    QVERIFY(std::abs(merged[j].similarity - searched[q][j].similarity) <= kTolerance);
+            }
+        }
+        QVERIFY2(entered > 120 && passed > 120, "keys both entered lists and passed them by");
+        // A candidate that ranks last of a full list does not enter; an empty list takes any.
+        std::vector<DatastoreNeighbor> full{{1, 0, 0.9f}, {2, 0, 0.5f}};
+        std::size_t count = 2;
+        QVERIFY(!mergeNeighbor(full, count, {3, 0, 0.5f}));  // equal cosine, newer key: after key 2
+        QVERIFY(mergeNeighbor(full, count, {0, 0, 0.5f}));   // equal cosine, older key: before it
+        QCOMPARE(keysOf(full), (std::vector<std::uint64_t>{1, 0}));
+        std::vector<DatastoreNeighbor> none;
+        count = 0;
+        QVERIFY(!mergeNeighbor(none, count, {1, 0, 1.0f}));  // k = 0 holds nothing
+        QVERIFY(throwsError([&] { (void)store.asNeighbors(queries, 9999); }, "no key 9999"));
+        QVERIFY(throwsError([&] { (void)store.asNeighbors(std::span(queries).first(5), 1); }, "whole rows"));
     }
 
     void agreesWithDoublePrecisionBruteForce() {

@@ -220,6 +220,86 @@ private Q_SLOTS:
 #endif
     }
 
+    // In kNN mode a decision's key is merged into the kept k-nearest lists of the mentions it
+    // reaches, and ranking them again reads those lists instead of searching the datastore
+    // (issue 17: at MedMentions' size each search reads 210,000 keys). After decisions, a
+    // preview, an undo and a decision on an identical mention (exact ties, ordered by key id),
+    // ranking the mentions feed() and unfeed() returned gives what a linking built afresh with
+    // the decisions in effect gives, for every mention of the project: the same proposals, and
+    // the same candidates from rank().
+    void keptNeighbourListsRankAsANewLinking() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        QSKIP("this build has no LibTorch: run linking needs it");
+#else
+        curation::ModelCandidatesOptions options;
+        options.run = run_.toStdString();
+        options.knn = {.k = 4, .lambda = 0.9, .beta1 = 0.01, .beta2 = 0.05};  // one key can move a ranking
+        curation::ModelCandidates model(project_, options, {});
+        const auto strokes = mentionsReading(*project_, "stroke");
+        QCOMPARE(strokes.size(), std::size_t{3});
+
+        // Decisions on the test split's first mentions and on two of the identical "stroke"s.
+        std::vector<project::MentionKey> decided;
+        for (const SplitCorpus& split : project_->splits)
+            if (split.split == "test")
+                for (const Document& document : split.corpus.documents())
+                    for (const Mention& mention : document.mentions)
+                        if (decided.size() < 6) decided.push_back({split.split, document.pmid(), mention.start, mention.end});
+        QCOMPARE(decided.size(), std::size_t{6});
+        decided.push_back(strokes[0].key);
+        decided.push_back(strokes[2].key);
+        std::vector<project::Decision> made;
+        std::size_t rerankedMentions = 0;
+        const auto decide = [&](const project::MentionKey& key, std::size_t wanted) {
+            const auto rows = model.rank(key, 64);
+            QVERIFY(rows.size() > 1);
+            const std::size_t depth = std::min(wanted, rows.size() - 1);  // 0: accept, else a correction
+            project::Decision decision;
+            decision.id = static_cast<std::int64_t>(made.size()) + 1;
+            decision.mention = key;
+            decision.kind = depth == 0 ? project::DecisionKind::Accept : project::DecisionKind::Correct;
+            decision.newLink = rows[depth].entity;
+            rerankedMentions += model.rerank(model.feed(decision)).reranked.size();
+            made.push_back(decision);
+        };
+        for (std::size_t i = 0; i < decided.size(); ++i) decide(decided[i], i % 3 == 0 ? 0 : 1 + i);
+        const std::size_t keys = model.datastoreKeys();
+        (void)model.wouldMove(strokes[1].key, made.front().newLink);  // a preview key, added and taken back
+        QCOMPARE(model.datastoreKeys(), keys);
+        const auto undone = model.unfeed(made[2].id);
+        QVERIFY2(!undone.empty(), "an undone key was among its own mention's nearest");
+        model.rerank(undone);
+        std::vector<project::Decision> inEffect;
+        for (const project::Decision& decision : made)
+            if (decision.id != made[2].id) inEffect.push_back(decision);
+        QVERIFY(rerankedMentions > decided.size());  // the keys reached other mentions too
+
+        curation::ModelCandidates fresh(project_, options, inEffect);
+        QCOMPARE(fresh.datastoreKeys(), model.datastoreKeys());
+        constexpr double kScoreTolerance = 1e-9;  // the same neighbours, the same arithmetic
+        std::size_t compared = 0;
+        for (const SplitCorpus& split : project_->splits)
+            for (const Document& document : split.corpus.documents())
+                for (const Mention& mention : document.mentions) {
+                    const project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
+                    const auto* kept = model.proposal(key);
+                    const auto* built = fresh.proposal(key);
+                    QVERIFY(kept != nullptr && built != nullptr);
+                    QVERIFY2(kept->entity == built->entity, (key.document + " " + std::to_string(key.start)).c_str());
+                    QVERIFY(std::abs(kept->score - built->score) <= kScoreTolerance);
+                    QVERIFY(std::abs(kept->margin - built->margin) <= kScoreTolerance);
+                    const auto a = model.rank(key, 8), b = fresh.rank(key, 8);
+                    QCOMPARE(a.size(), b.size());
+                    for (std::size_t i = 0; i < a.size(); ++i) {
+                        QCOMPARE(a[i].entity, b[i].entity);
+                        QVERIFY(std::abs(a[i].score - b[i].score) <= kScoreTolerance);
+                    }
+                    ++compared;
+                }
+        QVERIFY(compared > 20);
+#endif
+    }
+
     void decisionsFeedTheDatastoreAtOnce() {
 #ifndef LINKSCOPE_HAVE_TORCH
         QSKIP("this build has no LibTorch: run linking needs it");
