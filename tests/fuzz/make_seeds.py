@@ -214,6 +214,23 @@ def umls_rows():
             row("C0000010", "From SNOMED", sab="SNOMEDCT_US") + row("C0000010", "Zeta first kept"))
 
 
+def cuis_far_apart():
+    """MRCONSO and MRSTY rows whose CUIs lie on far-apart pages of the loader's CUI index (4,096
+    CUIs a page): the lowest and highest CUI numbers, both sides of a page boundary, and a CUI
+    seen again after others, as in tests/kb/test_kb_umls.cpp's cuisFarApartAndSeenAgain."""
+    def row(cui, string):
+        return (f"{cui}|ENG|P|L0000001|PF|S0000001|Y|A0000001||M0000001|D000001|MSH|PT|D000001|"
+                f"{string}|0|N|256|\n").encode("utf-8")
+
+    def sty(cui, tui, name):
+        return f"{cui}|{tui}|A1.2|{name}|AT0000001|256|\n".encode("utf-8")
+
+    cuis = ["C0000000", "C9999999", "C0004095", "C0004096", "C5000000"]
+    conso = b"".join(row(cui, f"Name {i}") for i, cui in enumerate(cuis)) + row("C0000000", "Seen again")
+    types = b"".join(sty(cui, "T047", "Disease or Syndrome") for cui in reversed(cuis))
+    return joined(conso, types)
+
+
 def write_text_seeds(seeds):
     corpus_h = "tests/corpus/corpus_fixtures.h"
     export_h = "tests/corpus/export_fixtures.h"
@@ -252,6 +269,7 @@ def write_text_seeds(seeds):
     seeds.add("umls", "mrconso-only", umls_rows())
     if mrsty is not None:
         seeds.add("umls", "mrconso-mrsty", joined(umls_rows(), mrsty))
+    seeds.add("umls", "cuis-far-apart", cuis_far_apart())
 
     spelling_cpp = "tests/text/test_spelling_map.cpp"
     seeds.add("spelling_map", "ok.txt", literal_after(spelling_cpp, r'write\("ok\.txt",'))
