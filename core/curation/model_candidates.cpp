@@ -18,6 +18,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "retrieval/knn_datastore.h"
+#include "retrieval/neighbour_lists.h"
 #include "text/normalizer.h"
 #include "train/method_inputs.h"
 #include "train/method_linker.h"
@@ -78,15 +79,11 @@ struct ModelCandidates::State {
     std::map<project::MentionKey, std::size_t> targetOf;
     std::vector<TopProposal> proposals;     // per target
     std::vector<float> kthSimilarity;       // per target: its k-th neighbour's cosine (-inf: fewer than k)
-    // kNN mode: each target's k nearest datastore keys, as search() would give them now. A key
-    // added is merged into the lists it enters (mergeNeighbor, with the similarity search()
-    // computes), so ranking the reached mentions again after a decision reads their lists and
-    // searches nothing: at MedMentions' size a search reads 210,000 keys, and a decision
-    // reaching a few hundred mentions took seconds of the GUI thread. A key removed (undo)
-    // makes the lists that held it stale: those mentions are searched when ranked again.
-    std::vector<retrieval::DatastoreNeighbor> nearest;  // target t's list at [t * k, t * k + nearestCount[t])
-    std::vector<std::uint32_t> nearestCount;
-    std::vector<std::uint8_t> nearestStale;  // 1: the list is not the datastore's k nearest; search
+    // kNN mode: each target's nearest datastore keys (retrieval/neighbour_lists.h), kept exact
+    // as decisions add keys and undos take them away, so ranking the mentions a decision or an
+    // undo reached reads their lists and searches nothing: at MedMentions' size a search reads
+    // 208,000 keys, and one undo reaching 931 mentions took 1.8 s of searching on the GUI thread.
+    std::optional<retrieval::NeighbourLists> lists;
     std::vector<float> inverseNorms;        // per target: 1 / |vector|
     struct Fed {
         std::size_t target = 0;
@@ -108,86 +105,39 @@ struct ModelCandidates::State {
     // As the loop keeps it (half precision for a large project, feedback_loop.h).
     std::vector<float> vector(std::size_t target) const { return loop->vector(target); }
 
-    bool keepsLists() const { return options.mode == LinkMode::Knn; }
-    std::span<retrieval::DatastoreNeighbor> listOf(std::size_t target) {
-        return std::span(nearest).subspan(target * neighbours(), neighbours());
-    }
-    std::span<const retrieval::DatastoreNeighbor> heldList(std::size_t target) const {
-        return std::span(nearest).subspan(target * neighbours(), nearestCount[target]);
-    }
-    void keepList(std::size_t target, std::span<const retrieval::DatastoreNeighbor> found) {
-        const auto list = listOf(target);
-        const std::size_t count = std::min(found.size(), list.size());
-        std::copy_n(found.begin(), count, list.begin());
-        nearestCount[target] = static_cast<std::uint32_t>(count);
-        nearestStale[target] = 0;
-        kthSimilarity[target] = kthOf(target);
-    }
-    float kthOf(std::size_t target) const {
-        const std::size_t k = neighbours();
-        return nearestCount[target] < k ? -std::numeric_limits<float>::infinity() : nearest[target * k + k - 1].similarity;
-    }
-    // How far below a target's k-th cosine reachedBy() looks when the lists are merged into: its
+    bool keepsLists() const { return lists.has_value(); }
+    // The k-th neighbour's cosine of a target, as last ranked or merged into.
+    float kth(std::size_t target) const { return lists ? lists->kth(target) : kthSimilarity[target]; }
+    // How far below a target's threshold reachedBy() looks when the lists are merged into: its
     // cosines (double, over the loop's vectors) and the datastore's (float, over normalized
     // copies) differ by rounding only, within the bound of util/inner_products.h for each.
     float mergeSlack() const {
         return static_cast<float>(2.0 * util::innerProductRoundingBound(linker->dimension())) + kTie;
     }
-
-    // The top `depth` entities of each target with the datastore as it is: in kNN mode a target
-    // with a list reads it, a stale one is searched and its list kept; otherwise a search each.
-    std::vector<std::vector<RankedEntity>> rankTargets(std::span<const std::size_t> batch, std::size_t depth) {
-        if (!keepsLists()) return loop->predict(batch, depth);
-        std::vector<std::size_t> searched, held;  // positions in batch
-        for (std::size_t i = 0; i < batch.size(); ++i) (nearestStale[batch[i]] ? searched : held).push_back(i);
-        std::vector<std::vector<RankedEntity>> ranked(batch.size());
-        if (!searched.empty()) {
-            std::vector<std::size_t> targets;
-            for (const std::size_t i : searched) targets.push_back(batch[i]);
-            std::vector<std::vector<retrieval::DatastoreNeighbor>> found;
-            auto result = loop->predict(targets, depth, &found);
-            for (std::size_t j = 0; j < targets.size(); ++j) {
-                keepList(targets[j], found[j]);
-                ranked[searched[j]] = std::move(result[j]);
-            }
-        }
-        if (!held.empty()) {
-            std::vector<std::size_t> targets;
-            std::vector<std::span<const retrieval::DatastoreNeighbor>> lists;
-            for (const std::size_t i : held) {
-                targets.push_back(batch[i]);
-                lists.push_back(heldList(batch[i]));
-            }
-            auto result = loop->predictWith(targets, depth, lists);
-            for (std::size_t j = 0; j < targets.size(); ++j) ranked[held[j]] = std::move(result[j]);
-        }
-        return ranked;
-    }
-
-    // Merges a key just added into the held lists of `targets` it enters; returns the targets
-    // whose k nearest changed, and the stale ones (searched when ranked again), in target order.
-    std::vector<std::size_t> mergeKey(std::span<const std::size_t> targets, std::uint64_t key) {
-        std::vector<float> queries;
-        queries.reserve(targets.size() * linker->dimension());
+    std::vector<float> vectorsOf(std::span<const std::size_t> targets) const {
+        std::vector<float> rows;
+        rows.reserve(targets.size() * linker->dimension());
         for (const std::size_t t : targets) {
             const std::vector<float> row = vector(t);
-            queries.insert(queries.end(), row.begin(), row.end());
+            rows.insert(rows.end(), row.begin(), row.end());
         }
-        const auto entries = datastore->asNeighbors(queries, key);
-        std::vector<std::size_t> changed;
-        for (std::size_t i = 0; i < targets.size(); ++i) {
-            const std::size_t t = targets[i];
-            if (nearestStale[t]) {
-                changed.push_back(t);
-                continue;
-            }
-            std::size_t count = nearestCount[t];
-            if (!retrieval::mergeNeighbor(listOf(t), count, entries[i])) continue;
-            nearestCount[t] = static_cast<std::uint32_t>(count);
-            kthSimilarity[t] = kthOf(t);
-            changed.push_back(t);
+        return rows;
+    }
+
+    // The top `depth` entities of each target with the datastore as it is: in kNN mode a stale
+    // list is searched and kept, and every target ranked from its list; otherwise a search each.
+    std::vector<std::vector<RankedEntity>> rankTargets(std::span<const std::size_t> batch, std::size_t depth) {
+        if (!keepsLists()) return loop->predict(batch, depth);
+        std::vector<std::size_t> stale;
+        for (const std::size_t t : batch)
+            if (lists->stale(t)) stale.push_back(t);
+        if (!stale.empty()) {
+            const auto found = datastore->search(vectorsOf(stale), lists->depth());
+            for (std::size_t j = 0; j < stale.size(); ++j) lists->keep(stale[j], found[j]);
         }
-        return changed;
+        std::vector<std::span<const retrieval::DatastoreNeighbor>> nearest;
+        for (const std::size_t t : batch) nearest.push_back(lists->nearest(t));
+        return loop->predictWith(batch, depth, nearest);
     }
 
     // Refreshes the k-th neighbour cosine and the proposal of the targets given (ranked again).
@@ -199,8 +149,8 @@ struct ModelCandidates::State {
                 (*progress)(stage, static_cast<double>(from) / static_cast<double>(targets.size()));
             }
             const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
-            // In kNN mode the ranking keeps each target's k nearest (rankTargets), which give
-            // the k-th cosine: a stale list costs one search per batch, a held one none.
+            // In kNN mode the lists give the k-th cosine: a stale list costs one search per
+            // batch, a held one none.
             const auto ranked = rankTargets(batch, 2);
             if (k > 0 && !keepsLists()) {
                 // The sieve reads its nearest key inside its stages: one more search here.
@@ -227,9 +177,10 @@ struct ModelCandidates::State {
     }
 
     // The targets whose k nearest keys a key with the vector of `source` enters (or left, for a
-    // removed key: it was among them exactly when its cosine reached the k-th's).
-    // `slack` widens the test by that much below the k-th cosine (kTie: float rounding).
-    std::vector<std::size_t> reachedBy(std::size_t source, float slack = kTie) const {
+    // removed key: it was among them exactly when its cosine reached the k-th's). With
+    // `intoLists`, those whose kept list it may enter (its floor, below the k-th), `slack`
+    // widening the test by that much (kTie: float rounding).
+    std::vector<std::size_t> reachedBy(std::size_t source, float slack = kTie, bool intoLists = false) const {
         std::vector<std::size_t> reached;
         if (neighbours() == 0) return reached;
         // The source's vector once, then one pass over the targets' vectors in place.
@@ -237,7 +188,8 @@ struct ModelCandidates::State {
         const double sourceScale = inverseNorms[source];
         for (std::size_t t = 0; t < keys.size(); ++t) {
             const auto cosine = static_cast<float>(loop->dot(x, t) * sourceScale * inverseNorms[t]);
-            if (cosine >= kthSimilarity[t] - slack) reached.push_back(t);
+            const float threshold = intoLists ? lists->floor(t) : kth(t);
+            if (cosine >= threshold - slack) reached.push_back(t);
         }
         return reached;
     }
@@ -302,6 +254,9 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
         if (store) project::saveDatastore(*store, project::trainingDatastoreName(fingerprint), *s.datastore);
     }
     s.trainingKeys = s.datastore->size();
+    // Room for a curator's keys now, on this worker: the first key added to a full datastore
+    // would copy every training key on the GUI thread (213 MB at MedMentions' size).
+    s.datastore->reserve(s.trainingKeys + std::max<std::size_t>(4096, s.trainingKeys / 16));
 
     AugmentedOptions augmentedOptions;
     augmentedOptions.mode = options.mode;
@@ -352,11 +307,9 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     }
     s.proposals.assign(count, {});
     s.kthSimilarity.assign(count, -std::numeric_limits<float>::infinity());
-    if (s.keepsLists()) {
-        s.nearest.assign(count * s.neighbours(), {});
-        s.nearestCount.assign(count, 0);
-        s.nearestStale.assign(count, 1);  // searched by the first ranking
-    }
+    // Twice k: an undo takes a decision's keys out of the lists that hold them, and a list
+    // searched once outlives k such removals before it must be searched again.
+    if (options.mode == LinkMode::Knn) s.lists.emplace(count, s.neighbours(), 2 * s.neighbours());
     s.refresh(all, &progress, "Ranking every mention");
     if (s.neighbours() > 0 && count <= kReachPairMentions) {
         std::vector<float> units(count * s.linker->dimension());
@@ -364,7 +317,9 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
             const auto row = s.vector(t);
             for (std::size_t i = 0; i < row.size(); ++i) units[t * row.size() + i] = row[i] * s.inverseNorms[t];
         }
-        s.reachPairs = pairsAboveThresholds(units, s.linker->dimension(), s.kthSimilarity, kTie, &progress);
+        std::vector<float> thresholds(count);
+        for (std::size_t t = 0; t < count; ++t) thresholds[t] = s.kth(t);
+        s.reachPairs = pairsAboveThresholds(units, s.linker->dimension(), thresholds, kTie, &progress);
     }
     progress("Every mention ranked", 1.0);
 }
@@ -459,16 +414,19 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
     if (s.proposals.empty()) return {};
     if (!s.keepsLists()) return s.keysOf(s.reachedBy(t));
     // The keys share the mention's vector: one pass finds the lists they may enter, a merge
-    // per key says which did.
-    const std::vector<std::size_t> candidates = s.reachedBy(t, s.mergeSlack());
-    std::vector<std::size_t> changed;
+    // per key and list says whose k nearest changed.
+    const std::vector<std::size_t> candidates = s.reachedBy(t, s.mergeSlack(), /*intoLists=*/true);
+    const std::vector<float> queries = s.vectorsOf(candidates);
+    std::vector<std::uint8_t> changed(candidates.size(), 0);
     for (const std::uint64_t key : added) {
-        std::vector<std::size_t> entered = s.mergeKey(candidates, key);
-        std::vector<std::size_t> both;
-        std::set_union(changed.begin(), changed.end(), entered.begin(), entered.end(), std::back_inserter(both));
-        changed = std::move(both);
+        const auto entries = s.datastore->asNeighbors(queries, key);
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+            if (s.lists->merge(candidates[i], entries[i])) changed[i] = 1;
     }
-    return s.keysOf(changed);
+    std::vector<std::size_t> reached;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (changed[i]) reached.push_back(candidates[i]);
+    return s.keysOf(reached);
 }
 
 std::vector<project::MentionKey> ModelCandidates::reachOf(const project::MentionKey& mention) const {
@@ -487,6 +445,7 @@ std::vector<ModelCandidates::ProposalMove> ModelCandidates::wouldMove(const proj
     if (target == s.targetOf.end() || s.proposals.empty() || s.neighbours() == 0 || !s.augmented->findEntity(entity))
         return {};
     const std::size_t t = target->second;
+    // With lists, the k-th cosines decide too, with room for rounding: the exact merge follows.
     std::vector<std::size_t> reached = s.reachedBy(t, s.keepsLists() ? s.mergeSlack() : kTie);
     std::erase(reached, t);
     if (reached.empty()) return {};
@@ -497,29 +456,19 @@ std::vector<ModelCandidates::ProposalMove> ModelCandidates::wouldMove(const proj
         if (!s.keepsLists()) {
             ranked = s.loop->predict(reached, 1);
         } else {
-            // Copies of the held lists with the key merged in; the ones it does not enter keep
-            // their ranking and are left out, the stale ones are searched.
-            std::vector<float> queries;
-            for (const std::size_t u : reached) {
-                const std::vector<float> row = s.vector(u);
-                queries.insert(queries.end(), row.begin(), row.end());
-            }
-            const auto entries = s.datastore->asNeighbors(queries, key);
+            // Each list's k nearest with the key merged into a copy; the ones it does not change
+            // keep their ranking and are left out, the stale ones are searched.
+            const auto entries = s.datastore->asNeighbors(s.vectorsOf(reached), key);
             std::vector<std::size_t> kept, searched;
             std::vector<std::vector<retrieval::DatastoreNeighbor>> lists;
             for (std::size_t i = 0; i < reached.size(); ++i) {
                 const std::size_t u = reached[i];
-                if (s.nearestStale[u]) {
+                if (s.lists->stale(u)) {
                     searched.push_back(u);
-                    continue;
+                } else if (auto nearest = s.lists->withKey(u, entries[i])) {
+                    kept.push_back(u);
+                    lists.push_back(std::move(*nearest));
                 }
-                std::vector<retrieval::DatastoreNeighbor> list(s.neighbours());
-                std::copy_n(s.heldList(u).begin(), s.nearestCount[u], list.begin());
-                std::size_t count = s.nearestCount[u];
-                if (!retrieval::mergeNeighbor(list, count, entries[i])) continue;
-                list.resize(count);
-                kept.push_back(u);
-                lists.push_back(std::move(list));
             }
             const std::vector<std::span<const retrieval::DatastoreNeighbor>> spans(lists.begin(), lists.end());
             ranked = s.loop->predictWith(kept, 1, spans);
@@ -552,7 +501,7 @@ std::optional<std::map<project::MentionKey, std::size_t>> ModelCandidates::reach
     for (std::size_t t = 0; t < s.keys.size(); ++t) {
         std::size_t count = 0;
         for (const auto& [u, cosine] : s.reachPairs[t])
-            if (!done[u] && cosine >= s.kthSimilarity[u] - kTie) ++count;
+            if (!done[u] && cosine >= s.kth(u) - kTie) ++count;
         counts.emplace_hint(counts.end(), s.keys[t], count);
     }
     return counts;
@@ -577,8 +526,7 @@ std::size_t ModelCandidates::mentionMemoryBytes() const {
     std::size_t bytes = s.loop->memoryBytes() + s.keys.capacity() * sizeof(project::MentionKey) +
                         s.proposals.capacity() * sizeof(TopProposal) + s.kthSimilarity.capacity() * sizeof(float) +
                         s.inverseNorms.capacity() * sizeof(float) + s.reachPairs.capacity() * sizeof(s.reachPairs[0]) +
-                        s.nearest.capacity() * sizeof(retrieval::DatastoreNeighbor) +
-                        s.nearestCount.capacity() * sizeof(std::uint32_t) + s.nearestStale.capacity();
+                        (s.lists ? s.lists->memoryBytes() : 0);
     for (const project::MentionKey& key : s.keys) bytes += util::heapBytes(key.split) + util::heapBytes(key.document);
     for (const TopProposal& proposal : s.proposals) bytes += util::heapBytes(proposal.entity);
     for (const auto& pairs : s.reachPairs) bytes += pairs.capacity() * sizeof(pairs[0]);
@@ -599,27 +547,13 @@ std::vector<project::MentionKey> ModelCandidates::unfeed(std::int64_t decisionId
     State& s = *state_;
     const auto fed = s.fed.find(decisionId);
     if (fed == s.fed.end()) return {};
-    // Found before the keys go: the mentions that had them among their k nearest (in kNN mode,
-    // the held lists that name one, which are searched again when ranked again).
-    std::vector<std::size_t> reached;
-    if (s.keepsLists()) {
-        const auto& keys = fed->second.keys;
-        for (std::size_t t = 0; t < s.keys.size(); ++t) {
-            if (s.nearestStale[t]) continue;
-            const auto list = s.heldList(t);
-            if (std::any_of(list.begin(), list.end(), [&](const retrieval::DatastoreNeighbor& n) {
-                    return std::find(keys.begin(), keys.end(), n.key) != keys.end();
-                })) {
-                s.nearestStale[t] = 1;
-                reached.push_back(t);
-            }
-        }
-    } else {
-        reached = s.reachedBy(fed->second.target);
-    }
+    // Found before the keys go: the mentions that had them among their k nearest (in kNN mode
+    // the lists that held them, taken out of them after).
+    const std::vector<std::size_t> reached = s.keepsLists() ? std::vector<std::size_t>{} : s.reachedBy(fed->second.target);
     for (const std::uint64_t key : fed->second.keys) s.loop->undo(key);
+    const std::vector<std::size_t> changed = s.keepsLists() ? s.lists->remove(fed->second.keys) : reached;
     s.fed.erase(fed);
-    return s.keysOf(reached);
+    return s.keysOf(changed);
 }
 
 ProposalChanges ModelCandidates::rerank(std::span<const project::MentionKey> mentions) {

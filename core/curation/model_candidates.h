@@ -14,11 +14,11 @@
 // key changes a mention's ranking exactly when its cosine with the mention is at least that of
 // the mention's k-th neighbour (or the mention has fewer than k). The k-th neighbour's cosine is
 // kept per mention, so a decision costs one pass over the mention vectors, not a new search of
-// every mention. In kNN mode each mention's k nearest keys are kept too, and a new key is merged
-// into the lists it enters: ranking a reached mention again then reads its list and searches
-// nothing, and gives what a search would (the same similarities, the same ties). A removed key
-// (undo) changes the mentions whose lists held it; those are searched when ranked again. The
-// sieve reads the nearest key (k = 1); its concept-vector strategies (-C) are moved by
+// every mention. In kNN mode each mention's nearest keys are kept too (retrieval/neighbour_lists.h):
+// a new key is merged into the lists it enters and a removed one (undo) taken out, so ranking a
+// reached mention again reads its list and searches nothing, and gives what a search would (the
+// same similarities, the same ties); a list is searched again only after k undos took keys out
+// of it. The sieve reads the nearest key (k = 1); its concept-vector strategies (-C) are moved by
 // every key of the entity, which this test does not see (the GUI links with kNN by default).
 //
 // The dictionary is BioSyn's evaluation dictionary: the KB's names (homonym-expanded when the
@@ -117,8 +117,8 @@ public:
     /// thread can rank them again a few at a time.
     std::vector<project::MentionKey> feed(const project::Decision& decision);
     /// Takes a decision's keys back (undo); nothing when it had none. Returns the mentions the
-    /// keys were among the nearest of, stale as after feed() (in kNN mode their rerank()
-    /// searches the datastore again).
+    /// keys were among the nearest of, stale as after feed() (in kNN mode exactly those whose k
+    /// nearest they were among).
     std::vector<project::MentionKey> unfeed(std::int64_t decisionId);
     /// The other mentions a decision on `mention` would reach before it is made: those whose k
     /// nearest keys a key with this mention's vector would enter (the same test as feed(), so

@@ -136,10 +136,11 @@ constexpr std::size_t kProductKeyRows = 4096;
 
 bool neighborRanksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept { return ranksBefore(a, b); }
 
-bool mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count, const DatastoreNeighbor& candidate) noexcept {
+std::optional<std::size_t> mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count,
+                                         const DatastoreNeighbor& candidate) noexcept {
     const std::size_t k = nearest.size();
     if (count > k) count = k;
-    if (k == 0 || (count == k && !ranksBefore(candidate, nearest[k - 1]))) return false;
+    if (k == 0 || (count == k && !ranksBefore(candidate, nearest[k - 1]))) return std::nullopt;
     // Its place among the first `count`, which shift down by one (the k-th falls off a full list).
     const auto place = std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count), candidate,
                                         ranksBefore);
@@ -147,7 +148,7 @@ bool mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count, con
     std::move_backward(place, last - 1, last);
     *place = candidate;
     if (count < k) ++count;
-    return true;
+    return static_cast<std::size_t>(place - nearest.begin());
 }
 
 std::string_view keyOriginName(KeyOrigin origin) noexcept {
@@ -184,6 +185,16 @@ void KnnDatastore::append(const float* normalized, std::uint32_t entity, KeyOrig
     keySources_.emplace_back(source);
     rowOfKey_.emplace(id, keyIds_.size() - 1);
     ++entityKeyCounts_[entity];
+}
+
+void KnnDatastore::reserve(std::size_t keys) {
+    if (keys <= keyIds_.size()) return;
+    vectors_.reserve(keys * dimension_);
+    keyIds_.reserve(keys);
+    keyEntities_.reserve(keys);
+    keyOrigins_.reserve(keys);
+    keySources_.reserve(keys);
+    rowOfKey_.reserve(keys);
 }
 
 std::uint64_t KnnDatastore::add(std::span<const float> vector, std::string_view entity, KeyOrigin origin,

@@ -321,7 +321,9 @@ private Q_SLOTS:
             for (std::size_t q = 0; q < 20; ++q) {
                 QCOMPARE(entries[q].key, key);
                 QCOMPARE(entries[q].entity, *store.findEntity("E" + std::to_string(row % 9)));
-                (mergeNeighbor(lists[q], counts[q], entries[q]) ? entered : passed) += 1;
+                const auto place = mergeNeighbor(lists[q], counts[q], entries[q]);
+                (place ? entered : passed) += 1;
+                if (place) QCOMPARE(lists[q][*place].key, key);
                 const std::vector<DatastoreNeighbor> merged(lists[q].begin(), lists[q].begin() + static_cast<std::ptrdiff_t>(counts[q]));
                 QCOMPARE(keysOf(merged), keysOf(searched[q]));
                 for (std::size_t j = 0; j < merged.size(); ++j)
@@ -333,11 +335,19 @@ private Q_SLOTS:
         std::vector<DatastoreNeighbor> full{{1, 0, 0.9f}, {2, 0, 0.5f}};
         std::size_t count = 2;
         QVERIFY(!mergeNeighbor(full, count, {3, 0, 0.5f}));  // equal cosine, newer key: after key 2
-        QVERIFY(mergeNeighbor(full, count, {0, 0, 0.5f}));   // equal cosine, older key: before it
+        QCOMPARE(mergeNeighbor(full, count, {0, 0, 0.5f}), std::optional<std::size_t>(1));  // older key: before it
         QCOMPARE(keysOf(full), (std::vector<std::uint64_t>{1, 0}));
+        QCOMPARE(mergeNeighbor(full, count, {7, 0, 0.95f}), std::optional<std::size_t>(0));
+        QCOMPARE(keysOf(full), (std::vector<std::uint64_t>{7, 1}));
         std::vector<DatastoreNeighbor> none;
         count = 0;
         QVERIFY(!mergeNeighbor(none, count, {1, 0, 1.0f}));  // k = 0 holds nothing
+        // reserve() makes room without changing what is stored.
+        const auto before = store.search(queries, k);
+        store.reserve(store.size() + 1000);
+        store.reserve(1);  // never shrinks
+        QCOMPARE(store.search(queries, k).size(), before.size());
+        QCOMPARE(keysOf(store.search(queries, k)[0]), keysOf(before[0]));
         QVERIFY(throwsError([&] { (void)store.asNeighbors(queries, 9999); }, "no key 9999"));
         QVERIFY(throwsError([&] { (void)store.asNeighbors(std::span(queries).first(5), 1); }, "whole rows"));
     }

@@ -250,28 +250,35 @@ private Q_SLOTS:
         decided.push_back(strokes[2].key);
         std::vector<project::Decision> made;
         std::size_t rerankedMentions = 0;
-        const auto decide = [&](const project::MentionKey& key, std::size_t wanted) {
+        const auto decide = [&](const project::MentionKey& key, std::size_t wanted, std::size_t ids = 1) {
             const auto rows = model.rank(key, 64);
-            QVERIFY(rows.size() > 1);
-            const std::size_t depth = std::min(wanted, rows.size() - 1);  // 0: accept, else a correction
+            QVERIFY(rows.size() > ids + 1);
+            const std::size_t depth = std::min(wanted, rows.size() - ids);  // 0: accept, else a correction
             project::Decision decision;
             decision.id = static_cast<std::int64_t>(made.size()) + 1;
             decision.mention = key;
             decision.kind = depth == 0 ? project::DecisionKind::Accept : project::DecisionKind::Correct;
             decision.newLink = rows[depth].entity;
+            for (std::size_t i = 1; i < ids; ++i) decision.newLink += "|" + rows[depth + i].entity;  // a composite's keys
             rerankedMentions += model.rerank(model.feed(decision)).reranked.size();
             made.push_back(decision);
         };
-        for (std::size_t i = 0; i < decided.size(); ++i) decide(decided[i], i % 3 == 0 ? 0 : 1 + i);
+        // The "stroke" decisions are composites of three ids: three keys each with the vector
+        // of the third "stroke", so undoing both takes six keys out of its list (depth 2k = 8,
+        // k = 4): fewer than k remain, and the list is searched again.
+        for (std::size_t i = 0; i < decided.size(); ++i) decide(decided[i], i % 3 == 0 ? 0 : 1 + i, i >= 6 ? 3 : 1);
         const std::size_t keys = model.datastoreKeys();
         (void)model.wouldMove(strokes[1].key, made.front().newLink);  // a preview key, added and taken back
         QCOMPARE(model.datastoreKeys(), keys);
-        const auto undone = model.unfeed(made[2].id);
-        QVERIFY2(!undone.empty(), "an undone key was among its own mention's nearest");
-        model.rerank(undone);
+        const std::vector<std::int64_t> undoIds{made[2].id, made[6].id, made[7].id};
+        for (const std::int64_t id : undoIds) {
+            const auto undone = model.unfeed(id);
+            QVERIFY2(!undone.empty(), "an undone key was among its own mention's nearest");
+            model.rerank(undone);
+        }
         std::vector<project::Decision> inEffect;
         for (const project::Decision& decision : made)
-            if (decision.id != made[2].id) inEffect.push_back(decision);
+            if (std::find(undoIds.begin(), undoIds.end(), decision.id) == undoIds.end()) inEffect.push_back(decision);
         QVERIFY(rerankedMentions > decided.size());  // the keys reached other mentions too
 
         curation::ModelCandidates fresh(project_, options, inEffect);
