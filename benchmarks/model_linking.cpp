@@ -8,6 +8,8 @@
 //   rerank   those mentions ranked again, 24 at a time (what the session does per event-loop
 //            turn), and all of them;
 //   unfeed   its undo (keys removed, mentions found; their re-ranking is timed with rerank).
+// The pass over every mention's vector that a feed makes is also timed apart (reachOf, before
+// each feed), and the slowest feeds are listed with what they reached.
 // The decisions walk the test split in order: each mention is corrected to its gold ids (or
 // accepted when the proposal is already right), as a curator working through the documents.
 //
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
                         walk.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
     if (walk.size() > decisionCount) walk.resize(decisionCount);
 
-    std::vector<double> rankMs, feedMs, unfeedMs, reranked, batchMs, allMs;
+    std::vector<double> rankMs, feedMs, unfeedMs, reranked, batchMs, allMs, reachPassMs;
     constexpr std::size_t kBatch = 24;  // ui/curation_session.cpp's kRerankBatch
     const auto rerankAll = [&](const std::vector<project::MentionKey>& reached) {
         const auto all = Clock::now();
@@ -150,6 +152,11 @@ int main(int argc, char** argv) {
         const bool right = !rows.empty() && rows.front().entity == decision.newLink;
         decision.kind = right ? project::DecisionKind::Accept : project::DecisionKind::Correct;
         corrections += right ? 0 : 1;
+        // The pass over every mention's vector that feed() makes too, timed apart (reachOf): a
+        // slow feed with a fast pass is not the pass's doing.
+        t = Clock::now();
+        (void)model.reachOf(key);
+        reachPassMs.push_back(msSince(t));
         t = Clock::now();
         const auto reached = model.feed(decision);
         feedMs.push_back(msSince(t));
@@ -185,5 +192,16 @@ int main(int argc, char** argv) {
     std::printf("| re-rank %zu of them (one event-loop turn) | %.2f ms | %.2f ms | %.2f ms |\n", kBatch, batch.median, batch.p95, batch.max);
     std::printf("| re-rank all reached (decision or undo) | %.2f ms | %.2f ms | %.2f ms |\n", all.median, all.p95, all.max);
     std::printf("| unfeed (undo: keys removed, mentions found) | %.2f ms | %.2f ms | %.2f ms |\n", unfeed.median, unfeed.p95, unfeed.max);
+    const Summary pass = summarize(reachPassMs);
+    std::printf("| reach pass alone (reachOf, before each feed) | %.2f ms | %.2f ms | %.2f ms |\n", pass.median, pass.p95, pass.max);
+    // The slowest feeds, with what each reached and its own reach pass.
+    std::vector<std::size_t> order(feedMs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return feedMs[a] > feedMs[b]; });
+    std::printf("\nslowest feeds:");
+    for (std::size_t i = 0; i < std::min<std::size_t>(5, order.size()); ++i)
+        std::printf("%s decision %zu %.2f ms (reached %.0f, its reach pass %.2f ms)", i == 0 ? "" : ";", order[i] + 1,
+                    feedMs[order[i]], reranked[order[i]], reachPassMs[order[i]]);
+    std::printf("\n");
     return 0;
 }

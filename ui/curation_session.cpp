@@ -440,8 +440,11 @@ void CurationSession::unfeedModel(const project::Decision& decision) {
 }
 
 namespace {
-// Mentions ranked again per turn of the event loop: ~0.5 ms each on NCBI Disease with a
-// compact encoder (benchmarks/model_linking), so a turn stays far below the 100 ms rule.
+// Mentions ranked again per turn of the event loop. In kNN mode a mention reads its kept
+// neighbour list (retrieval/neighbour_lists.h): a turn of 24 took at most 3.4 ms at MedMentions'
+// size (benchmarks/model_linking, docs/benchmarks.md). A list searched again (after k undos took
+// keys out of it), or the sieve, searches the datastore: against 208,000 keys a turn of 24 such
+// mentions took 50 ms at p95 and 109 ms at most (at 19f00e3, when every undo made lists stale).
 constexpr std::size_t kRerankBatch = 24;
 }  // namespace
 
