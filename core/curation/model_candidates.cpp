@@ -154,12 +154,7 @@ struct ModelCandidates::State {
             const auto ranked = rankTargets(batch, 2);
             if (k > 0 && !keepsLists()) {
                 // The sieve reads its nearest key inside its stages: one more search here.
-                std::vector<float> queries;
-                for (const std::size_t t : batch) {
-                    const std::vector<float> row = vector(t);
-                    queries.insert(queries.end(), row.begin(), row.end());
-                }
-                const auto found = datastore->search(queries, k);
+                const auto found = datastore->search(vectorsOf(batch), k);
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     kthSimilarity[batch[i]] =
                         found[i].size() < k ? -std::numeric_limits<float>::infinity() : found[i].back().similarity;

@@ -56,7 +56,9 @@ struct ModelCandidatesOptions {
     /// method alone, decisions then change no ranking.
     LinkMode mode = LinkMode::Knn;
     retrieval::KnnSettings knn = retrieval::KnnSettings::ncbi();
-    retrieval::SieveSpec sieve;
+    /// The sieve's stages: OD-T (one search over names and datastore), which the linking menu
+    /// offers; an empty spec is refused by the linker ("no search stage given").
+    retrieval::SieveSpec sieve = retrieval::parseSieve("OD-T");
     /// The sieve's threshold; unset: the run preset's `triplet.sieve_threshold` (0.95, the paper's).
     std::optional<double> sieveThreshold;
     /// The project file the training datastore is kept in (project/datastore_storage.h), opened
