@@ -104,7 +104,9 @@ public:
 
     /// The mention inputs as the model encodes them (also the datastore's keys).
     std::vector<float> encode(std::span<const std::string> inputs) const;
-    /// The model's top lists (modelDepth entries; empty lists in sieve mode, which does not use them).
+    /// The model's top lists (modelDepth entries). In sieve mode, which uses no model, the
+    /// nearest modelDepth ontology names by cosine instead (entry, cosine), which its O-T stages
+    /// read rather than searching again (empty lists when no stage searches O-T).
     std::vector<ModelList> modelLists(std::span<const std::string> inputs, std::span<const float> vectors) const;
     /// The top k entities of each input, given its vector and its model list. In kNN mode,
     /// `neighbors` (when given) receives each input's knn.k nearest datastore keys, the ones the

@@ -349,6 +349,71 @@ private Q_SLOTS:
         }
     }
 
+    // Sieve mode keeps each mention's nearest ontology names as its "model list" (the ontology does
+    // not change while curators decide): the O-T and OD-T stages ranked from those lists give what
+    // searching every name gives, also where a list is too short for k distinct entities and the
+    // linker has to search after all; a mode without O-T keeps no list.
+    void sieveReadsKeptOntologyLists() {
+        const Fixture f;
+        auto store = f.emptyStore();
+        const auto [top, other] = f.topAndOther("sugar disease");
+        store.add(f.vectorOf("sugar disease"), other, retrieval::KeyOrigin::Training, "sugar disease");
+        const std::vector<std::string> texts = kMentions;
+        const std::size_t dimension = f.model.dimension();
+        const auto vectors = f.model.encodeMentions(texts);
+        for (const char* spec : {"O-T", "OD-T", "D-T+OD-T"})
+            for (const std::size_t depth : {std::size_t{2}, std::size_t{64}}) {
+                AugmentedOptions options;
+                options.mode = LinkMode::Sieve;
+                options.sieve = retrieval::parseSieve(spec);
+                options.modelDepth = depth;
+                const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+                const auto lists = linker.modelLists(texts, vectors);
+                QCOMPARE(lists.size(), texts.size());
+                for (std::size_t q = 0; q < texts.size(); ++q) {
+                    // The list: the nearest names by cosine, best first, `depth` of them.
+                    QCOMPARE(lists[q].size(), std::min(depth, f.dictionary.size()));
+                    const auto mention = std::span<const float>(vectors).subspan(q * dimension, dimension);
+                    for (std::size_t i = 0; i < lists[q].size(); ++i) {
+                        const auto& row = lists[q][i];
+                        const double byHand =
+                            cosine(mention, f.model.entryVectors().subspan(std::size_t{row.entry} * dimension, dimension));
+                        QVERIFY2(std::abs(row.score - byHand) < 1e-5, spec);
+                        if (i > 0) QVERIFY(lists[q][i - 1].score >= row.score);
+                    }
+                }
+                const std::vector<ModelList> none(texts.size());
+                for (const std::size_t k : {std::size_t{1}, std::size_t{4}, std::size_t{6}}) {
+                    const auto kept = linker.combine(texts, vectors, lists, k);
+                    const auto searched = linker.combine(texts, vectors, none, k);
+                    for (std::size_t q = 0; q < texts.size(); ++q) {
+                        QCOMPARE(kept[q].size(), searched[q].size());
+                        // Six entities: a list too short for k of them was searched for the rest
+                        // (in D-T+OD-T a mention near the key is answered by D-T alone).
+                        if (std::string_view(spec) == "O-T") QCOMPARE(kept[q].size(), k);
+                        for (std::size_t i = 0; i < kept[q].size(); ++i) {
+                            // Tolerance 1e-5: FAISS computes a batch's scores with BLAS, and the
+                            // lists came from another batch. Equal entities unless tied that close.
+                            QVERIFY2(std::abs(kept[q][i].score - searched[q][i].score) < 1e-5, spec);
+                            if (kept[q][i].entity != searched[q][i].entity) {
+                                const auto same = std::find_if(searched[q].begin(), searched[q].end(), [&](const auto& r) {
+                                    return r.entity == kept[q][i].entity;
+                                });
+                                QVERIFY2(same != searched[q].end() && std::abs(same->score - kept[q][i].score) < 1e-5,
+                                         "only entities tied within 1e-5 may swap places");
+                            }
+                            QCOMPARE(kept[q][i].sieveStage, searched[q][i].sieveStage);
+                        }
+                    }
+                }
+            }
+        AugmentedOptions keysOnly;
+        keysOnly.mode = LinkMode::Sieve;
+        keysOnly.sieve = retrieval::parseSieve("D-T");
+        const AugmentedLinker linker(f.model, f.dictionary, &store, keysOnly);
+        for (const auto& list : linker.modelLists(texts, vectors)) QVERIFY(list.empty());
+    }
+
     // The exact stage answers a text that is a KB name, before any vector is compared.
     void exactStage() {
         const Fixture f;
