@@ -161,6 +161,12 @@ int main(int argc, char** argv) {
             if (listed.sameSurface.size() != 2) std::fprintf(stderr, "expected two other mentions\n");
             added.push_back(*listed.key);
         }
+        // Which decision's prediction was the slowest (before quantile() sorts the times): the
+        // first one after prepare() is the one that would show a cold start.
+        const auto slowest = std::max_element(predict.ms.begin(), predict.ms.end());
+        if (slowest != predict.ms.end())
+            std::fprintf(stderr, "%s: slowest next predict after decision %zu of %zu (%.2f ms)\n", mode,
+                         static_cast<std::size_t>(slowest - predict.ms.begin()) + 1, decisions, *slowest);
         for (const auto k : added) {
             const auto start = Clock::now();
             loop.undo(k);

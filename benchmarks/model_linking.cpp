@@ -34,6 +34,7 @@
 #include "curation/model_candidates.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
+#include "util/huge_pages.h"
 
 using namespace linkscope;
 using Clock = std::chrono::steady_clock;
@@ -66,6 +67,8 @@ std::string joined(const std::vector<std::string>& ids) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // As the application starts (util/huge_pages.h); LINKSCOPE_HUGE_PAGES=0 measures without.
+    linkscope::util::restartWithHugePages(argv);
     if (argc < 3) {
         std::fprintf(stderr,
                      "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget BYTES]\n");

@@ -60,6 +60,7 @@
 #include "project/loaded_project.h"
 #include "cpu_pause_probe.h"
 #include "thread_sampler.h"
+#include "util/huge_pages.h"
 #include "training_panel.h"
 #include "training_worker.h"
 
@@ -432,6 +433,9 @@ CandidateTimes timeCandidates(const MainWindow& window) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // As the application starts (app/gui/main.cpp): large blocks in 2 MiB pages where the
+    // kernel gives them on request; LINKSCOPE_HUGE_PAGES=0 measures without.
+    util::restartWithHugePages(argv);
     TimedApplication app(argc, argv);
     bench::ThreadSampler sampler;  // the GUI thread (this one) during stalls
     QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeBenchmarks"));
@@ -475,7 +479,9 @@ int main(int argc, char** argv) {
                              : shared             ? std::string("NCBI Disease (train/dev/test) + MEDIC from the shared data")
                                                   : std::string("the demo project");
     std::printf("Data: %s.\n", data.c_str());
-    std::printf("CPU pause probe: %s.\n\n", probe.realtime() ? "real-time (SCHED_FIFO 1)" : "normal priority (SCHED_FIFO refused)");
+    std::printf("CPU pause probe: %s.\n", probe.realtime() ? "real-time (SCHED_FIFO 1)" : "normal priority (SCHED_FIFO refused)");
+    std::printf("Huge pages for malloc's blocks (util/huge_pages.h): %s.\n\n",
+                util::hugePagesRequested() ? "asked for (GLIBC_TUNABLES glibc.malloc.hugetlb)" : "not asked for");
     std::printf("| phase | duration | longest stall | p99 gap | ticks | note |\n|---|---|---|---|---|---|\n");
     std::fflush(stdout);
 

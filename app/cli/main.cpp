@@ -5,9 +5,12 @@
 
 #include "commands.h"
 #include "util/error.h"
+#include "util/huge_pages.h"
 #include "util/progress.h"
 
 int main(int argc, char** argv) {
+    // Large blocks in 2 MiB pages (util/huge_pages.h): may restart the program once, so first.
+    linkscope::util::restartWithHugePages(argv);
     CLI::App app{"linkscope-cli: biomedical entity linking, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(LINKSCOPE_VERSION));

@@ -7,8 +7,11 @@
 
 #include "main_window.h"
 #include "screenshot_tour.h"
+#include "util/huge_pages.h"
 
 int main(int argc, char* argv[]) {
+    // Large blocks in 2 MiB pages (util/huge_pages.h): may restart the program once, so first.
+    linkscope::util::restartWithHugePages(argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Linkscope"));
     QApplication::setOrganizationName(QStringLiteral("Linkscope"));

@@ -1,0 +1,41 @@
+#pragma once
+// Transparent huge pages for the C library's large blocks (issue 17's GUI stalls).
+//
+// Why: on the 2-CPU development VM, a worker thread that faults in or unmaps a large block of
+// ordinary 4 KiB pages (a 1 GiB block: ~250,000 page faults, then as many entries torn down)
+// stalls the *other* CPU too: a real-time probe pinned there woke up to 96 ms late
+// (benchmarks/page_fault_stall, docs/benchmarks.md). Those were the "CPU pauses" behind every
+// GUI stall over 100 ms that ui_stall found while the KB and its indexes were built. With the
+// block advised for 2 MiB pages (MADV_HUGEPAGE) the same work took a few milliseconds and the
+// probe stayed within 3.4 ms. Debian's kernels set transparent huge pages to "madvise": only
+// blocks that ask get them. glibc (2.35 on) asks for every block malloc maps when started with
+// GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which covers our vectors and also LibTorch's, FAISS's
+// and Qt's allocations; a tunable is read once, when the program starts, hence the restart.
+//
+// Cost: the 2 MiB granularity can keep a little more memory resident; ui_stall's peak at
+// MedMentions + UMLS size stayed 7.32 GB.
+#include <string>
+#include <string_view>
+
+namespace linkscope::util {
+
+/// What restartWithHugePages() would do, decided from the kernel's THP setting (the line of
+/// /sys/kernel/mm/transparent_hugepage/enabled, e.g. "always [madvise] never") and the
+/// environment (GLIBC_TUNABLES; LINKSCOPE_HUGE_PAGES, "0" to opt out). Pure, for the tests.
+struct HugePagePlan {
+    bool restart = false;
+    std::string tunables;  ///< the GLIBC_TUNABLES value to restart with (when restart)
+    std::string reason;    ///< why (not), for a log line
+};
+HugePagePlan planHugePages(std::string_view thpEnabledLine, const char* glibcTunables, const char* optOut);
+
+/// Call first thing in main(), before any thread starts: where the plan says so (glibc 2.35 or
+/// later on Linux, THP "madvise", the tunable not yet set, no opt-out), replaces this process
+/// with the same program and arguments (execv of /proc/self/exe) with the tunable added.
+/// Otherwise, or if the restart fails, returns and the program runs as it is.
+void restartWithHugePages(char** argv) noexcept;
+
+/// Whether this process runs with malloc's huge pages asked for (the tunable is set).
+bool hugePagesRequested() noexcept;
+
+}  // namespace linkscope::util
