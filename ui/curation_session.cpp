@@ -289,7 +289,8 @@ const std::string& CurationSession::sparseText(const project::MentionKey& key, c
     return mention.text;
 }
 
-std::string CurationSession::proposedLink(const project::MentionKey& key, const Mention& mention) const {
+std::string CurationSession::proposedLink(const project::MentionKey& key, const Mention& mention,
+                                          const std::vector<curation::CandidateRow>* ranked) const {
 #ifdef LINKSCOPE_HAVE_TORCH
     if (model_)
         if (const auto* proposal = model_->proposal(key)) return proposal->entity;
@@ -298,6 +299,9 @@ std::string CurationSession::proposedLink(const project::MentionKey& key, const 
         // Every mention's top, ranked once on the worker by the same ranker and text: not a new
         // search per call ("Apply to all" and the reach preview ask for ~175 mentions at once).
         if (const auto found = proposals_.find(key); found != proposals_.end()) return found->second.entity;
+    // The first row of the same ranker's list is its top: the caller's list saves a second search
+    // (at UMLS size a search is milliseconds, and the Candidates dock asks for both at once).
+    if (ranked) return ranked->empty() ? std::string() : ranked->front().entity;
     const auto rows = candidates(key, mention, 1);
     return rows.empty() ? std::string() : rows.front().entity;
 }
@@ -541,10 +545,11 @@ std::optional<project::Decision> CurationSession::currentDecision(const project:
     return found->second;
 }
 
-std::string CurationSession::linkInEffect(const project::MentionKey& key, const Mention& mention) const {
+std::string CurationSession::linkInEffect(const project::MentionKey& key, const Mention& mention,
+                                          const std::vector<curation::CandidateRow>* ranked) const {
     if (const auto decision = currentDecision(key))
         if (const auto link = project::decidedLink(*decision)) return *link;
-    return proposedLink(key, mention);
+    return proposedLink(key, mention, ranked);
 }
 
 bool CurationSession::decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,

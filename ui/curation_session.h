@@ -82,7 +82,10 @@ public:
     std::vector<curation::CandidateRow> candidates(const project::MentionKey& key, const Mention& mention,
                                                    std::size_t k = 20) const;
     /// The ranker's top entity for a mention (the link proposed when nothing was decided).
-    std::string proposedLink(const project::MentionKey& key, const Mention& mention) const;
+    /// `ranked`, when given, is candidates() of this mention already at hand: its first row is
+    /// taken instead of ranking the mention again where no proposal is kept yet.
+    std::string proposedLink(const project::MentionKey& key, const Mention& mention,
+                             const std::vector<curation::CandidateRow>* ranked = nullptr) const;
 
     /// Whether this build can link with a trained run (it needs LibTorch).
     static bool runLinkingAvailable();
@@ -147,8 +150,10 @@ public:
 
     /// The latest decision in effect on a mention.
     std::optional<project::Decision> currentDecision(const project::MentionKey& key) const;
-    /// The link in effect: the current decision's, else the proposed one ("" when none).
-    std::string linkInEffect(const project::MentionKey& key, const Mention& mention) const;
+    /// The link in effect: the current decision's, else the proposed one ("" when none);
+    /// `ranked` as for proposedLink().
+    std::string linkInEffect(const project::MentionKey& key, const Mention& mention,
+                             const std::vector<curation::CandidateRow>* ranked = nullptr) const;
 
     /// Records a decision through the undo stack (stored before this returns). newLink: the
     /// chosen ids for accept / correct (joined by '|'), ignored otherwise. Returns false, with

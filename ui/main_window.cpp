@@ -23,6 +23,7 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -136,10 +137,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
     });
     connect(view_, &DocumentView::currentMentionChanged, this, [this] { showCandidates(); });
     connect(session_, &CurationSession::candidatesReady, this, [this] {
-        startKbIndexing();
         statusLabel_->setText(tr("Candidates ready"));
-        refreshMentionStates();
-        showCandidates();
+        showCandidates();  // the selected mention's first (issue 17)
+        // The rest each in a later turn of the event loop: done in this one, with the repaints
+        // they cause, the arrival of the ranker held the GUI thread for 121 ms at UMLS size
+        // (ui_stall run 14, docs/benchmarks.md). The KB search may start a turn later: it is
+        // built on a worker anyway (and the ranker may have failed: it must not wait for it).
+        QTimer::singleShot(0, this, [this] { refreshMentionStates(); });
+        QTimer::singleShot(0, this, [this] { startKbIndexing(); });
     });
     connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int percent) {
         statusLabel_->setText(tr("%1: %2 %").arg(stage).arg(percent));
@@ -862,9 +867,11 @@ void MainWindow::showCandidates() {
         candidates_->setActionsEnabled(false);
         return;
     }
-    const std::string current = session_->linkInEffect(*key, *mention);
+    // One ranking of the mention for both the list and, while no proposal is kept, its top.
+    std::vector<curation::CandidateRow> rows = session_->candidates(*key, *mention);
+    const std::string current = session_->linkInEffect(*key, *mention, &rows);
     candidates_->reachPreview()->clear();  // a new list: no candidate selected yet
-    candidates_->model()->setCandidates(session_->candidates(*key, *mention), project_->kb.get(), mention->ids.ids, current);
+    candidates_->model()->setCandidates(std::move(rows), project_->kb.get(), mention->ids.ids, current);
     QString summary = tr("<b>%1</b> <i>%2</i> · gold: %3")
                           .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
                                QString::fromStdString(mention->type).toHtmlEscaped(),
