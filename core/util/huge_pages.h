@@ -2,18 +2,19 @@
 // Transparent huge pages for the C library's large blocks (issue 17's GUI stalls).
 //
 // Why: on the 2-CPU development VM, a worker thread that faults in or unmaps a large block of
-// ordinary 4 KiB pages (a 1 GiB block: ~250,000 page faults, then as many entries torn down)
-// stalls the *other* CPU too: a real-time probe pinned there woke up to 96 ms late
-// (benchmarks/page_fault_stall, docs/benchmarks.md). Those were the "CPU pauses" behind every
-// GUI stall over 100 ms that ui_stall found while the KB and its indexes were built. With the
-// block advised for 2 MiB pages (MADV_HUGEPAGE) the same work took a few milliseconds and the
-// probe stayed within 3.4 ms. Debian's kernels set transparent huge pages to "madvise": only
-// blocks that ask get them. glibc (2.35 on) asks for every block malloc maps when started with
-// GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which covers our vectors and also LibTorch's, FAISS's
-// and Qt's allocations; a tunable is read once, when the program starts, hence the restart.
+// ordinary 4 KiB pages (a 1 GiB block: 262,144 page faults, then as many entries torn down)
+// stops the *other* CPU too: a real-time probe pinned there woke up 60 to 79 ms late while the
+// block was unmapped (benchmarks/page_fault_stall, docs/benchmarks.md). That is the signature of
+// the "CPU pauses" that came with every GUI stall over 100 ms ui_stall found while the KB and its
+// indexes were built. With the block advised for 2 MiB pages (MADV_HUGEPAGE) the unmap took
+// 1.7 ms and the probe stayed within 0.8 ms. Debian's kernels set transparent huge pages to
+// "madvise": only blocks that ask get them. glibc (2.35 on) asks for every block malloc maps when
+// started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which covers our vectors and also
+// LibTorch's, FAISS's and Qt's allocations; a tunable is read once, when the program starts,
+// hence the restart.
 //
 // Cost: the 2 MiB granularity can keep a little more memory resident; ui_stall's peak at
-// MedMentions + UMLS size stayed 7.32 GB.
+// MedMentions + UMLS size was 7.32 to 7.35 GB with huge pages, 7.29 to 7.50 GB without.
 #include <string>
 #include <string_view>
 
