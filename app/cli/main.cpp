@@ -2,15 +2,30 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string_view>
 
 #include "commands.h"
 #include "util/error.h"
 #include "util/huge_pages.h"
 #include "util/progress.h"
 
+namespace {
+
+// The commands that hold gigabytes at UMLS size for minutes (the long ones, with progress). The
+// restart loads the program and LibTorch a second time, which about doubles the start of a short
+// command (`--version`, `export` of a small project: the hostile-input tests call hundreds), so
+// only these restart.
+bool isLongCommand(std::string_view name) {
+    for (const std::string_view command : {"eval", "index", "train", "pretrain", "simulate-curation", "encode"})
+        if (name == command) return true;
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     // Large blocks in 2 MiB pages (util/huge_pages.h): may restart the program once, so first.
-    linkscope::util::restartWithHugePages(argv);
+    if (argc > 1 && isLongCommand(argv[1])) linkscope::util::restartWithHugePages(argv);
     CLI::App app{"linkscope-cli: biomedical entity linking, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string(LINKSCOPE_VERSION));
