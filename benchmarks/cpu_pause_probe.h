@@ -24,10 +24,12 @@ namespace linkscope::bench {
 
 class CpuPauseProbe {
 public:
-    CpuPauseProbe() {
-        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    /// A probe on every CPU.
+    CpuPauseProbe() : CpuPauseProbe(allCpus()) {}
+    /// A probe on each of the CPUs given (page_fault_stall: only those its worker leaves alone).
+    explicit CpuPauseProbe(const std::vector<unsigned>& cpus) {
         realtime_ = true;
-        for (unsigned cpu = 0; cpu < cpus; ++cpu) {
+        for (const unsigned cpu : cpus) {
             threads_.emplace_back([this] { run(); });
             cpu_set_t set;
             CPU_ZERO(&set);
@@ -50,11 +52,17 @@ public:
     /// due time.
     double takeLongestLateMs() noexcept { return double(longestLateNs_.exchange(0)) / 1e6; }
 
-private:
+    /// CLOCK_MONOTONIC in nanoseconds, the probes' clock.
     static std::int64_t nowNs() noexcept {
         timespec now{};
         ::clock_gettime(CLOCK_MONOTONIC, &now);
         return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+    }
+private:
+    static std::vector<unsigned> allCpus() {
+        std::vector<unsigned> cpus(std::max(1u, std::thread::hardware_concurrency()));
+        for (unsigned cpu = 0; cpu < cpus.size(); ++cpu) cpus[cpu] = cpu;
+        return cpus;
     }
     void run() {
         constexpr std::int64_t kPeriodNs = 1'000'000;

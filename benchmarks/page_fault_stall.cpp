@@ -26,92 +26,32 @@
 // the block in, the resident one included (so that a "huge" row that got no huge pages, e.g.
 // with THP off, shows it).
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include <pthread.h>
-#include <sched.h>
 #include <sys/mman.h>
-#include <time.h>
+
+#include "cpu_pause_probe.h"
+#include "util/huge_pages.h"
 
 namespace {
 
-std::int64_t nowNs() {
-    timespec now{};
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
+using linkscope::bench::CpuPauseProbe;
 
+// This thread onto one CPU (the probe pins its own threads).
 void pinTo(unsigned cpu) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     (void)::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
-}
-
-// The probe: a wake-up every millisecond on one CPU; the longest lateness since the last take.
-class Probe {
-public:
-    explicit Probe(unsigned cpu) {
-        thread_ = std::thread([this, cpu] {
-            pinTo(cpu);
-            sched_param param{};
-            param.sched_priority = 1;
-            realtime_ = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &param) == 0;
-            started_.store(true);
-            while (!stop_.load(std::memory_order_relaxed)) {
-                const std::int64_t due = nowNs() + 1'000'000;
-                timespec wait{0, 1'000'000};
-                ::clock_nanosleep(CLOCK_MONOTONIC, 0, &wait, nullptr);
-                const std::int64_t late = nowNs() - due;
-                std::int64_t seen = longest_.load(std::memory_order_relaxed);
-                while (late > seen && !longest_.compare_exchange_weak(seen, late)) {
-                }
-            }
-        });
-        while (!started_.load()) std::this_thread::yield();
-    }
-    ~Probe() {
-        stop_.store(true);
-        thread_.join();
-    }
-    Probe(const Probe&) = delete;
-    Probe& operator=(const Probe&) = delete;
-    bool realtime() const { return realtime_; }
-    double takeMs() { return double(longest_.exchange(0)) / 1e6; }
-
-private:
-    std::atomic<bool> stop_{false}, started_{false};
-    std::atomic<std::int64_t> longest_{0};
-    bool realtime_ = false;
-    std::thread thread_;
-};
-
-std::string firstLine(const char* path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line.empty() ? "(unreadable)" : line;
-}
-
-long anonHugeKb() {
-    std::ifstream in("/proc/self/smaps_rollup");
-    std::string key;
-    long value = 0;
-    while (in >> key) {
-        if (key == "AnonHugePages:" && (in >> value)) return value;
-        in.ignore(1 << 20, '\n');
-    }
-    return -1;
 }
 
 struct Phase {
@@ -144,13 +84,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     pinTo(0);
-    Probe probe(cpus - 1);
+    // The probe on the last CPU only: the worker's own CPU would show its own kernel work.
+    CpuPauseProbe probe(std::vector<unsigned>{cpus - 1});
     const std::size_t bytes = mb << 20;
 
     std::printf("# One thread's page faults and unmapping against a probe on another CPU\n\n");
     std::printf("CPUs: %u; worker on CPU 0, probe on CPU %u (%s). Block: %zu MiB, %zu rounds.\n", cpus, cpus - 1,
                 probe.realtime() ? "real-time, SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused", mb, rounds);
-    std::printf("Transparent huge pages: %s\n\n", firstLine("/sys/kernel/mm/transparent_hugepage/enabled").c_str());
+    const std::string mode = linkscope::util::transparentHugePagesMode();
+    std::printf("Transparent huge pages: %s\n\n", mode.empty() ? "(unreadable)" : mode.c_str());
     std::printf("| pages | fault in: median / max | probe late, fault in | unmap: median / max | probe late, unmap | idle: probe late | resident 256 MiB read: warm / after the unmap | AnonHugePages held |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     constexpr std::size_t kResidentBytes = std::size_t{256} << 20;
@@ -166,18 +108,18 @@ int main(int argc, char** argv) {
         std::memset(resident, 1, kResidentBytes);
         // One read per 4 KiB page and a sum the compiler cannot drop: the page walk is the cost.
         const auto readPass = [&] {
-            const std::int64_t start = nowNs();
+            const std::int64_t start = CpuPauseProbe::nowNs();
             const volatile unsigned char* page = static_cast<const unsigned char*>(resident);
             unsigned sum = 0;
             for (std::size_t at = 0; at < kResidentBytes; at += 4096) sum += page[at];
             if (sum == 0) std::fprintf(stderr, "(empty)\n");
-            return double(nowNs() - start) / 1e6;
+            return double(CpuPauseProbe::nowNs() - start) / 1e6;
         };
         for (std::size_t r = 0; r < rounds; ++r) {
             // Idle, as long as a fault-in took: the probe's own baseline on this machine.
-            probe.takeMs();
+            probe.takeLongestLateMs();
             std::this_thread::sleep_for(std::chrono::milliseconds(r == 0 ? 200 : static_cast<long>(in.ms.back())));
-            idle.lateMs.push_back(probe.takeMs());
+            idle.lateMs.push_back(probe.takeLongestLateMs());
             idle.ms.push_back(0.0);
 
             void* block = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -186,17 +128,17 @@ int main(int argc, char** argv) {
                 return 1;
             }
             if (huge) (void)::madvise(block, bytes, MADV_HUGEPAGE);
-            probe.takeMs();
-            std::int64_t start = nowNs();
+            probe.takeLongestLateMs();
+            std::int64_t start = CpuPauseProbe::nowNs();
             std::memset(block, 1, bytes);
-            in.ms.push_back(double(nowNs() - start) / 1e6);
-            in.lateMs.push_back(probe.takeMs());
-            hugeKb = std::max(hugeKb, anonHugeKb());
-            probe.takeMs();
-            start = nowNs();
+            in.ms.push_back(double(CpuPauseProbe::nowNs() - start) / 1e6);
+            in.lateMs.push_back(probe.takeLongestLateMs());
+            hugeKb = std::max(hugeKb, linkscope::util::anonHugePagesKb());
+            probe.takeLongestLateMs();
+            start = CpuPauseProbe::nowNs();
             ::munmap(block, bytes);
-            out.ms.push_back(double(nowNs() - start) / 1e6);
-            out.lateMs.push_back(probe.takeMs());
+            out.ms.push_back(double(CpuPauseProbe::nowNs() - start) / 1e6);
+            out.lateMs.push_back(probe.takeLongestLateMs());
             afterPass.ms.push_back(readPass());
             warmPass.ms.push_back(readPass());
         }

@@ -21,6 +21,13 @@ std::string_view selectedMode(std::string_view line) {
     return line.substr(open + 1, close - open - 1);
 }
 
+std::string sysfsLine() {
+    std::ifstream sysfs("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string line;
+    std::getline(sysfs, line);
+    return line;
+}
+
 bool glibcHasTheTunable() {
 #if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #if __GLIBC_PREREQ(2, 35)
@@ -59,10 +66,8 @@ void restartWithHugePages(char** argv) noexcept {
 #if defined(__linux__)
     if (!glibcHasTheTunable() || !argv || !argv[0]) return;
     try {
-        std::ifstream sysfs("/sys/kernel/mm/transparent_hugepage/enabled");
-        std::string line;
-        std::getline(sysfs, line);
-        const HugePagePlan plan = planHugePages(line, std::getenv("GLIBC_TUNABLES"), std::getenv("LINKSCOPE_HUGE_PAGES"));
+        const HugePagePlan plan =
+            planHugePages(sysfsLine(), std::getenv("GLIBC_TUNABLES"), std::getenv("LINKSCOPE_HUGE_PAGES"));
         if (!plan.restart) return;
         // A second guard against a loop, should a C library drop the tunable from the environment.
         if (std::getenv("LINKSCOPE_HUGE_PAGES_RESTARTED")) return;
@@ -94,6 +99,18 @@ bool hugePagesRequested() noexcept {
     if (at == std::string_view::npos) return false;
     const std::string_view setting = tunables.substr(at + key.size(), tunables.find(':', at) - at - key.size());
     return !setting.empty() && setting != "0";
+}
+
+std::string transparentHugePagesMode() { return std::string(selectedMode(sysfsLine())); }
+
+long anonHugePagesKb() {
+    std::ifstream smaps("/proc/self/smaps_rollup");
+    for (std::string key; smaps >> key;) {
+        long kb = -1;
+        if (key == "AnonHugePages:") return (smaps >> kb) ? kb : -1;
+        smaps.ignore(1 << 20, '\n');
+    }
+    return -1;
 }
 
 }  // namespace linkscope::util

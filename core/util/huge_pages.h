@@ -39,4 +39,13 @@ void restartWithHugePages(char** argv) noexcept;
 /// Whether this process runs with malloc's huge pages asked for (the tunable is set).
 bool hugePagesRequested() noexcept;
 
+/// The transparent-huge-page mode in effect: "always", "madvise" or "never" (the bracketed word
+/// of /sys/kernel/mm/transparent_hugepage/enabled); "" where it cannot be read.
+std::string transparentHugePagesMode();
+
+/// The anonymous memory this process holds in huge pages, in kB (AnonHugePages of
+/// /proc/self/smaps_rollup); -1 where it cannot be read. For the tests and benchmarks that check
+/// that huge pages were given.
+long anonHugePagesKb();
+
 }  // namespace linkscope::util

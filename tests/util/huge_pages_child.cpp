@@ -3,9 +3,6 @@
 // AnonHugePages it holds with a 64 MiB block from malloc touched (test_huge_pages).
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <string>
 #include <vector>
 
 #include <unistd.h>
@@ -16,15 +13,7 @@ int main(int, char** argv) {
     linkscope::util::restartWithHugePages(argv);
     constexpr std::size_t kBytes = std::size_t{64} << 20;
     std::vector<char> block(kBytes, 1);  // malloc'd and touched: faulted in
-    long hugeKb = -1;
-    std::ifstream smaps("/proc/self/smaps_rollup");
-    for (std::string key; smaps >> key;) {
-        if (key == "AnonHugePages:") {
-            smaps >> hugeKb;
-            break;
-        }
-        smaps.ignore(1 << 20, '\n');
-    }
+    const long hugeKb = linkscope::util::anonHugePagesKb();
     const char* tunables = std::getenv("GLIBC_TUNABLES");
     std::printf("pid=%ld\ntunables=%s\nrequested=%d\nanon_huge_kb=%ld\nlast_byte=%d\n", static_cast<long>(::getpid()),
                 tunables ? tunables : "", linkscope::util::hugePagesRequested() ? 1 : 0, hugeKb, block.back());

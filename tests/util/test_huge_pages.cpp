@@ -6,7 +6,6 @@
 #include <QProcessEnvironment>
 #include <QtTest>
 
-#include <fstream>
 #include <map>
 #include <string>
 
@@ -15,19 +14,6 @@
 using linkscope::util::planHugePages;
 
 namespace {
-
-std::string thpLine() {
-    std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
-std::string thpMode() {
-    const std::string line = thpLine();
-    const auto open = line.find('['), close = line.find(']');
-    return open == std::string::npos || close == std::string::npos ? std::string() : line.substr(open + 1, close - open - 1);
-}
 
 // Runs the child with the given environment changes ("" removes a variable); its report as a map.
 std::map<std::string, std::string> runChild(const std::map<QString, QString>& changes, qint64* pid) {
@@ -107,7 +93,7 @@ private Q_SLOTS:
     }
 
     void theProgramRestartsItselfWithHugePages() {
-        const std::string mode = thpMode();
+        const std::string mode = linkscope::util::transparentHugePagesMode();
         qint64 pid = 0;
         const auto report = runChild({}, &pid);
         QVERIFY2(!report.empty(), "huge_pages_child did not run to its end");
@@ -115,8 +101,8 @@ private Q_SLOTS:
         QCOMPARE(report.at("pid"), std::to_string(pid));
         if (mode != "madvise") {
             QCOMPARE(report.at("requested"), std::string("0"));
-            QSKIP(qPrintable(QStringLiteral("transparent huge pages are \"%1\" here (%2): no restart to test")
-                                 .arg(QString::fromStdString(mode), QString::fromStdString(thpLine()))));
+            QSKIP(qPrintable(QStringLiteral("transparent huge pages are \"%1\" here: no restart to test")
+                                 .arg(QString::fromStdString(mode))));
         }
 #if !defined(__GLIBC__)
         QSKIP("not glibc: no tunable to restart with");
