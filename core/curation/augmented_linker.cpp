@@ -276,15 +276,10 @@ struct AugmentedLinker::State {
     /// among entities at the same similarity, a curator's decision comes first (the curator has
     /// just said what this text means here), then the one with more keys, a majority vote Xu &
     /// Bethard leave open.
-    std::vector<std::vector<EntityScore>> searchKeys(std::span<const float> queries, const DataSpaces& spaces,
-                                                     std::size_t k) const {
-        const std::size_t count = queries.size() / dimension;
+    std::vector<std::vector<EntityScore>> searchKeys(std::span<const std::vector<retrieval::DatastoreNeighbor>> found,
+                                                     const DataSpaces& spaces, std::size_t k) const {
+        const std::size_t count = found.size();
         std::vector<std::vector<EntityScore>> out(count);
-        if (!datastore || datastore->size() == 0) return out;
-        // Keys repeat entities (a concept's many mentions): search deep enough for k distinct
-        // ones and for the votes of a frequent text.
-        const std::size_t depth = std::min(datastore->size(), std::max<std::size_t>(k * 8, 64));
-        const auto found = datastore->search(queries, depth);
         for (std::size_t q = 0; q < count; ++q) {
             struct Vote {
                 std::uint32_t entity;
@@ -339,12 +334,28 @@ struct AugmentedLinker::State {
     }
 
     std::vector<std::vector<RankedEntity>> sieve(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                 std::span<const ModelList> lists, std::size_t k) const {
+                                                 std::span<const ModelList> lists, std::size_t k,
+                                                 std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
         using retrieval::SearchTarget;
         using retrieval::SearchUnit;
         const std::size_t count = inputs.size();
         const auto queries = normalizedRows(vectors, dimension);
         const DataSpaces spaces = dataSpaces();
+
+        // The nearest keys, searched once for the batch when the first D-T or OD-T stage needs
+        // them (both read them). The vectors as given, not `queries`: the search normalizes them
+        // itself, so its similarities are the ones a caller's own search of `vectors` gives.
+        std::optional<std::vector<std::vector<retrieval::DatastoreNeighbor>>> keyHits;
+        const auto nearestKeys = [&]() -> const std::vector<std::vector<retrieval::DatastoreNeighbor>>& {
+            if (!keyHits) {
+                keyHits.emplace(count);
+                // Keys repeat entities (a concept's many mentions): deep enough for k distinct
+                // ones and for the votes of a frequent text.
+                if (datastore && datastore->size() > 0)
+                    *keyHits = datastore->search(vectors, std::min(datastore->size(), std::max<std::size_t>(k * 8, 64)));
+            }
+            return *keyHits;
+        };
 
         // Each strategy searched once for the whole batch, when the first query needs it.
         std::unordered_map<std::string, std::vector<std::vector<EntityScore>>> searched;
@@ -360,10 +371,10 @@ struct AugmentedLinker::State {
             } else if (strategy.target == SearchTarget::Ontology) {
                 results = ontologyTextResults(queries, lists, k);
             } else if (strategy.target == SearchTarget::Data) {
-                results = searchKeys(queries, spaces, k);
+                results = searchKeys(nearestKeys(), spaces, k);
             } else {
                 const auto names = ontologyTextResults(queries, lists, k);
-                auto keys = searchKeys(queries, spaces, k);
+                auto keys = searchKeys(nearestKeys(), spaces, k);
                 for (std::size_t q = 0; q < count; ++q) {
                     keys[q].insert(keys[q].end(), names[q].begin(), names[q].end());
                     keys[q] = distinctTop(std::move(keys[q]), k);
@@ -389,6 +400,12 @@ struct AugmentedLinker::State {
                 ranked.sieveStage = static_cast<int>(outcome.stage);
                 out[q].push_back(ranked);
             }
+        }
+        // The nearest key of each input, when a stage searched the keys for this batch.
+        if (neighbors && keyHits) {
+            neighbors->resize(count);
+            for (std::size_t q = 0; q < count; ++q)
+                if (!(*keyHits)[q].empty()) (*neighbors)[q].assign(1, (*keyHits)[q].front());
         }
         return out;
     }
@@ -524,7 +541,7 @@ struct AugmentedLinker::State {
         std::vector<std::vector<RankedEntity>> out(inputs.size());
         if (inputs.empty() || k == 0) return out;
         switch (options.mode) {
-        case LinkMode::Sieve: return sieve(inputs, vectors, models, k);
+        case LinkMode::Sieve: return sieve(inputs, vectors, models, k, neighbors);
         case LinkMode::Model:
             for (std::size_t q = 0; q < inputs.size(); ++q) {
                 out[q] = modelEntities(models[q]);

@@ -110,8 +110,10 @@ public:
     std::vector<ModelList> modelLists(std::span<const std::string> inputs, std::span<const float> vectors) const;
     /// The top k entities of each input, given its vector and its model list. In kNN mode,
     /// `neighbors` (when given) receives each input's knn.k nearest datastore keys, the ones the
-    /// interpolation read (so that a caller needing them too does not search again); in the
-    /// other modes it is left empty.
+    /// interpolation read (so that a caller needing them too does not search again). In sieve
+    /// mode, when a D-T or OD-T stage searched the keys for these inputs, it receives each one's
+    /// nearest key (a list of one; none for an empty datastore), with the similarity a search()
+    /// of `vectors` gives; when no stage did, and in model mode, it is left empty.
     std::vector<std::vector<RankedEntity>> combine(
         std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
         std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr) const;

@@ -126,8 +126,11 @@ struct ModelCandidates::State {
 
     // The top `depth` entities of each target with the datastore as it is: in kNN mode a stale
     // list is searched and kept, and every target ranked from its list; otherwise a search each.
-    std::vector<std::vector<RankedEntity>> rankTargets(std::span<const std::size_t> batch, std::size_t depth) {
-        if (!keepsLists()) return loop->predict(batch, depth);
+    // Sieve mode: `sieveNearest` (when given) as AugmentedLinker::combine fills it.
+    std::vector<std::vector<RankedEntity>> rankTargets(
+        std::span<const std::size_t> batch, std::size_t depth,
+        std::vector<std::vector<retrieval::DatastoreNeighbor>>* sieveNearest = nullptr) {
+        if (!keepsLists()) return loop->predict(batch, depth, sieveNearest);
         std::vector<std::size_t> stale;
         for (const std::size_t t : batch)
             if (lists->stale(t)) stale.push_back(t);
@@ -150,14 +153,27 @@ struct ModelCandidates::State {
             }
             const auto batch = targets.subspan(from, std::min(kBatch, targets.size() - from));
             // In kNN mode the lists give the k-th cosine: a stale list costs one search per
-            // batch, a held one none.
-            const auto ranked = rankTargets(batch, 2);
-            if (k > 0 && !keepsLists()) {
-                // The sieve reads its nearest key inside its stages: one more search here.
-                const auto found = datastore->search(vectorsOf(batch), k);
+            // batch, a held one none. The sieve gives each mention's nearest key when one of
+            // its stages searched the keys; only the others (an exact match decided them all)
+            // are searched here.
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest;
+            const bool sieveKth = k > 0 && !keepsLists();
+            const auto ranked = rankTargets(batch, 2, sieveKth ? &nearest : nullptr);
+            if (sieveKth) {
+                nearest.resize(batch.size());
+                std::vector<std::size_t> unsearched;  // positions in the batch
+                if (datastore->size() > 0)
+                    for (std::size_t i = 0; i < batch.size(); ++i)
+                        if (nearest[i].empty()) unsearched.push_back(i);
+                if (!unsearched.empty()) {
+                    std::vector<std::size_t> searched;
+                    for (const std::size_t i : unsearched) searched.push_back(batch[i]);
+                    auto found = datastore->search(vectorsOf(searched), k);
+                    for (std::size_t j = 0; j < unsearched.size(); ++j) nearest[unsearched[j]] = std::move(found[j]);
+                }
                 for (std::size_t i = 0; i < batch.size(); ++i)
                     kthSimilarity[batch[i]] =
-                        found[i].size() < k ? -std::numeric_limits<float>::infinity() : found[i].back().similarity;
+                        nearest[i].size() < k ? -std::numeric_limits<float>::infinity() : nearest[i][k - 1].similarity;
             }
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 TopProposal proposal;

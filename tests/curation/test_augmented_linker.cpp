@@ -414,6 +414,73 @@ private Q_SLOTS:
         for (const auto& list : linker.modelLists(texts, vectors)) QVERIFY(list.empty());
     }
 
+    // Sieve mode hands out each mention's nearest key when a stage searched the keys (what
+    // ModelCandidates keeps for a decision's reach, so that it does not search them again): the
+    // key and the similarity a search of the same vectors gives; nothing when no stage did.
+    void sieveGivesTheNearestKeyItSearched() {
+        const Fixture f;
+        auto store = f.emptyStore();
+        for (const char* text : {"sugar disease", "heart stop", "lump in breast"})
+            store.add(f.vectorOf(text), f.topAndOther(text).second, retrieval::KeyOrigin::Training, text);
+        const std::vector<std::string> texts = kMentions;
+        const auto vectors = f.model.encodeMentions(texts);
+        const auto direct = store.search(vectors, 1);
+        const auto lists = [&](const AugmentedLinker& linker) { return linker.modelLists(texts, vectors); };
+        for (const char* spec : {"D-T", "OD-T", "O-T+OD-T", "exact+D-T+O-T"}) {
+            AugmentedOptions options;
+            options.mode = LinkMode::Sieve;
+            options.sieve = retrieval::parseSieve(spec);
+            options.sieve.threshold = 2.0;  // no stage but the last decides: every stage runs
+            const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest{{}};  // cleared by combine
+            (void)linker.combine(texts, vectors, lists(linker), 4, &nearest);
+            QCOMPARE(nearest.size(), texts.size());
+            for (std::size_t q = 0; q < texts.size(); ++q) {
+                QCOMPARE(nearest[q].size(), std::size_t{1});
+                // 1e-6: the same vectors and the same dot products (the keys are distinct texts,
+                // so no tie can name another key).
+                QCOMPARE(nearest[q][0].key, direct[q][0].key);
+                QVERIFY2(std::abs(nearest[q][0].similarity - direct[q][0].similarity) < 1e-6f, spec);
+            }
+        }
+        // No stage searched the keys: O-T decides every mention before D-T (threshold -1), or
+        // no stage reads them at all.
+        for (const auto& [spec, threshold] : {std::pair{"O-T+D-T", -1.0}, std::pair{"O-T", 0.95}}) {
+            AugmentedOptions options;
+            options.mode = LinkMode::Sieve;
+            options.sieve = retrieval::parseSieve(spec);
+            options.sieve.threshold = threshold;
+            const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest{{}};
+            const auto ranked = linker.combine(texts, vectors, lists(linker), 4, &nearest);
+            QVERIFY2(nearest.empty(), spec);
+            for (const auto& row : ranked) QCOMPARE(row.front().sieveStage, 0);
+        }
+        // Every mention of the batch is a key's text: the exact stage decides them all.
+        {
+            AugmentedOptions options;
+            options.mode = LinkMode::Sieve;
+            options.sieve = retrieval::parseSieve("exact+D-T");
+            const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+            const std::vector<std::string> keyTexts{"sugar disease", "heart stop"};
+            const auto keyVectors = f.model.encodeMentions(keyTexts);
+            std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest{{}};
+            const auto ranked = linker.combine(keyTexts, keyVectors, linker.modelLists(keyTexts, keyVectors), 4, &nearest);
+            QVERIFY(nearest.empty());
+            for (const auto& row : ranked) QCOMPARE(row.front().sieveStage, 0);
+        }
+        // An empty datastore: searched, nothing found.
+        const auto empty = f.emptyStore();
+        AugmentedOptions options;
+        options.mode = LinkMode::Sieve;
+        options.sieve = retrieval::parseSieve("OD-T");
+        const AugmentedLinker linker(f.model, f.dictionary, &empty, options);
+        std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest;
+        (void)linker.combine(texts, vectors, lists(linker), 4, &nearest);
+        QCOMPARE(nearest.size(), texts.size());
+        for (const auto& list : nearest) QVERIFY(list.empty());
+    }
+
     // The exact stage answers a text that is a KB name, before any vector is compared.
     void exactStage() {
         const Fixture f;

@@ -307,6 +307,79 @@ private Q_SLOTS:
 #endif
     }
 
+    // Sieve mode re-ranks what a decision's key reaches (the mentions whose nearest key it
+    // becomes, or was, for an undo), reading each mention's nearest key from the sieve's own
+    // search of the keys, or searching it where no stage did (the exact stage decided the whole
+    // batch). After every decision and undo, each mention's kept proposal is what ranking it now
+    // gives: a mention the reach missed would keep a stale one. (Ranking it now, not a new
+    // linking: keys at the same cosine tie, and the kept datastore and a new one order tied keys
+    // differently.)
+    void sieveReachKeepsEveryProposalCurrent() {
+#ifndef LINKSCOPE_HAVE_TORCH
+        QSKIP("this build has no LibTorch: run linking needs it");
+#else
+        std::vector<project::MentionKey> all;
+        for (const SplitCorpus& split : project_->splits)
+            for (const Document& document : split.corpus.documents())
+                for (const Mention& mention : document.mentions) all.push_back({split.split, document.pmid(), mention.start, mention.end});
+        QVERIFY(all.size() > 20);
+        for (const char* spec : {"OD-T", "exact+D-T+O-T"}) {
+            curation::ModelCandidatesOptions options;
+            options.run = run_.toStdString();
+            options.mode = curation::LinkMode::Sieve;
+            options.sieve = retrieval::parseSieve(spec);
+            options.sieveThreshold = 0.5;  // D-T decides some mentions, O-T the others
+            curation::ModelCandidates model(project_, options, {});
+            // Every proposal as ranking the mention now gives it: the same searches of the same
+            // keys and kept name lists, so the same entity and score up to rounding (1e-6).
+            const auto keptAsRankedNow = [&](const char* after) {
+                for (const project::MentionKey& key : all) {
+                    const auto* kept = model.proposal(key);
+                    const auto now = model.rank(key, 2);
+                    QVERIFY(kept != nullptr && !now.empty());
+                    const std::string where = std::string(spec) + ", after " + after + ": " + key.document + " " +
+                                              std::to_string(key.start) + " kept " + kept->entity + ", now " + now.front().entity;
+                    QVERIFY2(kept->entity == now.front().entity, where.c_str());
+                    QVERIFY2(std::abs(kept->score - now.front().score) < 1e-6, where.c_str());
+                }
+            };
+            const auto strokes = mentionsReading(*project_, "stroke");
+            QCOMPARE(strokes.size(), std::size_t{3});
+            std::vector<project::MentionKey> decided;
+            for (const project::MentionKey& key : all)
+                if (key.split == "test" && decided.size() < 6) decided.push_back(key);
+            decided.push_back(strokes[0].key);
+            std::vector<project::Decision> made;
+            std::size_t topChanges = 0;
+            for (std::size_t i = 0; i < decided.size(); ++i) {
+                const auto rows = model.rank(decided[i], 64);
+                QVERIFY(!rows.empty());
+                // A correction: the last entity ranked, or (a stage that decided with one entity)
+                // another mention's proposal.
+                std::string other = rows.size() > 1 ? rows.back().entity : std::string();
+                for (std::size_t j = 0; other.empty() && j < all.size(); ++j)
+                    if (model.proposal(all[j])->entity != rows.front().entity) other = model.proposal(all[j])->entity;
+                QVERIFY(!other.empty());
+                project::Decision decision;
+                decision.id = static_cast<std::int64_t>(i) + 1;
+                decision.mention = decided[i];
+                decision.kind = i % 3 == 0 ? project::DecisionKind::Accept : project::DecisionKind::Correct;
+                decision.newLink = i % 3 == 0 ? rows.front().entity : other;
+                topChanges += model.rerank(model.feed(decision)).topChanged.size();
+                made.push_back(decision);
+                keptAsRankedNow("a decision");
+                if (QTest::currentTestFailed()) return;
+            }
+            QVERIFY2(topChanges > 0, spec);  // the keys changed some rankings
+            for (const std::int64_t id : {made[1].id, made[4].id}) {
+                model.rerank(model.unfeed(id));
+                keptAsRankedNow("an undo");
+                if (QTest::currentTestFailed()) return;
+            }
+        }
+#endif
+    }
+
     void decisionsFeedTheDatastoreAtOnce() {
 #ifndef LINKSCOPE_HAVE_TORCH
         QSKIP("this build has no LibTorch: run linking needs it");
