@@ -430,7 +430,7 @@ private Q_SLOTS:
             AugmentedOptions options;
             options.mode = LinkMode::Sieve;
             options.sieve = retrieval::parseSieve(spec);
-            options.sieve.threshold = 2.0;  // no stage but the last decides: every stage runs
+            options.sieve.threshold = 2.0;  // no search stage but the last decides: each one runs
             const AugmentedLinker linker(f.model, f.dictionary, &store, options);
             std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest{{}};  // cleared by combine
             (void)linker.combine(texts, vectors, lists(linker), 4, &nearest);
