@@ -58,6 +58,7 @@ public:
         ::clock_gettime(CLOCK_MONOTONIC, &now);
         return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
     }
+
 private:
     static std::vector<unsigned> allCpus() {
         std::vector<unsigned> cpus(std::max(1u, std::thread::hardware_concurrency()));

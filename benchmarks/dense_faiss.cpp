@@ -16,10 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <stdexcept>
 #include <random>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -129,14 +129,22 @@ int main(int argc, char** argv) {
     std::size_t queryCount = 1000, exactLimit = 0, k = 64, centres = 20000, batch = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--rows") rowCounts = parseSizes(argv[i + 1]);
-        else if (flag == "--dims") dims = parseSizes(argv[i + 1]);
-        else if (flag == "--ef") efs = parseSizes(argv[i + 1]);
-        else if (flag == "--queries") queryCount = std::stoull(argv[i + 1]);
-        else if (flag == "--exact-queries") exactLimit = std::stoull(argv[i + 1]);
-        else if (flag == "--k") k = std::stoull(argv[i + 1]);
-        else if (flag == "--centres") centres = std::stoull(argv[i + 1]);
-        else if (flag == "--batch") batch = std::stoull(argv[i + 1]);
+        if (flag == "--rows")
+            rowCounts = parseSizes(argv[i + 1]);
+        else if (flag == "--dims")
+            dims = parseSizes(argv[i + 1]);
+        else if (flag == "--ef")
+            efs = parseSizes(argv[i + 1]);
+        else if (flag == "--queries")
+            queryCount = std::stoull(argv[i + 1]);
+        else if (flag == "--exact-queries")
+            exactLimit = std::stoull(argv[i + 1]);
+        else if (flag == "--k")
+            k = std::stoull(argv[i + 1]);
+        else if (flag == "--centres")
+            centres = std::stoull(argv[i + 1]);
+        else if (flag == "--batch")
+            batch = std::stoull(argv[i + 1]);
         else if (flag == "--kinds") {
             kinds.clear();
             std::string list = argv[i + 1] + std::string(",");

@@ -34,8 +34,8 @@
 #include "corpus/pubtator_reader.h"
 #include "encoder/text_encoder.h"
 #include "eval/dictionary.h"
-#include "generated_data.h"
 #include "eval/queries.h"
+#include "generated_data.h"
 #include "kb/umls_loader.h"
 #include "retrieval/dense_index.h"
 #include "util/error.h"
@@ -70,16 +70,22 @@ Options parse(int argc, char** argv) {
             if (i + 1 >= argc) throw Error(arg + " needs a value");
             return argv[++i];
         };
-        if (arg == "--dir") options.dir = value();
-        else if (arg == "--model") options.model = value();
-        else if (arg == "--limit") options.limit = std::stoul(value());
-        else if (arg == "--sample") options.sample = std::stoul(value());
-        else if (arg == "--lists") options.lists = std::stoul(value());
+        if (arg == "--dir")
+            options.dir = value();
+        else if (arg == "--model")
+            options.model = value();
+        else if (arg == "--limit")
+            options.limit = std::stoul(value());
+        else if (arg == "--sample")
+            options.sample = std::stoul(value());
+        else if (arg == "--lists")
+            options.lists = std::stoul(value());
         else if (arg == "--probes") {
             options.probes.clear();
             std::stringstream list(value());
             for (std::string item; std::getline(list, item, ',');) options.probes.push_back(std::stoul(item));
-        } else throw Error("unknown option " + arg + " (see the comment at the top of benchmarks/dense_scale.cpp)");
+        } else
+            throw Error("unknown option " + arg + " (see the comment at the top of benchmarks/dense_scale.cpp)");
     }
     if (options.dir.empty() || options.model.empty())
         throw Error("--dir DIR (the generator's folder) and --model DIR (an encoder) are required");
@@ -89,8 +95,9 @@ Options parse(int argc, char** argv) {
 // Keeps each query's kDepth best of the lists merged into it (score descending, entry ascending).
 void mergeInto(std::vector<Candidate>& best, const std::vector<Candidate>& more) {
     best.insert(best.end(), more.begin(), more.end());
-    std::sort(best.begin(), best.end(),
-              [](const Candidate& a, const Candidate& b) { return a.score != b.score ? a.score > b.score : a.entry < b.entry; });
+    std::sort(best.begin(), best.end(), [](const Candidate& a, const Candidate& b) {
+        return a.score != b.score ? a.score > b.score : a.entry < b.entry;
+    });
     if (best.size() > kDepth) best.resize(kDepth);
 }
 
@@ -105,9 +112,10 @@ int run(const Options& options) {
     builder.addKnowledgeBase(kb.kb);
     const retrieval::NameDictionary dictionary = builder.build().entries;
     const std::size_t names = options.limit ? std::min(options.limit, dictionary.size()) : dictionary.size();
-    std::printf("knowledge base %zu concepts, dictionary %zu names (%zu used), %zu test mentions; loaded in %.1f s"
-                " (peak RSS %.2f GiB)\n",
-                kb.kb.entityCount(), dictionary.size(), names, test.queries.size(), seconds(start), peakRssGiB());
+    std::printf(
+        "knowledge base %zu concepts, dictionary %zu names (%zu used), %zu test mentions; loaded in %.1f s"
+        " (peak RSS %.2f GiB)\n",
+        kb.kb.entityCount(), dictionary.size(), names, test.queries.size(), seconds(start), peakRssGiB());
 
     const auto encoder = encoder::TextEncoder::load(options.model);
     const encoder::EncodeRequest request{.maxLength = 25, .pooling = encoder::Pooling::Cls, .normalize = true};
@@ -157,13 +165,15 @@ int run(const Options& options) {
     std::fprintf(stderr, "\n");
     auto built = index.finish();
     const double buildSeconds = seconds(start);
-    std::printf("IVF-fp16 index of %zu names x %zu dimensions (%zu training names): encoded and built in %.1f s"
-                " (%.0f names/s; training sample %.1f s), index %.2f GiB, peak RSS %.2f GiB\n",
-                names, dimension, trainingRows.size(), buildSeconds,
-                double(names + trainingRows.size()) / buildSeconds, training, gib(built.memoryBytes()), peakRssGiB());
+    std::printf(
+        "IVF-fp16 index of %zu names x %zu dimensions (%zu training names): encoded and built in %.1f s"
+        " (%.0f names/s; training sample %.1f s), index %.2f GiB, peak RSS %.2f GiB\n",
+        names, dimension, trainingRows.size(), buildSeconds, double(names + trainingRows.size()) / buildSeconds,
+        training, gib(built.memoryBytes()), peakRssGiB());
 
-    std::printf("\n| lists probed | ms per mention (batch of %zu) | recall@%zu against exact |\n| ---: | ---: | ---: |\n",
-                sample.size(), kDepth);
+    std::printf(
+        "\n| lists probed | ms per mention (batch of %zu) | recall@%zu against exact |\n| ---: | ---: | ---: |\n",
+        sample.size(), kDepth);
     for (const std::size_t probes : options.probes) {
         retrieval::DenseIndexOptions search = indexOptions;
         search.ivfProbes = probes;

@@ -69,9 +69,9 @@ std::vector<std::string> medicNames() {
 
 /// Disease-like names of 1-8 pseudo-words, deterministic.
 std::vector<std::string> generatedNames(std::size_t count) {
-    static constexpr std::string_view syllables[] = {"car", "dio", "my", "path", "neu", "ro", "blast", "o", "ma",
-                                                     "hep", "at", "itis", "nephr", "osis", "leuk", "emia", "syn",
-                                                     "drome", "fib", "ro", "sis", "dys", "tro", "phy", "type"};
+    static constexpr std::string_view syllables[] = {
+        "car",  "dio",  "my",   "path", "neu",   "ro",  "blast", "o",   "ma",  "hep", "at",  "itis", "nephr",
+        "osis", "leuk", "emia", "syn",  "drome", "fib", "ro",    "sis", "dys", "tro", "phy", "type"};
     std::mt19937_64 random(7);
     std::uniform_int_distribution<std::size_t> words(1, 8), parts(1, 4), pick(0, std::size(syllables) - 1);
     std::vector<std::string> names;
@@ -147,10 +147,14 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
         const std::size_t value = std::stoull(argv[i + 1]);
-        if (flag == "--compact-names") compactNames = value;
-        else if (flag == "--base-names") baseNames = value;
-        else if (flag == "--max-length") maxLength = value;
-        else if (flag == "--batch") batch = value;
+        if (flag == "--compact-names")
+            compactNames = value;
+        else if (flag == "--base-names")
+            baseNames = value;
+        else if (flag == "--max-length")
+            maxLength = value;
+        else if (flag == "--batch")
+            batch = value;
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 1;
@@ -179,19 +183,23 @@ int main(int argc, char** argv) {
 
     {
         std::fprintf(stderr, "compact encoder: learning an 8000-token vocabulary\n");
-        auto vocabulary = buildWordPieceVocabulary(pool, {.vocabularySize = 8000, .minFrequency = 2, .lowerCase = true});
+        auto vocabulary =
+            buildWordPieceVocabulary(pool, {.vocabularySize = 8000, .minFrequency = 2, .lowerCase = true});
         TokenizerConfig tokenizerConfig;
         const TextEncoder encoder =
             TextEncoder::create(compactConfig(), BertTokenizer(std::move(vocabulary), tokenizerConfig), 42, options);
-        row(real ? "compact (MEDIC vocabulary)" : "compact (generated vocabulary)", encoder, sample(pool, compactNames));
+        row(real ? "compact (MEDIC vocabulary)" : "compact (generated vocabulary)", encoder,
+            sample(pool, compactNames));
     }
     {
         std::fprintf(stderr, "BERT-base: learning a 30522-token vocabulary\n");
-        auto vocabulary = buildWordPieceVocabulary(pool, {.vocabularySize = 30522, .minFrequency = 1, .lowerCase = true});
+        auto vocabulary =
+            buildWordPieceVocabulary(pool, {.vocabularySize = 30522, .minFrequency = 1, .lowerCase = true});
         // The names may not hold 30,522 pieces: fill up with filler pieces, as BERT's
         // vocab.txt has [unused] rows, so that the embedding table has BERT-base's size.
         for (std::size_t i = 0; vocabulary.size() < 30522; ++i) vocabulary.add("[unused" + std::to_string(i) + "]");
-        const TextEncoder encoder = TextEncoder::create(BertConfig{}, BertTokenizer(std::move(vocabulary), {}), 1, options);
+        const TextEncoder encoder =
+            TextEncoder::create(BertConfig{}, BertTokenizer(std::move(vocabulary), {}), 1, options);
         row("BERT-base size", encoder, sample(pool, baseNames));
     }
     return 0;

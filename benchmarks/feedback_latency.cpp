@@ -43,7 +43,8 @@ fs::path sourceDir() { return fs::path(LINKSCOPE_SOURCE_DIR); }
 
 // Pronounceable made-up words, so the vocabulary learner finds pieces to merge.
 std::string word(std::mt19937& random) {
-    static constexpr std::string_view kOnsets[] = {"b", "c", "d", "f", "g", "h", "l", "m", "n", "p", "r", "s", "t", "v"};
+    static constexpr std::string_view kOnsets[] = {"b", "c", "d", "f", "g", "h", "l",
+                                                   "m", "n", "p", "r", "s", "t", "v"};
     static constexpr std::string_view kVowels[] = {"a", "e", "i", "o", "u", "y"};
     std::string out;
     const int syllables = 2 + static_cast<int>(random() % 3);
@@ -56,10 +57,13 @@ std::string word(std::mt19937& random) {
 
 struct Timing {
     std::vector<double> ms;
-    void add(Clock::time_point start) { ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count()); }
+    void add(Clock::time_point start) {
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
     double quantile(double q) {
         std::sort(ms.begin(), ms.end());
-        return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+        return ms.empty() ? 0.0
+                          : ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
     }
 };
 
@@ -70,9 +74,12 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const auto value = static_cast<std::size_t>(std::strtoull(argv[i + 1], nullptr, 10));
-        if (flag == "--keys") keys = value;
-        else if (flag == "--names") names = value;
-        else if (flag == "--decisions") decisions = value;
+        if (flag == "--keys")
+            keys = value;
+        else if (flag == "--names")
+            names = value;
+        else if (flag == "--decisions")
+            decisions = value;
         else {
             std::fprintf(stderr, "usage: feedback_latency [--keys N] [--names N] [--decisions N]\n");
             return 2;
@@ -122,7 +129,9 @@ int main(int argc, char** argv) {
         store.add(key, dictionary[entry].ids.front(), retrieval::KeyOrigin::Training, dictionary[entry].name);
     }
 
-    std::printf("| linking | keys | record (median / max) | next predict (median / p90 / max) | record + same-surface list (median / p90 / max) | undo (median / max) |\n");
+    std::printf(
+        "| linking | keys | record (median / max) | next predict (median / p90 / max) | record + same-surface list "
+        "(median / p90 / max) | undo (median / max) |\n");
     std::printf("| --- | ---: | --- | --- | --- | --- |\n");
     for (const char* mode : {"knn", "sieve D-T+OD-T"}) {
         curation::AugmentedOptions augmented;
@@ -172,10 +181,10 @@ int main(int argc, char** argv) {
             loop.undo(k);
             undo.add(start);
         }
-        std::printf("| %s | %zu | %.3f / %.3f ms | %.2f / %.2f / %.2f ms | %.2f / %.2f / %.2f ms | %.3f / %.3f ms |\n", mode,
-                    store.size() + added.size(), record.quantile(0.5), record.quantile(1.0), predict.quantile(0.5),
-                    predict.quantile(0.9), predict.quantile(1.0), listing.quantile(0.5), listing.quantile(0.9),
-                    listing.quantile(1.0), undo.quantile(0.5), undo.quantile(1.0));
+        std::printf("| %s | %zu | %.3f / %.3f ms | %.2f / %.2f / %.2f ms | %.2f / %.2f / %.2f ms | %.3f / %.3f ms |\n",
+                    mode, store.size() + added.size(), record.quantile(0.5), record.quantile(1.0),
+                    predict.quantile(0.5), predict.quantile(0.9), predict.quantile(1.0), listing.quantile(0.5),
+                    listing.quantile(0.9), listing.quantile(1.0), undo.quantile(0.5), undo.quantile(1.0));
     }
     return 0;
 }

@@ -65,18 +65,21 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 constexpr std::array<std::string_view, 24> kStems{
-    "cardio", "neuro", "hepat", "nephr", "oste", "derm", "gastr", "pulmon", "hemat", "immun", "onco", "endo",
-    "myo", "arthr", "angi", "encephal", "lymph", "thyr", "adren", "retin", "cerebr", "vascul", "muscul", "cyt"};
-constexpr std::array<std::string_view, 12> kEndings{"itis", "opathy", "oma", "osis", "algia", "ectomy",
-                                                    "plasia", "emia", "uria", "ogenesis", "otomy", "ase"};
-constexpr std::array<std::string_view, 16> kWords{"acute", "chronic", "familial", "type", "syndrome", "disorder",
-                                                  "deficiency", "primary", "secondary", "juvenile", "congenital",
-                                                  "protein", "receptor", "kinase", "factor", "complex"};
-constexpr std::array<std::string_view, 8> kSemanticTypes{
-    "T047|B2.2.1.2.1|Disease or Syndrome", "T121|A1.4.1.1.1|Pharmacologic Substance",
-    "T116|A1.4.1.2.1.7|Amino Acid, Peptide, or Protein", "T023|A1.2.3.1|Body Part, Organ, or Organ Component",
-    "T033|A2.2|Finding", "T061|B1.3.1.3|Therapeutic or Preventive Procedure", "T109|A1.4.1.2.1|Organic Chemical",
-    "T191|B2.2.1.2.1.2|Neoplastic Process"};
+    "cardio", "neuro", "hepat", "nephr",    "oste",  "derm", "gastr", "pulmon", "hemat",  "immun",  "onco",   "endo",
+    "myo",    "arthr", "angi",  "encephal", "lymph", "thyr", "adren", "retin",  "cerebr", "vascul", "muscul", "cyt"};
+constexpr std::array<std::string_view, 12> kEndings{"itis",   "opathy", "oma",  "osis",     "algia", "ectomy",
+                                                    "plasia", "emia",   "uria", "ogenesis", "otomy", "ase"};
+constexpr std::array<std::string_view, 16> kWords{
+    "acute",     "chronic",  "familial",   "type",    "syndrome", "disorder", "deficiency", "primary",
+    "secondary", "juvenile", "congenital", "protein", "receptor", "kinase",   "factor",     "complex"};
+constexpr std::array<std::string_view, 8> kSemanticTypes{"T047|B2.2.1.2.1|Disease or Syndrome",
+                                                         "T121|A1.4.1.1.1|Pharmacologic Substance",
+                                                         "T116|A1.4.1.2.1.7|Amino Acid, Peptide, or Protein",
+                                                         "T023|A1.2.3.1|Body Part, Organ, or Organ Component",
+                                                         "T033|A2.2|Finding",
+                                                         "T061|B1.3.1.3|Therapeutic or Preventive Procedure",
+                                                         "T109|A1.4.1.2.1|Organic Chemical",
+                                                         "T191|B2.2.1.2.1.2|Neoplastic Process"};
 
 // A name of 25-40 bytes built from the concept, the name's position and a seed; unique per
 // (concept, position) because the concept number is spelled into it.
@@ -175,7 +178,8 @@ Generated writeRrf(const fs::path& conso, const fs::path& sty, double scale) {
         const std::string cui = cuiOf(c);
         const std::uint64_t r = mix(c ^ 0x5151ull);
         for (std::uint64_t k = 0; k < 1 + r % 2; ++k)
-            types << cui << '|' << kSemanticTypes[(r >> 8 >> k) % kSemanticTypes.size()] << "|AT" << c * 2 + k << "|256|\n";
+            types << cui << '|' << kSemanticTypes[(r >> 8 >> k) % kSemanticTypes.size()] << "|AT" << c * 2 + k
+                  << "|256|\n";
     }
     if (!types) throw linkscope::Error("cannot write " + sty.string());
     return g;
@@ -204,7 +208,8 @@ std::string normalize(std::string_view text) {
 void printHomonyms(const char* title, const HomonymStatistics& s, double time, std::size_t bytes) {
     std::printf("%s: %.1f s, peak RSS %.0f MiB, expansion holds %.0f MiB\n", title, time, peakRssMiB(), mib(bytes));
     std::printf("  pairs %zu, distinct names %zu, homonym names %zu, homonym pairs %zu (%.2f %%)\n", s.pairs,
-                s.distinctNames, s.homonymNames, s.homonymPairs, 100.0 * static_cast<double>(s.homonymPairs) / static_cast<double>(s.pairs));
+                s.distinctNames, s.homonymNames, s.homonymPairs,
+                100.0 * static_cast<double>(s.homonymPairs) / static_cast<double>(s.pairs));
     std::printf("  pref. name %zu (unexpandable %zu), other %zu, expanded %zu, failed %zu, success rate %.4f %%\n",
                 s.preferredNamePairs, s.unexpandablePairs, s.otherNamePairs, s.expandedPairs, s.failedPairs,
                 100.0 * s.successRate());
@@ -219,10 +224,14 @@ int main(int argc, char** argv) {
     bool normalized = true;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--scale" && i + 1 < argc) scale = std::atof(argv[++i]);
-        else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
-        else if (arg == "--keep") keep = true;
-        else if (arg == "--no-normalized") normalized = false;
+        if (arg == "--scale" && i + 1 < argc)
+            scale = std::atof(argv[++i]);
+        else if (arg == "--dir" && i + 1 < argc)
+            dir = argv[++i];
+        else if (arg == "--keep")
+            keep = true;
+        else if (arg == "--no-normalized")
+            normalized = false;
         else {
             std::cerr << "usage: kb_memory [--scale S] [--dir DIR] [--keep] [--no-normalized]\n";
             return 2;
@@ -252,12 +261,13 @@ int main(int argc, char** argv) {
         const auto result = linkscope::kb::loadUmls(conso, sty);
         const double loadTime = seconds(start);
         const auto stats = result.kb.statistics();
-        std::printf("load (MRCONSO + MRSTY through loadUmls): %.1f s, peak RSS %.0f MiB, RSS after %.0f MiB\n", loadTime,
-                    peakRssMiB(), currentRssMiB());
-        std::printf("  entities %zu, name pairs %zu, distinct names %zu, string bytes %.0f MiB, KB containers %.0f MiB "
-                    "(%.1f bytes per name pair)\n",
-                    stats.entities, stats.namePairs, stats.distinctNames, mib(stats.stringBytes), mib(stats.memoryBytes),
-                    static_cast<double>(stats.memoryBytes) / static_cast<double>(stats.namePairs));
+        std::printf("load (MRCONSO + MRSTY through loadUmls): %.1f s, peak RSS %.0f MiB, RSS after %.0f MiB\n",
+                    loadTime, peakRssMiB(), currentRssMiB());
+        std::printf(
+            "  entities %zu, name pairs %zu, distinct names %zu, string bytes %.0f MiB, KB containers %.0f MiB "
+            "(%.1f bytes per name pair)\n",
+            stats.entities, stats.namePairs, stats.distinctNames, mib(stats.stringBytes), mib(stats.memoryBytes),
+            static_cast<double>(stats.memoryBytes) / static_cast<double>(stats.namePairs));
         std::printf("  rows filtered %zu, diagnostics %zu, semantic types %zu\n", result.linesFiltered,
                     result.diagnostics.size(), stats.semanticTypes);
 
@@ -272,8 +282,10 @@ int main(int argc, char** argv) {
             printHomonyms("homonyms, normalized names", normal.statistics(), seconds(start), normal.memoryBytes());
         }
         std::printf("final: peak RSS %.0f MiB\n", peakRssMiB());
-        if (!keep) fs::remove_all(dir);
-        else std::printf("files kept in %s\n", dir.string().c_str());
+        if (!keep)
+            fs::remove_all(dir);
+        else
+            std::printf("files kept in %s\n", dir.string().c_str());
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "kb_memory: " << e.what() << '\n';

@@ -65,19 +65,23 @@ int main(int argc, char** argv) {
     std::size_t limit = 50;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--kb" && i + 1 < argc) kbPath = argv[++i];
+        if (arg == "--kb" && i + 1 < argc)
+            kbPath = argv[++i];
         else if (arg == "--umls" && i + 1 < argc) {
             kbPath = argv[++i];
             umls = true;
-        } else if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-        else if (arg == "--limit" && i + 1 < argc) limit = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
+        } else if (arg == "--reps" && i + 1 < argc)
+            reps = std::max(1, std::atoi(argv[++i]));
+        else if (arg == "--limit" && i + 1 < argc)
+            limit = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
         else {
             std::fprintf(stderr, "usage: kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N]\n");
             return 2;
         }
     }
     if (!fs::exists(kbPath)) {
-        std::printf("kb_search: skipped, MEDIC not found at %s (set LINKSCOPE_DATA_DIR or pass --kb)\n", kbPath.string().c_str());
+        std::printf("kb_search: skipped, MEDIC not found at %s (set LINKSCOPE_DATA_DIR or pass --kb)\n",
+                    kbPath.string().c_str());
         return 0;
     }
     try {
@@ -96,12 +100,14 @@ int main(int argc, char** argv) {
         const double buildMs = millisecondsSince(start);
 
         std::printf("# kb_search on %s\n\n", kbPath.filename().string().c_str());
-        std::printf("%zu entities, %zu names; index: %zu entries (names + expanded names), %zu words, %zu ids, %.1f MiB\n\n",
-                    kb.entityCount(), kb.pairCount(), index.entryCount(), index.wordCount(), index.idCount(),
-                    static_cast<double>(index.memoryBytes()) / (1024.0 * 1024.0));
+        std::printf(
+            "%zu entities, %zu names; index: %zu entries (names + expanded names), %zu words, %zu ids, %.1f MiB\n\n",
+            kb.entityCount(), kb.pairCount(), index.entryCount(), index.wordCount(), index.idCount(),
+            static_cast<double>(index.memoryBytes()) / (1024.0 * 1024.0));
         std::printf("| step | ms |\n| --- | ---: |\n");
         std::printf("| load %s | %.0f |\n| homonym expansion | %.0f |\n", umls ? "UMLS" : "MEDIC", loadMs, homonymMs);
-        std::printf("| build index, names only | %.0f |\n| build index, names + expanded names | %.0f |\n\n", buildNamesMs, buildMs);
+        std::printf("| build index, names only | %.0f |\n| build index, names + expanded names | %.0f |\n\n",
+                    buildNamesMs, buildMs);
 
         std::printf("Each typed prefix searched %d times, limit %zu:\n\n", reps, limit);
         std::printf("| typed | length | median ms | p90 ms | max ms | hits | best hit |\n");
@@ -124,8 +130,8 @@ int main(int argc, char** argv) {
                                std::string(kb.primaryId(found.front().entity)) + " " + std::string(found.front().text);
                 }
                 std::sort(times.begin(), times.end());
-                std::printf("| `%s` | %zu | %.3f | %.3f | %.3f | %zu | %s |\n", typed.c_str(), n, percentile(times, 0.5),
-                            percentile(times, 0.9), times.back(), hits, best.c_str());
+                std::printf("| `%s` | %zu | %.3f | %.3f | %.3f | %zu | %s |\n", typed.c_str(), n,
+                            percentile(times, 0.5), percentile(times, 0.9), times.back(), hits, best.c_str());
                 byLength[n].insert(byLength[n].end(), times.begin(), times.end());
                 all.insert(all.end(), times.begin(), times.end());
             }
@@ -138,7 +144,8 @@ int main(int argc, char** argv) {
                         percentile(times, 0.9), times.back());
         }
         std::sort(all.begin(), all.end());
-        std::printf("| all | %zu | %.3f | %.3f | %.3f |\n", all.size(), percentile(all, 0.5), percentile(all, 0.9), all.back());
+        std::printf("| all | %zu | %.3f | %.3f | %.3f |\n", all.size(), percentile(all, 0.5), percentile(all, 0.9),
+                    all.back());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "kb_search: %s\n", e.what());
         return 1;

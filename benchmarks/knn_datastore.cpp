@@ -94,14 +94,22 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s needs a value\n", arg.c_str());
             return 2;
         }
-        if (arg == "--keys") keys = std::stoull(value);
-        else if (arg == "--dims") dims = parseSizes(value);
-        else if (arg == "--entities") entityCount = std::stoull(value);
-        else if (arg == "--reps") reps = std::stoull(value);
-        else if (arg == "--io-reps") ioReps = std::stoull(value);
-        else if (arg == "--batch-reps") batchReps = std::stoull(value);
-        else if (arg == "--dir") dir = value;
-        else if (arg == "--seed") seed = std::stoull(value);
+        if (arg == "--keys")
+            keys = std::stoull(value);
+        else if (arg == "--dims")
+            dims = parseSizes(value);
+        else if (arg == "--entities")
+            entityCount = std::stoull(value);
+        else if (arg == "--reps")
+            reps = std::stoull(value);
+        else if (arg == "--io-reps")
+            ioReps = std::stoull(value);
+        else if (arg == "--batch-reps")
+            batchReps = std::stoull(value);
+        else if (arg == "--dir")
+            dir = value;
+        else if (arg == "--seed")
+            seed = std::stoull(value);
         else {
             std::fprintf(stderr, "unknown option %s\n", arg.c_str());
             return 2;
@@ -134,7 +142,8 @@ int main(int argc, char** argv) {
             Timing build{{millisecondsSince(start)}};
             printRow(dimension, "addBatch (all keys, once)", build);
         }
-        std::fprintf(stderr, "dimension %zu: %zu keys of %zu entities\n", dimension, store.size(), store.entities().size());
+        std::fprintf(stderr, "dimension %zu: %zu keys of %zu entities\n", dimension, store.size(),
+                     store.entities().size());
 
         Timing add, remove, search4, search128;
         std::vector<std::uint64_t> added;

@@ -41,7 +41,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 double peakMegabytes() {
     rusage usage{};
@@ -70,8 +72,9 @@ int main(int argc, char** argv) {
     // As the application starts (util/huge_pages.h); LINKSCOPE_HUGE_PAGES=0 measures without.
     linkscope::util::restartWithHugePages(argv);
     if (argc < 3) {
-        std::fprintf(stderr,
-                     "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget BYTES]\n");
+        std::fprintf(
+            stderr,
+            "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget BYTES]\n");
         return 2;
     }
     std::size_t decisionCount = 300;
@@ -79,11 +82,13 @@ int main(int argc, char** argv) {
     options.run = argv[2];
     for (int i = 3; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
-        if (flag == "--decisions") decisionCount = std::strtoul(argv[i + 1], nullptr, 10);
-        else if (flag == "--float-budget") options.floatVectorBudget = std::strtoull(argv[i + 1], nullptr, 10);
+        if (flag == "--decisions")
+            decisionCount = std::strtoul(argv[i + 1], nullptr, 10);
+        else if (flag == "--float-budget")
+            options.floatVectorBudget = std::strtoull(argv[i + 1], nullptr, 10);
         else if (flag == "--mode") {
             const std::string_view mode = argv[i + 1];
-            options.mode = mode == "sieve" ? curation::LinkMode::Sieve
+            options.mode = mode == "sieve"   ? curation::LinkMode::Sieve
                            : mode == "model" ? curation::LinkMode::Model
                                              : curation::LinkMode::Knn;
         }
@@ -143,8 +148,8 @@ int main(int argc, char** argv) {
     std::int64_t id = 0;
     for (const auto& [key, mention] : walk) {
         if (id % 25 == 0)
-            std::fprintf(stderr, "[%.1f s] decision %lld of %zu\n", msSince(start) / 1000.0, static_cast<long long>(id) + 1,
-                         walk.size());
+            std::fprintf(stderr, "[%.1f s] decision %lld of %zu\n", msSince(start) / 1000.0,
+                         static_cast<long long>(id) + 1, walk.size());
         auto t = Clock::now();
         const auto rows = model.rank(key, 20);
         rankMs.push_back(msSince(t));
@@ -190,13 +195,18 @@ int main(int argc, char** argv) {
                 walk.size(), corrections, unfeedMs.size(), topChanged);
     std::printf("| per decision | median | p95 | max |\n|---|---|---|---|\n");
     std::printf("| rank one mention (k = 20) | %.2f ms | %.2f ms | %.2f ms |\n", rank.median, rank.p95, rank.max);
-    std::printf("| feed (key added, reached mentions found) | %.2f ms | %.2f ms | %.2f ms |\n", feed.median, feed.p95, feed.max);
+    std::printf("| feed (key added, reached mentions found) | %.2f ms | %.2f ms | %.2f ms |\n", feed.median, feed.p95,
+                feed.max);
     std::printf("| mentions reached | %.0f | %.0f | %.0f |\n", reach.median, reach.p95, reach.max);
-    std::printf("| re-rank %zu of them (one event-loop turn) | %.2f ms | %.2f ms | %.2f ms |\n", kBatch, batch.median, batch.p95, batch.max);
-    std::printf("| re-rank all reached (decision or undo) | %.2f ms | %.2f ms | %.2f ms |\n", all.median, all.p95, all.max);
-    std::printf("| unfeed (undo: keys removed, mentions found) | %.2f ms | %.2f ms | %.2f ms |\n", unfeed.median, unfeed.p95, unfeed.max);
+    std::printf("| re-rank %zu of them (one event-loop turn) | %.2f ms | %.2f ms | %.2f ms |\n", kBatch, batch.median,
+                batch.p95, batch.max);
+    std::printf("| re-rank all reached (decision or undo) | %.2f ms | %.2f ms | %.2f ms |\n", all.median, all.p95,
+                all.max);
+    std::printf("| unfeed (undo: keys removed, mentions found) | %.2f ms | %.2f ms | %.2f ms |\n", unfeed.median,
+                unfeed.p95, unfeed.max);
     const Summary pass = summarize(reachPassMs);
-    std::printf("| reach pass alone (reachOf, before each feed) | %.2f ms | %.2f ms | %.2f ms |\n", pass.median, pass.p95, pass.max);
+    std::printf("| reach pass alone (reachOf, before each feed) | %.2f ms | %.2f ms | %.2f ms |\n", pass.median,
+                pass.p95, pass.max);
     // The slowest feeds, with what each reached and its own reach pass.
     std::vector<std::size_t> order(feedMs.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
         const auto value = static_cast<std::size_t>(std::strtoull(argv[i + 1], nullptr, 10));
-        if (flag == "--mb" && value > 0) mb = value;
-        else if (flag == "--rounds" && value > 0) rounds = value;
+        if (flag == "--mb" && value > 0)
+            mb = value;
+        else if (flag == "--rounds" && value > 0)
+            rounds = value;
         else {
             std::fprintf(stderr, "usage: page_fault_stall [--mb N] [--rounds N]\n");
             return 2;
@@ -93,7 +95,9 @@ int main(int argc, char** argv) {
                 probe.realtime() ? "real-time, SCHED_FIFO 1" : "normal priority: SCHED_FIFO refused", mb, rounds);
     const std::string mode = linkscope::util::transparentHugePagesMode();
     std::printf("Transparent huge pages: %s\n\n", mode.empty() ? "(unreadable)" : mode.c_str());
-    std::printf("| pages | fault in: median / max | probe late, fault in | unmap: median / max | probe late, unmap | idle: probe late | resident 256 MiB read: warm / after the unmap | AnonHugePages held |\n");
+    std::printf(
+        "| pages | fault in: median / max | probe late, fault in | unmap: median / max | probe late, unmap | idle: "
+        "probe late | resident 256 MiB read: warm / after the unmap | AnonHugePages held |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     constexpr std::size_t kResidentBytes = std::size_t{256} << 20;
     for (const bool huge : {false, true}) {
@@ -143,9 +147,10 @@ int main(int argc, char** argv) {
             warmPass.ms.push_back(readPass());
         }
         ::munmap(resident, kResidentBytes);
-        std::printf("| %s | %.1f / %.1f ms | %.1f ms | %.1f / %.1f ms | %.1f ms | %.1f ms | %.2f / %.2f ms | %ld kB |\n",
-                    huge ? "huge (MADV_HUGEPAGE)" : "4 KiB", in.median(), in.max(), in.maxLate(), out.median(), out.max(),
-                    out.maxLate(), idle.maxLate(), warmPass.median(), afterPass.median(), hugeKb);
+        std::printf(
+            "| %s | %.1f / %.1f ms | %.1f ms | %.1f / %.1f ms | %.1f ms | %.1f ms | %.2f / %.2f ms | %ld kB |\n",
+            huge ? "huge (MADV_HUGEPAGE)" : "4 KiB", in.median(), in.max(), in.maxLate(), out.median(), out.max(),
+            out.maxLate(), idle.maxLate(), warmPass.median(), afterPass.median(), hugeKb);
     }
     return 0;
 }

@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
     QString run;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];
-        if (argument == "--run" && i + 1 < argc) run = QString::fromLocal8Bit(argv[++i]);
-        else sample = std::stoul(argument);
+        if (argument == "--run" && i + 1 < argc)
+            run = QString::fromLocal8Bit(argv[++i]);
+        else
+            sample = std::stoul(argument);
     }
     const fs::path data = dataDirectory();
     const fs::path kb = data / "medic" / "medic_06Jul2012.txt";
@@ -116,13 +118,15 @@ int main(int argc, char** argv) {
             return 1;
         }
         QString failure;
-        QObject::connect(&session, &ui::CurationSession::errorOccurred, [&](const QString& message) { failure = message; });
+        QObject::connect(&session, &ui::CurationSession::errorOccurred,
+                         [&](const QString& message) { failure = message; });
         const auto linking = Clock::now();
         session.linkWithRun(run, curation::LinkMode::Knn);
         while (session.runLinkingUnderWay() || (!session.runLinking() && failure.isEmpty()))
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
         if (!session.runLinking()) {
-            std::fprintf(stderr, "linking with %s failed: %s\n", run.toUtf8().constData(), failure.toUtf8().constData());
+            std::fprintf(stderr, "linking with %s failed: %s\n", run.toUtf8().constData(),
+                         failure.toUtf8().constData());
             return 1;
         }
         runMs = msSince(linking);
@@ -171,17 +175,24 @@ int main(int argc, char** argv) {
     if (session.runLinking())
         std::printf("linked with %s in %.0f ms\n", session.rankerDescription().toUtf8().constData(), runMs);
     std::printf("| what | n | median | p99 | max | note |\n| --- | ---: | ---: | ---: | ---: | --- |\n");
-    std::printf("| whole review queue (F8, Worth reviewing) | %zu | %.1f ms | %.1f ms | %.1f ms | %zu undecided mentions |\n",
-                queueMs.size(), quantile(queueMs, 0.5), quantile(queueMs, 0.99), quantile(queueMs, 1.0), queued);
-    std::printf("| reach preview per candidate (%s) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; %zu listed in all, at most %zu for one |\n",
-                session.runLinking() ? "run, same text and datastore" : "sparse, same text", previewMs.size(),
-                quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured, listed, largest);
-    std::printf("| of which CurationSession::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's text, the known proposal of each |\n",
-                sameSurfaceMs.size(), quantile(sameSurfaceMs, 0.5), quantile(sameSurfaceMs, 0.99),
-                quantile(sameSurfaceMs, 1.0));
+    std::printf(
+        "| whole review queue (F8, Worth reviewing) | %zu | %.1f ms | %.1f ms | %.1f ms | %zu undecided mentions |\n",
+        queueMs.size(), quantile(queueMs, 0.5), quantile(queueMs, 0.99), quantile(queueMs, 1.0), queued);
+    std::printf(
+        "| reach preview per candidate (%s) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; "
+        "%zu listed in all, at most %zu for one |\n",
+        session.runLinking() ? "run, same text and datastore" : "sparse, same text", previewMs.size(),
+        quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured, listed, largest);
+    std::printf(
+        "| of which CurationSession::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's "
+        "text, the known proposal of each |\n",
+        sameSurfaceMs.size(), quantile(sameSurfaceMs, 0.5), quantile(sameSurfaceMs, 0.99),
+        quantile(sameSurfaceMs, 1.0));
     if (!datastoreMs.empty())
-        std::printf("| of which CurationSession::datastoreMoves | %zu | %.2f ms | %.2f ms | %.2f ms | the key added for a moment, the mentions it reaches ranked again; %zu moved in all, at most %zu for one candidate |\n",
-                    datastoreMs.size(), quantile(datastoreMs, 0.5), quantile(datastoreMs, 0.99), quantile(datastoreMs, 1.0),
-                    reached, largestReach);
+        std::printf(
+            "| of which CurationSession::datastoreMoves | %zu | %.2f ms | %.2f ms | %.2f ms | the key added for a "
+            "moment, the mentions it reaches ranked again; %zu moved in all, at most %zu for one candidate |\n",
+            datastoreMs.size(), quantile(datastoreMs, 0.5), quantile(datastoreMs, 0.99), quantile(datastoreMs, 1.0),
+            reached, largestReach);
     return 0;
 }

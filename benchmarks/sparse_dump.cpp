@@ -59,19 +59,30 @@ int main(int argc, char** argv) {
             settings.analyzer = value == "char" ? Analyzer::Char : Analyzer::Word;
         } else if (arg == "--ngrams" && hasValue) {
             if (std::sscanf(argv[++i], "%u-%u", &settings.minN, &settings.maxN) != 2) return usage();
-        } else if (arg == "--stop-words") settings.englishStopWords = true;
-        else if (arg == "--no-lowercase") settings.lowercase = false;
+        } else if (arg == "--stop-words")
+            settings.englishStopWords = true;
+        else if (arg == "--no-lowercase")
+            settings.lowercase = false;
         else if (arg == "--norm" && hasValue) {
             const std::string_view value = argv[++i];
-            if (value == "l1") settings.norm = Norm::L1;
-            else if (value == "l2") settings.norm = Norm::L2;
-            else if (value == "none") settings.norm = Norm::None;
-            else return usage();
-        } else if (arg == "--no-idf") settings.useIdf = false;
-        else if (arg == "--no-smooth") settings.smoothIdf = false;
-        else if (arg == "--sublinear") settings.sublinearTf = true;
-        else if (!arg.starts_with("--")) files.push_back(argv[i]);
-        else return usage();
+            if (value == "l1")
+                settings.norm = Norm::L1;
+            else if (value == "l2")
+                settings.norm = Norm::L2;
+            else if (value == "none")
+                settings.norm = Norm::None;
+            else
+                return usage();
+        } else if (arg == "--no-idf")
+            settings.useIdf = false;
+        else if (arg == "--no-smooth")
+            settings.smoothIdf = false;
+        else if (arg == "--sublinear")
+            settings.sublinearTf = true;
+        else if (!arg.starts_with("--"))
+            files.push_back(argv[i]);
+        else
+            return usage();
     }
     if (files.empty() || files.size() > 2) return usage();
     try {
@@ -83,10 +94,12 @@ int main(int argc, char** argv) {
         nlohmann::json out;
         out["settings"] = settings.describe();
         out["vocabulary"] = nlohmann::json::array();
-        for (std::uint32_t t = 0; t < model.vocabularySize(); ++t) out["vocabulary"].push_back(std::string(model.term(t)));
+        for (std::uint32_t t = 0; t < model.vocabularySize(); ++t)
+            out["vocabulary"].push_back(std::string(model.term(t)));
         out["idf"] = std::vector<double>(model.idfs().begin(), model.idfs().end());
         out["rows"] = nlohmann::json::array();
-        for (std::size_t r = 0; r < rows.rows(); ++r) out["rows"].push_back(rowJson(rows.rowTerms(r), rows.rowWeights(r)));
+        for (std::size_t r = 0; r < rows.rows(); ++r)
+            out["rows"].push_back(rowJson(rows.rowTerms(r), rows.rowWeights(r)));
         out["queries"] = nlohmann::json::array();
         out["analyzed"] = nlohmann::json::array();
         for (const auto& query : queries) {

@@ -219,16 +219,24 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         const bool hasValue = i + 1 < argc;
-        if (arg == "--archive" && hasValue) archive = argv[++i];
-        else if (arg == "--dictionary" && hasValue) dictionaryFile = argv[++i];
-        else if (arg == "--queries" && hasValue) queryDir = argv[++i];
-        else if (arg == "--k" && hasValue) k = std::strtoull(argv[++i], nullptr, 10);
-        else if (arg == "--threads" && hasValue) threads = static_cast<unsigned>(std::atoi(argv[++i]));
-        else if (arg == "--repeat" && hasValue) repeat = std::atoi(argv[++i]);
-        else if (arg == "--dense" && hasValue) options.denseFraction = std::atof(argv[++i]);
+        if (arg == "--archive" && hasValue)
+            archive = argv[++i];
+        else if (arg == "--dictionary" && hasValue)
+            dictionaryFile = argv[++i];
+        else if (arg == "--queries" && hasValue)
+            queryDir = argv[++i];
+        else if (arg == "--k" && hasValue)
+            k = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--threads" && hasValue)
+            threads = static_cast<unsigned>(std::atoi(argv[++i]));
+        else if (arg == "--repeat" && hasValue)
+            repeat = std::atoi(argv[++i]);
+        else if (arg == "--dense" && hasValue)
+            options.denseFraction = std::atof(argv[++i]);
         else if (arg == "--ngrams" && hasValue) {
             if (std::sscanf(argv[++i], "%u-%u", &settings.minN, &settings.maxN) != 2) return usage();
-        } else return usage();
+        } else
+            return usage();
     }
     if (dictionaryFile.empty() != queryDir.empty() || k < 5 || threads == 0 || repeat < 1) return usage();
 
@@ -236,7 +244,8 @@ int main(int argc, char** argv) {
         std::unique_ptr<TemporaryDir> extracted;
         if (dictionaryFile.empty()) {
             if (!fs::exists(archive)) {
-                std::cerr << "sparse_ncbi: " << archive.string() << " not found (set LINKSCOPE_DATA_DIR or pass --archive)\n";
+                std::cerr << "sparse_ncbi: " << archive.string()
+                          << " not found (set LINKSCOPE_DATA_DIR or pass --archive)\n";
                 return 1;
             }
             extracted = std::make_unique<TemporaryDir>();
@@ -278,9 +287,11 @@ int main(int argc, char** argv) {
             for (std::size_t i = 0; i < single.size(); ++i)
                 if (single[i].size() != ranked[i].size() ||
                     !std::equal(single[i].begin(), single[i].end(), ranked[i].begin(),
-                                [](const Candidate& a, const Candidate& b) { return a.entry == b.entry && a.score == b.score; }))
-                    throw Error("1 thread and " + std::to_string(threads) + " threads ranked query part " + std::to_string(i) +
-                                " differently");
+                                [](const Candidate& a, const Candidate& b) {
+                                    return a.entry == b.entry && a.score == b.score;
+                                }))
+                    throw Error("1 thread and " + std::to_string(threads) + " threads ranked query part " +
+                                std::to_string(i) + " differently");
         }
         const Accuracy acc = accuracy(queries, ranked, dictionary);
 

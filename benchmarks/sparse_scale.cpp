@@ -29,9 +29,9 @@
 #include "corpus/pmid_list.h"
 #include "corpus/pubtator_reader.h"
 #include "eval/dictionary.h"
-#include "generated_data.h"
 #include "eval/evaluate.h"
 #include "eval/queries.h"
+#include "generated_data.h"
 #include "kb/umls_loader.h"
 #include "retrieval/sparse_index.h"
 #include "util/error.h"
@@ -61,14 +61,21 @@ Options parse(int argc, char** argv) {
             if (i + 1 >= argc) throw Error(arg + " needs a value");
             return argv[++i];
         };
-        if (arg == "--dir") options.dir = value();
-        else if (arg == "--sample") options.sample = std::stoul(value());
-        else if (arg == "--candidates") options.candidates = std::stoul(value());
-        else if (arg == "--threads") options.threads = static_cast<unsigned>(std::stoul(value()));
-        else if (arg == "--no-exact") options.exact = false;
-        else throw Error("unknown option " + arg + " (see the comment at the top of benchmarks/sparse_scale.cpp)");
+        if (arg == "--dir")
+            options.dir = value();
+        else if (arg == "--sample")
+            options.sample = std::stoul(value());
+        else if (arg == "--candidates")
+            options.candidates = std::stoul(value());
+        else if (arg == "--threads")
+            options.threads = static_cast<unsigned>(std::stoul(value()));
+        else if (arg == "--no-exact")
+            options.exact = false;
+        else
+            throw Error("unknown option " + arg + " (see the comment at the top of benchmarks/sparse_scale.cpp)");
     }
-    if (options.dir.empty()) throw Error("--dir DIR is required: the folder benchmarks/generate_umls_medmentions.py wrote");
+    if (options.dir.empty())
+        throw Error("--dir DIR is required: the folder benchmarks/generate_umls_medmentions.py wrote");
     return options;
 }
 
@@ -109,10 +116,12 @@ int run(const Options& options) {
     approximateOptions.threads = options.threads;
     if (options.candidates != 0) approximateOptions.approximate.candidates = options.candidates;
     start = Clock::now();
-    const auto approximate = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn(), approximateOptions);
+    const auto approximate =
+        retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn(), approximateOptions);
     std::printf("approximate index (%s, %zu candidates a query): built in %.1f s, %.2f GiB (peak RSS %.2f GiB)\n",
                 approximate.approximate() ? "approximate" : "exact: below the threshold",
-                approximateOptions.approximate.candidates, seconds(start), gib(approximate.memoryBytes()), peakRssGiB());
+                approximateOptions.approximate.candidates, seconds(start), gib(approximate.memoryBytes()),
+                peakRssGiB());
 
     eval::EvalOptions evalOptions;
     const auto all = eval::evaluate(test.queries, dictionary, rankWith(approximate, options.threads), evalOptions);
@@ -130,10 +139,11 @@ int run(const Options& options) {
     exactOptions.approximateAbove = 0;
     start = Clock::now();
     const auto exact = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn(), exactOptions);
-    std::printf("exact index: built in %.1f s, %.2f GiB (peak RSS %.2f GiB)\n", seconds(start), gib(exact.memoryBytes()),
-                peakRssGiB());
+    std::printf("exact index: built in %.1f s, %.2f GiB (peak RSS %.2f GiB)\n", seconds(start),
+                gib(exact.memoryBytes()), peakRssGiB());
     const auto exactResult = eval::evaluate(sample, dictionary, rankWith(exact, options.threads), evalOptions);
-    const auto approximateResult = eval::evaluate(sample, dictionary, rankWith(approximate, options.threads), evalOptions);
+    const auto approximateResult =
+        eval::evaluate(sample, dictionary, rankWith(approximate, options.threads), evalOptions);
     report("exact, sample", exactResult);
     report("approximate, same sample", approximateResult);
     std::size_t shared = 0, exactNames = 0;
@@ -144,11 +154,12 @@ int run(const Options& options) {
             for (const auto& c : exactResult.mentions[m].parts[p].candidates) shared += got.contains(c.entry);
             exactNames += exactResult.mentions[m].parts[p].candidates.size();
         }
-    std::printf("of exact search's top-64 names, the approximate search returns %.4f; recall@64 ratio "
-                "approximate / exact %.4f; exact search %.1f ms a mention\n",
-                exactNames ? double(shared) / double(exactNames) : 0.0,
-                exactResult.all.recall(64) > 0 ? approximateResult.all.recall(64) / exactResult.all.recall(64) : 0.0,
-                1000.0 * exactResult.seconds / double(std::max<std::size_t>(sample.size(), 1)));
+    std::printf(
+        "of exact search's top-64 names, the approximate search returns %.4f; recall@64 ratio "
+        "approximate / exact %.4f; exact search %.1f ms a mention\n",
+        exactNames ? double(shared) / double(exactNames) : 0.0,
+        exactResult.all.recall(64) > 0 ? approximateResult.all.recall(64) / exactResult.all.recall(64) : 0.0,
+        1000.0 * exactResult.seconds / double(std::max<std::size_t>(sample.size(), 1)));
     return 0;
 }
 

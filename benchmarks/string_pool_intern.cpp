@@ -50,9 +50,9 @@ std::string cuiOf(std::uint64_t number) {
     return text;
 }
 
-constexpr std::string_view kWords[] = {"acute", "chronic", "familial", "type", "syndrome", "disorder",
-                                       "deficiency", "primary", "cardio", "neuro", "hepat", "nephr",
-                                       "osteitis", "dermatosis", "gastralgia", "lymphoma"};
+constexpr std::string_view kWords[] = {"acute",      "chronic",    "familial",   "type",    "syndrome", "disorder",
+                                       "deficiency", "primary",    "cardio",     "neuro",   "hepat",    "nephr",
+                                       "osteitis",   "dermatosis", "gastralgia", "lymphoma"};
 
 // 25 to 40 bytes, distinct per (concept, position): the concept number is spelled into it.
 std::string nameOf(std::uint64_t conceptNumber, std::uint64_t position) {

@@ -40,10 +40,10 @@ public:
     static constexpr int kFrames = 40;
 
     struct Sample {
-        std::int64_t atNs = 0;              ///< steady_clock
-        std::string syscall;                ///< /proc/.../syscall: "running", or the call number and arguments
-        std::string wchan;                  ///< the kernel function it waits in ("0" when running)
-        std::vector<std::string> frames;    ///< backtrace_symbols() of its stack, innermost first
+        std::int64_t atNs = 0;            ///< steady_clock
+        std::string syscall;              ///< /proc/.../syscall: "running", or the call number and arguments
+        std::string wchan;                ///< the kernel function it waits in ("0" when running)
+        std::vector<std::string> frames;  ///< backtrace_symbols() of its stack, innermost first
     };
 
     /// Samples the calling thread (the GUI thread) from now on.
@@ -84,7 +84,8 @@ public:
     std::vector<Sample> take(std::int64_t fromNs, std::int64_t toNs) {
         const std::lock_guard lock(mutex_);
         std::vector<Sample> taken, kept;
-        for (auto& sample : samples_) (sample.atNs >= fromNs && sample.atNs <= toNs ? taken : kept).push_back(std::move(sample));
+        for (auto& sample : samples_)
+            (sample.atNs >= fromNs && sample.atNs <= toNs ? taken : kept).push_back(std::move(sample));
         samples_ = std::move(kept);
         return taken;
     }

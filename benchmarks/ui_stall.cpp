@@ -21,11 +21,11 @@
 // (the UMLS + MedMentions-size one of benchmarks/generate_umls_medmentions.py, issue 17). Not a
 // test: it asserts nothing.
 #include <QApplication>
-#include <QEvent>
-#include <QPointer>
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QEvent>
+#include <QPointer>
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QThread>
@@ -36,8 +36,8 @@
 
 #include <fcntl.h>
 #include <sys/resource.h>
-#include <unistd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -47,22 +47,22 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <span>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "corpus/corpus.h"
+#include "cpu_pause_probe.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
 #include "knowledge_base_dock.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
-#include "cpu_pause_probe.h"
 #include "thread_sampler.h"
-#include "util/huge_pages.h"
 #include "training_panel.h"
 #include "training_worker.h"
+#include "util/huge_pages.h"
 
 namespace {
 
@@ -74,12 +74,12 @@ constexpr int kTickMs = 5;
 
 // An event delivered on the GUI thread that took long, with what the thread did meanwhile.
 struct LongEvent {
-    double at = 0;          ///< seconds into the phase when it ended
-    double wallMs = 0;      ///< the delivery's wall time
-    double cpuMs = 0;       ///< the GUI thread's CPU time during it
-    long pageFaults = 0;    ///< the GUI thread's page faults (minor and major) during it
-    std::string receiver;   ///< the receiver's class (and object name)
-    int type = 0;           ///< QEvent::Type (43: a queued signal, 1: a timer)
+    double at = 0;         ///< seconds into the phase when it ended
+    double wallMs = 0;     ///< the delivery's wall time
+    double cpuMs = 0;      ///< the GUI thread's CPU time during it
+    long pageFaults = 0;   ///< the GUI thread's page faults (minor and major) during it
+    std::string receiver;  ///< the receiver's class (and object name)
+    int type = 0;          ///< QEvent::Type (43: a queued signal, 1: a timer)
 };
 
 // The application, timing every event delivered on the GUI thread (the outermost delivery of
@@ -144,8 +144,8 @@ public:
         double cpuMs = 0;
         long pageFaults = 0;
         long preemptions = 0;
-        double runQueueMs = 0;   ///< time the thread waited on a run queue, runnable but not running
-        double processCpuMs = 0; ///< CPU time of every thread of the process (the workers too)
+        double runQueueMs = 0;    ///< time the thread waited on a run queue, runnable but not running
+        double processCpuMs = 0;  ///< CPU time of every thread of the process (the workers too)
     };
     Usage usage() const {
         rusage thread{};
@@ -211,10 +211,10 @@ struct Stall {
     std::size_t events = 0;  ///< their number
     double cpuMs = 0;        ///< the GUI thread's CPU time in it
     long pageFaults = 0;
-    long preemptions = 0;    ///< involuntary context switches of the GUI thread
-    double runQueueMs = 0;   ///< the GUI thread's wait for a core in it
-    double processCpuMs = 0; ///< CPU time of the whole process in it (0 with the workers busy: nothing ran)
-    double probeLateMs = 0;  ///< the latest wake-up of the real-time probe in it (cpu_pause_probe.h)
+    long preemptions = 0;     ///< involuntary context switches of the GUI thread
+    double runQueueMs = 0;    ///< the GUI thread's wait for a core in it
+    double processCpuMs = 0;  ///< CPU time of the whole process in it (0 with the workers busy: nothing ran)
+    double probeLateMs = 0;   ///< the latest wake-up of the real-time probe in it (cpu_pause_probe.h)
     std::vector<bench::ThreadSampler::Sample> samples;  ///< the GUI thread, sampled in the stall
 };
 
@@ -239,8 +239,8 @@ public:
                 stalls_.push_back({double(now) / 1e9, gapMs, double(usage.deliveredNs - lastUsage_.deliveredNs) / 1e6,
                                    usage.deliveries - lastUsage_.deliveries, usage.cpuMs - lastUsage_.cpuMs,
                                    usage.pageFaults - lastUsage_.pageFaults, usage.preemptions - lastUsage_.preemptions,
-                                   usage.runQueueMs - lastUsage_.runQueueMs, usage.processCpuMs - lastUsage_.processCpuMs,
-                                   probeLateMs,
+                                   usage.runQueueMs - lastUsage_.runQueueMs,
+                                   usage.processCpuMs - lastUsage_.processCpuMs, probeLateMs,
                                    sampler_->take(lastSteady_, nowSteady)});
             last_ = now;
             lastSteady_ = nowSteady;
@@ -264,8 +264,8 @@ public:
         double longestMs = 0;
         double p99Ms = 0;
         std::size_t ticks = 0;
-        std::vector<Stall> stalls;                      ///< gaps over kTargetMs
-        std::vector<LongEvent> longEvents;              ///< deliveries over TimedApplication::kLongEventMs
+        std::vector<Stall> stalls;          ///< gaps over kTargetMs
+        std::vector<LongEvent> longEvents;  ///< deliveries over TimedApplication::kLongEventMs
     };
     static constexpr double kTargetMs = 100.0;
     Result stop() {
@@ -364,11 +364,12 @@ void printRow(const char* phase, const StallMeter::Result& r, const std::string&
     std::string stalls;
     for (const Stall& stall : r.stalls) {
         char one[360];
-        std::snprintf(one, sizeof one,
-                      "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, run-queue wait %.0f ms, %ld preemptions, %ld page "
-                      "faults; process CPU %.0f ms; probe woke up to %.0f ms late)",
-                      stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs, stall.runQueueMs,
-                      stall.preemptions, stall.pageFaults, stall.processCpuMs, stall.probeLateMs);
+        std::snprintf(
+            one, sizeof one,
+            "%s%.0f ms at %.1f s (%zu events %.0f ms, CPU %.0f ms, run-queue wait %.0f ms, %ld preemptions, %ld page "
+            "faults; process CPU %.0f ms; probe woke up to %.0f ms late)",
+            stalls.empty() ? "" : ", ", stall.ms, stall.at, stall.events, stall.eventsMs, stall.cpuMs, stall.runQueueMs,
+            stall.preemptions, stall.pageFaults, stall.processCpuMs, stall.probeLateMs);
         stalls += one;
     }
     if (!stalls.empty()) stalls = "; stalls over 100 ms: " + stalls;
@@ -383,9 +384,10 @@ void printRow(const char* phase, const StallMeter::Result& r, const std::string&
     // The GUI thread's samples in each stall, on standard error (stack frames innermost first).
     for (const Stall& stall : r.stalls) {
         for (const auto& sample : stall.samples) {
-            std::fprintf(stderr, "stall sample | %s | stall of %.0f ms ending at %.1f s | syscall %s | wchan %s |", phase,
-                         stall.ms, stall.at, sample.syscall.c_str(), sample.wchan.c_str());
-            for (std::size_t i = 0; i < sample.frames.size() && i < 24; ++i) std::fprintf(stderr, " %s <", sample.frames[i].c_str());
+            std::fprintf(stderr, "stall sample | %s | stall of %.0f ms ending at %.1f s | syscall %s | wchan %s |",
+                         phase, stall.ms, stall.at, sample.syscall.c_str(), sample.wchan.c_str());
+            for (std::size_t i = 0; i < sample.frames.size() && i < 24; ++i)
+                std::fprintf(stderr, " %s <", sample.frames[i].c_str());
             std::fprintf(stderr, "\n");
         }
     }
@@ -445,14 +447,19 @@ int main(int argc, char** argv) {
     fs::path givenManifest;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];
-        if (argument == "--demo") demo = true;
-        else if (argument == "--preset" && i + 1 < argc) presetName = argv[++i];
-        else if (argument == "--run" && i + 1 < argc) run = argv[++i];
-        else if (argument == "--no-training") withTraining = false;
-        else if (argument == "--manifest" && i + 1 < argc) givenManifest = fs::absolute(argv[++i]);
+        if (argument == "--demo")
+            demo = true;
+        else if (argument == "--preset" && i + 1 < argc)
+            presetName = argv[++i];
+        else if (argument == "--run" && i + 1 < argc)
+            run = argv[++i];
+        else if (argument == "--no-training")
+            withTraining = false;
+        else if (argument == "--manifest" && i + 1 < argc)
+            givenManifest = fs::absolute(argv[++i]);
         else {
-            std::fprintf(stderr,
-                         "usage: ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]\n");
+            std::fprintf(
+                stderr, "usage: ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]\n");
             return 2;
         }
     }
@@ -476,10 +483,11 @@ int main(int argc, char** argv) {
                 qPrintable(QGuiApplication::platformName()),
                 qPrintable(QDateTime::currentDateTime().toString(Qt::ISODate)));
     const std::string data = !givenManifest.empty() ? "the manifest " + givenManifest.string()
-                             : shared             ? std::string("NCBI Disease (train/dev/test) + MEDIC from the shared data")
-                                                  : std::string("the demo project");
+                             : shared ? std::string("NCBI Disease (train/dev/test) + MEDIC from the shared data")
+                                      : std::string("the demo project");
     std::printf("Data: %s.\n", data.c_str());
-    std::printf("CPU pause probe: %s.\n", probe.realtime() ? "real-time (SCHED_FIFO 1)" : "normal priority (SCHED_FIFO refused)");
+    std::printf("CPU pause probe: %s.\n",
+                probe.realtime() ? "real-time (SCHED_FIFO 1)" : "normal priority (SCHED_FIFO refused)");
     std::printf("Huge pages for malloc's blocks (util/huge_pages.h): %s.\n\n",
                 util::hugePagesRequested() ? "asked for (GLIBC_TUNABLES glibc.malloc.hugetlb)" : "not asked for");
     std::printf("| phase | duration | longest stall | p99 gap | ticks | note |\n|---|---|---|---|---|---|\n");
@@ -522,22 +530,26 @@ int main(int argc, char** argv) {
     const bool opened = waitFor([&] { return failed || (loaded && indexed && candidates); }, 1800);
     const StallMeter::Result open = meter.stop();
     char when[200];
-    std::snprintf(when, sizeof when, "; project shown at %.1f s, KB search at %.1f s, candidate ranker at %.1f s", loadedAt,
-                  indexedAt, candidatesAt);
-    printRow("open project + index KB + candidates", open,
-             failed ? "FAILED" : (opened ? "loaded, indexed, ranker built" + std::string(when) : std::string("timed out")));
+    std::snprintf(when, sizeof when, "; project shown at %.1f s, KB search at %.1f s, candidate ranker at %.1f s",
+                  loadedAt, indexedAt, candidatesAt);
+    printRow(
+        "open project + index KB + candidates", open,
+        failed ? "FAILED" : (opened ? "loaded, indexed, ranker built" + std::string(when) : std::string("timed out")));
     if (!opened || failed || !window.project()) return 1;
 
     // A selected mention's candidates, as the Candidates dock asks for them on the GUI thread:
     // the first 20 mentions of the test split (or of the first split); also when the window came
     // up, before the ranker was built (the exact-name candidates, issue 17).
     if (early.mentions > 0)
-        std::printf("| candidates of a selected mention before the ranker (%zu mentions, at %.1f s) | median %.3f ms "
-                    "| max %.3f ms | | | exact names; %zu of them with a candidate |\n",
-                    early.mentions, loadedAt, early.median, early.max, early.withRows);
+        std::printf(
+            "| candidates of a selected mention before the ranker (%zu mentions, at %.1f s) | median %.3f ms "
+            "| max %.3f ms | | | exact names; %zu of them with a candidate |\n",
+            early.mentions, loadedAt, early.median, early.max, early.withRows);
     if (const CandidateTimes times = timeCandidates(window); times.mentions > 0)
-        std::printf("| candidates of a selected mention (%zu mentions) | median %.1f ms | max %.1f ms | | | on the GUI thread |\n",
-                    times.mentions, times.median, times.max);
+        std::printf(
+            "| candidates of a selected mention (%zu mentions) | median %.1f ms | max %.1f ms | | | on the GUI thread "
+            "|\n",
+            times.mentions, times.median, times.max);
     std::fflush(stdout);
     // A document opened while every mention's proposal is still being ranked: the last document
     // of the last split, which project order would rank last, is asked for first (issue 17).
@@ -559,9 +571,12 @@ int main(int argc, char** argv) {
             window.showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
                                static_cast<int>(key.start), static_cast<int>(key.end));
             const bool known = waitFor([&] { return window.session()->proposal(key).has_value(); }, 600);
-            std::printf("| proposals of a document opened while ranking (PMID %s, %zu mentions) | %.2f s | | | | %s |\n",
-                        key.document.c_str(), far->mentions.size(), double(clock.nsecsElapsed()) / 1e9,
-                        before ? "already ranked" : known ? "ranked before the documents ahead of it" : "not ranked in 10 minutes");
+            std::printf(
+                "| proposals of a document opened while ranking (PMID %s, %zu mentions) | %.2f s | | | | %s |\n",
+                key.document.c_str(), far->mentions.size(), double(clock.nsecsElapsed()) / 1e9,
+                before  ? "already ranked"
+                : known ? "ranked before the documents ahead of it"
+                        : "not ranked in 10 minutes");
             std::fflush(stdout);
         }
     }
@@ -660,7 +675,7 @@ int main(int argc, char** argv) {
     std::string note = trainingFailed ? "FAILED: " + failure.toStdString()
                        : ended        ? presetName + ", compact encoder, 1 epoch of 256 mentions, dev 200; " +
                                      std::to_string(updates) + " progress updates"
-                                      : std::string("timed out");
+                               : std::string("timed out");
     printRow("training (worker)", training, note);
     return trained ? 0 : 1;
 }

@@ -27,6 +27,8 @@ packages=(
   # the .deb and its checks (tests/packaging): CPack's DEB generator reads file types with file,
   # and the desktop entry and AppStream metadata are validated
   file desktop-file-utils appstream
+  # the C++ layout check of .ci/run (tools/check_format.sh), pinned to one version
+  clang-format-14
 )
 
 missing=()

@@ -29,7 +29,9 @@ namespace {
 
 QString text(const std::string& value) { return QString::fromStdString(value); }
 
-QString figure(const std::optional<double>& value) { return value ? QString::number(*value, 'f', 3) : QStringLiteral("–"); }
+QString figure(const std::optional<double>& value) {
+    return value ? QString::number(*value, 'f', 3) : QStringLiteral("–");
+}
 
 }  // namespace
 
@@ -62,8 +64,8 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     agreement_->setColumnCount(7);
-    agreement_->setHorizontalHeaderLabels({tr("Both decided"), tr("Agreed"), tr("Observed"), tr("Expected"), tr("Cohen's κ"),
-                                           tr("Only A"), tr("Only B")});
+    agreement_->setHorizontalHeaderLabels({tr("Both decided"), tr("Agreed"), tr("Observed"), tr("Expected"),
+                                           tr("Cohen's κ"), tr("Only A"), tr("Only B")});
     agreement_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     agreement_->setSelectionMode(QAbstractItemView::NoSelection);
     agreement_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -111,12 +113,14 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
     connect(typeFilter_, &QComboBox::currentIndexChanged, this, [this] {
         if (!refreshing_) applyFilter();
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        updateButtons();
-        if (!current.isValid()) return;
-        const project::MentionKey& key = model_->row(current.row()).disagreement.mention;
-        Q_EMIT mentionActivated(text(key.split), text(key.document), static_cast<int>(key.start), static_cast<int>(key.end));
-    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                updateButtons();
+                if (!current.isValid()) return;
+                const project::MentionKey& key = model_->row(current.row()).disagreement.mention;
+                Q_EMIT mentionActivated(text(key.split), text(key.document), static_cast<int>(key.start),
+                                        static_cast<int>(key.end));
+            });
     connect(takeA_, &QPushButton::clicked, this, [this] { takeA(); });
     connect(takeB_, &QPushButton::clicked, this, [this] { takeB(); });
     connect(takeOther_, &QPushButton::clicked, this, [this] { takeOther(other_->text()); });
@@ -209,17 +213,20 @@ void AdjudicationDialog::updateFigures() {
     takeA_->setText(a.empty() ? tr("Take A") : tr("Take %1's").arg(text(a)));
     takeB_->setText(b.empty() ? tr("Take B") : tr("Take %1's").arg(text(b)));
     if (a.empty() || b.empty() || a == b) {
-        summary_->setText(tr("Merge another curator's project file (File > Merge Another Curator's Project) and choose two "
-                             "curators to compare: this file has decisions by %n curator(s).",
-                             nullptr, curatorA_->count()));
+        summary_->setText(
+            tr("Merge another curator's project file (File > Merge Another Curator's Project) and choose two "
+               "curators to compare: this file has decisions by %n curator(s).",
+               nullptr, curatorA_->count()));
         model_->setDecisions(done_, {}, {});
         updateButtons();
         return;
     }
     try {
-        const auto of = [](const std::string& name) { return [name](const project::Decision& d) { return d.curator == name; }; };
-        report_ = curation::measureAgreement(curation::categoriesInEffect(done_, of(a)), curation::categoriesInEffect(done_, of(b)),
-                                             types_);
+        const auto of = [](const std::string& name) {
+            return [name](const project::Decision& d) { return d.curator == name; };
+        };
+        report_ = curation::measureAgreement(curation::categoriesInEffect(done_, of(a)),
+                                             curation::categoriesInEffect(done_, of(b)), types_);
     } catch (const std::exception& error) {
         status_->setText(tr("Cannot measure the agreement: %1").arg(QString::fromUtf8(error.what())));
     }
@@ -227,8 +234,9 @@ void AdjudicationDialog::updateFigures() {
         const int row = agreement_->rowCount();
         agreement_->insertRow(row);
         agreement_->setVerticalHeaderItem(row, new QTableWidgetItem(scope));
-        const QStringList cells{QString::number(f.both), QString::number(f.agreed), figure(f.observed), figure(f.expected),
-                                figure(f.kappa), QString::number(f.onlyA), QString::number(f.onlyB)};
+        const QStringList cells{QString::number(f.both), QString::number(f.agreed), figure(f.observed),
+                                figure(f.expected),      figure(f.kappa),           QString::number(f.onlyA),
+                                QString::number(f.onlyB)};
         for (int column = 0; column < cells.size(); ++column) {
             auto* item = new QTableWidgetItem(cells[column]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -253,18 +261,20 @@ void AdjudicationDialog::updateFigures() {
             table_->setCurrentIndex(model_->index(row, 0));
         }
     const auto& o = report_.overall;
-    summary_->setText(tr("%1 and %2 both decided %3 mention(s) and agree on %4: Cohen's κ %5%6. %7 disagreement(s), %8 open.")
-                          .arg(text(a), text(b))
-                          .arg(o.both)
-                          .arg(o.agreed)
-                          .arg(figure(o.kappa), o.kappa ? QString() : QStringLiteral(" (%1)").arg(text(o.undefinedReason)))
-                          .arg(model_->rowCount())
-                          .arg(model_->openCount()));
+    summary_->setText(
+        tr("%1 and %2 both decided %3 mention(s) and agree on %4: Cohen's κ %5%6. %7 disagreement(s), %8 open.")
+            .arg(text(a), text(b))
+            .arg(o.both)
+            .arg(o.agreed)
+            .arg(figure(o.kappa), o.kappa ? QString() : QStringLiteral(" (%1)").arg(text(o.undefinedReason)))
+            .arg(model_->rowCount())
+            .arg(model_->openCount()));
     updateButtons();
 }
 
 void AdjudicationDialog::applyFilter() {
-    model_->setFilter(splitFilter_->currentData().toString().toStdString(), typeFilter_->currentData().toString().toStdString());
+    model_->setFilter(splitFilter_->currentData().toString().toStdString(),
+                      typeFilter_->currentData().toString().toStdString());
     updateButtons();
 }
 
@@ -330,15 +340,17 @@ bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& lin
     const project::MentionKey key = row.disagreement.mention;
     // Accept when the link is already the one in effect, as the candidates panel decides.
     if (kind == project::DecisionKind::Accept || kind == project::DecisionKind::Correct)
-        kind = session_->linkInEffect(key, *row.mention) == link ? project::DecisionKind::Accept : project::DecisionKind::Correct;
+        kind = session_->linkInEffect(key, *row.mention) == link ? project::DecisionKind::Accept
+                                                                 : project::DecisionKind::Correct;
     const Mention& mention = *row.mention;
     if (!session_->adjudicate(key, mention, kind, link)) {
         status_->setText(tr("The adjudication was not stored (see Diagnostics)"));
         return false;
     }
     refresh();  // the pick shows at once, not a turn later
-    status_->setText(tr("Adjudicated “%1”: %2").arg(text(mention.text), link.empty() ? text(std::string(project::decisionKindName(kind)))
-                                                                                     : text(link)));
+    status_->setText(
+        tr("Adjudicated “%1”: %2")
+            .arg(text(mention.text), link.empty() ? text(std::string(project::decisionKindName(kind))) : text(link)));
     return true;
 }
 

@@ -62,7 +62,15 @@ public:
     const curation::AgreementReport& report() const { return report_; }
 
     /// The columns of the agreement table.
-    enum AgreementColumn { BothColumn, AgreedColumn, ObservedColumn, ExpectedColumn, KappaColumn, OnlyAColumn, OnlyBColumn };
+    enum AgreementColumn {
+        BothColumn,
+        AgreedColumn,
+        ObservedColumn,
+        ExpectedColumn,
+        KappaColumn,
+        OnlyAColumn,
+        OnlyBColumn
+    };
 
 Q_SIGNALS:
     void mentionActivated(const QString& split, const QString& pmid, int start, int end);

@@ -58,68 +58,97 @@ QVariant CandidateModel::data(const QModelIndex& index, int role) const {
     const std::span<const kb::EntityIndex> entities =
         kb_ ? kb_->findById(row->entity) : std::span<const kb::EntityIndex>();
     switch (role) {
-    case EntityIdRole: return qs(row->entity);
-    case IsGoldRole: return isGold(row->entity);
-    case IsCurrentRole: return row->entity == current_;
-    case Qt::FontRole:
-        if (row->entity == current_) {
-            QFont font;
-            font.setBold(true);
-            return font;
-        }
-        return {};
-    case Qt::BackgroundRole:
-        if (isGold(row->entity)) return QBrush(QColor(0xd8, 0xf0, 0xd0));
-        return {};
-    case Qt::TextAlignmentRole:
-        if (index.column() == RankColumn || (index.column() >= ScoreColumn && index.column() <= SieveColumn))
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
-    case Qt::ToolTipRole:
-        if (index.column() == MatchedNameColumn && row->sharedName)
-            return tr("This name also names other entities (an unresolved homonym).");
-        if (index.column() == GoldColumn && isGold(row->entity)) return tr("The corpus links the mention to this entity.");
-        return {};
-    case Qt::DisplayRole: break;
-    default: return {};
+        case EntityIdRole:
+            return qs(row->entity);
+        case IsGoldRole:
+            return isGold(row->entity);
+        case IsCurrentRole:
+            return row->entity == current_;
+        case Qt::FontRole:
+            if (row->entity == current_) {
+                QFont font;
+                font.setBold(true);
+                return font;
+            }
+            return {};
+        case Qt::BackgroundRole:
+            if (isGold(row->entity)) return QBrush(QColor(0xd8, 0xf0, 0xd0));
+            return {};
+        case Qt::TextAlignmentRole:
+            if (index.column() == RankColumn || (index.column() >= ScoreColumn && index.column() <= SieveColumn))
+                return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            return {};
+        case Qt::ToolTipRole:
+            if (index.column() == MatchedNameColumn && row->sharedName)
+                return tr("This name also names other entities (an unresolved homonym).");
+            if (index.column() == GoldColumn && isGold(row->entity))
+                return tr("The corpus links the mention to this entity.");
+            return {};
+        case Qt::DisplayRole:
+            break;
+        default:
+            return {};
     }
     switch (index.column()) {
-    case RankColumn: return index.row() + 1;
-    case EntityColumn: return qs(row->entity);
-    case MatchedNameColumn: return row->sharedName ? qs(row->matchedName) + QStringLiteral(" ⚠") : qs(row->matchedName);
-    case PreferredNameColumn: return entities.empty() ? tr("(not in the KB)") : qs(kb_->preferredName(entities.front()));
-    case TypeColumn: {
-        if (entities.empty()) return {};
-        QStringList types;
-        for (const kb::SemanticTypeView& type : kb_->semanticTypes(entities.front()))
-            types << (type.name.empty() ? qs(type.id) : qs(type.name));
-        return types.join(QStringLiteral(", "));
-    }
-    case ScoreColumn: return QString::number(row->score, 'f', 4);
-    case SparseColumn: return optionalNumber(row->sparse, 4);
-    case DenseColumn: return optionalNumber(row->dense, 4);
-    case KnnColumn: return optionalNumber(row->knnProbability, 4);
-    case SieveColumn: return row->sieveStage ? QVariant(*row->sieveStage) : QVariant();
-    case GoldColumn: return isGold(row->entity) ? QStringLiteral("✓") : QString();
-    default: return {};
+        case RankColumn:
+            return index.row() + 1;
+        case EntityColumn:
+            return qs(row->entity);
+        case MatchedNameColumn:
+            return row->sharedName ? qs(row->matchedName) + QStringLiteral(" ⚠") : qs(row->matchedName);
+        case PreferredNameColumn:
+            return entities.empty() ? tr("(not in the KB)") : qs(kb_->preferredName(entities.front()));
+        case TypeColumn: {
+            if (entities.empty()) return {};
+            QStringList types;
+            for (const kb::SemanticTypeView& type : kb_->semanticTypes(entities.front()))
+                types << (type.name.empty() ? qs(type.id) : qs(type.name));
+            return types.join(QStringLiteral(", "));
+        }
+        case ScoreColumn:
+            return QString::number(row->score, 'f', 4);
+        case SparseColumn:
+            return optionalNumber(row->sparse, 4);
+        case DenseColumn:
+            return optionalNumber(row->dense, 4);
+        case KnnColumn:
+            return optionalNumber(row->knnProbability, 4);
+        case SieveColumn:
+            return row->sieveStage ? QVariant(*row->sieveStage) : QVariant();
+        case GoldColumn:
+            return isGold(row->entity) ? QStringLiteral("✓") : QString();
+        default:
+            return {};
     }
 }
 
 QVariant CandidateModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case RankColumn: return tr("#");
-    case EntityColumn: return tr("Entity");
-    case MatchedNameColumn: return tr("Matched name");
-    case PreferredNameColumn: return tr("Preferred name");
-    case TypeColumn: return tr("Type");
-    case ScoreColumn: return tr("Score");
-    case SparseColumn: return tr("Sparse");
-    case DenseColumn: return tr("Dense");
-    case KnnColumn: return tr("kNN");
-    case SieveColumn: return tr("Sieve");
-    case GoldColumn: return tr("Gold");
-    default: return {};
+        case RankColumn:
+            return tr("#");
+        case EntityColumn:
+            return tr("Entity");
+        case MatchedNameColumn:
+            return tr("Matched name");
+        case PreferredNameColumn:
+            return tr("Preferred name");
+        case TypeColumn:
+            return tr("Type");
+        case ScoreColumn:
+            return tr("Score");
+        case SparseColumn:
+            return tr("Sparse");
+        case DenseColumn:
+            return tr("Dense");
+        case KnnColumn:
+            return tr("kNN");
+        case SieveColumn:
+            return tr("Sieve");
+        case GoldColumn:
+            return tr("Gold");
+        default:
+            return {};
     }
 }
 

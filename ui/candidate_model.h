@@ -22,8 +22,18 @@ class CandidateModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        RankColumn, EntityColumn, MatchedNameColumn, PreferredNameColumn, TypeColumn,
-        ScoreColumn, SparseColumn, DenseColumn, KnnColumn, SieveColumn, GoldColumn, ColumnCount
+        RankColumn,
+        EntityColumn,
+        MatchedNameColumn,
+        PreferredNameColumn,
+        TypeColumn,
+        ScoreColumn,
+        SparseColumn,
+        DenseColumn,
+        KnnColumn,
+        SieveColumn,
+        GoldColumn,
+        ColumnCount
     };
     enum Role { EntityIdRole = Qt::UserRole + 1, IsGoldRole, IsCurrentRole };
 

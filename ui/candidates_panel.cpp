@@ -2,9 +2,9 @@
 
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QListWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -15,7 +15,10 @@
 namespace linkscope::ui {
 
 CandidatesPanel::CandidatesPanel(QWidget* parent)
-    : QWidget(parent), model_(new CandidateModel(this)), table_(new QTableView(this)), summary_(new QLabel(this)),
+    : QWidget(parent),
+      model_(new CandidateModel(this)),
+      table_(new QTableView(this)),
+      summary_(new QLabel(this)),
       searchSlot_(new QWidget(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);

@@ -97,7 +97,8 @@ void CurationCurvePlot::setSteps(const std::vector<curation::CurationStep>& step
     high = std::min(1.0, std::ceil(high * 10.0 + 0.5) / 10.0);
     const auto axesX = chart_->axes(Qt::Horizontal);
     const auto axesY = chart_->axes(Qt::Vertical);
-    setNiceRange(qobject_cast<QValueAxis*>(axesX.first()), 0, std::max<double>(1.0, static_cast<double>(documents)), 6, true);
+    setNiceRange(qobject_cast<QValueAxis*>(axesX.first()), 0, std::max<double>(1.0, static_cast<double>(documents)), 6,
+                 true);
     setNiceRange(qobject_cast<QValueAxis*>(axesY.first()), low, high);
     const curation::CurationStep& last = steps.empty() ? curation::CurationStep{} : steps.back();
     status_->setText(tr("%1: %2 documents, %3 corrections; online Acc@1 %4 with feedback, %5 without")

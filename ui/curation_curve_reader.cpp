@@ -60,7 +60,8 @@ std::vector<curation::CurationStep> readCurationCurve(const std::filesystem::pat
         if (line.empty()) continue;
         const std::vector<std::string_view> fields = splitFields(line);
         if (fields.size() != kFields)
-            reader.fail("expected " + std::to_string(kFields) + " comma-separated fields, got " + std::to_string(fields.size()));
+            reader.fail("expected " + std::to_string(kFields) + " comma-separated fields, got " +
+                        std::to_string(fields.size()));
         curation::CurationStep step;
         step.documentsDone = wholeNumber(fields[0], "documents_done", reader);
         step.mentionsDone = wholeNumber(fields[1], "mentions_done", reader);

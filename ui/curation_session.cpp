@@ -3,10 +3,10 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
+#include <QPromise>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUndoStack>
-#include <QPromise>
 #include <QtConcurrent>
 
 #include <algorithm>
@@ -92,9 +92,10 @@ ProgressSink workerProgress(CurationSession* session, std::shared_ptr<std::atomi
     ProgressSink progress;
     progress.report = [session](std::string_view stage, double fraction) {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        QMetaObject::invokeMethod(session, [session, text, fraction] {
-            Q_EMIT session->candidatesProgress(text, static_cast<int>(fraction * 100));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            session,
+            [session, text, fraction] { Q_EMIT session->candidatesProgress(text, static_cast<int>(fraction * 100)); },
+            Qt::QueuedConnection);
     };
     progress.cancelled = [cancelled] { return cancelled->load(); };
     return progress;
@@ -103,14 +104,17 @@ ProgressSink workerProgress(CurationSession* session, std::shared_ptr<std::atomi
 // A worker's failure, reported on the session's thread; `what` holds %1 for the error's text.
 void reportWorkerError(CurationSession* session, const QString& what, const std::exception& error) {
     const QString message = what.arg(QString::fromUtf8(error.what()));
-    QMetaObject::invokeMethod(session, [session, message] { Q_EMIT session->errorOccurred(message); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        session, [session, message] { Q_EMIT session->errorOccurred(message); }, Qt::QueuedConnection);
 }
 }  // namespace
 
 QString CurationSession::projectFileForManifest(const QString& manifestPath) {
     const QFileInfo manifest(manifestPath);
-    const QByteArray hash = QCryptographicHash::hash(manifest.absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
-    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/projects");
+    const QByteArray hash =
+        QCryptographicHash::hash(manifest.absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
+    const QString folder =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/projects");
     QDir().mkpath(folder);
     return QStringLiteral("%1/%2-%3.linkscope").arg(folder, manifest.completeBaseName(), QString::fromLatin1(hash));
 }
@@ -168,49 +172,58 @@ void CurationSession::startCandidates() {
     // Made here so that prioritizeDocument() can reach it at once; the worker ranks with it.
     auto ranking = std::make_shared<PendingRanking>();
     proposalRanking_ = ranking;
-    candidateWatcher_.setFuture(QtConcurrent::run(&rankerPool_, [this, project, cancelled, ranking](QPromise<Ranked>& promise) {
-        lowerWorkerPriority();
-        const ProgressSink progress = workerProgress(this, cancelled);
-        try {
-            auto candidates = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
-            auto expansions = std::make_shared<std::map<project::MentionKey, std::string>>();
-            for (const SplitCorpus& split : project->splits)
-                for (const Document& document : split.corpus.documents()) {
-                    const auto definitions = abbreviationsOf(document);
-                    for (const Mention& mention : document.mentions)
-                        if (auto expanded = expandedMention(mention, definitions))
-                            (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] = std::move(expanded->text);
-                }
-            promise.addResult(Ranked{candidates, expansions});
-            // Every mention's proposal, a batch of whole documents at a time, each handed to the
-            // GUI thread as it is ranked (core/curation/proposal_ranking.h): the documents the
-            // curator opens first, the rest in project order.
-            curation::ProposalRanking proposals(*project, *candidates, *expansions);
-            ranking->start(proposals);
-            const auto deliver = [this, cancelled](curation::ProposalRanking::Batch&& ranked) {
-                auto batch = std::make_shared<curation::ProposalRanking::Batch>(std::move(ranked));
-                QMetaObject::invokeMethod(this, [this, cancelled, batch] {
-                    if (cancelled == cancelCandidates_ && !cancelled->load()) adoptProposals(*batch);
-                }, Qt::QueuedConnection);
-            };
+    candidateWatcher_.setFuture(
+        QtConcurrent::run(&rankerPool_, [this, project, cancelled, ranking](QPromise<Ranked>& promise) {
+            lowerWorkerPriority();
+            const ProgressSink progress = workerProgress(this, cancelled);
             try {
-                proposals.run(deliver, progress);
-            } catch (...) {
+                auto candidates = std::make_shared<const curation::SparseCandidates>(
+                    *project->kb, /*homonymExpansion=*/true, progress);
+                auto expansions = std::make_shared<std::map<project::MentionKey, std::string>>();
+                for (const SplitCorpus& split : project->splits)
+                    for (const Document& document : split.corpus.documents()) {
+                        const auto definitions = abbreviationsOf(document);
+                        for (const Mention& mention : document.mentions)
+                            if (auto expanded = expandedMention(mention, definitions))
+                                (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] =
+                                    std::move(expanded->text);
+                    }
+                promise.addResult(Ranked{candidates, expansions});
+                // Every mention's proposal, a batch of whole documents at a time, each handed to the
+                // GUI thread as it is ranked (core/curation/proposal_ranking.h): the documents the
+                // curator opens first, the rest in project order.
+                curation::ProposalRanking proposals(*project, *candidates, *expansions);
+                ranking->start(proposals);
+                const auto deliver = [this, cancelled](curation::ProposalRanking::Batch&& ranked) {
+                    auto batch = std::make_shared<curation::ProposalRanking::Batch>(std::move(ranked));
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, cancelled, batch] {
+                            if (cancelled == cancelCandidates_ && !cancelled->load()) adoptProposals(*batch);
+                        },
+                        Qt::QueuedConnection);
+                };
+                try {
+                    proposals.run(deliver, progress);
+                } catch (...) {
+                    ranking->stop();
+                    throw;
+                }
                 ranking->stop();
-                throw;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, cancelled] {
+                        if (cancelled != cancelCandidates_ || cancelled->load()) return;
+                        proposalsComplete_ = true;
+                        Q_EMIT proposalsComplete();
+                    },
+                    Qt::QueuedConnection);
+                progress("Every mention ranked", 1.0);
+            } catch (const Cancelled&) {
+            } catch (const std::exception& error) {
+                reportWorkerError(this, tr("Could not rank the candidates: %1"), error);
             }
-            ranking->stop();
-            QMetaObject::invokeMethod(this, [this, cancelled] {
-                if (cancelled != cancelCandidates_ || cancelled->load()) return;
-                proposalsComplete_ = true;
-                Q_EMIT proposalsComplete();
-            }, Qt::QueuedConnection);
-            progress("Every mention ranked", 1.0);
-        } catch (const Cancelled&) {
-        } catch (const std::exception& error) {
-            reportWorkerError(this, tr("Could not rank the candidates: %1"), error);
-        }
-    }));
+        }));
 }
 
 void CurationSession::adoptProposals(const curation::ProposalRanking::Batch& batch) {
@@ -241,8 +254,10 @@ void CurationSession::PendingRanking::stop() {
 
 void CurationSession::PendingRanking::prioritize(const std::string& split, const std::string& document) {
     const std::lock_guard lock(mutex);
-    if (running) running->prioritize(split, document);
-    else early.emplace_back(split, document);
+    if (running)
+        running->prioritize(split, document);
+    else
+        early.emplace_back(split, document);
 }
 
 void CurationSession::reloadDecisions() {
@@ -309,7 +324,8 @@ std::string CurationSession::proposedLink(const project::MentionKey& key, const 
 std::optional<CurationSession::Proposal> CurationSession::proposal(const project::MentionKey& key) const {
 #ifdef LINKSCOPE_HAVE_TORCH
     if (model_)
-        if (const auto* proposal = model_->proposal(key)) return Proposal{proposal->entity, proposal->score, proposal->margin};
+        if (const auto* proposal = model_->proposal(key))
+            return Proposal{proposal->entity, proposal->score, proposal->margin};
 #endif
     return sparseProposal(key);
 }
@@ -362,18 +378,18 @@ void CurationSession::linkWithRun(const QString& runDirectory, curation::LinkMod
     for (const auto& [key, decision] : current_) decisions.push_back(decision);
     auto project = project_;
     // Its own pool, of one thread: close() and a new linkWithRun() wait for this job alone.
-    modelWatcher_.setFuture(QtConcurrent::run(&modelPool_, [this, project, options, decisions, cancelled]()
-                                                               -> std::shared_ptr<curation::ModelCandidates> {
-        lowerWorkerPriority();
-        const ProgressSink progress = workerProgress(this, cancelled);
-        try {
-            return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
-        } catch (const Cancelled&) {
-        } catch (const std::exception& error) {
-            reportWorkerError(this, tr("Could not link with the run: %1"), error);
-        }
-        return nullptr;
-    }));
+    modelWatcher_.setFuture(QtConcurrent::run(
+        &modelPool_, [this, project, options, decisions, cancelled]() -> std::shared_ptr<curation::ModelCandidates> {
+            lowerWorkerPriority();
+            const ProgressSink progress = workerProgress(this, cancelled);
+            try {
+                return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
+            } catch (const Cancelled&) {
+            } catch (const std::exception& error) {
+                reportWorkerError(this, tr("Could not link with the run: %1"), error);
+            }
+            return nullptr;
+        }));
 #else
     Q_UNUSED(runDirectory);
     Q_UNUSED(mode);
@@ -405,8 +421,8 @@ void CurationSession::adoptModel(std::shared_ptr<curation::ModelCandidates> mode
     clearPendingRerank();
     // Decisions made or undone while it was built: the model took the ones in effect then.
     for (const std::int64_t id : model_->fedDecisions()) {
-        const bool inEffect = std::any_of(current_.begin(), current_.end(),
-                                          [id](const auto& entry) { return entry.second.id == id; });
+        const bool inEffect =
+            std::any_of(current_.begin(), current_.end(), [id](const auto& entry) { return entry.second.id == id; });
         if (!inEffect) scheduleRerank(model_->unfeed(id));
     }
     for (const auto& [key, decision] : current_) scheduleRerank(model_->feed(decision));
@@ -425,7 +441,8 @@ void CurationSession::feedModel(const project::Decision& decision) {
         changedByLast_.clear();
         scheduleRerank(model_->feed(decision));
     } catch (const std::exception& error) {
-        Q_EMIT errorOccurred(tr("The decision is saved, but the datastore did not take it: %1").arg(QString::fromUtf8(error.what())));
+        Q_EMIT errorOccurred(
+            tr("The decision is saved, but the datastore did not take it: %1").arg(QString::fromUtf8(error.what())));
     }
 #else
     Q_UNUSED(decision);
@@ -468,7 +485,8 @@ void CurationSession::rerankSome() {
         return;
     }
     const std::size_t count = std::min(kRerankBatch, pendingRerank_.size());
-    const std::vector<project::MentionKey> batch(pendingRerank_.begin(), pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
+    const std::vector<project::MentionKey> batch(pendingRerank_.begin(),
+                                                 pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
     pendingRerank_.erase(pendingRerank_.begin(), pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
     for (const project::MentionKey& key : batch) pendingSet_.erase(key);
     const curation::ProposalChanges changes = model_->rerank(batch);
@@ -477,7 +495,8 @@ void CurationSession::rerankSome() {
         QTimer::singleShot(0, this, &CurationSession::rerankSome);
     }
     changedByLast_.insert(changedByLast_.end(), changes.topChanged.begin(), changes.topChanged.end());
-    if (!changes.reranked.empty()) Q_EMIT rankingsChanged(changes.reranked, static_cast<int>(changes.topChanged.size()));
+    if (!changes.reranked.empty())
+        Q_EMIT rankingsChanged(changes.reranked, static_cast<int>(changes.topChanged.size()));
 #else
     clearPendingRerank();
 #endif
@@ -496,7 +515,8 @@ std::vector<std::string> idSet(std::string_view joined) {
     std::size_t start = 0;
     while (start <= joined.size()) {
         const std::size_t bar = joined.find('|', start);
-        const std::string_view id = joined.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+        const std::string_view id =
+            joined.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
         if (!id.empty()) ids.emplace_back(id);
         if (bar == std::string_view::npos) break;
         start = bar + 1;
@@ -519,8 +539,10 @@ CurationSession::DocumentReview CurationSession::review(const std::string& split
         // The link in effect against the gold ids (CUI-less gold is "-1", like a NIL decision).
         std::string link;
         if (decided) {
-            if (const auto decidedTo = project::decidedLink(decision->second)) link = *decidedTo;
-            else if (proposed) link = proposed->entity;
+            if (const auto decidedTo = project::decidedLink(decision->second))
+                link = *decidedTo;
+            else if (proposed)
+                link = proposed->entity;
         } else if (proposed) {
             link = proposed->entity;
         } else {
@@ -574,7 +596,8 @@ namespace {
 QString surfaceKey(const std::string& text) { return QString::fromStdString(text).simplified().toCaseFolded(); }
 }  // namespace
 
-std::vector<CurationSession::MentionRef> CurationSession::sameSurface(const project::MentionKey& key, const Mention& mention,
+std::vector<CurationSession::MentionRef> CurationSession::sameSurface(const project::MentionKey& key,
+                                                                      const Mention& mention,
                                                                       const std::string& link) const {
     std::vector<MentionRef> found;
     if (!project_) return found;
@@ -611,7 +634,7 @@ std::optional<std::map<project::MentionKey, std::size_t>> CurationSession::datas
 }
 
 std::vector<CurationSession::MoveRef> CurationSession::datastoreMoves(const project::MentionKey& key,
-                                                                       const std::string& entity) {
+                                                                      const std::string& entity) {
     std::vector<MoveRef> found;
 #ifdef LINKSCOPE_HAVE_TORCH
     if (!model_) return found;
@@ -629,7 +652,8 @@ std::vector<CurationSession::MoveRef> CurationSession::datastoreMoves(const proj
     return found;
 }
 
-int CurationSession::decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink) {
+int CurationSession::decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind,
+                               const std::string& newLink) {
     if (mentions.empty()) return 0;
     int stored = 0;
     undoStack_->beginMacro(tr("Apply to %n identical mention(s)", nullptr, static_cast<int>(mentions.size())));
@@ -717,35 +741,37 @@ bool CurationSession::startMerge(const QString& file) {
     cancelMerge_ = cancelled;
     const std::filesystem::path into = projectFile_.toStdString();
     const std::filesystem::path from = file.toStdString();
-    mergeWatcher_.setFuture(QtConcurrent::run(&mergePool_, [this, into, from, file, cancelled, project = project_]() -> MergeOutcome {
-        ProgressSink progress;
-        progress.report = [this](std::string_view, double fraction) {
-            const int percent = static_cast<int>(fraction * 100);
-            QMetaObject::invokeMethod(this, [this, percent] { Q_EMIT mergeProgress(percent); }, Qt::QueuedConnection);
-        };
-        progress.cancelled = [cancelled] { return cancelled->load(); };
-        try {
-            // Its own connection: the GUI's store belongs to the GUI thread.
-            auto target = project::ProjectStore::open(into);
-            const auto source = project::ProjectStore::open(from);
-            // The open project's corpora: a decision of the other file that names none of its
-            // mentions refuses the merge (curation::MergeOptions::mentionExists). Built here, off
-            // the GUI thread: a set of every mention of the project.
-            curation::MergeOptions options;
-            if (project) options.mentionExists = curation::mentionLookup(project->splits);
-            const curation::MergeSummary merged = curation::mergeDecisions(target, source, options, progress);
-            return {tr("Merged %n decision(s) from %1 (%2 already here); %3 disagreement(s) to adjudicate", nullptr,
-                       static_cast<int>(merged.imported))
-                        .arg(file)
-                        .arg(merged.alreadyPresent)
-                        .arg(merged.openDisagreements),
-                    {}};
-        } catch (const Cancelled&) {
-            return {{}, tr("the merge was cancelled; the decisions merged before stay (merge again to go on)")};
-        } catch (const std::exception& error) {
-            return {{}, QString::fromUtf8(error.what())};
-        }
-    }));
+    mergeWatcher_.setFuture(
+        QtConcurrent::run(&mergePool_, [this, into, from, file, cancelled, project = project_]() -> MergeOutcome {
+            ProgressSink progress;
+            progress.report = [this](std::string_view, double fraction) {
+                const int percent = static_cast<int>(fraction * 100);
+                QMetaObject::invokeMethod(
+                    this, [this, percent] { Q_EMIT mergeProgress(percent); }, Qt::QueuedConnection);
+            };
+            progress.cancelled = [cancelled] { return cancelled->load(); };
+            try {
+                // Its own connection: the GUI's store belongs to the GUI thread.
+                auto target = project::ProjectStore::open(into);
+                const auto source = project::ProjectStore::open(from);
+                // The open project's corpora: a decision of the other file that names none of its
+                // mentions refuses the merge (curation::MergeOptions::mentionExists). Built here, off
+                // the GUI thread: a set of every mention of the project.
+                curation::MergeOptions options;
+                if (project) options.mentionExists = curation::mentionLookup(project->splits);
+                const curation::MergeSummary merged = curation::mergeDecisions(target, source, options, progress);
+                return {tr("Merged %n decision(s) from %1 (%2 already here); %3 disagreement(s) to adjudicate", nullptr,
+                           static_cast<int>(merged.imported))
+                            .arg(file)
+                            .arg(merged.alreadyPresent)
+                            .arg(merged.openDisagreements),
+                        {}};
+            } catch (const Cancelled&) {
+                return {{}, tr("the merge was cancelled; the decisions merged before stay (merge again to go on)")};
+            } catch (const std::exception& error) {
+                return {{}, QString::fromUtf8(error.what())};
+            }
+        }));
     return true;
 }
 

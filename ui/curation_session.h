@@ -41,7 +41,7 @@ namespace curation {
 class SparseCandidates;
 class ModelCandidates;
 enum class LinkMode;
-}
+}  // namespace curation
 }  // namespace linkscope
 
 namespace linkscope::ui {
@@ -114,9 +114,9 @@ public:
     /// once the ranker is built, a batch of documents at a time (proposalsRanked), the documents
     /// asked for with prioritizeDocument() first, until every mention is ranked (proposalsComplete).
     struct Proposal {
-        std::string entity;  ///< top entity ("" when nothing was ranked)
-        double score = 0.0;  ///< its score
-        double margin = 0.0; ///< its lead over the second entity (its score when alone)
+        std::string entity;   ///< top entity ("" when nothing was ranked)
+        double score = 0.0;   ///< its score
+        double margin = 0.0;  ///< its lead over the second entity (its score when alone)
     };
     /// Every mention's proposal is known (what the review filters and the queue need).
     bool proposalsAvailable() const { return proposalsComplete_ || model_ != nullptr; }
@@ -175,7 +175,8 @@ public:
     /// The other mentions of the project that read like `mention` (same text, ignoring case and
     /// spacing), have no decision yet, and whose link in effect is not `link`: what "apply to
     /// all identical mentions" would change. Project order (split, document, offset).
-    std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention, const std::string& link) const;
+    std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention,
+                                        const std::string& link) const;
     /// A mention whose proposal a decision would move through the run's datastore.
     struct MoveRef {
         MentionRef ref;
@@ -298,8 +299,8 @@ private:
     QThreadPool modelPool_;
     QFutureWatcher<std::shared_ptr<curation::ModelCandidates>> modelWatcher_;
     std::shared_ptr<std::atomic<bool>> cancelModel_;
-    std::deque<project::MentionKey> pendingRerank_;   ///< in order of arrival, no repeats
-    std::set<project::MentionKey> pendingSet_;        ///< the same, for the repeat check
+    std::deque<project::MentionKey> pendingRerank_;  ///< in order of arrival, no repeats
+    std::set<project::MentionKey> pendingSet_;       ///< the same, for the repeat check
     bool rerankQueued_ = false;
     /// A merge (startMerge): on its own pool, so that close() waits for this job alone.
     struct MergeOutcome {

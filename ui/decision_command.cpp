@@ -10,16 +10,16 @@ QString describeDecision(const project::Decision& decision) {
     const QString text = QString::fromStdString(decision.mentionText);
     const QString link = QString::fromStdString(decision.newLink);
     switch (decision.kind) {
-    case project::DecisionKind::Accept:
-        return QCoreApplication::translate("DecisionCommand", "Accept %1 for “%2”").arg(link, text);
-    case project::DecisionKind::Correct:
-        return QCoreApplication::translate("DecisionCommand", "Correct “%2” to %1").arg(link, text);
-    case project::DecisionKind::Reject:
-        return QCoreApplication::translate("DecisionCommand", "Reject the link of “%1”").arg(text);
-    case project::DecisionKind::Nil:
-        return QCoreApplication::translate("DecisionCommand", "Mark “%1” as NIL").arg(text);
-    case project::DecisionKind::Skip:
-        return QCoreApplication::translate("DecisionCommand", "Skip “%1”").arg(text);
+        case project::DecisionKind::Accept:
+            return QCoreApplication::translate("DecisionCommand", "Accept %1 for “%2”").arg(link, text);
+        case project::DecisionKind::Correct:
+            return QCoreApplication::translate("DecisionCommand", "Correct “%2” to %1").arg(link, text);
+        case project::DecisionKind::Reject:
+            return QCoreApplication::translate("DecisionCommand", "Reject the link of “%1”").arg(text);
+        case project::DecisionKind::Nil:
+            return QCoreApplication::translate("DecisionCommand", "Mark “%1” as NIL").arg(text);
+        case project::DecisionKind::Skip:
+            return QCoreApplication::translate("DecisionCommand", "Skip “%1”").arg(text);
     }
     return {};
 }

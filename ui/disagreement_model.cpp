@@ -37,11 +37,15 @@ std::string goldOf(const Mention& mention) {
 
 QString describeLink(const project::Decision& decision) {
     switch (decision.kind) {
-    case project::DecisionKind::Reject: return QObject::tr("rejected");
-    case project::DecisionKind::Nil: return QObject::tr("NIL (-1)");
-    case project::DecisionKind::Skip: return QObject::tr("skip");
-    case project::DecisionKind::Accept:
-    case project::DecisionKind::Correct: break;
+        case project::DecisionKind::Reject:
+            return QObject::tr("rejected");
+        case project::DecisionKind::Nil:
+            return QObject::tr("NIL (-1)");
+        case project::DecisionKind::Skip:
+            return QObject::tr("skip");
+        case project::DecisionKind::Accept:
+        case project::DecisionKind::Correct:
+            break;
     }
     return text(decision.newLink);
 }
@@ -57,10 +61,12 @@ void DisagreementModel::setProposalFunction(std::function<std::string(const proj
     proposal_ = std::move(proposal);
 }
 
-void DisagreementModel::setDecisions(const std::vector<project::Decision>& done, const std::string& a, const std::string& b) {
+void DisagreementModel::setDecisions(const std::vector<project::Decision>& done, const std::string& a,
+                                     const std::string& b) {
     a_ = a;
     b_ = b;
-    all_ = (a.empty() || b.empty() || a == b) ? std::vector<curation::Disagreement>{} : curation::findDisagreements(done, a, b);
+    all_ = (a.empty() || b.empty() || a == b) ? std::vector<curation::Disagreement>{}
+                                              : curation::findDisagreements(done, a, b);
     rebuild();
 }
 
@@ -90,15 +96,19 @@ void DisagreementModel::rebuild() {
 }
 
 int DisagreementModel::rowOf(const project::MentionKey& key) const {
-    const auto found = std::find_if(rows_.begin(), rows_.end(), [&](const Row& row) { return row.disagreement.mention == key; });
+    const auto found =
+        std::find_if(rows_.begin(), rows_.end(), [&](const Row& row) { return row.disagreement.mention == key; });
     return found == rows_.end() ? -1 : static_cast<int>(found - rows_.begin());
 }
 
 int DisagreementModel::openCount() const {
-    return static_cast<int>(std::count_if(rows_.begin(), rows_.end(), [](const Row& row) { return !row.disagreement.settled(); }));
+    return static_cast<int>(
+        std::count_if(rows_.begin(), rows_.end(), [](const Row& row) { return !row.disagreement.settled(); }));
 }
 
-int DisagreementModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int DisagreementModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
 int DisagreementModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -112,40 +122,60 @@ QVariant DisagreementModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && (index.column() == LinkAColumn || index.column() == LinkBColumn)) {
         const auto found = d.byCurator.find(index.column() == LinkAColumn ? a_ : b_);
         if (found == d.byCurator.end()) return {};
-        return tr("%1 by %2 at %3").arg(text(std::string(project::decisionKindName(found->second.kind))), text(found->second.curator),
-                                        text(found->second.timestamp));
+        return tr("%1 by %2 at %3")
+            .arg(text(std::string(project::decisionKindName(found->second.kind))), text(found->second.curator),
+                 text(found->second.timestamp));
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case SplitColumn: return text(d.mention.split);
-    case DocumentColumn: return text(d.mention.document);
-    case MentionColumn: return text(d.mentionText);
-    case TypeColumn: return text(row.type);
-    case LinkAColumn:
-    case LinkBColumn: {
-        const auto found = d.byCurator.find(index.column() == LinkAColumn ? a_ : b_);
-        return found == d.byCurator.end() ? QVariant() : describeLink(found->second);
-    }
-    case GoldColumn: return text(row.gold);
-    case ProposalColumn: return text(row.proposal);
-    case AdjudicatedColumn: return d.settled() ? describeLink(*d.adjudication) : QString();
-    default: return {};
+        case SplitColumn:
+            return text(d.mention.split);
+        case DocumentColumn:
+            return text(d.mention.document);
+        case MentionColumn:
+            return text(d.mentionText);
+        case TypeColumn:
+            return text(row.type);
+        case LinkAColumn:
+        case LinkBColumn: {
+            const auto found = d.byCurator.find(index.column() == LinkAColumn ? a_ : b_);
+            return found == d.byCurator.end() ? QVariant() : describeLink(found->second);
+        }
+        case GoldColumn:
+            return text(row.gold);
+        case ProposalColumn:
+            return text(row.proposal);
+        case AdjudicatedColumn:
+            return d.settled() ? describeLink(*d.adjudication) : QString();
+        default:
+            return {};
     }
 }
 
 QVariant DisagreementModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case SplitColumn: return tr("Split");
-    case DocumentColumn: return tr("Document");
-    case MentionColumn: return tr("Mention");
-    case TypeColumn: return tr("Type");
-    case LinkAColumn: return a_.empty() ? tr("Curator A") : text(a_);
-    case LinkBColumn: return b_.empty() ? tr("Curator B") : text(b_);
-    case GoldColumn: return tr("Gold");
-    case ProposalColumn: return tr("Proposal");
-    case AdjudicatedColumn: return tr("Adjudicated");
-    default: return {};
+        case SplitColumn:
+            return tr("Split");
+        case DocumentColumn:
+            return tr("Document");
+        case MentionColumn:
+            return tr("Mention");
+        case TypeColumn:
+            return tr("Type");
+        case LinkAColumn:
+            return a_.empty() ? tr("Curator A") : text(a_);
+        case LinkBColumn:
+            return b_.empty() ? tr("Curator B") : text(b_);
+        case GoldColumn:
+            return tr("Gold");
+        case ProposalColumn:
+            return tr("Proposal");
+        case AdjudicatedColumn:
+            return tr("Adjudicated");
+        default:
+            return {};
     }
 }
 

@@ -16,7 +16,7 @@
 namespace linkscope {
 struct LoadedProject;
 struct Mention;
-}
+}  // namespace linkscope
 
 namespace linkscope::ui {
 
@@ -28,7 +28,7 @@ public:
         DocumentColumn,
         MentionColumn,
         TypeColumn,
-        LinkAColumn,   ///< curator A's link (its kind when reject / nil)
+        LinkAColumn,  ///< curator A's link (its kind when reject / nil)
         LinkBColumn,
         GoldColumn,
         ProposalColumn,
@@ -41,8 +41,8 @@ public:
     struct Row {
         curation::Disagreement disagreement;
         std::string type;
-        std::string gold;      ///< the corpus ids joined by '|', "-1" for CUI-less, "" when unknown
-        std::string proposal;  ///< the ranker's top entity, "" when not known (yet)
+        std::string gold;                  ///< the corpus ids joined by '|', "-1" for CUI-less, "" when unknown
+        std::string proposal;              ///< the ranker's top entity, "" when not known (yet)
         const Mention* mention = nullptr;  ///< owned by the project; null when the corpus lacks it
     };
 

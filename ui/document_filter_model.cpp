@@ -18,8 +18,10 @@ void DocumentFilterModel::setReviewFilter(Review review) {
     review_ = review;
     invalidateFilter();
     // Worth reviewing lists the most worthwhile document first; leaving it, file order again.
-    if (review_ == Review::WorthReviewing) sort(0, Qt::AscendingOrder);
-    else if (wasQueue) sort(-1);
+    if (review_ == Review::WorthReviewing)
+        sort(0, Qt::AscendingOrder);
+    else if (wasQueue)
+        sort(-1);
 }
 
 void DocumentFilterModel::setPriorityFunction(PriorityFn priority) {

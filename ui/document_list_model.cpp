@@ -17,7 +17,8 @@ void DocumentListModel::setProject(std::shared_ptr<const LoadedProject> project)
         for (std::size_t s = 0; s < project_->splits.size(); ++s) {
             const auto documents = project_->splits[s].corpus.documents();
             for (std::size_t d = 0; d < documents.size(); ++d) {
-                rowOf_.emplace(std::pair(project_->splits[s].split, documents[d].pmid()), static_cast<int>(rows_.size()));
+                rowOf_.emplace(std::pair(project_->splits[s].split, documents[d].pmid()),
+                               static_cast<int>(rows_.size()));
                 rows_.push_back({static_cast<int>(s), static_cast<int>(d)});
             }
         }
@@ -29,7 +30,8 @@ void DocumentListModel::setProject(std::shared_ptr<const LoadedProject> project)
 const Document* DocumentListModel::documentAt(int row) const {
     if (!project_ || row < 0 || row >= static_cast<int>(rows_.size())) return nullptr;
     const Row& r = rows_[static_cast<std::size_t>(row)];
-    return &project_->splits[static_cast<std::size_t>(r.split)].corpus.documents()[static_cast<std::size_t>(r.document)];
+    return &project_->splits[static_cast<std::size_t>(r.split)]
+                .corpus.documents()[static_cast<std::size_t>(r.document)];
 }
 
 void DocumentListModel::setReviewFunction(ReviewFn review) {
@@ -89,34 +91,48 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == ReviewedColumn) {
         const Review review = reviewOf(index.row());
         return tr("%1 of %2 mentions reviewed; %3 linked differently from the gold; %4 unreviewed of low confidence")
-            .arg(review.reviewed).arg(review.mentions).arg(review.disagreements).arg(review.lowConfidence);
+            .arg(review.reviewed)
+            .arg(review.mentions)
+            .arg(review.disagreements)
+            .arg(review.lowConfidence);
     }
     if (role == Qt::TextAlignmentRole && (index.column() == MentionsColumn || index.column() == ReviewedColumn))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == TitleColumn) return QString::fromStdString(document->title);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case SplitColumn: return QString::fromStdString(project_->splits[static_cast<std::size_t>(r.split)].split);
-    case PmidColumn: return QString::fromStdString(document->pmid());
-    case TitleColumn: return QString::fromStdString(document->title);
-    case MentionsColumn: return static_cast<int>(document->mentions.size());
-    case ReviewedColumn: {
-        const Review review = reviewOf(index.row());
-        return QStringLiteral("%1/%2").arg(review.reviewed).arg(review.mentions);
-    }
-    default: return {};
+        case SplitColumn:
+            return QString::fromStdString(project_->splits[static_cast<std::size_t>(r.split)].split);
+        case PmidColumn:
+            return QString::fromStdString(document->pmid());
+        case TitleColumn:
+            return QString::fromStdString(document->title);
+        case MentionsColumn:
+            return static_cast<int>(document->mentions.size());
+        case ReviewedColumn: {
+            const Review review = reviewOf(index.row());
+            return QStringLiteral("%1/%2").arg(review.reviewed).arg(review.mentions);
+        }
+        default:
+            return {};
     }
 }
 
 QVariant DocumentListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case SplitColumn: return tr("Split");
-    case PmidColumn: return tr("PMID");
-    case TitleColumn: return tr("Title");
-    case MentionsColumn: return tr("Mentions");
-    case ReviewedColumn: return tr("Reviewed");
-    default: return {};
+        case SplitColumn:
+            return tr("Split");
+        case PmidColumn:
+            return tr("PMID");
+        case TitleColumn:
+            return tr("Title");
+        case MentionsColumn:
+            return tr("Mentions");
+        case ReviewedColumn:
+            return tr("Reviewed");
+        default:
+            return {};
     }
 }
 

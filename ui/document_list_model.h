@@ -14,7 +14,7 @@
 namespace linkscope {
 struct LoadedProject;
 class Document;
-}
+}  // namespace linkscope
 
 namespace linkscope::ui {
 

@@ -93,7 +93,8 @@ void DocumentView::applyHighlights() {
         selection.format.setBackground(mentionColor(spans_[i].state));
         if (spans_[i].composite) selection.format.setFontUnderline(true);
         // An abbreviation (its expansion in the tooltip) is dotted; composite keeps the line.
-        else if (!spans_[i].expansion.isEmpty()) selection.format.setUnderlineStyle(QTextCharFormat::DotLine);
+        else if (!spans_[i].expansion.isEmpty())
+            selection.format.setUnderlineStyle(QTextCharFormat::DotLine);
         if (i == current_) {
             selection.format.setFontWeight(QFont::Bold);
             selection.format.setProperty(QTextFormat::OutlinePen, QPen(palette().highlight().color(), 1));
@@ -127,8 +128,10 @@ bool DocumentView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int index = mentionAtPosition(cursorForPosition(viewport()->mapFromGlobal(help->globalPos())).position());
-        if (index >= 0 && !spans_[index].tooltip.isEmpty()) QToolTip::showText(help->globalPos(), spans_[index].tooltip, this);
-        else QToolTip::hideText();
+        if (index >= 0 && !spans_[index].tooltip.isEmpty())
+            QToolTip::showText(help->globalPos(), spans_[index].tooltip, this);
+        else
+            QToolTip::hideText();
         return true;
     }
     if (event->type() == QEvent::ShortcutOverride) {
@@ -155,22 +158,34 @@ bool DocumentView::focusNextPrevChild(bool next) {
 
 void DocumentView::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
-    case Qt::Key_N:
-    case Qt::Key_Down:
-        if (!spans_.isEmpty()) { selectMention(current_ + 1); return; }
-        break;
-    case Qt::Key_P:
-    case Qt::Key_Up:
-        if (!spans_.isEmpty()) { selectMention(current_ - 1); return; }
-        break;
-    case Qt::Key_Home:
-        if (!spans_.isEmpty()) { selectMention(0); return; }
-        break;
-    case Qt::Key_End:
-        if (!spans_.isEmpty()) { selectMention(static_cast<int>(spans_.size()) - 1); return; }
-        break;
-    default:
-        break;
+        case Qt::Key_N:
+        case Qt::Key_Down:
+            if (!spans_.isEmpty()) {
+                selectMention(current_ + 1);
+                return;
+            }
+            break;
+        case Qt::Key_P:
+        case Qt::Key_Up:
+            if (!spans_.isEmpty()) {
+                selectMention(current_ - 1);
+                return;
+            }
+            break;
+        case Qt::Key_Home:
+            if (!spans_.isEmpty()) {
+                selectMention(0);
+                return;
+            }
+            break;
+        case Qt::Key_End:
+            if (!spans_.isEmpty()) {
+                selectMention(static_cast<int>(spans_.size()) - 1);
+                return;
+            }
+            break;
+        default:
+            break;
     }
     QTextEdit::keyPressEvent(event);
 }

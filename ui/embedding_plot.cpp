@@ -12,8 +12,8 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrent>
 
@@ -66,7 +66,7 @@ protected:
             return;
         }
         setRubberBand(event->modifiers().testFlag(Qt::ShiftModifier) ? QChartView::RectangleRubberBand
-                                                                      : QChartView::NoRubberBand);
+                                                                     : QChartView::NoRubberBand);
         QChartView::mousePressEvent(event);
     }
     void mouseMoveEvent(QMouseEvent* event) override {
@@ -99,8 +99,8 @@ ProgressSink stageSink(Promise& promise, int from, int to) {
     ProgressSink sink;
     sink.cancelled = [&promise] { return promise.isCanceled(); };
     sink.report = [&promise, from, to](std::string_view stage, double fraction) {
-        promise.setProgressValueAndText(from + static_cast<int>(std::lround((to - from) * std::clamp(fraction, 0.0, 1.0))),
-                                        fromUtf8(stage));
+        promise.setProgressValueAndText(
+            from + static_cast<int>(std::lround((to - from) * std::clamp(fraction, 0.0, 1.0))), fromUtf8(stage));
     };
     return sink;
 }
@@ -117,8 +117,9 @@ EmbeddingPlot::EmbeddingPlot(QWidget* parent) : QWidget(parent) {
     chart_->setAnimationOptions(QChart::NoAnimation);
     view_ = new ZoomableChartView(chart_, this);  // takes ownership of the chart
     view_->setRenderHint(QPainter::Antialiasing);
-    view_->setToolTip(tr("Wheel: zoom  ·  Shift+drag: zoom to a rectangle  ·  middle button: pan  ·  "
-                         "click a dot to open the mention, a star to show the entity"));
+    view_->setToolTip(
+        tr("Wheel: zoom  ·  Shift+drag: zoom to a rectangle  ·  middle button: pan  ·  "
+           "click a dot to open the mention, a star to show the entity"));
 
     status_ = new QLabel(tr("Choose an entity to see its neighbourhood."), this);
     status_->setWordWrap(true);
@@ -178,8 +179,8 @@ void EmbeddingPlot::showEntity(const QString& id) {
     }
     watcher_.cancel();  // the running job, if any, stops at its next check; its result is dropped
     setComputing(true, tr("Computing the neighbourhood of %1…").arg(id));
-    watcher_.setFuture(QtConcurrent::run(&pool_,
-        [project = project_, candidates = candidates_, options = options_, id](QPromise<Outcome>& promise) {
+    watcher_.setFuture(QtConcurrent::run(
+        &pool_, [project = project_, candidates = candidates_, options = options_, id](QPromise<Outcome>& promise) {
             promise.setProgressRange(0, 100);
             Outcome outcome;
             try {
@@ -234,8 +235,10 @@ void EmbeddingPlot::onFinished() {
                        .arg(fromUtf8(n.entities.front().id), fromUtf8(n.entities.front().preferredName))
                        .arg(n.entities.size() - 1);
     if (n.sampledOutMentions > 0) text += tr(" (%1 mentions sampled out)").arg(n.sampledOutMentions);
-    text += tr("; the plane shows %1% of the variance.").arg(100.0 * outcome.layout->mds.varianceExplained(), 0, 'f', 1);
-    text += tr(" Distances: %1.").arg(distances_.isEmpty() ? tr("cosine of character 1-2-gram TF-IDF vectors") : distances_);
+    text +=
+        tr("; the plane shows %1% of the variance.").arg(100.0 * outcome.layout->mds.varianceExplained(), 0, 'f', 1);
+    text += tr(" Distances: %1.")
+                .arg(distances_.isEmpty() ? tr("cosine of character 1-2-gram TF-IDF vectors") : distances_);
     setComputing(false, text);
     Q_EMIT computed(outcome.layout->entityId);
 }
@@ -303,7 +306,8 @@ void EmbeddingPlot::plot(std::shared_ptr<const Layout> layout) {
             chart_->addSeries(series);
             series->attachAxis(x);
             series->attachAxis(y);
-            connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) { activatePoint(series, p); });
+            connect(series, &QScatterSeries::clicked, this,
+                    [this, series](const QPointF& p) { activatePoint(series, p); });
             connect(series, &QScatterSeries::hovered, this,
                     [this, series](const QPointF& p, bool state) { hoverPoint(series, p, state); });
             // One legend entry per entity: its star, labelled with id and preferred name.
@@ -331,7 +335,8 @@ void EmbeddingPlot::plot(std::shared_ptr<const Layout> layout) {
 
 void EmbeddingPlot::resetZoom() { chart_->zoomReset(); }
 
-const curation::NeighbourhoodPoint* EmbeddingPlot::pointAt(const QScatterSeries* series, const QPointF& position) const {
+const curation::NeighbourhoodPoint* EmbeddingPlot::pointAt(const QScatterSeries* series,
+                                                           const QPointF& position) const {
     if (!layout_) return nullptr;
     const auto found = std::find(series_.begin(), series_.end(), series);
     if (found == series_.end()) return nullptr;
@@ -369,8 +374,8 @@ void EmbeddingPlot::hoverPoint(QScatterSeries* series, const QPointF& position, 
     const QString where = point->kind == curation::PointKind::Mention
                               ? tr("mention in %1, PMID %2").arg(fromUtf8(point->split), fromUtf8(point->pmid))
                               : tr("name of %1").arg(fromUtf8(point->entity));
-    QToolTip::showText(QCursor::pos(), QStringLiteral("<b>%1</b><br>%2").arg(fromUtf8(point->label).toHtmlEscaped(), where),
-                       view_);
+    QToolTip::showText(QCursor::pos(),
+                       QStringLiteral("<b>%1</b><br>%2").arg(fromUtf8(point->label).toHtmlEscaped(), where), view_);
 }
 
 }  // namespace linkscope::ui

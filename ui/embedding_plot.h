@@ -9,9 +9,9 @@
 // worker thread; a new request cancels the running one. Without a ranker handed over by
 // setCandidates(), the first request builds the sparse candidate ranker itself (seconds on MEDIC).
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QPointF>
 #include <QString>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>

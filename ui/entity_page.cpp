@@ -28,10 +28,14 @@ QString link(const QUrl& url, const QString& text) {
 
 QString homonymCaseText(kb::HomonymCase homonymCase) {
     switch (homonymCase) {
-    case kb::HomonymCase::NotHomonym: return {};
-    case kb::HomonymCase::OtherName: return EntityPage::tr("synonym: expanded with the preferred name");
-    case kb::HomonymCase::PreferredName: return EntityPage::tr("preferred name: expanded with another name");
-    case kb::HomonymCase::Unexpandable: return EntityPage::tr("preferred name without other names: left as it is");
+        case kb::HomonymCase::NotHomonym:
+            return {};
+        case kb::HomonymCase::OtherName:
+            return EntityPage::tr("synonym: expanded with the preferred name");
+        case kb::HomonymCase::PreferredName:
+            return EntityPage::tr("preferred name: expanded with another name");
+        case kb::HomonymCase::Unexpandable:
+            return EntityPage::tr("preferred name without other names: left as it is");
     }
     return {};
 }
@@ -41,9 +45,9 @@ QString homonymCaseText(kb::HomonymCase homonymCase) {
 EntityPage::EntityPage(QWidget* parent) : QTextBrowser(parent) {
     setObjectName(QStringLiteral("entityPage"));
     setOpenLinks(false);  // links are the page's own: entities and mentions, never files
-    document()->setDefaultStyleSheet(QStringLiteral(
-        "table { border-collapse: collapse; } td, th { padding: 1px 6px; } th { text-align: left; }"
-        ".homonym { color: #8a4b00; } .muted { color: #777; }"));
+    document()->setDefaultStyleSheet(
+        QStringLiteral("table { border-collapse: collapse; } td, th { padding: 1px 6px; } th { text-align: left; }"
+                       ".homonym { color: #8a4b00; } .muted { color: #777; }"));
     connect(this, &QTextBrowser::anchorClicked, this, &EntityPage::activateLink);
     showMessage(tr("Search the knowledge base and choose an entity to see it here."));
 }
@@ -65,8 +69,8 @@ void EntityPage::showMessage(const QString& text) {
 QUrl EntityPage::mentionUrl(const QString& split, const QString& pmid, int start, int end) {
     // Concatenated, not arg()'d: the percent escapes ("%2F") would read as placeholders.
     const QChar slash(QLatin1Char('/'));
-    return QUrl(QStringLiteral("mention:") + encoded(split) + slash + encoded(pmid) + slash + QString::number(start) + slash +
-                QString::number(end));
+    return QUrl(QStringLiteral("mention:") + encoded(split) + slash + encoded(pmid) + slash + QString::number(start) +
+                slash + QString::number(end));
 }
 
 void EntityPage::activateLink(const QUrl& url) {
@@ -144,14 +148,16 @@ bool EntityPage::showEntity(const QString& id) {
             QStringList others;
             for (const kb::EntityIndex other : kb.findByName(name))
                 if (other != e) others << link(entityUrl(kb.primaryId(other)), html(kb.primaryId(other)));
-            mark = QStringLiteral("<span class=\"homonym\">%1</span>").arg(homonymCaseText(expansion->homonymCase(pair)).toHtmlEscaped());
+            mark = QStringLiteral("<span class=\"homonym\">%1</span>")
+                       .arg(homonymCaseText(expansion->homonymCase(pair)).toHtmlEscaped());
             if (expansion->crossSpecies(pair)) mark += tr(", cross-species");
             if (expansion->stillDuplicate(pair)) mark += tr(", <b>still shared after expansion</b>");
             if (!others.isEmpty()) mark += tr("; also a name of %1").arg(others.join(QStringLiteral(", ")));
         }
         const QString nameCell = i == 0 ? QStringLiteral("<b>%1</b>").arg(html(name)) : html(name);
-        const QString expandedCell = expanded == name ? QStringLiteral("<span class=\"muted\">=</span>")
-                                                      : QStringLiteral("<span class=\"homonym\">%1</span>").arg(html(expanded));
+        const QString expandedCell = expanded == name
+                                         ? QStringLiteral("<span class=\"muted\">=</span>")
+                                         : QStringLiteral("<span class=\"homonym\">%1</span>").arg(html(expanded));
         page += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>").arg(nameCell, expandedCell, mark);
     }
     page += QStringLiteral("</table>");
@@ -175,19 +181,24 @@ bool EntityPage::showEntity(const QString& id) {
                 const QUrl url = mentionUrl(splitName, qs(document.pmid()), static_cast<int>(mention.start),
                                             static_cast<int>(mention.end));
                 contents_.mentionLinks << url.toString(QUrl::FullyEncoded);
-                rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3–%4</td><td>%5</td><td>%6</td></tr>")
-                            // one arg() call: a second one would read "%2F" in the link as a placeholder
-                            .arg(html(document.pmid()), link(url, html(mention.text)), QString::number(mention.start),
-                                 QString::number(mention.end), html(mention.type),
-                                 mention.ids.join == IdJoin::Single ? QString() : tr("composite: %1").arg(html(mention.idColumn)));
+                rows +=
+                    QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3–%4</td><td>%5</td><td>%6</td></tr>")
+                        // one arg() call: a second one would read "%2F" in the link as a placeholder
+                        .arg(html(document.pmid()), link(url, html(mention.text)), QString::number(mention.start),
+                             QString::number(mention.end), html(mention.type),
+                             mention.ids.join == IdJoin::Single ? QString()
+                                                                : tr("composite: %1").arg(html(mention.idColumn)));
             }
         }
         if (inSplit == 0) continue;
         mentions += tr("<h4>%1 (%2)</h4>").arg(splitName.toHtmlEscaped(), locale.toString(inSplit));
-        mentions += tr("<table><tr><th>PMID</th><th>Mention</th><th>Characters</th><th>Type</th><th></th></tr>%1</table>").arg(rows);
+        mentions +=
+            tr("<table><tr><th>PMID</th><th>Mention</th><th>Characters</th><th>Type</th><th></th></tr>%1</table>")
+                .arg(rows);
     }
     page += tr("<h3>Linked mentions (%1)</h3>").arg(locale.toString(contents_.linkedMentions));
-    if (contents_.linkedMentions == 0) page += tr("<p class=\"muted\">No mention of the project's corpora is linked to this entity.</p>");
+    if (contents_.linkedMentions == 0)
+        page += tr("<p class=\"muted\">No mention of the project's corpora is linked to this entity.</p>");
     page += mentions;
     if (contents_.linkedMentions > kMaxListedMentions)
         page += tr("<p class=\"muted\">The first %1 are listed.</p>").arg(locale.toString(kMaxListedMentions));

@@ -51,7 +51,8 @@ EntitySearchBox::EntitySearchBox(QWidget* parent) : QWidget(parent) {
     debounce_->setInterval(120);
     connect(debounce_, &QTimer::timeout, this, &EntitySearchBox::runSearch);
     connect(edit_, &QLineEdit::textChanged, this, &EntitySearchBox::onTextEdited);
-    connect(view_, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& index) { chooseRow(index.row()); });
+    connect(view_, &QAbstractItemView::doubleClicked, this,
+            [this](const QModelIndex& index) { chooseRow(index.row()); });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
         if (current.isValid()) Q_EMIT currentEntityChanged(model_->canonicalIdAt(current.row()));
     });
@@ -83,8 +84,10 @@ QString EntitySearchBox::currentId() const {
 }
 
 void EntitySearchBox::onTextEdited() {
-    if (lastSearchMs_ > kSlowSearchMs) debounce_->start();
-    else runSearch();
+    if (lastSearchMs_ > kSlowSearchMs)
+        debounce_->start();
+    else
+        runSearch();
 }
 
 void EntitySearchBox::runSearch() {
@@ -94,8 +97,10 @@ void EntitySearchBox::runSearch() {
     const int rows = model_->rowCount();
     if (rows > 0) view_->setCurrentIndex(model_->index(0, 0));
     for (int c = 0; c < EntitySearchModel::SemanticTypesColumn; ++c) view_->resizeColumnToContents(c);
-    if (edit_->text().trimmed().isEmpty()) status_->clear();
-    else if (rows == 0) status_->setText(tr("No entity found"));
+    if (edit_->text().trimmed().isEmpty())
+        status_->clear();
+    else if (rows == 0)
+        status_->setText(tr("No entity found"));
     else
         status_->setText(tr("%n entities shown (%1 ms)", nullptr, rows).arg(QLocale().toString(lastSearchMs_, 'f', 1)));
 }
@@ -122,41 +127,43 @@ bool EntitySearchBox::eventFilter(QObject* watched, QEvent* event) {
     const auto* key = static_cast<QKeyEvent*>(event);
     if (watched == edit_) {
         switch (key->key()) {
-        case Qt::Key_Down:
-        case Qt::Key_PageDown:
-            if (debounce_->isActive()) runSearch();
-            if (model_->rowCount() == 0) return false;
-            view_->setFocus(Qt::OtherFocusReason);
-            if (!view_->currentIndex().isValid()) view_->setCurrentIndex(model_->index(0, 0));
-            return true;
-        case Qt::Key_Return:
-        case Qt::Key_Enter:
-            if (debounce_->isActive()) runSearch();
-            chooseRow(view_->currentIndex().isValid() ? view_->currentIndex().row() : 0);
-            return true;
-        case Qt::Key_Escape:
-            if (edit_->text().isEmpty()) return false;
-            edit_->clear();
-            return true;
-        default: return false;
+            case Qt::Key_Down:
+            case Qt::Key_PageDown:
+                if (debounce_->isActive()) runSearch();
+                if (model_->rowCount() == 0) return false;
+                view_->setFocus(Qt::OtherFocusReason);
+                if (!view_->currentIndex().isValid()) view_->setCurrentIndex(model_->index(0, 0));
+                return true;
+            case Qt::Key_Return:
+            case Qt::Key_Enter:
+                if (debounce_->isActive()) runSearch();
+                chooseRow(view_->currentIndex().isValid() ? view_->currentIndex().row() : 0);
+                return true;
+            case Qt::Key_Escape:
+                if (edit_->text().isEmpty()) return false;
+                edit_->clear();
+                return true;
+            default:
+                return false;
         }
     }
     if (watched == view_) {
         switch (key->key()) {
-        case Qt::Key_Return:
-        case Qt::Key_Enter:
-            chooseRow(view_->currentIndex().row());
-            return true;
-        case Qt::Key_Up:
-            if (view_->currentIndex().row() <= 0) {
+            case Qt::Key_Return:
+            case Qt::Key_Enter:
+                chooseRow(view_->currentIndex().row());
+                return true;
+            case Qt::Key_Up:
+                if (view_->currentIndex().row() <= 0) {
+                    edit_->setFocus(Qt::OtherFocusReason);
+                    return true;
+                }
+                return false;
+            case Qt::Key_Escape:
                 edit_->setFocus(Qt::OtherFocusReason);
                 return true;
-            }
-            return false;
-        case Qt::Key_Escape:
-            edit_->setFocus(Qt::OtherFocusReason);
-            return true;
-        default: return false;
+            default:
+                return false;
         }
     }
     return QWidget::eventFilter(watched, event);

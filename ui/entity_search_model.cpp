@@ -20,12 +20,18 @@ QString semanticTypesOf(const kb::KnowledgeBase& kb, kb::EntityIndex entity) {
 
 QString matchDescription(kb::SearchMatch match) {
     switch (match) {
-    case kb::SearchMatch::ExactId: return EntitySearchModel::tr("the identifier");
-    case kb::SearchMatch::ExactName: return EntitySearchModel::tr("a name, exactly");
-    case kb::SearchMatch::NamePrefix: return EntitySearchModel::tr("the start of a name");
-    case kb::SearchMatch::IdPrefix: return EntitySearchModel::tr("the start of an identifier");
-    case kb::SearchMatch::WordPrefix: return EntitySearchModel::tr("the start of words of a name");
-    case kb::SearchMatch::Substring: return EntitySearchModel::tr("part of a name");
+        case kb::SearchMatch::ExactId:
+            return EntitySearchModel::tr("the identifier");
+        case kb::SearchMatch::ExactName:
+            return EntitySearchModel::tr("a name, exactly");
+        case kb::SearchMatch::NamePrefix:
+            return EntitySearchModel::tr("the start of a name");
+        case kb::SearchMatch::IdPrefix:
+            return EntitySearchModel::tr("the start of an identifier");
+        case kb::SearchMatch::WordPrefix:
+            return EntitySearchModel::tr("the start of words of a name");
+        case kb::SearchMatch::Substring:
+            return EntitySearchModel::tr("part of a name");
     }
     return {};
 }
@@ -85,46 +91,60 @@ QVariant EntitySearchModel::data(const QModelIndex& index, int role) const {
     if (!hit) return {};
     const kb::KnowledgeBase& kb = index_->knowledgeBase();
     switch (role) {
-    case CanonicalIdRole: return qs(kb.primaryId(hit->entity));
-    case EntityIndexRole: return static_cast<int>(hit->entity);
-    case MatchKindRole: return static_cast<int>(hit->match);
-    case Qt::ToolTipRole:
-        return tr("%1 — %2<br>The query matched %3: <i>%4</i>%5")
-            .arg(qs(kb.primaryId(hit->entity)).toHtmlEscaped(), qs(kb.preferredName(hit->entity)).toHtmlEscaped(),
-                 matchDescription(hit->match), qs(hit->text).toHtmlEscaped(),
-                 hit->expandedName ? tr(" (a homonym, expanded)") : QString());
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case IdColumn: return qs(kb.primaryId(hit->entity));
-        case MatchedNameColumn: return qs(hit->text);
-        case PreferredNameColumn: return qs(kb.preferredName(hit->entity));
-        case SemanticTypesColumn: return semanticTypesOf(kb, hit->entity);
-        default: return {};
-        }
-    case Qt::FontRole:
-        if (index.column() == MatchedNameColumn && hit->preferredName) {
-            QFont bold;
-            bold.setBold(true);
-            return bold;
-        }
-        if (index.column() == MatchedNameColumn && hit->expandedName) {
-            QFont italic;
-            italic.setItalic(true);
-            return italic;
-        }
-        return {};
-    default: return {};
+        case CanonicalIdRole:
+            return qs(kb.primaryId(hit->entity));
+        case EntityIndexRole:
+            return static_cast<int>(hit->entity);
+        case MatchKindRole:
+            return static_cast<int>(hit->match);
+        case Qt::ToolTipRole:
+            return tr("%1 — %2<br>The query matched %3: <i>%4</i>%5")
+                .arg(qs(kb.primaryId(hit->entity)).toHtmlEscaped(), qs(kb.preferredName(hit->entity)).toHtmlEscaped(),
+                     matchDescription(hit->match), qs(hit->text).toHtmlEscaped(),
+                     hit->expandedName ? tr(" (a homonym, expanded)") : QString());
+        case Qt::DisplayRole:
+            switch (index.column()) {
+                case IdColumn:
+                    return qs(kb.primaryId(hit->entity));
+                case MatchedNameColumn:
+                    return qs(hit->text);
+                case PreferredNameColumn:
+                    return qs(kb.preferredName(hit->entity));
+                case SemanticTypesColumn:
+                    return semanticTypesOf(kb, hit->entity);
+                default:
+                    return {};
+            }
+        case Qt::FontRole:
+            if (index.column() == MatchedNameColumn && hit->preferredName) {
+                QFont bold;
+                bold.setBold(true);
+                return bold;
+            }
+            if (index.column() == MatchedNameColumn && hit->expandedName) {
+                QFont italic;
+                italic.setItalic(true);
+                return italic;
+            }
+            return {};
+        default:
+            return {};
     }
 }
 
 QVariant EntitySearchModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case IdColumn: return tr("Id");
-    case MatchedNameColumn: return tr("Matched name");
-    case PreferredNameColumn: return tr("Preferred name");
-    case SemanticTypesColumn: return tr("Semantic types");
-    default: return {};
+        case IdColumn:
+            return tr("Id");
+        case MatchedNameColumn:
+            return tr("Matched name");
+        case PreferredNameColumn:
+            return tr("Preferred name");
+        case SemanticTypesColumn:
+            return tr("Semantic types");
+        default:
+            return {};
     }
 }
 

@@ -30,8 +30,8 @@ bool ErrorFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& source
     }
     const QRegularExpression pattern = filterRegularExpression();
     if (pattern.pattern().isEmpty()) return true;
-    for (const int column : {ErrorTableModel::MentionColumn, ErrorTableModel::DocumentColumn, ErrorTableModel::GoldColumn,
-                             ErrorTableModel::PredictedColumn})
+    for (const int column : {ErrorTableModel::MentionColumn, ErrorTableModel::DocumentColumn,
+                             ErrorTableModel::GoldColumn, ErrorTableModel::PredictedColumn})
         if (sourceModel()->index(sourceRow, column, sourceParent).data().toString().contains(pattern)) return true;
     return false;
 }
@@ -39,7 +39,8 @@ bool ErrorFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& source
 bool ErrorFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const {
     const QVariant a = left.data(ErrorTableModel::SortRole);
     const QVariant b = right.data(ErrorTableModel::SortRole);
-    if (a.typeId() == QMetaType::ULongLong && b.typeId() == QMetaType::ULongLong) return a.toULongLong() < b.toULongLong();
+    if (a.typeId() == QMetaType::ULongLong && b.typeId() == QMetaType::ULongLong)
+        return a.toULongLong() < b.toULongLong();
     return QString::localeAwareCompare(a.toString(), b.toString()) < 0;
 }
 

@@ -13,7 +13,15 @@ struct EvaluationRun;
 class ErrorTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { MentionColumn, DocumentColumn, GoldColumn, PredictedColumn, RankColumn, CategoriesColumn, ColumnCount };
+    enum Column {
+        MentionColumn,
+        DocumentColumn,
+        GoldColumn,
+        PredictedColumn,
+        RankColumn,
+        CategoriesColumn,
+        ColumnCount
+    };
     enum Role {
         /// eval::ErrorCategories::bits() of the row (uint).
         CategoriesRole = Qt::UserRole + 1,

@@ -1,8 +1,8 @@
 #include "evaluation_panel.h"
 
-#include <QCheckBox>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,24 +14,24 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPromise>
 #include <QPushButton>
-#include <QMenu>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
 
+#include "curation_curve_plot.h"
 #include "error_filter_model.h"
 #include "error_table_model.h"
 #include "evaluation_run.h"
-#include "curation_curve_plot.h"
 #include "multi_run_panel.h"
 #include "plot_export.h"
 #include "project/loaded_project.h"
@@ -265,9 +265,9 @@ bool EvaluationPanel::startSparseEvaluation(const QString& split, Slot slot, boo
     SparseEvaluationOptions options;
     options.split = split.toStdString();
     options.homonymExpansion = homonymExpansion;
-    return startJob([project = project_, options](const ProgressSink& progress) {
-        return evaluateProjectSparse(*project, options, progress);
-    }, slot, tr("Evaluating the sparse linker on %1").arg(split));
+    return startJob([project = project_, options](
+                        const ProgressSink& progress) { return evaluateProjectSparse(*project, options, progress); },
+                    slot, tr("Evaluating the sparse linker on %1").arg(split));
 }
 
 bool EvaluationPanel::startRunEvaluation(const QString& runDirectory, const QString& split, Slot slot, bool knn) {
@@ -276,9 +276,9 @@ bool EvaluationPanel::startRunEvaluation(const QString& runDirectory, const QStr
     options.run = runDirectory.toStdString();
     options.split = split.toStdString();
     options.knn = knn;
-    return startJob([project = project_, options](const ProgressSink& progress) {
-        return evaluateProjectRun(*project, options, progress);
-    }, slot, tr("Evaluating %1 on %2").arg(QFileInfo(runDirectory).fileName(), split));
+    return startJob([project = project_,
+                     options](const ProgressSink& progress) { return evaluateProjectRun(*project, options, progress); },
+                    slot, tr("Evaluating %1 on %2").arg(QFileInfo(runDirectory).fileName(), split));
 }
 
 void EvaluationPanel::startTrainedFromControls(const QString& runDirectory) {
@@ -287,9 +287,9 @@ void EvaluationPanel::startTrainedFromControls(const QString& runDirectory) {
 }
 
 bool EvaluationPanel::startLoadingFile(const QString& path, Slot slot) {
-    return startJob([project = project_, file = std::filesystem::path(path.toStdString())](const ProgressSink&) {
-        return loadPerMentionRun(file, project.get());
-    }, slot, tr("Reading %1").arg(QFileInfo(path).fileName()));
+    return startJob([project = project_, file = std::filesystem::path(path.toStdString())](
+                        const ProgressSink&) { return loadPerMentionRun(file, project.get()); },
+                    slot, tr("Reading %1").arg(QFileInfo(path).fileName()));
 }
 
 bool EvaluationPanel::startJob(Job job, Slot slot, const QString& what) {
@@ -387,7 +387,8 @@ void EvaluationPanel::refreshMetrics() {
         if (result.homonymAffected) addRow(slot, tr("homonym-affected"), *result.homonymAffected);
         if (result.notHomonymAffected) addRow(slot, tr("not homonym-affected"), *result.notHomonymAffected);
         for (const auto& [type, metrics] : result.byType)
-            addRow(slot, tr("type %1").arg(QString::fromStdString(type.empty() ? std::string("(none)") : type)), metrics);
+            addRow(slot, tr("type %1").arg(QString::fromStdString(type.empty() ? std::string("(none)") : type)),
+                   metrics);
     }
 }
 
@@ -451,14 +452,14 @@ void EvaluationPanel::startComparison() {
     comparisonLabel_->setText(tr("Comparing…"));
     const std::size_t k = compareK_->currentData().toULongLong();
     const bool strict = compareStrict_->isChecked();
-    comparisonWatcher_.setFuture(QtConcurrent::run(&pool_, [a = runs_[SlotA], b = runs_[SlotB], k, strict]()
-                                                       -> std::optional<eval::RunComparison> {
-        try {
-            return eval::compareRuns(a->result, b->result, k, strict);
-        } catch (const std::exception&) {
-            return std::nullopt;  // not the same mentions
-        }
-    }));
+    comparisonWatcher_.setFuture(QtConcurrent::run(
+        &pool_, [a = runs_[SlotA], b = runs_[SlotB], k, strict]() -> std::optional<eval::RunComparison> {
+            try {
+                return eval::compareRuns(a->result, b->result, k, strict);
+            } catch (const std::exception&) {
+                return std::nullopt;  // not the same mentions
+            }
+        }));
 }
 
 void EvaluationPanel::onComparisonFinished() {
@@ -505,9 +506,9 @@ void EvaluationPanel::chooseFile() {
 void EvaluationPanel::activateError(const QModelIndex& proxyIndex) {
     const QModelIndex index = errorFilter_->mapToSource(proxyIndex);
     if (!index.isValid()) return;
-    Q_EMIT mentionActivated(index.data(ErrorTableModel::SplitRole).toString(),
-                            index.data(ErrorTableModel::DocumentRole).toString(),
-                            index.data(ErrorTableModel::StartRole).toInt(), index.data(ErrorTableModel::EndRole).toInt());
+    Q_EMIT mentionActivated(
+        index.data(ErrorTableModel::SplitRole).toString(), index.data(ErrorTableModel::DocumentRole).toString(),
+        index.data(ErrorTableModel::StartRole).toInt(), index.data(ErrorTableModel::EndRole).toInt());
 }
 
 }  // namespace linkscope::ui

@@ -9,8 +9,8 @@
 // charts have a "Save plot…" button (plot_export.h).
 // Activating an error emits mentionActivated, which the main window routes to the document view.
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QStringList>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <array>

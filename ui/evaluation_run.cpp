@@ -85,7 +85,8 @@ void addGroups(EvaluationRun& run, const std::vector<std::optional<bool>>& seen,
         result.all.add(m.rank, m.strictRank, goldRanks[i]);
         auto [group, inserted] = result.byType.try_emplace(run.mentions[i].type, depth);
         group->second.add(m.rank, m.strictRank, goldRanks[i]);
-        if (anySeen && seen[i].has_value()) (*seen[i] ? *result.seen : *result.unseen).add(m.rank, m.strictRank, goldRanks[i]);
+        if (anySeen && seen[i].has_value())
+            (*seen[i] ? *result.seen : *result.unseen).add(m.rank, m.strictRank, goldRanks[i]);
     }
 }
 
@@ -168,8 +169,8 @@ eval::EvalOptions projectEvalOptions(const ProjectEvalData& data, const Progress
 }
 
 // The error list's rows of an evaluated split.
-EvaluationRun finishRun(QString name, const LoadedProject& project, const std::string& split, const ProjectEvalData& data,
-                        eval::EvalResult result, const ProgressSink& progress) {
+EvaluationRun finishRun(QString name, const LoadedProject& project, const std::string& split,
+                        const ProjectEvalData& data, eval::EvalResult result, const ProgressSink& progress) {
     EvaluationRun run;
     run.name = std::move(name);
     run.result = std::move(result);
@@ -227,17 +228,20 @@ EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEv
                                     const ProgressSink& progress) {
     const ProjectEvalData data = buildProjectEvalData(project, options.split, options.homonymExpansion, progress);
     progress("Indexing the dictionary", 0.1);
-    const retrieval::SparseIndex index = retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
+    const retrieval::SparseIndex index =
+        retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
     progress.checkCancelled();
     const eval::RankFn rank = [&index](std::span<const std::string> texts, std::size_t k) {
         return index.search(texts, k);
     };
-    eval::EvalResult result = eval::evaluate(data.queries, data.dictionary, rank, projectEvalOptions(data, progress, 0.15));
-    return finishRun(QStringLiteral("sparse on %1").arg(QString::fromStdString(options.split)), project, options.split, data,
-                     std::move(result), progress);
+    eval::EvalResult result =
+        eval::evaluate(data.queries, data.dictionary, rank, projectEvalOptions(data, progress, 0.15));
+    return finishRun(QStringLiteral("sparse on %1").arg(QString::fromStdString(options.split)), project, options.split,
+                     data, std::move(result), progress);
 }
 
-EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluationOptions& options, const ProgressSink& progress) {
+EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluationOptions& options,
+                                 const ProgressSink& progress) {
 #ifdef LINKSCOPE_HAVE_TORCH
     progress("Loading the model", 0.0);
     encoder::EncoderOptions encoderOptions;
@@ -249,7 +253,8 @@ EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluati
         buildProjectEvalData(project, options.split, options.homonymExpansion || preset.homonymExpansion, progress);
     train::LinkerOptions linkerOptions;
     linkerOptions.sparseWeight = model.info.sparseWeight;
-    const train::MethodLinker linker(preset, model.encoder, data.dictionary, project.kb.get(), linkerOptions, &progress);
+    const train::MethodLinker linker(preset, model.encoder, data.dictionary, project.kb.get(), linkerOptions,
+                                     &progress);
     const auto counter = train::tokenCounterOf(model.encoder.tokenizer());
     eval::EvalOptions evalOptions = projectEvalOptions(data, progress, 0.6);
     evalOptions.partText = train::mentionInputs(preset, *data.evaluated, counter);
@@ -268,18 +273,20 @@ EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluati
         augmentedOptions.ontologyEntries = data.kbEntries;
         augmented.emplace(linker, data.dictionary, &*datastore, augmentedOptions);
     }
-    eval::EvalResult result = eval::evaluate(data.queries, data.dictionary,
-                                             augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
-    const QString name = QStringLiteral("%1%2 on %3")
-                             .arg(QString::fromStdString(options.run.filename().string()),
-                                  options.knn ? QStringLiteral(" + kNN") : QString(), QString::fromStdString(options.split));
+    eval::EvalResult result = eval::evaluate(
+        data.queries, data.dictionary, augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
+    const QString name =
+        QStringLiteral("%1%2 on %3")
+            .arg(QString::fromStdString(options.run.filename().string()),
+                 options.knn ? QStringLiteral(" + kNN") : QString(), QString::fromStdString(options.split));
     return finishRun(name, project, options.split, data, std::move(result), progress);
 #else
     (void)project;
     (void)options;
     (void)progress;
-    throw Error("this build has no LibTorch: a trained run cannot be evaluated here (linkscope-cli eval --run on a "
-                "machine with LibTorch writes a per-mention file the dock reads)");
+    throw Error(
+        "this build has no LibTorch: a trained run cannot be evaluated here (linkscope-cli eval --run on a "
+        "machine with LibTorch writes a per-mention file the dock reads)");
 #endif
 }
 
@@ -340,7 +347,8 @@ EvaluationRun loadPerMentionRun(const std::filesystem::path& file, const LoadedP
                 // The best rank over the parts, as evaluate() merges them.
                 const auto rank = static_cast<std::size_t>(p) + 1;
                 for (std::size_t g = 0; g < row.gold.size(); ++g)
-                    if ((ranks[g] == 0 || rank < ranks[g]) && std::find(ids.begin(), ids.end(), row.gold[g]) != ids.end())
+                    if ((ranks[g] == 0 || rank < ranks[g]) &&
+                        std::find(ids.begin(), ids.end(), row.gold[g]) != ids.end())
                         ranks[g] = rank;
             }
         }

@@ -42,7 +42,7 @@ struct EvaluatedMention {
     /// The top prediction of each query part (one for a mention that was not split).
     std::string predictedName;
     std::vector<std::string> predictedIds;
-    std::size_t rank = 0;        ///< 0 = not within the depth
+    std::size_t rank = 0;  ///< 0 = not within the depth
     std::size_t strictRank = 0;
     eval::ErrorCategories categories;
     /// Properties of the mention itself, the same in every run (the multi-run comparison's

@@ -13,7 +13,10 @@
 namespace linkscope::ui {
 
 ExportDialog::ExportDialog(const QStringList& splits, const QString& suggestedFolder, QWidget* parent)
-    : QDialog(parent), format_(new QComboBox(this)), splits_(new QListWidget(this)), out_(new QLineEdit(this)),
+    : QDialog(parent),
+      format_(new QComboBox(this)),
+      splits_(new QListWidget(this)),
+      out_(new QLineEdit(this)),
       folder_(suggestedFolder) {
     setWindowTitle(tr("Export"));
     format_->addItem(tr("PubTator (corrected annotations)"), static_cast<int>(curation::ExportFormat::PubTator));
@@ -71,8 +74,10 @@ curation::ExportOptions ExportDialog::options() const {
     options.out = out_->text().toStdString();
     bool all = true;
     for (int i = 0; i < splits_->count(); ++i) {
-        if (splits_->item(i)->checkState() == Qt::Checked) options.splits.push_back(splits_->item(i)->text().toStdString());
-        else all = false;
+        if (splits_->item(i)->checkState() == Qt::Checked)
+            options.splits.push_back(splits_->item(i)->text().toStdString());
+        else
+            all = false;
     }
     if (all) options.splits.clear();
     return options;

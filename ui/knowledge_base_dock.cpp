@@ -83,7 +83,8 @@ void KnowledgeBaseDock::startIndexing() {
         timer.start();
         try {
             auto holder = std::make_shared<const ProjectSearchIndex>(project, sink);
-            promise.addResult(Built{std::shared_ptr<const kb::EntitySearchIndex>(holder, &holder->index), {},
+            promise.addResult(Built{std::shared_ptr<const kb::EntitySearchIndex>(holder, &holder->index),
+                                    {},
                                     static_cast<double>(timer.nsecsElapsed()) / 1e9});
         } catch (const Cancelled&) {
             // no result: a newer project replaced this one, or the dock is going away

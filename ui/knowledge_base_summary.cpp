@@ -39,7 +39,8 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
     layout->addWidget(homonyms_, 1);
     pool_.setMaxThreadCount(1);
     connect(&figuresWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        if (!figuresWatcher_.isCanceled() && figuresWatcher_.future().resultCount() > 0) figures_->setText(figuresWatcher_.result());
+        if (!figuresWatcher_.isCanceled() && figuresWatcher_.future().resultCount() > 0)
+            figures_->setText(figuresWatcher_.result());
     });
 }
 
@@ -60,21 +61,20 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
         const kb::KbStatistics stats = project->kb->statistics();
         const kb::HomonymStatistics& h = project->homonyms->statistics();
         return tr("<b>%1</b> (%2)<table>"
-                             "<tr><td>Entities</td><td align=right>%3</td></tr>"
-                             "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
-                             "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
-                             "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
-                             "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
-                             "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
-                             "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
-                             "</table>")
-                              .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
-                                   QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)),
-                                   number(stats.entities), number(stats.namePairs), number(stats.distinctNames),
-                                   number(stats.alternativeIds), number(h.homonymNames), number(h.homonymPairs),
-                                   number(h.preferredNamePairs))
-                              .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
-                                   number(h.remainingDuplicateNames));
+                  "<tr><td>Entities</td><td align=right>%3</td></tr>"
+                  "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
+                  "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
+                  "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
+                  "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
+                  "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
+                  "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
+                  "</table>")
+            .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
+                 QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)), number(stats.entities),
+                 number(stats.namePairs), number(stats.distinctNames), number(stats.alternativeIds),
+                 number(h.homonymNames), number(h.homonymPairs), number(h.preferredNamePairs))
+            .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
+                 number(h.remainingDuplicateNames));
     }));
     // The loader sorted the homonym pairs by name on its worker thread; here they are only
     // listed. A UMLS-size KB has ~150,000 of them: the tree shows the first kMaxListedHomonyms
@@ -95,14 +95,17 @@ bool KnowledgeBaseSummary::listHomonyms() {
     const kb::KnowledgeBase& kb = *project_->kb;
     const kb::HomonymStatistics& h = project_->homonyms->statistics();
     const auto& pairs = project_->homonymPairs;
-    QTreeWidgetItem* top = homonyms_->topLevelItemCount() > 0 ? homonyms_->topLevelItem(homonyms_->topLevelItemCount() - 1) : nullptr;
+    QTreeWidgetItem* top =
+        homonyms_->topLevelItemCount() > 0 ? homonyms_->topLevelItem(homonyms_->topLevelItemCount() - 1) : nullptr;
     const int stopAt = listedNames_ + kNamesPerTurn;
     bool finished = true;
     for (; nextPair_ < pairs.size(); ++nextPair_) {
         const kb::ExpandedName entry = project_->homonyms->at(pairs[nextPair_]);
         if (!top || entry.original != currentName_) {
             if (listedNames_ == kMaxListedHomonyms) {
-                new QTreeWidgetItem(homonyms_, {tr("… %1 more homonym names").arg(number(h.homonymNames - static_cast<std::size_t>(listedNames_)))});
+                new QTreeWidgetItem(homonyms_,
+                                    {tr("… %1 more homonym names")
+                                         .arg(number(h.homonymNames - static_cast<std::size_t>(listedNames_)))});
                 nextPair_ = pairs.size();
                 break;
             }
@@ -114,8 +117,9 @@ bool KnowledgeBaseSummary::listHomonyms() {
             currentName_ = entry.original;
             ++listedNames_;
         }
-        new QTreeWidgetItem(top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
-                                  qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
+        new QTreeWidgetItem(
+            top, {QStringLiteral("%1 %2").arg(qs(kb.primaryId(entry.entity)), qs(kb.preferredName(entry.entity))),
+                  qs(entry.expanded), qs(kb::toString(entry.homonymCase))});
     }
     if (!finished) return true;
     for (int t = 0; t < homonyms_->topLevelItemCount(); ++t) {

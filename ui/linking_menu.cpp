@@ -15,8 +15,7 @@
 
 namespace linkscope::ui {
 
-LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent)
-    : QMenu(tr("&Linking"), parent), session_(session) {
+LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent) : QMenu(tr("&Linking"), parent), session_(session) {
     setObjectName(QStringLiteral("linkingMenu"));
     linkRun_ = addAction(tr("Link with a &Trained Run…"), this, &LinkingMenu::chooseRun);
     linkRun_->setObjectName(QStringLiteral("linkWithRun"));
@@ -61,7 +60,8 @@ void LinkingMenu::chooseRun() {
     auto* modes = new QComboBox(&dialog);
     modes->setObjectName(QStringLiteral("modeChoice"));
     modes->addItem(tr("kNN interpolation with the datastore (kNN-BioEL)"), static_cast<int>(curation::LinkMode::Knn));
-    modes->addItem(tr("Sieve OD-T over names and datastore (Xu & Bethard)"), static_cast<int>(curation::LinkMode::Sieve));
+    modes->addItem(tr("Sieve OD-T over names and datastore (Xu & Bethard)"),
+                   static_cast<int>(curation::LinkMode::Sieve));
     modes->addItem(tr("The model alone (decisions change no ranking)"), static_cast<int>(curation::LinkMode::Model));
     form->addRow(tr("Linking:"), modes);
     form->addRow(new QLabel(tr("Every mention is encoded and ranked on a worker; the datastore of the training "
@@ -75,7 +75,8 @@ void LinkingMenu::chooseRun() {
     connect(runs, &QComboBox::currentIndexChanged, &dialog, enableOk);
     enableOk();
     if (dialog.exec() != QDialog::Accepted || runs->currentIndex() < 0) return;
-    session_->linkWithRun(runs->currentData().toString(), static_cast<curation::LinkMode>(modes->currentData().toInt()));
+    session_->linkWithRun(runs->currentData().toString(),
+                          static_cast<curation::LinkMode>(modes->currentData().toInt()));
 }
 
 }  // namespace linkscope::ui

@@ -5,10 +5,9 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
-#include <QtConcurrent>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -26,6 +25,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <set>
 
@@ -37,25 +37,25 @@
 #ifdef LINKSCOPE_HAVE_TORCH
 #include "curation/model_candidates.h"
 #endif
-#include "project/project_store.h"
 #include "document_filter_model.h"
 #include "document_list_model.h"
 #include "document_view.h"
-#include "export_dialog.h"
 #include "embedding_plot.h"
 #include "entity_search_box.h"
 #include "evaluation_panel.h"
+#include "export_dialog.h"
 #include "knowledge_base_dock.h"
+#include "knowledge_base_summary.h"
 #include "linking_menu.h"
+#include "mention_adapter.h"
+#include "mention_palette.h"
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "project_loader.h"
 #include "raw_file_view.h"
 #include "reach_preview.h"
 #include "review_queue_order.h"
 #include "training_panel.h"
-#include "knowledge_base_summary.h"
-#include "mention_adapter.h"
-#include "mention_palette.h"
-#include "project/loaded_project.h"
-#include "project_loader.h"
 
 namespace linkscope::ui {
 namespace {
@@ -67,14 +67,16 @@ QWidget* makeLegend(QWidget* parent) {
     for (const MentionState state : {MentionState::Unreviewed, MentionState::Predicted, MentionState::Accepted,
                                      MentionState::Corrected, MentionState::Rejected}) {
         auto* label = new QLabel(mentionStateName(state), legend);
-        label->setStyleSheet(QStringLiteral("QLabel { background: %1; color: black; padding: 1px 6px; border-radius: 3px; }")
-                                 .arg(mentionColor(state).name()));
+        label->setStyleSheet(
+            QStringLiteral("QLabel { background: %1; color: black; padding: 1px 6px; border-radius: 3px; }")
+                .arg(mentionColor(state).name()));
         layout->addWidget(label);
     }
     auto* composite = new QLabel(QObject::tr("<u>composite</u>"), legend);
     layout->addWidget(composite);
     auto* abbreviation = new QLabel(QObject::tr("abbreviation (dotted)"), legend);
-    abbreviation->setToolTip(QObject::tr("A short form the document defines; the tooltip shows the expansion the linkers read"));
+    abbreviation->setToolTip(
+        QObject::tr("A short form the document defines; the tooltip shows the expansion the linkers read"));
     layout->addWidget(abbreviation);
     layout->addStretch();
     return legend;
@@ -154,13 +156,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
         // The plot's distances in the run's own space from now on.
         curation::NeighbourhoodOptions options;
         options.embed = curation::ModelCandidates::textEmbedding(session_->sharedRunLinking());
-        embeddingPlot_->setOptions(options, tr("cosine of %1's vectors").arg(QString::fromStdString(session_->runLinking()->runName())));
+        embeddingPlot_->setOptions(
+            options, tr("cosine of %1's vectors").arg(QString::fromStdString(session_->runLinking()->runName())));
 #endif
         statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription()));
         diagnostics_->appendPlainText(tr("Linked with %1").arg(session_->rankerDescription()));
     });
-    connect(session_, &CurationSession::runLinkingCancelled, this,
-            [this] { statusLabel_->setText(tr("Linking with the run stopped; %1 ranks").arg(session_->rankerDescription())); });
+    connect(session_, &CurationSession::runLinkingCancelled, this, [this] {
+        statusLabel_->setText(tr("Linking with the run stopped; %1 ranks").arg(session_->rankerDescription()));
+    });
     connect(session_, &CurationSession::sparseLinked, this, [this] {
         embeddingPlot_->setOptions({});
         statusLabel_->setText(tr("Linked with %1").arg(session_->rankerDescription()));
@@ -172,7 +176,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), loader_(new Proje
                 const auto selected = currentMentionKey();
                 bool here = false, selectedReranked = false;
                 for (const project::MentionKey& key : reranked) {
-                    here = here || (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid());
+                    here = here ||
+                           (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid());
                     selectedReranked = selectedReranked || (selected && key == *selected);
                 }
                 if (here) refreshMentionStates();
@@ -252,9 +257,11 @@ void MainWindow::createDocks() {
     reviewFilter_->addItem(tr("Unreviewed mentions"), static_cast<int>(DocumentFilterModel::Review::Unreviewed));
     reviewFilter_->addItem(tr("Disagreements with gold"), static_cast<int>(DocumentFilterModel::Review::Disagreements));
     reviewFilter_->addItem(tr("Low confidence"), static_cast<int>(DocumentFilterModel::Review::LowConfidence));
-    reviewFilter_->addItem(tr("Worth reviewing (queue order)"), static_cast<int>(DocumentFilterModel::Review::WorthReviewing));
-    reviewFilter_->setToolTip(tr("Show the documents with unreviewed mentions, with a link in effect that differs from "
-                                 "the gold, or with an unreviewed mention the ranker is unsure of"));
+    reviewFilter_->addItem(tr("Worth reviewing (queue order)"),
+                           static_cast<int>(DocumentFilterModel::Review::WorthReviewing));
+    reviewFilter_->setToolTip(
+        tr("Show the documents with unreviewed mentions, with a link in effect that differs from "
+           "the gold, or with an unreviewed mention the ranker is unsure of"));
     reviewProgress_ = new QLabel(panel);
     reviewProgress_->setObjectName(QStringLiteral("reviewProgress"));
     reviewProgress_->setWordWrap(true);
@@ -285,7 +292,8 @@ void MainWindow::createDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, documentsDock);
     connect(documentSearch_, &QLineEdit::textChanged, documentFilter_, &QSortFilterProxyModel::setFilterFixedString);
     connect(reviewFilter_, &QComboBox::currentIndexChanged, this, [this] {
-        documentFilter_->setReviewFilter(static_cast<DocumentFilterModel::Review>(reviewFilter_->currentData().toInt()));
+        documentFilter_->setReviewFilter(
+            static_cast<DocumentFilterModel::Review>(reviewFilter_->currentData().toInt()));
         refreshReviewQueue();
     });
     connect(documentTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -296,10 +304,12 @@ void MainWindow::createDocks() {
     candidates_ = new CandidatesPanel(candidatesDock);
     candidatesDock->setWidget(candidates_);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
-    connect(candidates_, &CandidatesPanel::acceptRequested, this, [this] { decideCurrent(project::DecisionKind::Accept); });
+    connect(candidates_, &CandidatesPanel::acceptRequested, this,
+            [this] { decideCurrent(project::DecisionKind::Accept); });
     connect(candidates_, &CandidatesPanel::correctRequested, this,
             [this](const QString& id) { decideCurrent(project::DecisionKind::Correct, id); });
-    connect(candidates_, &CandidatesPanel::rejectRequested, this, [this] { decideCurrent(project::DecisionKind::Reject); });
+    connect(candidates_, &CandidatesPanel::rejectRequested, this,
+            [this] { decideCurrent(project::DecisionKind::Reject); });
     connect(candidates_, &CandidatesPanel::nilRequested, this, [this] { decideCurrent(project::DecisionKind::Nil); });
     connect(candidates_, &CandidatesPanel::skipRequested, this, [this] { decideCurrent(project::DecisionKind::Skip); });
     connect(candidates_, &CandidatesPanel::applyToAllRequested, this, &MainWindow::applyOffer);
@@ -436,9 +446,10 @@ void MainWindow::createActions() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Linkscope"), this, [this] {
-        QMessageBox::about(this, tr("About Linkscope"),
-                           tr("<b>Linkscope %1</b><p>Biomedical entity linking: curation, training and error analysis.</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About Linkscope"),
+            tr("<b>Linkscope %1</b><p>Biomedical entity linking: curation, training and error analysis.</p>")
+                .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -479,7 +490,8 @@ void MainWindow::chooseExport() {
     if (!project_ || !session_->isOpen()) return;
     QStringList splits;
     for (const auto& split : project_->splits) splits << QString::fromStdString(split.split);
-    ExportDialog dialog(splits, QFileInfo(QString::fromStdString(project_->manifest.file.string())).absolutePath(), this);
+    ExportDialog dialog(splits, QFileInfo(QString::fromStdString(project_->manifest.file.string())).absolutePath(),
+                        this);
     if (dialog.exec() == QDialog::Accepted) startExport(dialog.options());
 }
 
@@ -575,9 +587,8 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
     kbIndexAfterRanker_ = false;
     const QString opened = loader_->path();
-    const QString projectFile = opened.endsWith(QLatin1String(".linkscope"))
-                                    ? opened
-                                    : CurationSession::projectFileForManifest(opened);
+    const QString projectFile =
+        opened.endsWith(QLatin1String(".linkscope")) ? opened : CurationSession::projectFileForManifest(opened);
     if (const QString error = session_->open(project_, projectFile); !error.isEmpty()) {
         diagnostics_->appendPlainText(tr("Decisions cannot be saved: %1").arg(error));
     }
@@ -597,7 +608,8 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
             documents_->setProject(project_);
             documents_->setReviewFunction([this](const std::string& split, const Document& document) {
                 const CurationSession::DocumentReview review = session_->review(split, document);
-                return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
+                return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements,
+                                                 review.lowConfidence};
             });
         },
         [this] { refreshReview(); },
@@ -653,7 +665,8 @@ void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
     currentDocument_ = document && project_ ? document : nullptr;
     currentSplit_.clear();
     if (currentDocument_) {
-        const int split = documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
+        const int split =
+            documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
         currentSplit_ = project_->splits[static_cast<std::size_t>(split)].split;
         // Its proposals (the mentions' colours, its review figures) before the rest's.
         session_->prioritizeDocument(currentSplit_, currentDocument_->pmid());
@@ -664,9 +677,8 @@ void MainWindow::showDocumentAt(const QModelIndex& proxyIndex) {
         documentHeader_->setText(tr("No document selected"));
         return;
     }
-    documentHeader_->setText(tr("PMID %1 · %2 mentions")
-                                 .arg(QString::fromStdString(document->pmid()))
-                                 .arg(document->mentions.size()));
+    documentHeader_->setText(
+        tr("PMID %1 · %2 mentions").arg(QString::fromStdString(document->pmid())).arg(document->mentions.size()));
     view_->showDocument(QString::fromStdString(document->title), QString::fromStdString(document->abstract),
                         mentionSpans(*document, *project_, statusFunction()));
     // The raw file follows the document (read once per file, on a worker).
@@ -682,13 +694,15 @@ bool MainWindow::showMention(const QString& split, const QString& pmid, int star
         const QModelIndex proxy = documentFilter_->index(row, 0);
         const QModelIndex source = documentFilter_->mapToSource(proxy);
         const Document* document = documents_->documentAt(source.row());
-        const int splitIndex = documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
+        const int splitIndex =
+            documents_->data(documents_->index(source.row(), 0), DocumentListModel::SplitIndexRole).toInt();
         if (!document || QString::fromStdString(document->pmid()) != pmid ||
             QString::fromStdString(project_->splits[static_cast<std::size_t>(splitIndex)].split) != split)
             continue;
         documentTable_->selectRow(row);
         for (std::size_t i = 0; i < document->mentions.size(); ++i)
-            if (static_cast<int>(document->mentions[i].start) == start && static_cast<int>(document->mentions[i].end) == end) {
+            if (static_cast<int>(document->mentions[i].start) == start &&
+                static_cast<int>(document->mentions[i].end) == end) {
                 view_->selectMention(static_cast<int>(i));
                 view_->setFocus();
                 return true;
@@ -706,19 +720,27 @@ MentionStatusFn MainWindow::statusFunction() const {
         const auto decision = session_->currentDecision(key);
         if (!decision || decision->kind == project::DecisionKind::Skip) {
             status.state = session_->candidatesAvailable() ? MentionState::Predicted : MentionState::Unreviewed;
-            if (decision) status.note = tr("skipped by %1").arg(QString::fromStdString(decision->curator).toHtmlEscaped());
+            if (decision)
+                status.note = tr("skipped by %1").arg(QString::fromStdString(decision->curator).toHtmlEscaped());
             return status;
         }
         switch (decision->kind) {
-        case project::DecisionKind::Accept: status.state = MentionState::Accepted; break;
-        case project::DecisionKind::Correct: status.state = MentionState::Corrected; break;
-        default: status.state = MentionState::Rejected; break;
+            case project::DecisionKind::Accept:
+                status.state = MentionState::Accepted;
+                break;
+            case project::DecisionKind::Correct:
+                status.state = MentionState::Corrected;
+                break;
+            default:
+                status.state = MentionState::Rejected;
+                break;
         }
-        status.note = tr("%1: %2<br>by %3, %4")
-                          .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
-                               QString::fromStdString(decision->newLink.empty() ? std::string("(no link)") : decision->newLink),
-                               QString::fromStdString(decision->curator).toHtmlEscaped(),
-                               QString::fromStdString(decision->timestamp));
+        status.note =
+            tr("%1: %2<br>by %3, %4")
+                .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
+                     QString::fromStdString(decision->newLink.empty() ? std::string("(no link)") : decision->newLink),
+                     QString::fromStdString(decision->curator).toHtmlEscaped(),
+                     QString::fromStdString(decision->timestamp));
         return status;
     };
 }
@@ -746,7 +768,8 @@ void MainWindow::refreshReviewQueue() {
         const Document* document = documents_->documentAt(sourceRow);
         if (!document || !project_) return 0.0;
         const int split = documents_->data(documents_->index(sourceRow, 0), DocumentListModel::SplitIndexRole).toInt();
-        const auto found = reviewPriorities_.find({project_->splits[static_cast<std::size_t>(split)].split, document->pmid()});
+        const auto found =
+            reviewPriorities_.find({project_->splits[static_cast<std::size_t>(split)].split, document->pmid()});
         return found == reviewPriorities_.end() ? 0.0 : found->second;
     });
 }
@@ -778,10 +801,11 @@ void MainWindow::previewReach(const QString& entity) {
     }
     for (const auto& move : session_->datastoreMoves(*key, entity.toStdString()))
         if (!listed.contains(move.ref.key))
-            datastore.push_back({move.ref.key, tr("%1: %2 → %3")
-                                                   .arg(where(move.ref),
-                                                        move.before.empty() ? tr("no candidate") : QString::fromStdString(move.before),
-                                                        move.after.empty() ? tr("no candidate") : QString::fromStdString(move.after))});
+            datastore.push_back(
+                {move.ref.key, tr("%1: %2 → %3")
+                                   .arg(where(move.ref),
+                                        move.before.empty() ? tr("no candidate") : QString::fromStdString(move.before),
+                                        move.after.empty() ? tr("no candidate") : QString::fromStdString(move.after))});
     candidates_->reachPreview()->showReach(entity, sameText, datastore);
 }
 
@@ -810,8 +834,8 @@ bool MainWindow::nextWorthReviewing() {
     }
     const project::MentionKey& key = queue.front().key;
     const auto show = [&] {
-        return showMention(QString::fromStdString(key.split), QString::fromStdString(key.document), static_cast<int>(key.start),
-                           static_cast<int>(key.end));
+        return showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
+                           static_cast<int>(key.start), static_cast<int>(key.end));
     };
     // Its document may be hidden by the text or review filter: show every document then.
     if (!show()) {
@@ -872,16 +896,18 @@ void MainWindow::showCandidates() {
     const std::string current = session_->linkInEffect(*key, *mention, &rows);
     candidates_->reachPreview()->clear();  // a new list: no candidate selected yet
     candidates_->model()->setCandidates(std::move(rows), project_->kb.get(), mention->ids.ids, current);
-    QString summary = tr("<b>%1</b> <i>%2</i> · gold: %3")
-                          .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
-                               QString::fromStdString(mention->type).toHtmlEscaped(),
-                               mention->ids.cuiLess ? tr("none (CUI-less)")
-                                                    : QString::fromStdString(mention->idColumn).trimmed().toHtmlEscaped());
+    QString summary =
+        tr("<b>%1</b> <i>%2</i> · gold: %3")
+            .arg(QString::fromStdString(mention->text).toHtmlEscaped(),
+                 QString::fromStdString(mention->type).toHtmlEscaped(),
+                 mention->ids.cuiLess ? tr("none (CUI-less)")
+                                      : QString::fromStdString(mention->idColumn).trimmed().toHtmlEscaped());
     if (const auto decision = session_->currentDecision(*key))
-        summary += tr("<br>%1 → %2 (by %3)")
-                       .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
-                            QString::fromStdString(decision->newLink.empty() ? std::string("no link") : decision->newLink),
-                            QString::fromStdString(decision->curator).toHtmlEscaped());
+        summary +=
+            tr("<br>%1 → %2 (by %3)")
+                .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
+                     QString::fromStdString(decision->newLink.empty() ? std::string("no link") : decision->newLink),
+                     QString::fromStdString(decision->curator).toHtmlEscaped());
     if (const int index = view_->currentMention(); index >= 0 && index < view_->spans().size())
         if (const QString expansion = view_->spans().at(index).expansion; !expansion.isEmpty())
             summary += tr("<br>abbreviation, linked as “%1”").arg(expansion.toHtmlEscaped());
@@ -909,7 +935,8 @@ bool MainWindow::decideCurrent(project::DecisionKind kind, const QString& entity
 void MainWindow::offerSameSurface(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind) {
     candidates_->clearOffer();
     offer_ = {};
-    if (kind != project::DecisionKind::Accept && kind != project::DecisionKind::Correct && kind != project::DecisionKind::Nil)
+    if (kind != project::DecisionKind::Accept && kind != project::DecisionKind::Correct &&
+        kind != project::DecisionKind::Nil)
         return;
     const auto decision = session_->currentDecision(key);
     if (!decision) return;
@@ -927,11 +954,12 @@ void MainWindow::offerSameSurface(const project::MentionKey& key, const Mention&
     }
     offer_.kind = kind;
     offer_.link = decision->newLink;
-    candidates_->offerSameSurface(tr("%n other unreviewed mention(s) read “%1” and are linked differently. "
-                                     "Apply “%2” to all of them?", nullptr, static_cast<int>(same.size()))
-                                      .arg(QString::fromStdString(mention.text).toHtmlEscaped(),
-                                           QString::fromStdString(decision->newLink)),
-                                  lines);
+    candidates_->offerSameSurface(
+        tr("%n other unreviewed mention(s) read “%1” and are linked differently. "
+           "Apply “%2” to all of them?",
+           nullptr, static_cast<int>(same.size()))
+            .arg(QString::fromStdString(mention.text).toHtmlEscaped(), QString::fromStdString(decision->newLink)),
+        lines);
 }
 
 void MainWindow::applyOffer() {

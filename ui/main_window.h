@@ -31,7 +31,7 @@ namespace linkscope {
 struct LoadedProject;
 class Document;
 struct Mention;
-}
+}  // namespace linkscope
 
 namespace linkscope::ui {
 

@@ -13,7 +13,8 @@ namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 QString tooltipFor(const Mention& mention, const kb::KnowledgeBase& kb) {
-    QString html = QStringLiteral("<b>%1</b> <i>%2</i>").arg(qs(mention.text).toHtmlEscaped(), qs(mention.type).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b> <i>%2</i>").arg(qs(mention.text).toHtmlEscaped(), qs(mention.type).toHtmlEscaped());
     if (mention.ids.cuiLess) return html + QObject::tr("<br>no concept (CUI-less)");
     for (const std::string& id : mention.ids.ids) {
         html += QStringLiteral("<br>%1 ").arg(qs(id).toHtmlEscaped());
@@ -29,7 +30,8 @@ QString tooltipFor(const Mention& mention, const kb::KnowledgeBase& kb) {
 
 }  // namespace
 
-QVector<MentionSpan> mentionSpans(const Document& document, const LoadedProject& project, const MentionStatusFn& status) {
+QVector<MentionSpan> mentionSpans(const Document& document, const LoadedProject& project,
+                                  const MentionStatusFn& status) {
     QVector<MentionSpan> spans;
     spans.reserve(static_cast<qsizetype>(document.mentions.size()));
     const auto definitions = abbreviationsOf(document);

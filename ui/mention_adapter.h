@@ -11,7 +11,7 @@ namespace linkscope {
 class Document;
 struct Mention;
 struct LoadedProject;
-}
+}  // namespace linkscope
 
 namespace linkscope::ui {
 

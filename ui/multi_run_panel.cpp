@@ -114,8 +114,9 @@ MultiRunPanel::MultiRunPanel(QWidget* parent) : QWidget(parent) {
     auto* tables = new QSplitter(Qt::Vertical, this);
     runsTable_ = makeTable(QStringLiteral("allRunsTable"), tables);
     matrix_ = makeTable(QStringLiteral("allRunsMatrix"), tables);
-    matrix_->setToolTip(tr("McNemar's test of each pair of runs, p-values adjusted by Holm's step-down procedure over "
-                           "all pairs; * marks p < 0.05"));
+    matrix_->setToolTip(
+        tr("McNemar's test of each pair of runs, p-values adjusted by Holm's step-down procedure over "
+           "all pairs; * marks p < 0.05"));
     groups_ = makeTable(QStringLiteral("allRunsGroups"), tables);
     tables->addWidget(runsTable_);
     tables->addWidget(matrix_);
@@ -202,7 +203,8 @@ bool MultiRunPanel::startEvaluatingAll(const QString& split) {
         ProgressSink sink;
         sink.cancelled = [&promise] { return promise.isCanceled(); };
         sink.report = [&](std::string_view stage, double fraction) {
-            const double overall = (static_cast<double>(step) + std::clamp(fraction, 0.0, 1.0)) / static_cast<double>(total);
+            const double overall =
+                (static_cast<double>(step) + std::clamp(fraction, 0.0, 1.0)) / static_cast<double>(total);
             promise.setProgressValueAndText(
                 static_cast<int>(overall * 1000.0),
                 QStringLiteral("%1 (%2 of %3): %4")
@@ -238,7 +240,8 @@ bool MultiRunPanel::startEvaluatingAll(const QString& split) {
                     return evaluateProjectRun(*project, options, sink);
                 });
             for (const QString& file : files)
-                attempt(QFileInfo(file).fileName(), [&] { return loadPerMentionRun(file.toStdString(), project.get()); });
+                attempt(QFileInfo(file).fileName(),
+                        [&] { return loadPerMentionRun(file.toStdString(), project.get()); });
         } catch (const Cancelled&) {
             return;  // no result
         }
@@ -276,8 +279,10 @@ void MultiRunPanel::startComparison() {
     }
     if (runs_.size() < 2) {
         refreshTables();
-        QString text = tr("%n run(s) evaluated: at least two are needed to compare.", "", static_cast<int>(runs_.size()));
-        if (!skipped_.isEmpty()) text += QStringLiteral("\n") + tr("Left out: %1").arg(skipped_.join(QStringLiteral("; ")));
+        QString text =
+            tr("%n run(s) evaluated: at least two are needed to compare.", "", static_cast<int>(runs_.size()));
+        if (!skipped_.isEmpty())
+            text += QStringLiteral("\n") + tr("Left out: %1").arg(skipped_.join(QStringLiteral("; ")));
         status_->setText(text);
         if (!runs_.empty() || !skipped_.isEmpty()) Q_EMIT failed(text);
         return;
@@ -338,8 +343,8 @@ void MultiRunPanel::refreshTables() {
 
     // The runs, numbered as the matrix and the group columns name them.
     runsTable_->setColumnCount(4);
-    runsTable_->setHorizontalHeaderLabels({tr("Run"), tr("Mentions"), tr("Correct"),
-                                           tr("%1 %, 95 % interval").arg(metric)});
+    runsTable_->setHorizontalHeaderLabels(
+        {tr("Run"), tr("Mentions"), tr("Correct"), tr("%1 %, 95 % interval").arg(metric)});
     runsTable_->setRowCount(static_cast<int>(n));
     QStringList labels;
     for (std::size_t i = 0; i < n; ++i) {
@@ -371,18 +376,19 @@ void MultiRunPanel::refreshTables() {
             const std::size_t onlyRow = rowFirst ? pair.mcnemar.onlyA : pair.mcnemar.onlyB;
             const std::size_t onlyColumn = rowFirst ? pair.mcnemar.onlyB : pair.mcnemar.onlyA;
             const double sign = rowFirst ? 1.0 : -1.0;
-            auto* cell = item(QString::number(pair.adjustedP, 'g', 3) + (pair.significant ? QStringLiteral(" *") : QString()),
-                              tr("%1 against %2\nonly %1 right: %3, only %2 right: %4\nMcNemar p = %5 (%6), Holm-adjusted "
-                                 "p = %7\ndifference %8 points [%9, %10]")
-                                  .arg(runLabel(i), runLabel(j))
-                                  .arg(onlyRow)
-                                  .arg(onlyColumn)
-                                  .arg(pair.mcnemar.pValue, 0, 'g', 4)
-                                  .arg(pair.mcnemar.exact ? tr("exact") : tr("chi-square"))
-                                  .arg(pair.adjustedP, 0, 'g', 4)
-                                  .arg(percent(sign * pair.difference.estimate))
-                                  .arg(percent(std::min(sign * pair.difference.lower, sign * pair.difference.upper)))
-                                  .arg(percent(std::max(sign * pair.difference.lower, sign * pair.difference.upper))));
+            auto* cell =
+                item(QString::number(pair.adjustedP, 'g', 3) + (pair.significant ? QStringLiteral(" *") : QString()),
+                     tr("%1 against %2\nonly %1 right: %3, only %2 right: %4\nMcNemar p = %5 (%6), Holm-adjusted "
+                        "p = %7\ndifference %8 points [%9, %10]")
+                         .arg(runLabel(i), runLabel(j))
+                         .arg(onlyRow)
+                         .arg(onlyColumn)
+                         .arg(pair.mcnemar.pValue, 0, 'g', 4)
+                         .arg(pair.mcnemar.exact ? tr("exact") : tr("chi-square"))
+                         .arg(pair.adjustedP, 0, 'g', 4)
+                         .arg(percent(sign * pair.difference.estimate))
+                         .arg(percent(std::min(sign * pair.difference.lower, sign * pair.difference.upper)))
+                         .arg(percent(std::max(sign * pair.difference.lower, sign * pair.difference.upper))));
             cell->setData(Qt::UserRole, pair.adjustedP);
             cell->setData(Qt::UserRole + 1, pair.significant);
             if (pair.significant) {
@@ -406,9 +412,9 @@ void MultiRunPanel::refreshTables() {
         groups_->setItem(row, 0, item(QString::fromStdString(group.name)));
         groups_->setItem(row, 1, item(QString::number(group.mentions)));
         for (std::size_t j = 0; j < n; ++j)
-            groups_->setItem(row, static_cast<int>(2 + j),
-                             item(intervalText(group.accuracy[j]),
-                                  tr("%1 of %2 right").arg(group.correct[j]).arg(group.mentions)));
+            groups_->setItem(
+                row, static_cast<int>(2 + j),
+                item(intervalText(group.accuracy[j]), tr("%1 of %2 right").arg(group.correct[j]).arg(group.mentions)));
     }
     for (std::size_t kind = 0; kind < eval::kErrorCategoryCount; ++kind) {
         const auto category = static_cast<eval::ErrorCategory>(kind);
@@ -416,13 +422,15 @@ void MultiRunPanel::refreshTables() {
         const std::string_view name = eval::errorCategoryName(category);
         std::vector<std::size_t> counts;
         for (const auto& run : runs_)
-            counts.push_back(static_cast<std::size_t>(std::count_if(run->mentions.begin(), run->mentions.end(), [&](const auto& m) {
-                return !m.correct() && m.categories.has(category);
-            })));
+            counts.push_back(
+                static_cast<std::size_t>(std::count_if(run->mentions.begin(), run->mentions.end(), [&](const auto& m) {
+                    return !m.correct() && m.categories.has(category);
+                })));
         const int row = groups_->rowCount();
         groups_->insertRow(row);
-        groups_->setItem(row, 0, item(tr("errors: %1").arg(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))),
-                                      tr("Mentions wrong at rank 1 with this error kind (BioSyn Table 5)")));
+        groups_->setItem(row, 0,
+                         item(tr("errors: %1").arg(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))),
+                              tr("Mentions wrong at rank 1 with this error kind (BioSyn Table 5)")));
         groups_->setItem(row, 1, item(QString()));
         for (std::size_t j = 0; j < n && j < counts.size(); ++j)
             groups_->setItem(row, static_cast<int>(2 + j), item(QString::number(counts[j])));
@@ -430,8 +438,8 @@ void MultiRunPanel::refreshTables() {
 }
 
 void MultiRunPanel::chooseFiles() {
-    const QStringList chosen = QFileDialog::getOpenFileNames(this, tr("Add per-mention files"), QString(),
-                                                             tr("Per-mention files (*.jsonl *.json *.gz);;All files (*)"));
+    const QStringList chosen = QFileDialog::getOpenFileNames(
+        this, tr("Add per-mention files"), QString(), tr("Per-mention files (*.jsonl *.json *.gz);;All files (*)"));
     if (chosen.isEmpty()) return;
     QStringList files = files_;
     for (const QString& file : chosen)

@@ -12,9 +12,9 @@
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
-#include <QValueAxis>
 
 namespace linkscope::ui {
 namespace {

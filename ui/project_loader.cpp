@@ -50,7 +50,8 @@ void ProjectLoader::load(const QString& manifestPath) {
         promise.setProgressRange(0, 100);
         ProgressSink sink;
         sink.report = [&promise](std::string_view stage, double fraction) {
-            promise.setProgressValueAndText(static_cast<int>(fraction * 100.0), QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
+            promise.setProgressValueAndText(static_cast<int>(fraction * 100.0),
+                                            QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
         };
         sink.cancelled = [&promise] { return promise.isCanceled(); };
         try {
@@ -70,8 +71,10 @@ void ProjectLoader::onFinished() {
         return;
     }
     const Outcome outcome = future.result();
-    if (outcome.project) Q_EMIT loaded(outcome.project);
-    else Q_EMIT failed(outcome.error);
+    if (outcome.project)
+        Q_EMIT loaded(outcome.project);
+    else
+        Q_EMIT failed(outcome.error);
 }
 
 }  // namespace linkscope::ui

@@ -2,9 +2,9 @@
 // Loads a project (manifest, knowledge base, corpora) on a worker thread with progress and
 // cancellation, and hands the result to the GUI thread through signals.
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <memory>
 

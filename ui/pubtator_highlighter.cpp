@@ -27,7 +27,9 @@ QTextCharFormat coloured(const QColor& colour, bool bold = false, bool italic = 
 PubTatorHighlighter::PubTatorHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
     // Dark, saturated colours that read on the light background of a text view; the same roles
     // as the KSyntaxHighlighting definition's styles (resources/syntax/pubtator.xml).
-    const auto set = [this](Token token, QTextCharFormat format) { formats_[static_cast<std::size_t>(token)] = std::move(format); };
+    const auto set = [this](Token token, QTextCharFormat format) {
+        formats_[static_cast<std::size_t>(token)] = std::move(format);
+    };
     set(Token::Pmid, coloured(QColor(0x1F, 0x4E, 0x99)));
     set(Token::Marker, coloured(QColor(0x8E, 0x24, 0xAA), true));
     set(Token::Title, coloured(QColor(0x20, 0x20, 0x20), true));

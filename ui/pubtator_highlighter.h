@@ -22,10 +22,10 @@ class PubTatorHighlighter : public QSyntaxHighlighter {
 public:
     enum class Token {
         Pmid,
-        Marker,        ///< "|t|", "|a|"
+        Marker,  ///< "|t|", "|a|"
         Title,
         Abstract,
-        Offset,        ///< start and end of a mention
+        Offset,  ///< start and end of a mention
         MentionText,
         MentionType,
         ConceptId,     ///< the id column, relation arguments, individual mentions

@@ -80,7 +80,8 @@ RawFileView::RawFileView(QWidget* parent) : QPlainTextEdit(parent) {
     setUndoRedoEnabled(false);
     highlighter_ = makeHighlighter(this);
     lineNumbers_ = new LineNumberArea(this);
-    connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
+    connect(this, &QPlainTextEdit::blockCountChanged, this,
+            [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
     connect(this, &QPlainTextEdit::updateRequest, this, &RawFileView::updateLineNumberArea);
     // Scrolling brings new lines on screen: highlight them (a check per visible line otherwise).
     connect(this, &QPlainTextEdit::updateRequest, this, [this] { highlightVisible(); });
@@ -240,7 +241,8 @@ void RawFileView::highlightVisible() {
     if (!lazy || loading_ || highlighted_.empty()) return;
     const int lineHeight = std::max(1, fontMetrics().height());
     const int first = std::max(0, firstVisibleBlock().blockNumber() - 50);
-    const int last = std::min(blockCount() - 1, firstVisibleBlock().blockNumber() + viewport()->height() / lineHeight + 50);
+    const int last =
+        std::min(blockCount() - 1, firstVisibleBlock().blockNumber() + viewport()->height() / lineHeight + 50);
     for (int number = first; number <= last; ++number) {
         if (highlighted_[static_cast<std::size_t>(number)]) continue;
         highlighted_[static_cast<std::size_t>(number)] = true;
@@ -277,8 +279,10 @@ int RawFileView::lineNumberAreaWidth() const {
 }
 
 void RawFileView::updateLineNumberArea(const QRect& rect, int dy) {
-    if (dy != 0) lineNumbers_->scroll(0, dy);
-    else lineNumbers_->update(0, rect.y(), lineNumbers_->width(), rect.height());
+    if (dy != 0)
+        lineNumbers_->scroll(0, dy);
+    else
+        lineNumbers_->update(0, rect.y(), lineNumbers_->width(), rect.height());
 }
 
 void RawFileView::resizeEvent(QResizeEvent* event) {
@@ -297,7 +301,8 @@ void RawFileView::paintLineNumbers(QPaintEvent* event) {
     const int width = lineNumbers_->width() - 4;
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top())
-            painter.drawText(0, top, width, fontMetrics().height(), Qt::AlignRight, QString::number(block.blockNumber() + firstLine_));
+            painter.drawText(0, top, width, fontMetrics().height(), Qt::AlignRight,
+                             QString::number(block.blockNumber() + firstLine_));
         block = block.next();
         top = bottom;
         bottom = top + qRound(blockBoundingRect(block).height());

@@ -13,9 +13,9 @@
 // the document's buffer grew (issue 17, benchmarks/ui_stall). The file's bytes and line offsets
 // are kept instead (46 MB for it).
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QPlainTextEdit>
 #include <QString>
+#include <QThreadPool>
 
 #include <cstdint>
 #include <memory>

@@ -27,7 +27,8 @@ ReachPreview::ReachPreview(QWidget* parent) : QFrame(parent), summary_(new QLabe
     hide();
 }
 
-void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& sameText, const std::vector<Entry>& datastore) {
+void ReachPreview::showReach(const QString& entity, const std::vector<Entry>& sameText,
+                             const std::vector<Entry>& datastore) {
     clear();
     if (entity.isEmpty()) return;
     for (const Entry& entry : sameText) {

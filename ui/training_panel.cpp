@@ -14,13 +14,13 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QProgressBar>
-#include <QSignalBlocker>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -103,7 +103,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     form->addRow(QString(), presetInfo_);
     schedule_ = new QComboBox(this);
     schedule_->setObjectName(QStringLiteral("trainingSchedule"));
-    schedule_->setToolTip(tr("\"paper\": the paper's hyper-parameters; \"short\": a schedule a CPU finishes in minutes"));
+    schedule_->setToolTip(
+        tr("\"paper\": the paper's hyper-parameters; \"short\": a schedule a CPU finishes in minutes"));
     form->addRow(tr("&Schedule"), schedule_);
     devSplit_ = new QComboBox(this);
     devSplit_->setObjectName(QStringLiteral("trainingDevSplit"));
@@ -111,9 +112,10 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     form->addRow(tr("&Dev split"), devSplit_);
     startFrom_ = new QComboBox(this);
     startFrom_->setObjectName(QStringLiteral("trainingStartFrom"));
-    startFrom_->setToolTip(tr("The encoder the method fine-tunes. The papers start from a model that already places "
-                              "synonyms together (SapBERT, BioBERT): without one, pretrain the compact encoder on the "
-                              "KB's synonyms first (Pretrain encoder)."));
+    startFrom_->setToolTip(
+        tr("The encoder the method fine-tunes. The papers start from a model that already places "
+           "synonyms together (SapBERT, BioBERT): without one, pretrain the compact encoder on the "
+           "KB's synonyms first (Pretrain encoder)."));
     form->addRow(tr("Start &from"), startFrom_);
     startHint_ = new QLabel(this);
     startHint_->setObjectName(QStringLiteral("trainingStartHint"));
@@ -149,13 +151,15 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     cancel_->setObjectName(QStringLiteral("trainingCancel"));
     pretrain_ = new QPushButton(tr("Pretrain encoder"), this);
     pretrain_->setObjectName(QStringLiteral("trainingPretrain"));
-    pretrain_->setToolTip(tr("SapBERT's self-alignment of the compact encoder on the synonyms of the project's KB "
-                             "(models/sapbert.json): the start every method then fine-tunes"));
+    pretrain_->setToolTip(
+        tr("SapBERT's self-alignment of the compact encoder on the synonyms of the project's KB "
+           "(models/sapbert.json): the start every method then fine-tunes"));
     maskedLmFirst_ = new QCheckBox(tr("Read the corpus first"), this);
     maskedLmFirst_->setObjectName(QStringLiteral("trainingMaskedLmFirst"));
-    maskedLmFirst_->setToolTip(tr("Before the self-alignment, a masked-language-model stage (models/mlm.json) on the "
-                                  "titles and abstracts of the training and dev splits; the self-alignment then "
-                                  "starts from its model. Adds minutes on a CPU."));
+    maskedLmFirst_->setToolTip(
+        tr("Before the self-alignment, a masked-language-model stage (models/mlm.json) on the "
+           "titles and abstracts of the training and dev splits; the self-alignment then "
+           "starts from its model. Adds minutes on a CPU."));
     buttons->addWidget(start_);
     buttons->addWidget(pretrain_);
     buttons->addWidget(maskedLmFirst_);
@@ -190,7 +194,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
 
     runsFolder_->setText(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
     connect(browse, &QToolButton::clicked, this, [this] {
-        const QString folder = QFileDialog::getExistingDirectory(this, tr("Folder for training runs"), runsFolder_->text());
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("Folder for training runs"), runsFolder_->text());
         if (!folder.isEmpty()) runsFolder_->setText(folder);
     });
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { fillSchedules(); });
@@ -328,7 +333,8 @@ void TrainingPanel::refreshStarts() {
     std::vector<Pretrained> found;
     const auto consider = [&found](const fs::path& directory) {
         std::error_code error;
-        if (!train::isRunDirectory(directory) || !fs::exists(train::modelDirectory(directory) / "config.json", error)) return;
+        if (!train::isRunDirectory(directory) || !fs::exists(train::modelDirectory(directory) / "config.json", error))
+            return;
         bool context = false;
         try {
             const auto info = train::readRunInfo(directory);
@@ -354,17 +360,20 @@ void TrainingPanel::refreshStarts() {
     std::error_code error;
     const fs::path folder = runsFolder_->text().trimmed().toStdString();
     if (!folder.empty())
-        for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator(); it.increment(error))
+        for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator();
+             it.increment(error))
             if (it->path().filename().string().rfind("sapbert-", 0) == 0) consider(it->path());
-    std::sort(found.begin(), found.end(), [](const Pretrained& a, const Pretrained& b) { return a.written > b.written; });
+    std::sort(found.begin(), found.end(),
+              [](const Pretrained& a, const Pretrained& b) { return a.written > b.written; });
 
     const QSignalBlocker block(startFrom_);
     startFrom_->clear();
     startFrom_->addItem(tr("Compact encoder from scratch"), QString());
     for (const auto& pretrained : found) {
         const QString name = QString::fromStdString(pretrained.directory.filename().string());
-        startFrom_->addItem(pretrained.context ? tr("Pretrained on the KB, aligned to mentions in context: %1").arg(name)
-                                               : tr("Pretrained on the KB: %1").arg(name),
+        startFrom_->addItem(pretrained.context
+                                ? tr("Pretrained on the KB, aligned to mentions in context: %1").arg(name)
+                                : tr("Pretrained on the KB: %1").arg(name),
                             fromPath(pretrained.directory));
         startFrom_->setItemData(startFrom_->count() - 1, pretrained.context, kContextStartRole);
     }
@@ -471,15 +480,15 @@ bool TrainingPanel::isTraining() const { return worker_->isRunning(); }
 
 void TrainingPanel::updateEnabled() {
     const bool running = worker_->isRunning();
-    const bool ready = TrainingWorker::isAvailable() && project_ && preset_->currentIndex() >= 0 &&
-                       schedule_->currentIndex() >= 0;
+    const bool ready =
+        TrainingWorker::isAvailable() && project_ && preset_->currentIndex() >= 0 && schedule_->currentIndex() >= 0;
     start_->setEnabled(ready && !running);
     pretrain_->setEnabled(TrainingWorker::isAvailable() && project_ && !pretrainPreset_.isEmpty() && !running);
     maskedLmFirst_->setEnabled(pretrain_->isEnabled() && !maskedLmPreset_.isEmpty());
     cancel_->setEnabled(running);
-    for (QWidget* input : {static_cast<QWidget*>(preset_), static_cast<QWidget*>(schedule_),
-                           static_cast<QWidget*>(devSplit_), static_cast<QWidget*>(device_),
-                           static_cast<QWidget*>(startFrom_), static_cast<QWidget*>(runsFolder_)})
+    for (QWidget* input :
+         {static_cast<QWidget*>(preset_), static_cast<QWidget*>(schedule_), static_cast<QWidget*>(devSplit_),
+          static_cast<QWidget*>(device_), static_cast<QWidget*>(startFrom_), static_cast<QWidget*>(runsFolder_)})
         input->setEnabled(!running);
     model_->setEnabled(!running && startFrom_->currentData().toString() == QLatin1String("custom"));
 }
@@ -530,8 +539,9 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
         return false;
     }
     // A fresh folder per run: the trainer refuses a non-empty one (that would be a resume).
-    const QString base = QDir(folder).filePath(QFileInfo(presetFile).completeBaseName() + QLatin1Char('-') +
-                                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString base =
+        QDir(folder).filePath(QFileInfo(presetFile).completeBaseName() + QLatin1Char('-') +
+                              QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString directory = base;
     for (int n = 2; QFileInfo::exists(directory); ++n) directory = base + QLatin1Char('-') + QString::number(n);
 
@@ -559,7 +569,7 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
     progress_->setFormat(tr("Starting…"));
     warning_->clear();
     warning_->hide();
-    status_->setText((maskedLmStage_  ? tr("Masked-LM stage of the pretraining into %1")
+    status_->setText((maskedLmStage_ ? tr("Masked-LM stage of the pretraining into %1")
                       : pretraining_ ? tr("Pretraining the encoder into %1")
                                      : tr("Training into %1"))
                          .arg(directory));
@@ -598,8 +608,9 @@ void TrainingPanel::showUpdate(const TrainingUpdate& update) {
                              .arg(formatDuration(update.etaSeconds)));
     } else {
         progress_->setValue(static_cast<int>(std::clamp(update.stageFraction, 0.0, 1.0) * 1000));
-        progress_->setFormat(update.epochs > 0 ? tr("%1 (epoch %2/%3) · %p%").arg(update.stage).arg(update.epoch).arg(update.epochs)
-                                               : tr("%1 · %p%").arg(update.stage));
+        progress_->setFormat(update.epochs > 0
+                                 ? tr("%1 (epoch %2/%3) · %p%").arg(update.stage).arg(update.epoch).arg(update.epochs)
+                                 : tr("%1 · %p%").arg(update.stage));
     }
 }
 

@@ -34,7 +34,7 @@ class ProjectStore;
 namespace train {
 struct TrainingPreset;
 enum class StartKind;  // training_preset.h
-}
+}  // namespace train
 }  // namespace linkscope
 
 namespace linkscope::ui {
@@ -162,12 +162,12 @@ private:
     QLineEdit* model_ = nullptr;
     QPushButton* pretrain_ = nullptr;
     QLabel* warning_ = nullptr;
-    QString pretrainPreset_;   ///< models/sapbert.json, when the models folder has it
-    QString maskedLmPreset_;   ///< models/mlm.json, when the models folder has it
+    QString pretrainPreset_;  ///< models/sapbert.json, when the models folder has it
+    QString maskedLmPreset_;  ///< models/mlm.json, when the models folder has it
     QCheckBox* maskedLmFirst_ = nullptr;
     /// The running run is the masked-LM stage of a pretraining: the self-alignment follows it.
     bool maskedLmStage_ = false;
-    bool pretraining_ = false; ///< the running (or last) run is a pretraining
+    bool pretraining_ = false;        ///< the running (or last) run is a pretraining
     bool startChosenByUser_ = false;  ///< the user picked the start: a new pretrained encoder does not replace it
     QLineEdit* runsFolder_ = nullptr;
     QPushButton* start_ = nullptr;

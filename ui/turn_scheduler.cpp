@@ -10,16 +10,20 @@ void TurnScheduler::start(std::function<bool()> step, FirstTurn first) {
     const std::uint64_t generation = ++generation_;
     running_ = true;
     auto shared = std::make_shared<std::function<bool()>>(std::move(step));
-    if (first == FirstTurn::Now) runTurn(generation, shared);
-    else queueTurn(generation, std::move(shared));
+    if (first == FirstTurn::Now)
+        runTurn(generation, shared);
+    else
+        queueTurn(generation, std::move(shared));
 }
 
 void TurnScheduler::runTurn(std::uint64_t generation, const Step& step) {
     if (generation != generation_) return;  // started again or cancelled since it was queued
     const bool more = (*step)();
     if (generation != generation_) return;  // the step itself started or cancelled this scheduler
-    if (more) queueTurn(generation, step);
-    else running_ = false;
+    if (more)
+        queueTurn(generation, step);
+    else
+        running_ = false;
 }
 
 void TurnScheduler::queueTurn(std::uint64_t generation, Step step) {

@@ -28,7 +28,10 @@ public:
     /// start() or cancel() this scheduler: then its own work ends there.
     void start(std::function<bool()> step, FirstTurn first = FirstTurn::Now);
     /// Drops the work under way.
-    void cancel() noexcept { ++generation_; running_ = false; }
+    void cancel() noexcept {
+        ++generation_;
+        running_ = false;
+    }
     /// Whether work is under way (started, and its step has not yet returned false).
     bool running() const noexcept { return running_; }
 

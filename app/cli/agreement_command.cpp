@@ -68,8 +68,8 @@ Side sideOf(const project::ProjectStore& store, const std::string& curator) {
     if (!curator.empty() && std::find(side.curators.begin(), side.curators.end(), curator) == side.curators.end()) {
         std::string names;
         for (const auto& name : side.curators) names += (names.empty() ? "" : ", ") + name;
-        throw Error(store.file().string() + ": no decision in effect by curator \"" + curator + "\" (its curators: " +
-                    (names.empty() ? std::string("none") : names) + ")");
+        throw Error(store.file().string() + ": no decision in effect by curator \"" + curator +
+                    "\" (its curators: " + (names.empty() ? std::string("none") : names) + ")");
     }
     side.categories = curation::categoriesInEffect(
         done, curator.empty() ? std::function<bool(const project::Decision&)>{}
@@ -77,7 +77,9 @@ Side sideOf(const project::ProjectStore& store, const std::string& curator) {
     return side;
 }
 
-nlohmann::json optionalNumber(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+nlohmann::json optionalNumber(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
 
 nlohmann::json figuresJson(const curation::AgreementFigures& figures) {
     nlohmann::json json{{"both", figures.both},
@@ -106,9 +108,9 @@ std::string number(const std::optional<double>& value) {
 
 void printRow(const std::string& scope, const curation::AgreementFigures& figures, std::vector<std::string>& notes) {
     char line[256];
-    std::snprintf(line, sizeof line, "%-28s %6zu %7zu %9s %9s %7s %7zu %7zu", scope.c_str(), figures.both, figures.agreed,
-                  number(figures.observed).c_str(), number(figures.expected).c_str(), number(figures.kappa).c_str(),
-                  figures.onlyA, figures.onlyB);
+    std::snprintf(line, sizeof line, "%-28s %6zu %7zu %9s %9s %7s %7zu %7zu", scope.c_str(), figures.both,
+                  figures.agreed, number(figures.observed).c_str(), number(figures.expected).c_str(),
+                  number(figures.kappa).c_str(), figures.onlyA, figures.onlyB);
     std::cout << line << '\n';
     if (!figures.kappa) notes.push_back(scope + ": no kappa, " + figures.undefinedReason);
 }
@@ -116,8 +118,9 @@ void printRow(const std::string& scope, const curation::AgreementFigures& figure
 std::string describe(const Side& side) {
     std::string names;
     for (const auto& name : side.curators) names += (names.empty() ? "" : ", ") + name;
-    return side.file.string() + (side.curator.empty() ? " (curators: " + (names.empty() ? std::string("none") : names) + ")"
-                                                      : " (curator " + side.curator + ")");
+    return side.file.string() + (side.curator.empty()
+                                     ? " (curators: " + (names.empty() ? std::string("none") : names) + ")"
+                                     : " (curator " + side.curator + ")");
 }
 
 void runAgreement(const AgreementArguments& args) {
@@ -144,8 +147,9 @@ void runAgreement(const AgreementArguments& args) {
         curation::requireDecidedMentionsExist(a, exists);
         if (b) curation::requireDecidedMentionsExist(*b, exists);
     }
-    const auto report = curation::measureAgreement(sideA.categories, sideB.categories,
-                                                   args.noTypes ? curation::MentionTypeFn{} : curation::mentionTypesOf(corpora));
+    const auto report =
+        curation::measureAgreement(sideA.categories, sideB.categories,
+                                   args.noTypes ? curation::MentionTypeFn{} : curation::mentionTypesOf(corpora));
     if (args.json) {
         nlohmann::json json{{"a", sideJson(sideA)}, {"b", sideJson(sideB)}, {"overall", figuresJson(report.overall)}};
         json["splits"] = nlohmann::json::object();
@@ -158,8 +162,8 @@ void runAgreement(const AgreementArguments& args) {
     std::cout << "A: " << describe(sideA) << '\n' << "B: " << describe(sideB) << '\n';
     std::cout << "Cohen's kappa on the linked entity, over the mentions both decided\n";
     char header[256];
-    std::snprintf(header, sizeof header, "%-28s %6s %7s %9s %9s %7s %7s %7s", "scope", "both", "agreed", "observed", "expected",
-                  "kappa", "only A", "only B");
+    std::snprintf(header, sizeof header, "%-28s %6s %7s %9s %9s %7s %7s %7s", "scope", "both", "agreed", "observed",
+                  "expected", "kappa", "only A", "only B");
     std::cout << header << '\n';
     std::vector<std::string> notes;
     printRow("overall", report.overall, notes);
@@ -183,17 +187,19 @@ void runMerge(const MergeArguments& args) {
     const auto summary = curation::mergeDecisions(into, from, options);
     std::string curators;
     for (const auto& name : summary.curators) curators += (curators.empty() ? "" : ", ") + name;
-    std::cout << "merged " << summary.imported << " decision(s)" << (curators.empty() ? "" : " by " + curators) << " into "
-              << into.file().string() << "; " << summary.alreadyPresent << " already there, " << summary.notInEffect
-              << " undone or discarded not imported; " << summary.openDisagreements << " disagreement(s) to adjudicate\n";
+    std::cout << "merged " << summary.imported << " decision(s)" << (curators.empty() ? "" : " by " + curators)
+              << " into " << into.file().string() << "; " << summary.alreadyPresent << " already there, "
+              << summary.notInEffect << " undone or discarded not imported; " << summary.openDisagreements
+              << " disagreement(s) to adjudicate\n";
 }
 
 }  // namespace
 
 void addAgreementCommand(CLI::App& app) {
     auto args = std::make_shared<AgreementArguments>();
-    CLI::App* cmd = app.add_subcommand(
-        "agreement", "Cohen's kappa between two curators' project files (or two curators of one file): overall, per split, per type");
+    CLI::App* cmd = app.add_subcommand("agreement",
+                                       "Cohen's kappa between two curators' project files (or two curators of one "
+                                       "file): overall, per split, per type");
     cmd->add_option("files", args->files, "A.linkscope [B.linkscope]: project files of the same manifest")
         ->required()
         ->expected(1, 2)
@@ -206,8 +212,11 @@ void addAgreementCommand(CLI::App& app) {
 
     auto merge = std::make_shared<MergeArguments>();
     CLI::App* mergeCmd = app.add_subcommand(
-        "merge", "Record another curator's decisions (FROM) into a project file (INTO) of the same manifest, to adjudicate");
-    mergeCmd->add_option("into", merge->into, "The project file that receives the decisions")->required()->check(CLI::ExistingFile);
+        "merge",
+        "Record another curator's decisions (FROM) into a project file (INTO) of the same manifest, to adjudicate");
+    mergeCmd->add_option("into", merge->into, "The project file that receives the decisions")
+        ->required()
+        ->check(CLI::ExistingFile);
     mergeCmd->add_option("from", merge->from, "The other curator's project file")->required()->check(CLI::ExistingFile);
     mergeCmd->add_option("--as", merge->importAs, "Record the imported decisions under this curator name");
     mergeCmd->add_flag("--unchecked", merge->unchecked,

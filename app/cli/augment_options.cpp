@@ -14,7 +14,8 @@ void AugmentArguments::addOptions(CLI::App& command) {
     command.add_flag("--knn", knn,
                      "kNN-BioEL: interpolate the model with the nearest keys of the datastore (training mentions, "
                      "curator decisions)");
-    command.add_option("--knn-settings", knnSettings, "The paper's settings: ncbi (beta 0.01/1.0) or bc5cdr (0.05/5.0)")
+    command
+        .add_option("--knn-settings", knnSettings, "The paper's settings: ncbi (beta 0.01/1.0) or bc5cdr (0.05/5.0)")
         ->check(CLI::IsMember({"ncbi", "bc5cdr"}))
         ->capture_default_str();
     command.add_option("--knn-k", knnK, "Neighbours retrieved (paper: 4)");
@@ -27,17 +28,19 @@ void AugmentArguments::addOptions(CLI::App& command) {
     command.add_option("--sieve-threshold", sieveThreshold,
                        "A sieve stage decides when its best cosine reaches this (default: the run preset's "
                        "triplet.sieve_threshold, 0.95 as in the paper)");
-    command.add_option("--linking", linkings,
-                       "Compare linkings side by side: a comma-separated list of model, knn and search strategies or "
-                       "sieves (e.g. model,knn,O-T,OD-T,D-T+OD-T); knn@LAMBDA/BETA1/BETA2 and SIEVE@THRESHOLD set their "
-                       "values for that item")
+    command
+        .add_option("--linking", linkings,
+                    "Compare linkings side by side: a comma-separated list of model, knn and search strategies or "
+                    "sieves (e.g. model,knn,O-T,OD-T,D-T+OD-T); knn@LAMBDA/BETA1/BETA2 and SIEVE@THRESHOLD set their "
+                    "values for that item")
         ->delimiter(',');
     command.add_option("--datastore", datastore,
                        "kNN datastore file: loaded when it exists (made by this model), else built from the training "
                        "mentions and saved");
-    command.add_option("--project", project,
-                       "Project file (.linkscope): the kNN datastore is kept inside it, one per encoder (loaded when "
-                       "there, else built from the training mentions and stored), and the run is registered in it")
+    command
+        .add_option("--project", project,
+                    "Project file (.linkscope): the kNN datastore is kept inside it, one per encoder (loaded when "
+                    "there, else built from the training mentions and stored), and the run is registered in it")
         ->check(CLI::ExistingFile);
 }
 
@@ -82,7 +85,8 @@ std::vector<curation::AugmentedOptions> AugmentArguments::linkingOptions(std::si
                 } catch (const std::exception&) {
                     used = 0;
                 }
-                if (used == 0 || used != field.size()) throw Error("--linking " + item + ": \"" + field + "\" is not a number");
+                if (used == 0 || used != field.size())
+                    throw Error("--linking " + item + ": \"" + field + "\" is not a number");
                 values.push_back(value);
             }
         }

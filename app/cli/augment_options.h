@@ -48,7 +48,8 @@ struct AugmentArguments {
     curation::AugmentedOptions options(std::size_t ontologyEntries, double presetSieveThreshold) const;
     /// The options of each --linking item ("model", "knn" with the --knn-* values, or a sieve
     /// with --sieve-threshold); Error for an unknown item or --linking with --knn / --sieve.
-    std::vector<curation::AugmentedOptions> linkingOptions(std::size_t ontologyEntries, double presetSieveThreshold) const;
+    std::vector<curation::AugmentedOptions> linkingOptions(std::size_t ontologyEntries,
+                                                           double presetSieveThreshold) const;
     /// One line for reports: "knn (k 4, lambda 0.1, beta1 0.01, beta2 1)" or "sieve D-T+OD-T (0.95)".
     static std::string describe(const curation::AugmentedOptions& options);
 };

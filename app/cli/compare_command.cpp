@@ -48,8 +48,10 @@ void compareTwo(const CompareArguments& args) {
             throw Error(pathA.string() + " and " + pathB.string() + ": " + e.what());
         }
     }();
-    if (args.json) std::cout << eval::comparisonJson(comparison) << '\n';
-    else std::cout << eval::formatComparison(comparison, pathA.filename().string(), pathB.filename().string());
+    if (args.json)
+        std::cout << eval::comparisonJson(comparison) << '\n';
+    else
+        std::cout << eval::formatComparison(comparison, pathA.filename().string(), pathB.filename().string());
 }
 
 void compareMany(const CompareArguments& args) {
@@ -75,7 +77,8 @@ void compareMany(const CompareArguments& args) {
 void addCompareCommand(CLI::App& app) {
     auto args = std::make_shared<CompareArguments>();
     CLI::App* cmd = app.add_subcommand(
-        "compare", "Compare saved runs (per-mention files): McNemar's test (Holm-corrected for 3 or more), bootstrap intervals");
+        "compare",
+        "Compare saved runs (per-mention files): McNemar's test (Holm-corrected for 3 or more), bootstrap intervals");
     cmd->add_option("runs", args->files, "Per-mention files (eval --per-mention) of the same mentions, two or more")
         ->required()
         ->expected(2, -1)
@@ -88,8 +91,10 @@ void addCompareCommand(CLI::App& app) {
     cmd->add_flag("--matrix", args->matrix, "The many-run report (table, matrix, groups) also for two files");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args] {
-        if (args->files.size() == 2 && !args->matrix) compareTwo(*args);
-        else compareMany(*args);
+        if (args->files.size() == 2 && !args->matrix)
+            compareTwo(*args);
+        else
+            compareMany(*args);
     });
 }
 

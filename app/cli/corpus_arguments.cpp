@@ -43,7 +43,8 @@ std::vector<PmidListSplit> CorpusArguments::lists(std::span<const std::string_vi
 }
 
 std::map<std::string, Corpus> CorpusArguments::readSplits(const std::filesystem::path& corpus,
-                                                          std::span<const std::string_view> allowed, bool lenient) const {
+                                                          std::span<const std::string_view> allowed,
+                                                          bool lenient) const {
     const std::vector<PmidListSplit> wanted = lists(allowed);
     SplitsFromPmidLists read = readSplitsByPmidLists(corpus, wanted, readOptions(lenient));
     printNotes(read.notes);

@@ -34,7 +34,8 @@ struct CorpusArguments {
     /// Reads `corpus` once and splits it by the lists, printing the notes (documents in no list,
     /// the reader's diagnostics) to standard error. Split name -> corpus.
     std::map<std::string, Corpus> readSplits(const std::filesystem::path& corpus,
-                                             std::span<const std::string_view> allowed = {}, bool lenient = false) const;
+                                             std::span<const std::string_view> allowed = {},
+                                             bool lenient = false) const;
     /// Several inputs (files or brat folders) as one corpus, in the --corpus-format.
     Corpus read(std::span<const std::filesystem::path> inputs, bool lenient = false) const;
     /// The corpora of a --corpus INPUT... option: one per input, or, with --split-pmids, one per

@@ -12,7 +12,6 @@ namespace {
 
 constexpr double kWidth = 720, kHeight = 420, kLeft = 70, kRight = 190, kTop = 50, kBottom = 60;
 
-
 }  // namespace
 
 std::string curationPlotSvg(const curation::CurationSimulation& simulation, const std::string& title) {

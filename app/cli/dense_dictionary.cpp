@@ -7,7 +7,9 @@
 
 namespace linkscope::cli {
 
-encoder::TextEncoder loadEncoder(const EncoderArguments& args) { return encoder::TextEncoder::load(args.model, args.options()); }
+encoder::TextEncoder loadEncoder(const EncoderArguments& args) {
+    return encoder::TextEncoder::load(args.model, args.options());
+}
 
 std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<const std::string> texts,
                                std::string_view what, ConsoleProgress& progress) {
@@ -40,7 +42,8 @@ DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, cons
         for (const auto& entry : dictionary) names.push_back(entry.name);
         dense.vectors = encodeTexts(encoder, names, "dictionary", progress);
         const ProgressSink indexing = progress.sink();
-        dense.index = retrieval::DenseIndex::build(dense.vectors, encoder.dimension(), fingerprint, args.options(), &indexing);
+        dense.index =
+            retrieval::DenseIndex::build(dense.vectors, encoder.dimension(), fingerprint, args.options(), &indexing);
         if (!args.file.empty()) dense.index.save(args.file);
     }
     dense.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

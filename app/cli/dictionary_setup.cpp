@@ -29,7 +29,8 @@ bool hasSplit(const DictionaryArguments& args, std::string_view split) {
 }  // namespace
 
 void DictionaryArguments::addOptions(CLI::App& cmd) {
-    cmd.add_option("--train", train, "Training corpus (PubTator, BioC XML or brat folder); its mentions join the dictionary")
+    cmd.add_option("--train", train,
+                   "Training corpus (PubTator, BioC XML or brat folder); its mentions join the dictionary")
         ->check(CLI::ExistingPath);
     cmd.add_option("--dev", dev, "Development corpus")->check(CLI::ExistingPath);
     cmd.add_option("--test", test, "Test corpus")->check(CLI::ExistingPath);
@@ -45,25 +46,33 @@ void DictionaryArguments::addOptions(CLI::App& cmd) {
     cmd.add_option("--spelling", spelling, "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd.add_option("--split", split, "Split to evaluate")->check(CLI::IsMember({"dev", "test"}));
-    cmd.add_option("--types", types,
-                   "Only mentions of these types (e.g. Disease for BC5CDR-Disease, T047, or st21pv for MedMentions' 21)");
+    cmd.add_option(
+        "--types", types,
+        "Only mentions of these types (e.g. Disease for BC5CDR-Disease, T047, or st21pv for MedMentions' 21)");
     cmd.add_flag("--homonym-expansion", homonymExpansion, "Search BELHD's homonym-expanded KB names");
     cmd.add_flag("--no-abbreviations", noAbbreviations, "Do not expand abbreviations in mentions");
     cmd.add_flag("--no-composites", noComposites, "Do not split composite mentions");
 }
 
 void DictionaryArguments::validate() const {
-    if (corpusOptions.splitByPmids() && corpus.empty()) throw Error("--split-pmids needs --corpus FILE (the corpus the lists select from)");
+    if (corpusOptions.splitByPmids() && corpus.empty())
+        throw Error("--split-pmids needs --corpus FILE (the corpus the lists select from)");
     if (!corpus.empty() && !corpusOptions.splitByPmids())
         throw Error("--corpus needs --split-pmids NAME=FILE for each split (or give --train/--dev/--test files)");
     for (const auto& list : corpusOptions.lists(kSplitNames))
         if (!filesOf(*this, list.split).empty())
-            throw Error("the " + list.split + " split is given twice: by --" + list.split + " and by --split-pmids " + list.split + "=...");
-    if (!hasSplit(*this, "train")) throw Error("no training corpus: give --train FILE or --corpus FILE --split-pmids train=LIST");
-    if (split == "test" && !hasSplit(*this, "test")) throw Error("--split test needs --test FILE (or --split-pmids test=LIST)");
-    if (split == "dev" && !hasSplit(*this, "dev")) throw Error("--split dev needs --dev FILE (or --split-pmids dev=LIST)");
+            throw Error("the " + list.split + " split is given twice: by --" + list.split + " and by --split-pmids " +
+                        list.split + "=...");
+    if (!hasSplit(*this, "train"))
+        throw Error("no training corpus: give --train FILE or --corpus FILE --split-pmids train=LIST");
+    if (split == "test" && !hasSplit(*this, "test"))
+        throw Error("--split test needs --test FILE (or --split-pmids test=LIST)");
+    if (split == "dev" && !hasSplit(*this, "dev"))
+        throw Error("--split dev needs --dev FILE (or --split-pmids dev=LIST)");
     if (split == "test" && !hasSplit(*this, "dev"))
-        throw Error("--split test needs --dev FILE (or --split-pmids dev=LIST) too: BioSyn's test dictionary adds the dev mentions");
+        throw Error(
+            "--split test needs --dev FILE (or --split-pmids dev=LIST) too: BioSyn's test dictionary adds the dev "
+            "mentions");
 }
 
 CorpusSetup CorpusSetup::read(const DictionaryArguments& args) {

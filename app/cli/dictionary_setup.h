@@ -11,9 +11,9 @@
 
 #include "corpus/corpus.h"
 #include "corpus_arguments.h"
-#include "kb_arguments.h"
 #include "eval/queries.h"
 #include "kb/knowledge_base.h"
+#include "kb_arguments.h"
 #include "retrieval/name_dictionary.h"
 #include "text/spelling_map.h"
 

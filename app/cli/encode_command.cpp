@@ -36,7 +36,8 @@ void runEncode(const EncodeArguments& args) {
         for (std::size_t t = 0; t < texts.size(); ++t) {
             out.clear();
             for (std::size_t d = 0; d < dimension; ++d) {
-                std::snprintf(number, sizeof number, d ? " %.9g" : "%.9g", static_cast<double>(vectors[t * dimension + d]));
+                std::snprintf(number, sizeof number, d ? " %.9g" : "%.9g",
+                              static_cast<double>(vectors[t * dimension + d]));
                 out += number;
             }
             std::cout << out << '\n';
@@ -49,7 +50,8 @@ void runEncode(const EncodeArguments& args) {
 
 void addEncodeCommand(CLI::App& app) {
     auto args = std::make_shared<EncodeArguments>();
-    CLI::App* cmd = app.add_subcommand("encode", "Print the vector of each line of standard input, as the encoder gives it");
+    CLI::App* cmd =
+        app.add_subcommand("encode", "Print the vector of each line of standard input, as the encoder gives it");
     args->encoder.addOptions(*cmd, true, 25);
     cmd->callback([args] { runEncode(*args); });
 }

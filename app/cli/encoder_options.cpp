@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -14,7 +13,8 @@ CLI::Option* EncoderArguments::addOptions(CLI::App& cmd, bool modelRequired, std
                                          "model.safetensors)")
                               ->check(CLI::ExistingDirectory);
     if (modelRequired) option->required();
-    cmd.add_option("--pooling", pooling, "cls, mean, markers ([S]/[E]) or start-end ([START]/[END]); default: the model's")
+    cmd.add_option("--pooling", pooling,
+                   "cls, mean, markers ([S]/[E]) or start-end ([START]/[END]); default: the model's")
         ->check(CLI::IsMember({"cls", "mean", "markers", "start-end"}));
     cmd.add_option("--max-length", maxLength, "Tokens per text, [CLS] and [SEP] included")->capture_default_str();
     cmd.add_option("--batch-size", batchSize, "Texts per forward pass")->capture_default_str();

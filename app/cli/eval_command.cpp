@@ -19,10 +19,10 @@
 #include <sstream>
 #include <thread>
 
+#include "augment_options.h"
 #include "commands.h"
 #include "console_progress.h"
 #include "dictionary_setup.h"
-#include "augment_options.h"
 #include "encoder_options.h"
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
@@ -72,7 +72,7 @@ struct Run {
     bool indexLoaded = false;
     bool denseIndexLoaded = false;
     bool sparseApproximate = false;  ///< the sparse index searched approximately (issue 17)
-    std::string denseKind;  ///< of the index used (a loaded one keeps the kind it was built as)
+    std::string denseKind;           ///< of the index used (a loaded one keeps the kind it was built as)
 };
 
 // --sparse-search: exact below SparseIndexOptions' size (auto), or always one way.
@@ -87,8 +87,8 @@ retrieval::SparseIndexOptions sparseOptionsFor(const EvalArguments& args) {
 // BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
 // saved there when the option is given). Neither says how far it got: the stage is reported at
 // its start and its end, so that a log shows what a long build is busy with.
-retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval::NameDictionary& dictionary,
-                                      Run& run, ConsoleProgress& progress) {
+retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval::NameDictionary& dictionary, Run& run,
+                                      ConsoleProgress& progress) {
     const auto settings = retrieval::TfidfSettings::bioSyn();
     if (!args.index.empty() && std::filesystem::exists(args.index)) {
         run.indexLoaded = true;
@@ -102,8 +102,8 @@ retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval
     progress.report("Building sparse index", 1.0);
     run.sparseApproximate = index.approximate();
     if (!args.index.empty() && index.approximate())  // rows and a 3-gram stage: built again, never saved
-        std::cerr << "note: --index " << args.index.string() << " not written: a sparse index of "
-                  << dictionary.size() << " names is searched approximately and built where it is used\n";
+        std::cerr << "note: --index " << args.index.string() << " not written: a sparse index of " << dictionary.size()
+                  << " names is searched approximately and built where it is used\n";
     else if (!args.index.empty())
         retrieval::saveSparseIndex(index, args.index);
     return index;
@@ -119,8 +119,8 @@ std::vector<std::vector<retrieval::Candidate>> withoutBreakdown(
 
 #if LINKSCOPE_HAVE_TORCH
 // Dense (S_dense alone) or BioSyn's hybrid ranking of the dictionary with an encoder.
-void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, eval::EvalOptions& evalOptions,
-              Run& run, ConsoleProgress& progress) {
+void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, eval::EvalOptions& evalOptions, Run& run,
+              ConsoleProgress& progress) {
     const auto indexStart = Clock::now();
     DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense, progress);
     run.denseIndexLoaded = dense.loaded;
@@ -169,7 +169,8 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
         return run;
 #else
         (void)encoder;
-        throw Error("--method " + args.method + " needs the dense engine, and this linkscope-cli was built without LibTorch");
+        throw Error("--method " + args.method +
+                    " needs the dense engine, and this linkscope-cli was built without LibTorch");
 #endif
     }
 
@@ -179,8 +180,10 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
         // scores of the two models are not comparable).
         const auto indexStart = Clock::now();
         progress.report("Building sparse indexes", 0.0);
-        const auto chars = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenChars());
-        const auto words = retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenWords());
+        const auto chars =
+            retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenChars());
+        const auto words =
+            retrieval::SparseIndex::build(run.data.dictionary, retrieval::TfidfSettings::leNguyenWords());
         progress.report("Building sparse indexes", 1.0);
         run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
         const eval::RankFn rank = [&chars, &words, threads](std::span<const std::string> queries, std::size_t k) {
@@ -299,9 +302,10 @@ void runEval(const EvalArguments& args) {
         reportOptions.extra.emplace("index", run.indexLoaded ? "loaded from " + args.index.string() : "built");
     if (args.method != "sparse") {
         reportOptions.extra.emplace("model", args.encoder.model.string());
-        reportOptions.extra.emplace("dense_index", (run.denseIndexLoaded ? "loaded from " + args.dense.file.string() + " "
-                                                                          : std::string("built ")) +
-                                                       "(" + run.denseKind + ")");
+        reportOptions.extra.emplace(
+            "dense_index",
+            (run.denseIndexLoaded ? "loaded from " + args.dense.file.string() + " " : std::string("built ")) + "(" +
+                run.denseKind + ")");
     }
     if (args.method == "hybrid") {
         std::ostringstream weight;
@@ -346,33 +350,37 @@ void runEval(const EvalArguments& args) {
 
 void addEvalCommand(CLI::App& app) {
     auto args = std::make_shared<EvalArguments>();
-    CLI::App* cmd = app.add_subcommand("eval", "Evaluate a linker with BioSyn's protocol (Acc@k, strict, seen/unseen, per type)");
+    CLI::App* cmd =
+        app.add_subcommand("eval", "Evaluate a linker with BioSyn's protocol (Acc@k, strict, seen/unseen, per type)");
     args->data.addOptions(*cmd);
-    cmd->add_option("--method", args->method,
-                    "Linker: sparse (TF-IDF), dense (encoder + vector index) or hybrid (BioSyn: dense + lambda x sparse)")
+    cmd->add_option(
+           "--method", args->method,
+           "Linker: sparse (TF-IDF), dense (encoder + vector index) or hybrid (BioSyn: dense + lambda x sparse)")
         ->check(CLI::IsMember({"sparse", "dense", "hybrid"}));
-    cmd->add_option("--sparse", args->sparse,
-                    "Sparse model: biosyn (char 1-2 grams) or le-nguyen (char 2-5 grams + words without stop words, merged)")
+    cmd->add_option(
+           "--sparse", args->sparse,
+           "Sparse model: biosyn (char 1-2 grams) or le-nguyen (char 2-5 grams + words without stop words, merged)")
         ->check(CLI::IsMember({"biosyn", "le-nguyen"}));
     args->encoder.addOptions(*cmd, false, 25);
     args->dense.addOptions(*cmd);
     args->augment.addOptions(*cmd);
-    cmd->add_option("--sparse-weight", args->sparseWeight,
-                    "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
+    cmd->add_option(
+           "--sparse-weight", args->sparseWeight,
+           "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
         ->capture_default_str();
     cmd->add_option("--sparse-search", args->sparseSearch,
                     "Sparse search: exact, approximate (a char 3-gram stage picks the names that are scored), or auto: "
                     "approximate above 500,000 dictionary names")
         ->check(CLI::IsMember({"auto", "exact", "approximate"}))
         ->capture_default_str();
-    cmd->add_option("--sparse-candidates", args->sparseCandidates,
-                    "Approximate sparse search: names scored per query")
+    cmd->add_option("--sparse-candidates", args->sparseCandidates, "Approximate sparse search: names scored per query")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
         ->capture_default_str();
     cmd->add_option("--k", args->k, "Ranking depth (at least 64)");
     cmd->add_flag("--compare-preprocessing", args->comparePreprocessing,
                   "Also run without abbreviation expansion and composite splitting and compare (McNemar, bootstrap)");
-    cmd->add_option("--index", args->index, "Sparse index file: loaded when it exists (and matches), else built and saved");
+    cmd->add_option("--index", args->index,
+                    "Sparse index file: loaded when it exists (and matches), else built and saved");
     cmd->add_option("--report", args->report, "Write the JSON report to this file");
     cmd->add_option("--per-mention", args->perMention, "Write the per-mention predictions to this file");
     cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");

@@ -51,10 +51,12 @@ void addExportCommand(CLI::App& app) {
     auto args = std::make_shared<ExportArguments>();
     CLI::App* cmd = app.add_subcommand(
         "export", "Export the corrected corpora (PubTator, BioC XML, brat standoff) or the decisions log (JSONL)");
-    auto* project = cmd->add_option("--project", args->project, "Project file (.linkscope): corpora and curation decisions")
-                        ->check(CLI::ExistingFile);
-    auto* manifest = cmd->add_option("--manifest", args->manifest, "Project manifest (JSON) without decisions: reproduces the input")
-                         ->check(CLI::ExistingFile);
+    auto* project =
+        cmd->add_option("--project", args->project, "Project file (.linkscope): corpora and curation decisions")
+            ->check(CLI::ExistingFile);
+    auto* manifest =
+        cmd->add_option("--manifest", args->manifest, "Project manifest (JSON) without decisions: reproduces the input")
+            ->check(CLI::ExistingFile);
     project->excludes(manifest);
     manifest->excludes(project);
     cmd->add_option("--format", args->format, "pubtator, bioc, brat or decisions")

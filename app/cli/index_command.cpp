@@ -32,9 +32,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct IndexArguments {
     DictionaryArguments data;
@@ -102,8 +100,9 @@ void runIndex(const IndexArguments& args) {
     }
     std::cout << "dictionary: " << data.dictionary.size() << " entries\n";
     if (report.contains("sparse"))
-        std::cout << "sparse index: " << args.sparseIndex.string() << " (" << report["sparse"]["terms"].get<std::size_t>()
-                  << " terms, " << report["sparse"]["seconds"].get<double>() << " s)\n";
+        std::cout << "sparse index: " << args.sparseIndex.string() << " ("
+                  << report["sparse"]["terms"].get<std::size_t>() << " terms, "
+                  << report["sparse"]["seconds"].get<double>() << " s)\n";
     if (report.contains("dense"))
         std::cout << "dense index: " << args.dense.file.string() << " (" << args.dense.kind << ", "
                   << report["dense"]["dimension"].get<std::size_t>() << " dimensions, "
@@ -114,7 +113,8 @@ void runIndex(const IndexArguments& args) {
 
 void addIndexCommand(CLI::App& app) {
     auto args = std::make_shared<IndexArguments>();
-    CLI::App* cmd = app.add_subcommand("index", "Build and save the sparse and dense indexes of an evaluation dictionary");
+    CLI::App* cmd =
+        app.add_subcommand("index", "Build and save the sparse and dense indexes of an evaluation dictionary");
     args->data.addOptions(*cmd);
     cmd->add_option("--sparse-index", args->sparseIndex, "Write BioSyn's sparse (TF-IDF) index to this file");
     args->encoder.addOptions(*cmd, false, 25);

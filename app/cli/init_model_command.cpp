@@ -12,8 +12,8 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
-#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
+#include "kb_arguments.h"
 #include "project/loaded_project.h"
 #include "util/error.h"
 
@@ -60,8 +60,8 @@ void runInitModel(const InitModelArguments& args) {
     std::cout << "compact encoder written to " << args.out.string() << ": vocabulary "
               << model.tokenizer().vocabularySize() << " tokens (from " << texts.size() << " texts), "
               << model.config().hiddenSize << " hidden, " << model.config().numHiddenLayers << " layers, "
-              << model.config().parameterCount() << " parameters, pooling "
-              << encoder::poolingName(model.pooling()) << '\n';
+              << model.config().parameterCount() << " parameters, pooling " << encoder::poolingName(model.pooling())
+              << '\n';
 }
 
 }  // namespace
@@ -69,7 +69,8 @@ void runInitModel(const InitModelArguments& args) {
 void addInitModelCommand(CLI::App& app) {
     auto args = std::make_shared<InitModelArguments>();
     CLI::App* cmd = app.add_subcommand(
-        "init-model", "Create a compact encoder (vocabulary from the KB and corpora, random weights) to train from scratch");
+        "init-model",
+        "Create a compact encoder (vocabulary from the KB and corpora, random weights) to train from scratch");
     cmd->add_option("--preset", args->preset, "Encoder preset (models/compact-encoder.json)")
         ->required()
         ->check(CLI::ExistingFile);

@@ -18,7 +18,8 @@ void KbFilterArguments::addOptions(CLI::App& cmd, bool withMrsty) {
                    "UMLS: keep names from these source vocabularies (SAB, e.g. MSH,SNOMEDCT_US; st21pv for "
                    "MedMentions' 18)")
         ->delimiter(',');
-    cmd.add_option("--kb-languages", languages, "UMLS: keep names in these languages (LAT; default ENG)")->delimiter(',');
+    cmd.add_option("--kb-languages", languages, "UMLS: keep names in these languages (LAT; default ENG)")
+        ->delimiter(',');
 }
 
 void KbFilterArguments::applyTo(KbReference& reference) const {
@@ -42,7 +43,8 @@ std::vector<std::string> KbFilterArguments::commandWords() const {
     return words;
 }
 
-KbReference kbReferenceOf(const std::filesystem::path& kb, const std::string& format, const KbFilterArguments& filters) {
+KbReference kbReferenceOf(const std::filesystem::path& kb, const std::string& format,
+                          const KbFilterArguments& filters) {
     KbReference reference;
     reference.path = kb;
     reference.format = format == "auto" ? detectKbFormat(kb) : kbFormatFromName(format);

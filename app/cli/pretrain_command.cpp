@@ -26,9 +26,9 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
-#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
+#include "kb_arguments.h"
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/run_directory.h"
@@ -108,8 +108,8 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
     std::vector<std::string> texts;
     for (std::size_t i = 0; i < kbs.size(); ++i) {
         // The corpora's mentions once, with the first vocabulary.
-        auto more = encoder::vocabularyTexts(kbs[i], i == 0 ? std::span<const Corpus* const>(corpusPointers)
-                                                            : std::span<const Corpus* const>());
+        auto more = encoder::vocabularyTexts(
+            kbs[i], i == 0 ? std::span<const Corpus* const>(corpusPointers) : std::span<const Corpus* const>());
         texts.insert(texts.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
     // Every method's markers, so that the methods that read mentions in context find them in the
@@ -131,15 +131,18 @@ fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs:
         return train::modelDirectory(run);
     }
     if (started && !args.resume)
-        throw Error(run.string() + ": a masked-LM stage was started there; resume it (--resume) or choose another --out");
-    train::TrainingPreset preset =
-        started ? train::loadRunPreset(run, train::readRunInfo(run)) : train::findPreset(args.mlmPreset, models.value_or(fs::path()));
+        throw Error(run.string() +
+                    ": a masked-LM stage was started there; resume it (--resume) or choose another --out");
+    train::TrainingPreset preset = started ? train::loadRunPreset(run, train::readRunInfo(run))
+                                           : train::findPreset(args.mlmPreset, models.value_or(fs::path()));
     if (preset.method != train::Method::MaskedLm)
         throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
                     ", not the masked-LM stage (mlm)");
     std::string schedule = args.mlmSchedule;
-    if (started) schedule = "paper";  // preset.json holds the schedule already applied
-    else if (schedule.empty()) schedule = preset.schedules.contains(args.schedule) ? args.schedule : std::string("paper");
+    if (started)
+        schedule = "paper";  // preset.json holds the schedule already applied
+    else if (schedule.empty())
+        schedule = preset.schedules.contains(args.schedule) ? args.schedule : std::string("paper");
     (void)preset.schedule(schedule);
 
     const std::vector<Corpus> corpora = args.corpusOptions.readEach(args.mlmCorpora);
@@ -166,7 +169,8 @@ fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs:
 void runPretrain(const PretrainArguments& args) {
     if (args.resume && (!args.model.empty() || !args.compactPreset.empty()))
         throw Error("--resume continues from the run's checkpoint: leave out --model and --compact-preset");
-    if (!args.model.empty() && !args.compactPreset.empty()) throw Error("give either --model DIR or --compact-preset FILE");
+    if (!args.model.empty() && !args.compactPreset.empty())
+        throw Error("give either --model DIR or --compact-preset FILE");
 
     const std::optional<fs::path> models = modelsDirectory();
     // With a masked-LM stage, --resume may find the stage stopped and the self-alignment not begun.
@@ -174,9 +178,10 @@ void runPretrain(const PretrainArguments& args) {
     if (args.resume && !resume && !train::isRunDirectory(maskedLmRun(args)))
         throw Error(args.out.string() + ": no pretraining to resume there");
     if (args.mlmCorpora.empty() && train::isRunDirectory(maskedLmRun(args)) && !resume)
-        throw Error(maskedLmRun(args).string() + ": this pretraining has a masked-LM stage; give its --mlm-corpus again");
-    train::TrainingPreset preset =
-        resume ? train::loadRunPreset(args.out, train::readRunInfo(args.out)) : train::findPreset(args.preset, models.value_or(fs::path()));
+        throw Error(maskedLmRun(args).string() +
+                    ": this pretraining has a masked-LM stage; give its --mlm-corpus again");
+    train::TrainingPreset preset = resume ? train::loadRunPreset(args.out, train::readRunInfo(args.out))
+                                          : train::findPreset(args.preset, models.value_or(fs::path()));
     if (preset.method != train::Method::SelfAlignment)
         throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
                     ", not the self-alignment pretraining (sapbert); use `linkscope-cli train` for it");
@@ -196,7 +201,8 @@ void runPretrain(const PretrainArguments& args) {
     std::optional<Corpus> devCorpus;
     if (!args.dev.empty()) devCorpus = args.corpusOptions.read(args.dev);
     std::shared_ptr<const text::SpellingMap> spelling;
-    if (!args.spelling.empty()) spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
+    if (!args.spelling.empty())
+        spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
 
     train::TrainingInputs inputs;
     inputs.kb = &kbs.front();
@@ -256,7 +262,8 @@ void addPretrainCommand(CLI::App& app) {
                     "Schedule of the masked-LM preset (default: --schedule when it has one, else paper)");
     cmd->add_option("--model", args->model, "Start from this checkpoint instead of a new compact encoder")
         ->check(CLI::ExistingDirectory);
-    cmd->add_option("--compact-preset", args->compactPreset, "Compact encoder configuration (default: models/compact-encoder.json)")
+    cmd->add_option("--compact-preset", args->compactPreset,
+                    "Compact encoder configuration (default: models/compact-encoder.json)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--out", args->out, "Folder to create: a run directory whose model/ is the pretrained encoder")
         ->required();

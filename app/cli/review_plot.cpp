@@ -10,7 +10,6 @@ namespace {
 
 constexpr double kWidth = 720, kHeight = 420, kLeft = 70, kRight = 200, kTop = 50, kBottom = 60;
 
-
 const char* colourOf(std::size_t walk) {
     static const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
     return colours[walk % 4];
@@ -36,14 +35,15 @@ std::string reviewPlotSvg(std::span<const curation::ReviewWalk> walks, double ta
 
     std::ostringstream svg;
     writeSvgPlotFrame(svg, frame, title, "decisions", "accuracy of the whole split");
-    svg << "<line x1=\"" << kLeft << "\" y1=\"" << y(target) << "\" x2=\"" << kLeft + plotWidth << "\" y2=\"" << y(target)
-        << "\" stroke=\"#888\" stroke-dasharray=\"6,4\"/>\n";
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << y(target) << "\" x2=\"" << kLeft + plotWidth << "\" y2=\""
+        << y(target) << "\" stroke=\"#888\" stroke-dasharray=\"6,4\"/>\n";
 
     double legendY = kTop + 10;
     for (std::size_t w = 0; w < walks.size(); ++w) {
         const auto& walk = walks[w];
         svg << "<polyline fill=\"none\" stroke=\"" << colourOf(w) << "\" stroke-width=\"2\" points=\"";
-        for (const auto& step : walk.steps) svg << x(static_cast<double>(step.decisions)) << ',' << y(step.accuracy) << ' ';
+        for (const auto& step : walk.steps)
+            svg << x(static_cast<double>(step.decisions)) << ',' << y(step.accuracy) << ' ';
         const std::string label = std::string(curation::reviewOrderName(walk.order)) + " order";
         svg << "\"/>\n"
             << "<line x1=\"" << kLeft + plotWidth + 16 << "\" y1=\"" << legendY << "\" x2=\"" << kLeft + plotWidth + 40
@@ -51,7 +51,8 @@ std::string reviewPlotSvg(std::span<const curation::ReviewWalk> walks, double ta
             << "<text x=\"" << kLeft + plotWidth + 46 << "\" y=\"" << legendY + 4 << "\">" << label << "</text>\n";
         const auto reached = walk.decisionsToReach(target);
         svg << "<text x=\"" << kLeft + plotWidth + 46 << "\" y=\"" << legendY + 20 << "\">"
-            << (reached ? std::to_string(*reached) + " to reach target" : std::string("target not reached")) << "</text>\n";
+            << (reached ? std::to_string(*reached) + " to reach target" : std::string("target not reached"))
+            << "</text>\n";
         legendY += 44;
     }
     svg.precision(2);

@@ -174,27 +174,31 @@ void runReviewSimulation(const ReviewSimulationArguments& args) {
     const std::string applied = args.applyToAll ? ", apply to all identical mentions" : "";
     if (!args.csv.empty()) writeText(args.csv, curation::reviewWalkCsv(walks));
     if (!args.svg.empty())
-        writeText(args.svg, reviewPlotSvg(walks, args.target,
-                                          "Simulated review: " + linking + applied + ", " + args.data.split + " split"));
+        writeText(args.svg,
+                  reviewPlotSvg(walks, args.target,
+                                "Simulated review: " + linking + applied + ", " + args.data.split + " split"));
 
     // Accuracy at a few fixed fractions of the mentions, the same for every order.
     const std::size_t n = mentions.size();
     const std::vector<std::size_t> checkpoints{n / 10, n / 4, n / 2};
     if (args.json) {
-        nlohmann::json report = {{"linking", linking},   {"split", args.data.split}, {"mentions", n},
-                                 {"apply_to_all", args.applyToAll}, {"target", args.target},
-                                 {"policy", {{"margin_scale", args.policy.marginScale},
-                                             {"confidence_weight", args.policy.confidenceWeight},
-                                             {"disagreement_weight", args.policy.disagreementWeight},
-                                             {"reach_weight", args.policy.reachWeight}}},
-                                 {"seconds", seconds},   {"walks", nlohmann::json::array()}};
+        nlohmann::json report = {{"linking", linking},
+                                 {"split", args.data.split},
+                                 {"mentions", n},
+                                 {"apply_to_all", args.applyToAll},
+                                 {"target", args.target},
+                                 {"policy",
+                                  {{"margin_scale", args.policy.marginScale},
+                                   {"confidence_weight", args.policy.confidenceWeight},
+                                   {"disagreement_weight", args.policy.disagreementWeight},
+                                   {"reach_weight", args.policy.reachWeight}}},
+                                 {"seconds", seconds},
+                                 {"walks", nlohmann::json::array()}};
         for (const auto& walk : walks) {
-            nlohmann::json entry = {{"order", curation::reviewOrderName(walk.order)},
-                                    {"decisions", walk.steps.back().decisions},
-                                    {"corrections", walk.steps.back().corrections},
-                                    {"applied_to_all", walk.steps.back().appliedToAll},
-                                    {"initial_accuracy", walk.steps.front().accuracy},
-                                    {"final_accuracy", walk.steps.back().accuracy}};
+            nlohmann::json entry = {
+                {"order", curation::reviewOrderName(walk.order)},  {"decisions", walk.steps.back().decisions},
+                {"corrections", walk.steps.back().corrections},    {"applied_to_all", walk.steps.back().appliedToAll},
+                {"initial_accuracy", walk.steps.front().accuracy}, {"final_accuracy", walk.steps.back().accuracy}};
             const auto reached = walk.decisionsToReach(args.target);
             entry["decisions_to_target"] = reached ? nlohmann::json(*reached) : nlohmann::json(nullptr);
             nlohmann::json at = nlohmann::json::object();

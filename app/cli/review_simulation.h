@@ -28,8 +28,8 @@ struct ReviewSimulationArguments {
     std::vector<std::string> orders;  ///< "queue", "document", in the order they are walked
     bool applyToAll = false;
     curation::ReviewPolicy policy;  ///< the queue's weights (review_queue.h)
-    std::size_t maxDecisions = 0;  ///< 0: until every mention is decided
-    double target = 0.98;          ///< the accuracy whose number of decisions is reported
+    std::size_t maxDecisions = 0;   ///< 0: until every mention is decided
+    double target = 0.98;           ///< the accuracy whose number of decisions is reported
     std::filesystem::path csv;
     std::filesystem::path svg;
     bool json = false;

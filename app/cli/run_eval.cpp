@@ -1,26 +1,26 @@
 #include "run_eval.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <span>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "curation/training_datastore.h"
 #include "encoder/text_encoder.h"
 #include "eval/evaluate.h"
 #include "eval/report.h"
+#include "project/datastore_storage.h"
+#include "project/project_store.h"
 #include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/run_model.h"
 #include "train/training_preset.h"
-#include "curation/training_datastore.h"
-#include "project/datastore_storage.h"
-#include "project/project_store.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -43,8 +43,8 @@ std::string rankerDescription(const train::TrainingPreset& preset, const train::
                               const encoder::TextEncoder& encoder) {
     std::string text = std::string(train::methodName(preset.method)) + ": " +
                        std::string(train::similarityName(preset.similarity)) + " over " +
-                       std::string(encoder::poolingName(encoder.pooling())) + "-pooled vectors (" + encoder.deviceName() +
-                       ")";
+                       std::string(encoder::poolingName(encoder.pooling())) + "-pooled vectors (" +
+                       encoder.deviceName() + ")";
     if (preset.method == train::Method::BioSyn) text += " + " + numberText(info.sparseWeight) + " x tf-idf char 1-2";
     if (preset.method == train::Method::PrototypeSrn)
         text += ", re-ranking " + std::to_string(preset.prototype.candidates) + " " +
@@ -80,8 +80,11 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
         if (!file.empty()) throw Error("give --datastore or --project, not both");
         projectStore.emplace(project::ProjectStore::open(projectFile));
         projectStore->putRun({fs::absolute(run.modelDirectory.parent_path()).filename().string(),
-                              fs::absolute(run.modelDirectory.parent_path()), run.preset.name, {}});
-        if (auto stored = project::loadDatastore(*projectStore, project::trainingDatastoreName(fingerprint), fingerprint))
+                              fs::absolute(run.modelDirectory.parent_path()),
+                              run.preset.name,
+                              {}});
+        if (auto stored =
+                project::loadDatastore(*projectStore, project::trainingDatastoreName(fingerprint), fingerprint))
             return std::move(*stored);
     } else if (!file.empty() && fs::exists(file)) {
         return retrieval::KnnDatastore::load(file, fingerprint);
@@ -91,8 +94,10 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
     const auto inputs =
         train::mentionInputs(run.preset, run.setup.train, train::tokenCounterOf(run.encoder->tokenizer()));
     auto store = curation::buildTrainingDatastore(linker, run.evalData.trainQueries, inputs, fingerprint, &sink);
-    if (projectStore) project::saveDatastore(*projectStore, project::trainingDatastoreName(fingerprint), store);
-    else if (!file.empty()) store.save(file);
+    if (projectStore)
+        project::saveDatastore(*projectStore, project::trainingDatastoreName(fingerprint), store);
+    else if (!file.empty())
+        store.save(file);
     return store;
 }
 
@@ -131,8 +136,9 @@ void compareLinkings(const RunEvalArguments& args, const LoadedRun& loaded, cons
         return;
     }
     std::cout << "run " << args.run.string() << ": " << train::methodName(loaded.preset.method) << " (preset "
-              << loaded.preset.name << "), " << loaded.data.split << " split, " << loaded.evalData.queries.queries.size()
-              << " mentions, datastore of " << datastore.size() << " training keys\n"
+              << loaded.preset.name << "), " << loaded.data.split << " split, "
+              << loaded.evalData.queries.queries.size() << " mentions, datastore of " << datastore.size()
+              << " training keys\n"
               << table.str();
 }
 
@@ -151,9 +157,11 @@ void runEvalOfRun(const RunEvalArguments& args) {
     // Checked before the names are encoded: a wrong option costs nothing.
     const bool comparing = !args.augment.linkings.empty();
     const std::vector<curation::AugmentedOptions> compared =
-        comparing ? args.augment.linkingOptions(evalData.kbEntries, preset.triplet.sieveThreshold) : std::vector<curation::AugmentedOptions>{};
+        comparing ? args.augment.linkingOptions(evalData.kbEntries, preset.triplet.sieveThreshold)
+                  : std::vector<curation::AugmentedOptions>{};
     const curation::AugmentedOptions augmentOptions =
-        comparing ? curation::AugmentedOptions{} : args.augment.options(evalData.kbEntries, preset.triplet.sieveThreshold);
+        comparing ? curation::AugmentedOptions{}
+                  : args.augment.options(evalData.kbEntries, preset.triplet.sieveThreshold);
 
     const auto indexStart = Clock::now();
     train::LinkerOptions linkerOptions;
@@ -174,14 +182,16 @@ void runEvalOfRun(const RunEvalArguments& args) {
     evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
     std::optional<retrieval::KnnDatastore> datastore;
     std::optional<curation::AugmentedLinker> augmented;
-    if (args.augment.active()) datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project, progress));
+    if (args.augment.active())
+        datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project, progress));
     if (comparing) {
         compareLinkings(args, loaded, linker, *datastore, compared, evalOptions, progress);
         return;
     }
     if (args.augment.active()) augmented.emplace(linker, evalData.dictionary, &*datastore, augmentOptions);
-    const eval::EvalResult result = eval::evaluate(
-        evalData.queries, evalData.dictionary, augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
+    const eval::EvalResult result =
+        eval::evaluate(evalData.queries, evalData.dictionary,
+                       augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
     const double seconds = secondsSince(start);
     progress.finish();
 
@@ -200,7 +210,8 @@ void runEvalOfRun(const RunEvalArguments& args) {
                            {"best_epoch", std::to_string(info.bestEpoch)},
                            {"model", modelDirectory.string()},
                            {"homonym_expansion", data.homonymExpansion ? "yes" : "no"}};
-    if (preset.method == train::Method::BioSyn) reportOptions.extra.emplace("sparse_weight", numberText(info.sparseWeight));
+    if (preset.method == train::Method::BioSyn)
+        reportOptions.extra.emplace("sparse_weight", numberText(info.sparseWeight));
     if (augmented) {
         reportOptions.extra.emplace("linking", AugmentArguments::describe(augmentOptions));
         reportOptions.extra.emplace("datastore_keys", std::to_string(datastore->size()));

@@ -64,7 +64,8 @@ void runSimulation(const SimulateArguments& args) {
     // On stderr only (console_progress.h), and finished before anything goes to stdout.
     ConsoleProgress progress;
     const ProgressSink sink = progress.sink();
-    const curation::AugmentedOptions options = args.augment.options(loaded.evalData.kbEntries, loaded.preset.triplet.sieveThreshold);
+    const curation::AugmentedOptions options =
+        args.augment.options(loaded.evalData.kbEntries, loaded.preset.triplet.sieveThreshold);
 
     train::LinkerOptions linkerOptions;
     linkerOptions.sparseWeight = loaded.info.sparseWeight;
@@ -89,7 +90,8 @@ void runSimulation(const SimulateArguments& args) {
     const std::string linking = AugmentArguments::describe(options);
     if (!args.csv.empty()) writeText(args.csv, curation::curationCsv(simulation));
     if (!args.svg.empty())
-        writeText(args.svg, curationPlotSvg(simulation, "Simulated curation: " + std::string(train::methodName(loaded.preset.method)) +
+        writeText(args.svg, curationPlotSvg(simulation, "Simulated curation: " +
+                                                            std::string(train::methodName(loaded.preset.method)) +
                                                             ", " + linking + ", " + loaded.data.split + " split"));
 
     if (args.json) {
@@ -113,8 +115,8 @@ void runSimulation(const SimulateArguments& args) {
               << " training keys\n"
               << "corrections fed: " << simulation.corrections << "\n"
               << "Acc@1 as each document is reached: " << simulation.accuracyWithFeedback << " with feedback, "
-              << simulation.accuracyWithout << " without (gain " << simulation.accuracyWithFeedback - simulation.accuracyWithout
-              << ")\n"
+              << simulation.accuracyWithout << " without (gain "
+              << simulation.accuracyWithFeedback - simulation.accuracyWithout << ")\n"
               << "total " << seconds << " s\n";
 }
 
@@ -127,8 +129,9 @@ void addSimulateCurationCommand(CLI::App& app) {
         "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
     args->data.split = "dev";
     args->data.addOptions(*cmd);
-    cmd->add_option("--run", args->run, "A training run (linkscope-cli train --out); required without --order, "
-                                        "optional with it (then with --knn or --sieve)")
+    cmd->add_option("--run", args->run,
+                    "A training run (linkscope-cli train --out); required without --order, "
+                    "optional with it (then with --knn or --sieve)")
         ->check(CLI::ExistingDirectory);
     args->encoder.addOptions(*cmd, false, 25);
     args->augment.addOptions(*cmd);
@@ -139,9 +142,10 @@ void addSimulateCurationCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");
     cmd->add_flag("--json", args->json, "Print one JSON object");
-    cmd->add_option("--order", args->review.orders,
-                    "Review one mention at a time in this order (queue, document, or both: queue,document) "
-                    "with the sparse ranker (or the --run with its datastore), and follow the accuracy of the whole split")
+    cmd->add_option(
+           "--order", args->review.orders,
+           "Review one mention at a time in this order (queue, document, or both: queue,document) "
+           "with the sparse ranker (or the --run with its datastore), and follow the accuracy of the whole split")
         ->delimiter(',');
     cmd->add_flag("--apply-to-all", args->review.applyToAll,
                   "--order: after each decision, apply it to the identical undecided mentions linked otherwise");
@@ -156,8 +160,9 @@ void addSimulateCurationCommand(CLI::App& app) {
     cmd->add_option("--disagreement-weight", args->review.policy.disagreementWeight,
                     "--order queue: the weight of the other linkers' disagreement in the queue's doubt")
         ->capture_default_str();
-    cmd->add_option("--reach-weight", args->review.policy.reachWeight,
-                    "--order queue: what one mention the decision reaches weighs against the mention itself (0: not read)")
+    cmd->add_option(
+           "--reach-weight", args->review.policy.reachWeight,
+           "--order queue: what one mention the decision reaches weighs against the mention itself (0: not read)")
         ->capture_default_str();
     cmd->add_option("--target", args->review.target, "--order: the accuracy whose number of decisions is reported")
         ->capture_default_str();
@@ -174,7 +179,8 @@ void addSimulateCurationCommand(CLI::App& app) {
             runReviewSimulation(args->review);
             return;
         }
-        if (args->run.empty()) throw Error("simulate-curation needs --run RUN (or --order for the mention-level review)");
+        if (args->run.empty())
+            throw Error("simulate-curation needs --run RUN (or --order for the mention-level review)");
         runSimulation(*args);
     });
 }

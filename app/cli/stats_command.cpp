@@ -10,9 +10,9 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
-#include "kb_arguments.h"
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
+#include "kb_arguments.h"
 #include "project/loaded_project.h"
 #include "stats_report.h"
 #include "text/normalizer.h"
@@ -64,7 +64,8 @@ void runStats(const StatsArguments& args) {
         for (const auto& note : read.notes) diagnostics.push_back(note.toString());
         for (auto& split : read.splits) corpora.push_back(std::move(split.corpus));
     } else {
-        for (const auto& path : args.corpora) corpora.push_back(args.corpusOptions.read(std::span(&path, 1), args.lenient));
+        for (const auto& path : args.corpora)
+            corpora.push_back(args.corpusOptions.read(std::span(&path, 1), args.lenient));
     }
     report["corpora"] = nlohmann::json::array();
     for (const Corpus& corpus : corpora) {
@@ -77,8 +78,10 @@ void runStats(const StatsArguments& args) {
     report["diagnostics"] = diagnostics;
 
     // Everything is computed before anything is printed: a failure prints only the error.
-    if (args.json) std::cout << report.dump(2) << '\n';
-    else std::cout << renderStatsText(report);
+    if (args.json)
+        std::cout << report.dump(2) << '\n';
+    else
+        std::cout << renderStatsText(report);
 }
 
 }  // namespace
@@ -86,8 +89,9 @@ void runStats(const StatsArguments& args) {
 void addStatsCommand(CLI::App& app) {
     auto args = std::make_shared<StatsArguments>();
     CLI::App* stats = app.add_subcommand("stats", "Corpus and knowledge-base statistics, with BELHD's homonym table");
-    stats->add_option("--corpus", args->corpora,
-                      "Corpus inputs (PubTator or BioC XML files, plain or .gz, or brat folders); one report each")
+    stats
+        ->add_option("--corpus", args->corpora,
+                     "Corpus inputs (PubTator or BioC XML files, plain or .gz, or brat folders); one report each")
         ->required()
         ->check(CLI::ExistingPath);
     args->corpusOptions.addOptions(*stats, "any names; one report each");
@@ -96,7 +100,8 @@ void addStatsCommand(CLI::App& app) {
     stats->add_option("--kb-format", args->kbFormat, "Vocabulary format (default: detected)")
         ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
     args->kbFilters.addOptions(*stats);
-    stats->add_flag("--lenient", args->lenient, "Report offset mismatches as diagnostics instead of failing (PubTator)");
+    stats->add_flag("--lenient", args->lenient,
+                    "Report offset mismatches as diagnostics instead of failing (PubTator)");
     stats->add_flag("--json", args->json, "Print one JSON object");
     stats->callback([args] { runStats(*args); });
 }

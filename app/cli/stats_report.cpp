@@ -106,7 +106,8 @@ Json corpusReport(const Corpus& corpus, const kb::KnowledgeBase* kb) {
         report["ids_missing_from_kb"] = unknown.unknownIds.size();
         report["mentions_with_ids_missing_from_kb"] = unknown.mentionsWithUnknownId;
         const auto shown = std::min(unknown.unknownIds.size(), kUnknownIdSample);
-        report["missing_ids"] = std::vector<std::string>(unknown.unknownIds.begin(), unknown.unknownIds.begin() + static_cast<std::ptrdiff_t>(shown));
+        report["missing_ids"] = std::vector<std::string>(
+            unknown.unknownIds.begin(), unknown.unknownIds.begin() + static_cast<std::ptrdiff_t>(shown));
     }
     return report;
 }
@@ -153,7 +154,8 @@ Json totalReport(std::span<const Corpus> corpora, const kb::KnowledgeBase* kb) {
     return total;
 }
 
-Json kbReport(const kb::KnowledgeBase& kb, const kb::HomonymStatistics& exact, const kb::HomonymStatistics& normalized) {
+Json kbReport(const kb::KnowledgeBase& kb, const kb::HomonymStatistics& exact,
+              const kb::HomonymStatistics& normalized) {
     const kb::KbStatistics s = kb.statistics();
     return Json{{"entities", s.entities},
                 {"names", s.namePairs},
@@ -190,17 +192,16 @@ std::string renderStatsText(const Json& report) {
         out << "\n  Homonyms (BELHD Table 2)                      exact  normalized\n";
         const Json& e = kb["homonym_table"]["exact"];
         const Json& n = kb["homonym_table"]["normalized"];
-        const std::pair<const char*, const char*> rows[] = {
-            {"names (pairs)", "names"},
-            {"distinct names", "distinct_names"},
-            {"homonym names", "homonym_names"},
-            {"homonym pairs", "homonym_pairs"},
-            {"  preferred name", "preferred_name_pairs"},
-            {"  other", "other_name_pairs"},
-            {"  unexpandable (kept as default)", "unexpandable_pairs"},
-            {"  cross-species", "cross_species_pairs"},
-            {"success rate", "success_rate"},
-            {"remaining duplicate names", "remaining_duplicate_names"}};
+        const std::pair<const char*, const char*> rows[] = {{"names (pairs)", "names"},
+                                                            {"distinct names", "distinct_names"},
+                                                            {"homonym names", "homonym_names"},
+                                                            {"homonym pairs", "homonym_pairs"},
+                                                            {"  preferred name", "preferred_name_pairs"},
+                                                            {"  other", "other_name_pairs"},
+                                                            {"  unexpandable (kept as default)", "unexpandable_pairs"},
+                                                            {"  cross-species", "cross_species_pairs"},
+                                                            {"success rate", "success_rate"},
+                                                            {"remaining duplicate names", "remaining_duplicate_names"}};
         for (const auto& [label, key] : rows)
             out << "  " << std::left << std::setw(40) << label << std::right << std::setw(12) << num(e[key])
                 << std::setw(12) << num(n[key]) << '\n';

@@ -14,11 +14,20 @@ inline std::string svgEscaped(const std::string& text) {
     std::string out;
     for (const char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -32,7 +41,9 @@ struct SvgPlotFrame {
 
     double plotWidth() const { return width - left - right; }
     double plotHeight() const { return height - top - bottom; }
-    double x(double value) const { return left + value / static_cast<double>(std::max<std::size_t>(1, xMax)) * plotWidth(); }
+    double x(double value) const {
+        return left + value / static_cast<double>(std::max<std::size_t>(1, xMax)) * plotWidth();
+    }
     double y(double value) const { return top + (high - value) / (high - low) * plotHeight(); }
 };
 
@@ -48,13 +59,14 @@ inline void writeSvgPlotFrame(std::ostream& svg, const SvgPlotFrame& f, const st
         << "<text x=\"" << f.left << "\" y=\"24\" font-size=\"14\">" << svgEscaped(title) << "</text>\n"
         << "<line x1=\"" << f.left << "\" y1=\"" << f.top + f.plotHeight() << "\" x2=\"" << f.left + f.plotWidth()
         << "\" y2=\"" << f.top + f.plotHeight() << "\" stroke=\"black\"/>\n"
-        << "<line x1=\"" << f.left << "\" y1=\"" << f.top << "\" x2=\"" << f.left << "\" y2=\"" << f.top + f.plotHeight()
-        << "\" stroke=\"black\"/>\n";
+        << "<line x1=\"" << f.left << "\" y1=\"" << f.top << "\" x2=\"" << f.left << "\" y2=\""
+        << f.top + f.plotHeight() << "\" stroke=\"black\"/>\n";
     for (double tick = f.low; tick <= f.high + 1e-9; tick += 0.05) {
         svg << "<line x1=\"" << f.left << "\" y1=\"" << f.y(tick) << "\" x2=\"" << f.left + f.plotWidth() << "\" y2=\""
             << f.y(tick) << "\" stroke=\"#ddd\"/>\n";
         svg.precision(2);
-        svg << "<text x=\"" << f.left - 8 << "\" y=\"" << f.y(tick) + 4 << "\" text-anchor=\"end\">" << tick << "</text>\n";
+        svg << "<text x=\"" << f.left - 8 << "\" y=\"" << f.y(tick) + 4 << "\" text-anchor=\"end\">" << tick
+            << "</text>\n";
         svg.precision(1);
     }
     const std::size_t step = std::max<std::size_t>(1, f.xMax / 10);

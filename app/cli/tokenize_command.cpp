@@ -28,7 +28,8 @@ void runTokenize(const TokenizeArguments& args) {
     const encoder::BertTokenizer tokenizer = encoder::BertTokenizer::fromDirectory(args.model);
     encoder::EncodeOptions options;
     // transformers does not truncate unless asked; neither do we, up to the model's own limit.
-    options.maxLength = args.maxLength != 0 ? args.maxLength : std::max<std::size_t>(tokenizer.config().modelMaxLength, 2);
+    options.maxLength =
+        args.maxLength != 0 ? args.maxLength : std::max<std::size_t>(tokenizer.config().modelMaxLength, 2);
     options.addSpecialTokens = !args.noSpecialTokens;
     StdinLines lines(std::cin);
     std::string out;

@@ -30,17 +30,17 @@
 #include <string_view>
 
 #include "commands.h"
-#include "training_console.h"
 #include "corpus_arguments.h"
-#include "kb_arguments.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
+#include "kb_arguments.h"
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/method_inputs.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
+#include "training_console.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -122,7 +122,8 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
                     train::checkpointDirectory(args.out).string() + "); start a new run in another folder");
     const train::RunInfo info = train::readRunInfo(args.out);
     if (!args.schedule.empty() && args.schedule != info.schedule)
-        throw Error("--resume: the run was started with schedule \"" + info.schedule + "\", not \"" + args.schedule + "\"");
+        throw Error("--resume: the run was started with schedule \"" + info.schedule + "\", not \"" + args.schedule +
+                    "\"");
     if (!args.preset.empty()) {
         // The trainer checks that this preset, with the run's schedule applied, is the run's.
         return {train::findPreset(args.preset, models.value_or(fs::path())), info.schedule,
@@ -138,8 +139,8 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
 }
 
 encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::TrainingPreset& preset,
-                                 const std::optional<fs::path>& models, const kb::KnowledgeBase& kb, const Corpus& trainCorpus,
-                                 const Corpus* devCorpus) {
+                                 const std::optional<fs::path>& models, const kb::KnowledgeBase& kb,
+                                 const Corpus& trainCorpus, const Corpus* devCorpus) {
     encoder::EncoderOptions options;
     options.device = devicePreference(args.device);
     options.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
@@ -169,11 +170,11 @@ encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::Traini
     return encoder;
 }
 
-
 void runTrain(const TrainArguments& args) {
     if (args.resume && (args.compact || !args.model.empty()))
         throw Error("--resume continues from the run's checkpoint: leave out --model and --compact");
-    if (!args.resume && args.compact && !args.model.empty()) throw Error("give either --model DIR or --compact, not both");
+    if (!args.resume && args.compact && !args.model.empty())
+        throw Error("give either --model DIR or --compact, not both");
     if (!args.resume && !args.compact && args.model.empty())
         throw Error("the encoder to train: --model DIR (a checkpoint) or --compact (from scratch)");
     if (!args.compactPreset.empty() && !args.compact) throw Error("--compact-preset goes with --compact");
@@ -206,20 +207,25 @@ void runTrain(const TrainArguments& args) {
     std::map<std::string, Corpus> listed;
     if (!args.corpus.empty()) listed = args.corpusOptions.readSplits(args.corpus, kSplits);
     if (listed.contains("train") == !args.train.empty())
-        throw Error(args.train.empty() ? "no training corpus: give --train INPUT or --corpus INPUT --split-pmids train=LIST"
-                                       : "the train split is given twice: by --train and by --split-pmids train=...");
+        throw Error(args.train.empty()
+                        ? "no training corpus: give --train INPUT or --corpus INPUT --split-pmids train=LIST"
+                        : "the train split is given twice: by --train and by --split-pmids train=...");
     if (listed.contains("dev") && !args.dev.empty())
         throw Error("the dev split is given twice: by --dev and by --split-pmids dev=...");
 
     const KbReference reference = kbReferenceOf(args.kb, args.kbFormat, args.kbFilters);
     std::vector<Diagnostic> diagnostics;
     const kb::KnowledgeBase kb = loadKnowledgeBase(reference, diagnostics);
-    const Corpus trainCorpus = listed.contains("train") ? std::move(listed.at("train")) : args.corpusOptions.read(args.train);
+    const Corpus trainCorpus =
+        listed.contains("train") ? std::move(listed.at("train")) : args.corpusOptions.read(args.train);
     std::optional<Corpus> devCorpus;
-    if (listed.contains("dev")) devCorpus = std::move(listed.at("dev"));
-    else if (!args.dev.empty()) devCorpus = args.corpusOptions.read(args.dev);
+    if (listed.contains("dev"))
+        devCorpus = std::move(listed.at("dev"));
+    else if (!args.dev.empty())
+        devCorpus = args.corpusOptions.read(args.dev);
     std::shared_ptr<const text::SpellingMap> spelling;
-    if (!args.spelling.empty()) spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
+    if (!args.spelling.empty())
+        spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
 
     train::TrainingInputs inputs;
     inputs.kb = &kb;
@@ -249,12 +255,14 @@ void runTrain(const TrainArguments& args) {
 
 void addTrainCommand(CLI::App& app) {
     auto args = std::make_shared<TrainArguments>();
-    CLI::App* cmd = app.add_subcommand("train", "Train an encoder with a method preset (BioSyn, BELHD, triplet, "
-                                                "prototype-srn, kNN-BioEL) into a run directory");
+    CLI::App* cmd = app.add_subcommand("train",
+                                       "Train an encoder with a method preset (BioSyn, BELHD, triplet, "
+                                       "prototype-srn, kNN-BioEL) into a run directory");
     cmd->add_option("--preset", args->preset,
                     "Method preset: a name of the models folder (biosyn, belhd, ...) or a preset file");
     cmd->add_option("--schedule", args->schedule, "Schedule of the preset: paper (default) or short");
-    cmd->add_option("--train", args->train, "Training corpus (PubTator, BioC XML or brat folder)")->check(CLI::ExistingPath);
+    cmd->add_option("--train", args->train, "Training corpus (PubTator, BioC XML or brat folder)")
+        ->check(CLI::ExistingPath);
     cmd->add_option("--dev", args->dev, "Development corpus: validated after every epoch, the best model kept")
         ->check(CLI::ExistingPath);
     cmd->add_option("--corpus", args->corpus, "One corpus holding the splits, with --split-pmids (MedMentions)")
@@ -266,16 +274,20 @@ void addTrainCommand(CLI::App& app) {
     cmd->add_option("--kb-format", args->kbFormat, "Vocabulary format (default: detected)")
         ->check(CLI::IsMember({"auto", "medic", "ctd", "umls"}));
     args->kbFilters.addOptions(*cmd);
-    cmd->add_option("--types", args->types,
-                    "Only mentions of these types (e.g. Disease for BC5CDR-Disease, T047, or st21pv for MedMentions' 21)");
-    cmd->add_option("--spelling", args->spelling, "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
+    cmd->add_option(
+        "--types", args->types,
+        "Only mentions of these types (e.g. Disease for BC5CDR-Disease, T047, or st21pv for MedMentions' 21)");
+    cmd->add_option("--spelling", args->spelling,
+                    "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--model", args->model,
                     "Encoder to fine-tune: a Hugging Face BERT checkpoint directory, or a run folder (e.g. what "
                     "`pretrain --out` wrote)")
         ->check(CLI::ExistingDirectory);
-    cmd->add_flag("--compact", args->compact, "Train the compact encoder from scratch (vocabulary from the KB and corpora)");
-    cmd->add_option("--compact-preset", args->compactPreset, "Compact encoder configuration (default: models/compact-encoder.json)")
+    cmd->add_flag("--compact", args->compact,
+                  "Train the compact encoder from scratch (vocabulary from the KB and corpora)");
+    cmd->add_option("--compact-preset", args->compactPreset,
+                    "Compact encoder configuration (default: models/compact-encoder.json)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--out", args->out, "Run directory to create (or to resume with --resume)")->required();
     cmd->add_flag("--resume", args->resume, "Continue the run in --out from its checkpoint");

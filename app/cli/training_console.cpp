@@ -69,7 +69,8 @@ std::optional<fs::path> modelsDirectory() {
 // A word of a shell command line, quoted when it needs to be.
 std::string shellWord(const std::string& word) {
     const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-=:,+@%").find(c) != std::string_view::npos;
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("_./-=:,+@%").find(c) != std::string_view::npos;
     });
     if (plain) return word;
     std::string quoted = "'";
@@ -94,7 +95,6 @@ std::string formatAccuracy(double accuracy) {
 // What the user sees while the trainer works: one line per epoch on stdout (loss, dev Acc@1,
 // seconds) and the progress within an epoch on stderr (console_progress.h).
 
-
 encoder::DevicePreference devicePreference(const std::string& device) {
     if (device == "cpu") return encoder::DevicePreference::Cpu;
     if (device == "cuda") return encoder::DevicePreference::Cuda;
@@ -104,8 +104,9 @@ encoder::DevicePreference devicePreference(const std::string& device) {
 fs::path compactPresetFile(const fs::path& given, const std::optional<fs::path>& models) {
     if (!given.empty()) return given;
     if (!models)
-        throw Error("no models folder with compact-encoder.json was found (set LINKSCOPE_MODELS_DIR or give "
-                    "--compact-preset FILE)");
+        throw Error(
+            "no models folder with compact-encoder.json was found (set LINKSCOPE_MODELS_DIR or give "
+            "--compact-preset FILE)");
     return *models / "compact-encoder.json";
 }
 
@@ -125,9 +126,10 @@ void printSummary(const train::TrainingResult& result, const fs::path& run, cons
         std::cout << "WARNING: the kept model is no linker: " << info.collapse
                   << ". It proposes (nearly) one entity for every mention; do not use it for linking.\n";
     else if (info.collapsedValidations != 0)
-        std::cout << "note: " << info.collapsedValidations
-                  << " validation(s) of this run found a collapsed model (log.jsonl: \"collapsed\": true); the kept model "
-                     "is not one of them\n";
+        std::cout
+            << "note: " << info.collapsedValidations
+            << " validation(s) of this run found a collapsed model (log.jsonl: \"collapsed\": true); the kept model "
+               "is not one of them\n";
 }
 
 train::TrainingResult trainOnConsole(const train::TrainingPreset& preset, encoder::TextEncoder encoder,
@@ -141,7 +143,8 @@ train::TrainingResult trainOnConsole(const train::TrainingPreset& preset, encode
     printer.finish(result.cancelled);
     if (result.cancelled) {
         std::cerr << "cancelled after " << result.info.epochsDone << " epoch(s); the checkpoint is in "
-                  << train::checkpointDirectory(options.runDirectory).string() << "\nresume with: " << resumeCommand << '\n';
+                  << train::checkpointDirectory(options.runDirectory).string() << "\nresume with: " << resumeCommand
+                  << '\n';
         throw Cancelled();  // main() exits with status 130
     }
     printSummary(result, options.runDirectory,

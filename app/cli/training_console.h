@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <iomanip>
-#include <iostream>
-#include <sstream>
 #include <cstddef>
 #include <filesystem>
+#include <iomanip>
+#include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "console_progress.h"
@@ -42,7 +42,7 @@ std::optional<std::filesystem::path> modelsDirectory();
 /// A word of a shell command line, quoted when it needs to be.
 std::string shellWord(const std::string& word);
 std::string formatSeconds(double seconds);
-std::string formatAccuracy(double accuracy);  ///< "-" for a negative (none)
+std::string formatAccuracy(double accuracy);                            ///< "-" for a negative (none)
 encoder::DevicePreference devicePreference(const std::string& device);  ///< "auto", "cpu", "cuda"
 /// The compact encoder's configuration file: `given` (--compact-preset), else compact-encoder.json
 /// of the models folder; Error saying how to give one when there is neither.

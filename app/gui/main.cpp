@@ -22,7 +22,8 @@ int main(int argc, char* argv[]) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.linkscope.Linkscope.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Biomedical entity linking: curation, training and error analysis"));
+    parser.setApplicationDescription(
+        QStringLiteral("Biomedical entity linking: curation, training and error analysis"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project manifest (.json) to open"));
@@ -31,15 +32,17 @@ int main(int argc, char* argv[]) {
                                                        "(for documentation; works with QT_QPA_PLATFORM=offscreen)"),
                                         QStringLiteral("file"));
     parser.addOption(screenshot);
-    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
-                                         QStringLiteral("Save a PNG of each main view into the folder once the project is "
-                                                        "open and ranked, then quit (see tools/take-screenshots.sh)"),
-                                         QStringLiteral("folder"));
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Save a PNG of each main view into the folder once the project is "
+                       "open and ranked, then quit (see tools/take-screenshots.sh)"),
+        QStringLiteral("folder"));
     parser.addOption(screenshots);
-    const QCommandLineOption screenshotRun(QStringLiteral("screenshot-run"),
-                                           QStringLiteral("With --screenshots: then link with this trained run and save the "
-                                                          "candidates it ranks"),
-                                           QStringLiteral("run"));
+    const QCommandLineOption screenshotRun(
+        QStringLiteral("screenshot-run"),
+        QStringLiteral("With --screenshots: then link with this trained run and save the "
+                       "candidates it ranks"),
+        QStringLiteral("run"));
     parser.addOption(screenshotRun);
     parser.process(app);
 
@@ -54,8 +57,10 @@ int main(int argc, char* argv[]) {
                 QCoreApplication::exit(saved ? status : 2);
             });
         };
-        QObject::connect(&window, &linkscope::ui::MainWindow::projectLoaded, &window, [saveAndQuit] { saveAndQuit(0); });
-        QObject::connect(&window, &linkscope::ui::MainWindow::projectFailed, &window, [saveAndQuit] { saveAndQuit(1); });
+        QObject::connect(&window, &linkscope::ui::MainWindow::projectLoaded, &window,
+                         [saveAndQuit] { saveAndQuit(0); });
+        QObject::connect(&window, &linkscope::ui::MainWindow::projectFailed, &window,
+                         [saveAndQuit] { saveAndQuit(1); });
     }
     if (parser.isSet(screenshots)) {
         auto* tour = new ScreenshotTour(window, parser.value(screenshots));

@@ -25,14 +25,15 @@ struct View {
     const char* file;
 };
 constexpr View kViews[] = {
-    {"candidatesDock", "curation.png"},   {"knowledgeBaseDock", "knowledge-base.png"},
-    {"vocabularyDock", "vocabulary.png"}, {"rawFileDock", "raw-file.png"},
+    {"candidatesDock", "curation.png"},      {"knowledgeBaseDock", "knowledge-base.png"},
+    {"vocabularyDock", "vocabulary.png"},    {"rawFileDock", "raw-file.png"},
     {"embeddingDock", "embedding-plot.png"}, {"evaluationDock", "evaluation.png"},
     {"trainingDock", "training.png"},
 };
 }  // namespace
 
-ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder) : QObject(&window), window_(&window), folder_(std::move(folder)) {}
+ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder)
+    : QObject(&window), window_(&window), folder_(std::move(folder)) {}
 
 void ScreenshotTour::start() {
     QDir().mkpath(folder_);
@@ -84,11 +85,12 @@ void ScreenshotTour::next() {
         auto* evaluation = window_->evaluationPanel();
         if (dock == QLatin1String("evaluationDock") && evaluation && window_->project()) {
             const auto splits = linkscope::ui::evaluableSplits(*window_->project());
-            if (!splits.empty() &&
-                evaluation->startSparseEvaluation(QString::fromStdString(splits.front()), linkscope::ui::EvaluationPanel::SlotA)) {
+            if (!splits.empty() && evaluation->startSparseEvaluation(QString::fromStdString(splits.front()),
+                                                                     linkscope::ui::EvaluationPanel::SlotA)) {
                 remaining_.prepend(QStringLiteral("evaluationDock:shot"));
-                connect(evaluation, &linkscope::ui::EvaluationPanel::runReady, this, [this] { next(); },
-                        Qt::SingleShotConnection);
+                connect(
+                    evaluation, &linkscope::ui::EvaluationPanel::runReady, this, [this] { next(); },
+                    Qt::SingleShotConnection);
                 return;
             }
         }
@@ -96,8 +98,10 @@ void ScreenshotTour::next() {
         auto* plot = window_->embeddingPlot();
         if (dock == QLatin1String("embeddingDock") && plot && !plotEntity_.isEmpty()) {
             remaining_.prepend(QStringLiteral("embeddingDock:shot"));
-            connect(plot, &linkscope::ui::EmbeddingPlot::computed, this, [this] { next(); }, Qt::SingleShotConnection);
-            connect(plot, &linkscope::ui::EmbeddingPlot::failed, this, [this] { next(); }, Qt::SingleShotConnection);
+            connect(
+                plot, &linkscope::ui::EmbeddingPlot::computed, this, [this] { next(); }, Qt::SingleShotConnection);
+            connect(
+                plot, &linkscope::ui::EmbeddingPlot::failed, this, [this] { next(); }, Qt::SingleShotConnection);
             plot->showEntity(plotEntity_);
             return;
         }
@@ -114,18 +118,24 @@ void ScreenshotTour::next() {
 void ScreenshotTour::shootRun() {
     runShot_ = true;
     auto* session = window_->session();
-    connect(session, &linkscope::ui::CurationSession::runLinked, this, [this] {
-        prepareView(QStringLiteral("candidatesDock"));
-        window_->documentView()->selectMention(2);
-        QTimer::singleShot(500, this, [this] {
-            if (!window_->grab().save(folder_ + QStringLiteral("/curation-trained-run.png"))) failed_ = true;
+    connect(
+        session, &linkscope::ui::CurationSession::runLinked, this,
+        [this] {
+            prepareView(QStringLiteral("candidatesDock"));
+            window_->documentView()->selectMention(2);
+            QTimer::singleShot(500, this, [this] {
+                if (!window_->grab().save(folder_ + QStringLiteral("/curation-trained-run.png"))) failed_ = true;
+                next();
+            });
+        },
+        Qt::SingleShotConnection);
+    connect(
+        session, &linkscope::ui::CurationSession::runLinkingCancelled, this,
+        [this] {
+            failed_ = true;
             next();
-        });
-    }, Qt::SingleShotConnection);
-    connect(session, &linkscope::ui::CurationSession::runLinkingCancelled, this, [this] {
-        failed_ = true;
-        next();
-    }, Qt::SingleShotConnection);
+        },
+        Qt::SingleShotConnection);
     session->linkWithRun(run_, linkscope::curation::LinkMode::Knn);
 }
 

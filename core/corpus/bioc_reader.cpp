@@ -40,7 +40,9 @@ std::string stemOf(const std::filesystem::path& path) {
     return name.stem().string();
 }
 
-bool named(pugi::xml_node node, std::string_view name) { return node.type() == pugi::node_element && name == node.name(); }
+bool named(pugi::xml_node node, std::string_view name) {
+    return node.type() == pugi::node_element && name == node.name();
+}
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -53,7 +55,8 @@ std::optional<std::size_t> parseCount(std::string_view text) {
     std::size_t value = 0;
     const auto* last = text.data() + text.size();
     const auto [end, ec] = std::from_chars(text.data(), last, value);
-    if (text.empty() || ec != std::errc() || end != last || text.front() < '0' || text.front() > '9') return std::nullopt;
+    if (text.empty() || ec != std::errc() || end != last || text.front() < '0' || text.front() > '9')
+        return std::nullopt;
     return value;
 }
 
@@ -78,12 +81,15 @@ public:
         // Through LineReader (gzip, UTF-8 check with a line number); lines are joined with "\n",
         // so byte positions of the joined text still fall on the file's lines.
         text_ = readTextFile(path, kMaxBioCBytes);
-        if (text_.find_first_not_of(" \t\n") == std::string::npos) throw ParseError(file_, 0, "empty file (no BioC collection)");
+        if (text_.find_first_not_of(" \t\n") == std::string::npos)
+            throw ParseError(file_, 0, "empty file (no BioC collection)");
         checkCharacterReferences();
         pugi::xml_document xml;
-        const pugi::xml_parse_result parsed = xml.load_buffer(text_.data(), text_.size(), kParseOptions, pugi::encoding_utf8);
+        const pugi::xml_parse_result parsed =
+            xml.load_buffer(text_.data(), text_.size(), kParseOptions, pugi::encoding_utf8);
         if (!parsed)
-            throw ParseError(file_, lineOfByte(parsed.offset), std::string("not well-formed XML: ") + parsed.description());
+            throw ParseError(file_, lineOfByte(parsed.offset),
+                             std::string("not well-formed XML: ") + parsed.description());
         const pugi::xml_node collection = xml.document_element();
         if (!named(collection, "collection"))
             fail(collection, std::string("expected a BioC <collection> element, found <") + collection.name() + ">");
@@ -98,9 +104,10 @@ public:
         }
         if (documents == 0) fail(collection, "the collection holds no <document>");
         for (const auto& [what, seen] : leftOut_)
-            corpus_.diagnostics.push_back(Diagnostic{file_, seen.firstLine,
-                                                     what + " (" + std::to_string(seen.count) +
-                                                         " in the file): a Linkscope document has no place for it; kept out"});
+            corpus_.diagnostics.push_back(
+                Diagnostic{file_, seen.firstLine,
+                           what + " (" + std::to_string(seen.count) +
+                               " in the file): a Linkscope document has no place for it; kept out"});
     }
 
 private:
@@ -169,7 +176,9 @@ private:
         if (!child) fail(node, std::string(what) + " without <" + childName + ">");
         const std::string_view value = pubtator::trimmed(child.child_value());
         const auto count = parseCount(value);
-        if (!count) fail(child, std::string(what) + " <" + childName + "> " + quoteForMessage(value) + " is not a non-negative integer");
+        if (!count)
+            fail(child, std::string(what) + " <" + childName + "> " + quoteForMessage(value) +
+                            " is not a non-negative integer");
         return *count;
     }
 
@@ -188,14 +197,19 @@ private:
         if (!id || pubtator::trimmed(*id).empty()) fail(node, "document without an <id>");
         const std::string pmid(pubtator::trimmed(*id));
         if (!pubtator::isValidPmid(pmid))
-            fail(node.child("id"), "malformed document id " + quoteForMessage(pmid) + " (expected letters, digits, '_', '.' or '-')");
+            fail(node.child("id"),
+                 "malformed document id " + quoteForMessage(pmid) + " (expected letters, digits, '_', '.' or '-')");
 
         std::vector<pugi::xml_node> passages, annotations, relations;
         for (const pugi::xml_node child : node.children()) {
-            if (named(child, "passage")) passages.push_back(child);
-            else if (named(child, "annotation")) annotations.push_back(child);
-            else if (named(child, "relation")) relations.push_back(child);
-            else if (named(child, "infon")) noteLeftOut(child, "document infon \"" + std::string(child.attribute("key").value()) + "\"");
+            if (named(child, "passage"))
+                passages.push_back(child);
+            else if (named(child, "annotation"))
+                annotations.push_back(child);
+            else if (named(child, "relation"))
+                relations.push_back(child);
+            else if (named(child, "infon"))
+                noteLeftOut(child, "document infon \"" + std::string(child.attribute("key").value()) + "\"");
         }
         Document document(pmid);
         document.sourceFile = file_;
@@ -203,13 +217,16 @@ private:
         readPassages(node, passages, document);
         for (const pugi::xml_node passage : passages)
             for (const pugi::xml_node child : passage.children()) {
-                if (named(child, "annotation")) annotations.push_back(child);
-                else if (named(child, "relation")) relations.push_back(child);
+                if (named(child, "annotation"))
+                    annotations.push_back(child);
+                else if (named(child, "relation"))
+                    relations.push_back(child);
             }
 
         const DocumentText text(document);
         std::vector<ReadMention> mentions;
-        for (const pugi::xml_node annotation : annotations) mentions.push_back(readAnnotation(annotation, document, text));
+        for (const pugi::xml_node annotation : annotations)
+            mentions.push_back(readAnnotation(annotation, document, text));
         orderMentions(mentions);
         for (auto& read : mentions) document.mentions.push_back(std::move(read.mention));
         for (const pugi::xml_node relation : relations)
@@ -226,7 +243,8 @@ private:
         for (std::size_t i = 0; i < passages.size(); ++i) {
             const pugi::xml_node passage = passages[i];
             if (passage.child("sentence"))
-                fail(passage.child("sentence"), "sentence-level passages are not supported (expected the passage's <text>)");
+                fail(passage.child("sentence"),
+                     "sentence-level passages are not supported (expected the passage's <text>)");
             for (const pugi::xml_node infon : passage.children("infon"))
                 if (std::string_view(infon.attribute("key").value()) != "type")
                     noteLeftOut(infon, "passage infon \"" + std::string(infon.attribute("key").value()) + "\"");
@@ -241,9 +259,9 @@ private:
             } else {
                 const std::size_t expected = document.abstractStart();
                 if (offset != expected)
-                    fail(passage, "the second passage (the abstract) of document " + document.pmid() + " is at offset " +
-                                      std::to_string(offset) + ", expected " + std::to_string(expected) +
-                                      " (the title's length + 1)");
+                    fail(passage, "the second passage (the abstract) of document " + document.pmid() +
+                                      " is at offset " + std::to_string(offset) + ", expected " +
+                                      std::to_string(expected) + " (the title's length + 1)");
                 document.abstract = std::move(content);
                 document.hasAbstract = true;
             }
@@ -255,9 +273,12 @@ private:
         for (const pugi::xml_node infon : node.children("infon")) {
             const std::string_view key = infon.attribute("key").value();
             std::optional<std::string>* slot = nullptr;
-            if (key == "type") slot = &type;
-            else if (equalsIgnoringCase(key, "identifier") || key == "MESH") slot = &link;
-            else if (key == "individual_mentions") slot = &individual;
+            if (key == "type")
+                slot = &type;
+            else if (equalsIgnoringCase(key, "identifier") || key == "MESH")
+                slot = &link;
+            else if (key == "individual_mentions")
+                slot = &individual;
             if (!slot) {
                 noteLeftOut(infon, "annotation infon \"" + std::string(key) + "\"");
                 continue;
@@ -289,7 +310,12 @@ private:
         // The annotation as a PubTator mention line, parsed by the PubTator line parser: one set
         // of rules for types, id lists and individual mentions, whatever format they came in.
         pubtator::Columns columns;
-        columns.items = {document.pmid(), startColumn, endColumn, *mentionText, *type, linkColumn,
+        columns.items = {document.pmid(),
+                         startColumn,
+                         endColumn,
+                         *mentionText,
+                         *type,
+                         linkColumn,
                          individual ? std::string_view(*individual) : std::string_view()};
         columns.count = individual ? 7 : 6;
         ReadMention read;
@@ -326,8 +352,10 @@ private:
         std::vector<std::string> arguments;
         for (const pugi::xml_node infon : node.children("infon")) {
             const std::string_view key = infon.attribute("key").value();
-            if ((key == "type" || key == "relation") && !type) type = infon.child_value();
-            else arguments.emplace_back(infon.child_value());
+            if ((key == "type" || key == "relation") && !type)
+                type = infon.child_value();
+            else
+                arguments.emplace_back(infon.child_value());
         }
         if (node.child("node")) {
             // BioC relations between annotations: ours are between concepts, so such a relation
@@ -336,7 +364,8 @@ private:
             if (arguments.size() < 2) return std::nullopt;
         }
         if (!type || type->empty()) fail(node, "relation without a \"type\" infon");
-        if (arguments.size() < 2) fail(node, "relation " + quoteForMessage(*type) + " with fewer than two argument infons");
+        if (arguments.size() < 2)
+            fail(node, "relation " + quoteForMessage(*type) + " with fewer than two argument infons");
         if (arguments.size() > pubtator::Columns::kMaxColumns - 2)
             fail(node, "relation with " + std::to_string(arguments.size()) + " arguments (at most " +
                            std::to_string(pubtator::Columns::kMaxColumns - 2) + ")");

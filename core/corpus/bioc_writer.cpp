@@ -30,7 +30,8 @@ void requireXmlText(std::string_view text, const Document& document, std::string
 }
 
 std::string todayUtc() {
-    const auto today = std::chrono::year_month_day(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
+    const auto today =
+        std::chrono::year_month_day(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "%04d%02u%02u", static_cast<int>(today.year()),
                   static_cast<unsigned>(today.month()), static_cast<unsigned>(today.day()));
@@ -112,21 +113,24 @@ pugi::xml_node appendPassage(pugi::xml_node document, const char* type, std::siz
 
 void appendDocument(pugi::xml_node collection, const Document& document) {
     if (!pubtator::isValidPmid(document.pmid())) refuse(document, "malformed PMID");
-    if (!document.hasAbstract && !document.abstract.empty()) refuse(document, "an abstract is set but hasAbstract is false");
+    if (!document.hasAbstract && !document.abstract.empty())
+        refuse(document, "an abstract is set but hasAbstract is false");
     requireXmlText(document.title, document, "the title");
     requireXmlText(document.abstract, document, "the abstract");
     pugi::xml_node node = collection.append_child("document");
     appendText(node, "id", document.pmid());
     const pugi::xml_node title = appendPassage(node, "title", 0, document.title);
-    const pugi::xml_node abstract =
-        document.hasAbstract ? appendPassage(node, "abstract", document.abstractStart(), document.abstract) : pugi::xml_node();
+    const pugi::xml_node abstract = document.hasAbstract
+                                        ? appendPassage(node, "abstract", document.abstractStart(), document.abstract)
+                                        : pugi::xml_node();
     const std::size_t abstractStart = document.abstractStart();
     for (std::size_t i = 0; i < document.mentions.size(); ++i) {
         const Mention& mention = document.mentions[i];
         const bool inAbstract = abstract && mention.start >= abstractStart;
         appendMention(inAbstract ? abstract : title, document, mention, i + 1);
     }
-    for (std::size_t i = 0; i < document.relations.size(); ++i) appendRelation(node, document, document.relations[i], i + 1);
+    for (std::size_t i = 0; i < document.relations.size(); ++i)
+        appendRelation(node, document, document.relations[i], i + 1);
 }
 
 pugi::xml_document buildCollection(const Corpus& corpus, const BioCWriteOptions& options) {

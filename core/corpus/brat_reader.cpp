@@ -22,7 +22,8 @@ std::optional<std::size_t> parseOffset(std::string_view text) {
     std::size_t value = 0;
     const auto* last = text.data() + text.size();
     const auto [end, ec] = std::from_chars(text.data(), last, value);
-    if (text.empty() || ec != std::errc() || end != last || text.front() < '0' || text.front() > '9') return std::nullopt;
+    if (text.empty() || ec != std::errc() || end != last || text.front() < '0' || text.front() > '9')
+        return std::nullopt;
     return value;
 }
 
@@ -58,8 +59,9 @@ public:
     Document read() {
         const std::string pmid = annFile_.stem().string();
         if (!pubtator::isValidPmid(pmid))
-            throw ParseError(file_, 0, "the file name " + quoteForMessage(pmid) +
-                                           " is not a PMID (expected letters, digits, '_', '.' or '-')");
+            throw ParseError(file_, 0,
+                             "the file name " + quoteForMessage(pmid) +
+                                 " is not a PMID (expected letters, digits, '_', '.' or '-')");
         auto txtFile = annFile_;
         txtFile.replace_extension(".txt");
         std::error_code ec;
@@ -76,9 +78,9 @@ public:
             handle(line);
         }
         for (const auto& [kind, seen] : leftOut_)
-            diagnostics_.push_back(Diagnostic{file_, seen.second,
-                                              std::to_string(seen.first) + " " + kind +
-                                                  ": a Linkscope document has no place for them; kept out"});
+            diagnostics_.push_back(Diagnostic{
+                file_, seen.second,
+                std::to_string(seen.first) + " " + kind + ": a Linkscope document has no place for them; kept out"});
         resolveTargets();
         buildMentions(document);
         return document;
@@ -96,7 +98,9 @@ private:
     }
 
     [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, line_, message); }
-    [[noreturn]] void failAt(std::size_t line, const std::string& message) const { throw ParseError(file_, line, message); }
+    [[noreturn]] void failAt(std::size_t line, const std::string& message) const {
+        throw ParseError(file_, line, message);
+    }
 
     void handle(std::string_view line) {
         if (line.empty()) return;
@@ -111,15 +115,24 @@ private:
                 fail("annotation id " + id + " appears again (first at line " + std::to_string(it->second) + ")");
         }
         switch (id.front()) {
-        case 'T': return onTextBound(id, rest);
-        case 'N': return onNormalization(rest);
-        case 'A': return onAttribute(rest);
-        case 'R': return leaveOut("relation lines (R) between text-bound annotations");
-        case 'E': return leaveOut("event lines (E)");
-        case 'M': return leaveOut("modification lines (M)");
-        case '#': return leaveOut("note lines (#)");
-        case '*': return leaveOut("equivalence lines (*)");
-        default: break;
+            case 'T':
+                return onTextBound(id, rest);
+            case 'N':
+                return onNormalization(rest);
+            case 'A':
+                return onAttribute(rest);
+            case 'R':
+                return leaveOut("relation lines (R) between text-bound annotations");
+            case 'E':
+                return leaveOut("event lines (E)");
+            case 'M':
+                return leaveOut("modification lines (M)");
+            case '#':
+                return leaveOut("note lines (#)");
+            case '*':
+                return leaveOut("equivalence lines (*)");
+            default:
+                break;
         }
         fail("unrecognised annotation line " + quoteForMessage(line) +
              " (expected T, N, A, R, E, M, # or * lines of brat standoff)");
@@ -132,7 +145,8 @@ private:
 
     void onTextBound(const std::string& id, std::string_view rest) {
         const auto tab = rest.find('\t');
-        if (tab == std::string_view::npos) fail("text-bound annotation " + id + " without its text (TYPE START END<TAB>text)");
+        if (tab == std::string_view::npos)
+            fail("text-bound annotation " + id + " without its text (TYPE START END<TAB>text)");
         const auto data = rest.substr(0, tab);
         if (data.find(';') != std::string_view::npos)
             fail("text-bound annotation " + id + " has several spans (" + quoteForMessage(data) +
@@ -143,7 +157,8 @@ private:
         const auto start = parseOffset(fields[1]);
         const auto end = parseOffset(fields[2]);
         if (!start || !end)
-            fail("text-bound annotation " + id + ": offsets " + quoteForMessage(std::string(fields[1]) + " " + std::string(fields[2])) +
+            fail("text-bound annotation " + id + ": offsets " +
+                 quoteForMessage(std::string(fields[1]) + " " + std::string(fields[2])) +
                  " are not non-negative integers");
         TextBound bound;
         bound.id = id;
@@ -165,12 +180,14 @@ private:
         if (colon == std::string_view::npos || colon == 0 || colon + 1 == reference.size())
             fail("normalization reference " + quoteForMessage(reference) + " is not DB:ID");
         if (reference.find_first_of("|+") != std::string_view::npos)
-            fail("normalization reference " + quoteForMessage(reference) + " holds '|' or '+' (write one N line per id)");
+            fail("normalization reference " + quoteForMessage(reference) +
+                 " holds '|' or '+' (write one N line per id)");
         const auto database = reference.substr(0, colon);
         const auto local = reference.substr(colon + 1);
         std::string id;
         if (database == "CUI-less") {
-            if (local != "-1") fail("normalization reference " + quoteForMessage(reference) + ": CUI-less is written CUI-less:-1");
+            if (local != "-1")
+                fail("normalization reference " + quoteForMessage(reference) + ": CUI-less is written CUI-less:-1");
             id = "-1";
         } else if (database == "id") {
             id = local;
@@ -196,7 +213,8 @@ private:
         for (auto& link : pending_) {
             const auto it = byId.find(link.target);
             if (it == byId.end())
-                failAt(link.line, "target " + quoteForMessage(link.target) + " is not a text-bound annotation of this file");
+                failAt(link.line,
+                       "target " + quoteForMessage(link.target) + " is not a text-bound annotation of this file");
             TextBound& bound = textBounds_[it->second];
             if (link.conjunction) {
                 bound.conjunction = true;
@@ -238,8 +256,8 @@ private:
                                        std::to_string(text.characterCount()) + " characters)");
             if (*actual != bound.text)
                 failAt(bound.line, "text-bound annotation " + bound.id + ": text " + quoteForMessage(bound.text) +
-                                       " does not match the document text " + quoteForMessage(*actual) + " at offsets " +
-                                       start + "-" + end);
+                                       " does not match the document text " + quoteForMessage(*actual) +
+                                       " at offsets " + start + "-" + end);
             document.mentions.push_back(std::move(mention));
         }
     }
@@ -247,7 +265,7 @@ private:
     struct PendingLink {
         std::string target;
         std::size_t line = 0;
-        std::string id;          // N: the canonical id; empty for A
+        std::string id;            // N: the canonical id; empty for A
         bool conjunction = false;  // A IdJoin Conjunction
     };
 
@@ -273,8 +291,10 @@ Corpus readBrat(const std::filesystem::path& folder) {
     std::vector<std::filesystem::path> annFiles, textFiles;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         if (!entry.is_regular_file()) continue;
-        if (entry.path().extension() == ".ann") annFiles.push_back(entry.path());
-        else if (entry.path().extension() == ".txt") textFiles.push_back(entry.path());
+        if (entry.path().extension() == ".ann")
+            annFiles.push_back(entry.path());
+        else if (entry.path().extension() == ".txt")
+            textFiles.push_back(entry.path());
     }
     if (annFiles.empty()) throw ParseError(folder.string(), 0, "no .ann files (brat standoff) in the folder");
     std::sort(annFiles.begin(), annFiles.end());

@@ -16,9 +16,7 @@ using pubtator::quoteForMessage;
     throw Error("cannot write document " + document.pmid() + " as brat standoff: " + what);
 }
 
-bool hasSpace(std::string_view text) noexcept {
-    return text.find_first_of(" \t\r\n\v\f") != std::string_view::npos;
-}
+bool hasSpace(std::string_view text) noexcept { return text.find_first_of(" \t\r\n\v\f") != std::string_view::npos; }
 
 // brat's DB:ID spelling of one canonical id (see the header for "id:" and "CUI-less:").
 std::string referenceOf(const Document& document, const std::string& id) {
@@ -74,7 +72,8 @@ BratFiles formatBrat(const Document& document, BratExportSummary& summary) {
     if (!pubtator::isValidPmid(document.pmid())) refuse(document, "malformed PMID (it names the files)");
     if (document.title.find_first_of("\r\n") != std::string::npos) refuse(document, "the title holds a line break");
     if (document.abstract.find('\r') != std::string::npos) refuse(document, "the abstract holds a carriage return");
-    if (!document.hasAbstract && !document.abstract.empty()) refuse(document, "an abstract is set but hasAbstract is false");
+    if (!document.hasAbstract && !document.abstract.empty())
+        refuse(document, "an abstract is set but hasAbstract is false");
     BratFiles files;
     files.text = document.title;
     if (document.hasAbstract) files.text.append(1, '\n').append(document.abstract);
@@ -98,7 +97,8 @@ BratExportSummary writeBrat(const Corpus& corpus, const std::filesystem::path& f
     BratExportSummary summary;
     for (const Document& document : corpus.documents()) {
         const BratFiles files = formatBrat(document, summary);
-        for (const auto& [extension, content] : {std::pair{".txt", &files.text}, std::pair{".ann", &files.annotations}}) {
+        for (const auto& [extension, content] :
+             {std::pair{".txt", &files.text}, std::pair{".ann", &files.annotations}}) {
             AtomicFileWriter writer(folder / (document.pmid() + extension));
             writer.stream().write(content->data(), static_cast<std::streamsize>(content->size()));
             writer.commit();

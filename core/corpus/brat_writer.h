@@ -38,8 +38,8 @@ namespace linkscope {
 struct BratExportSummary {
     std::size_t documents = 0;
     std::size_t mentions = 0;
-    std::size_t normalizations = 0;             ///< N lines
-    std::size_t relationsLeftOut = 0;           ///< document-level relations brat cannot hold
+    std::size_t normalizations = 0;                 ///< N lines
+    std::size_t relationsLeftOut = 0;               ///< document-level relations brat cannot hold
     std::size_t individualMentionListsLeftOut = 0;  ///< mentions whose individual-mention list was not written
 
     /// True when the export holds everything the corpus had.

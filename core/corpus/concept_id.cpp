@@ -73,8 +73,10 @@ ConceptIdList parseConceptIdList(std::string_view column) {
         auto id = canonicalConceptId(part);
         if (!id) {
             // "-1" inside a composite marks one part as CUI-less; an empty part is a broken column.
-            if (trim(part) == "-1") id = std::string("-1");
-            else throw Error("empty identifier in \"" + std::string(text) + "\"");
+            if (trim(part) == "-1")
+                id = std::string("-1");
+            else
+                throw Error("empty identifier in \"" + std::string(text) + "\"");
         }
         result.ids.push_back(std::move(*id));
         if (end == std::string_view::npos) break;

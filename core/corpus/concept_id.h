@@ -33,7 +33,7 @@ enum class IdJoin {
 struct ConceptIdList {
     std::vector<std::string> ids;  ///< canonical ids; empty for a CUI-less mention ("-1")
     IdJoin join = IdJoin::Single;
-    bool cuiLess = false;          ///< the column said "-1" (or was empty)
+    bool cuiLess = false;  ///< the column said "-1" (or was empty)
 };
 
 /// Parses an id column such as "D001943|D010051", "D020279+D035583", "OMIM:217000", "-1",

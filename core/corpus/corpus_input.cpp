@@ -19,7 +19,8 @@ CorpusFormat formatOf(const std::filesystem::path& path, const CorpusReadOptions
 
 void refuseLenient(const std::filesystem::path& path, CorpusFormat format, const CorpusReadOptions& options) {
     if (options.lenient && format != CorpusFormat::PubTator)
-        throw Error(path.string() + ": lenient reading (offset problems as diagnostics) is for PubTator files only; this is " +
+        throw Error(path.string() +
+                    ": lenient reading (offset problems as diagnostics) is for PubTator files only; this is " +
                     std::string(corpusFormatName(format)));
 }
 
@@ -46,14 +47,18 @@ Corpus readCorpus(const std::filesystem::path& path, const CorpusReadOptions& op
     refuseLenient(path, format, options);
     Corpus corpus;
     switch (format) {
-    case CorpusFormat::PubTator: {
-        PubTatorOptions pubtator;
-        pubtator.lenient = options.lenient;
-        pubtator.name = options.name;
-        return readPubTator(path, pubtator);
-    }
-    case CorpusFormat::BioC: corpus = readBioC(path); break;
-    case CorpusFormat::Brat: corpus = readBrat(path); break;
+        case CorpusFormat::PubTator: {
+            PubTatorOptions pubtator;
+            pubtator.lenient = options.lenient;
+            pubtator.name = options.name;
+            return readPubTator(path, pubtator);
+        }
+        case CorpusFormat::BioC:
+            corpus = readBioC(path);
+            break;
+        case CorpusFormat::Brat:
+            corpus = readBrat(path);
+            break;
     }
     if (!options.name.empty()) corpus.name = options.name;
     return corpus;
@@ -86,7 +91,8 @@ Corpus readCorpus(std::span<const std::filesystem::path> paths, const CorpusRead
     return corpus;
 }
 
-SplitsFromPmidLists splitByPmidLists(const Corpus& corpus, const std::string& corpusFile, std::span<const PmidListSplit> lists) {
+SplitsFromPmidLists splitByPmidLists(const Corpus& corpus, const std::string& corpusFile,
+                                     std::span<const PmidListSplit> lists) {
     if (lists.empty()) throw Error(corpusFile + ": no PMID lists to split the corpus by");
     std::vector<PmidList> read;
     std::set<std::string, std::less<>> names;
@@ -136,9 +142,11 @@ SplitsFromPmidLists readSplitsByPmidLists(const std::filesystem::path& corpus, s
 PmidListSplit parsePmidListSplit(const std::string& argument) {
     const auto equals = argument.find('=');
     if (equals == std::string::npos)
-        throw Error("--split-pmids \"" + argument + "\": expected NAME=FILE (e.g. train=corpus_pubtator_pmids_trng.txt)");
+        throw Error("--split-pmids \"" + argument +
+                    "\": expected NAME=FILE (e.g. train=corpus_pubtator_pmids_trng.txt)");
     PmidListSplit split{argument.substr(0, equals), argument.substr(equals + 1)};
-    if (const auto problem = splitNameProblem(split.split)) throw Error("--split-pmids \"" + argument + "\": " + *problem);
+    if (const auto problem = splitNameProblem(split.split))
+        throw Error("--split-pmids \"" + argument + "\": " + *problem);
     if (split.pmidList.empty()) throw Error("--split-pmids \"" + argument + "\": no PMID list file after '='");
     return split;
 }

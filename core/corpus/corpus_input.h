@@ -35,8 +35,8 @@ Corpus readCorpus(std::span<const std::filesystem::path> paths, const CorpusRead
 
 /// A split given by a PMID list over a corpus (MedMentions: train=corpus_pubtator_pmids_trng.txt).
 struct PmidListSplit {
-    std::string split;              ///< the split's name ("train", "dev", ...)
-    std::filesystem::path pmidList; ///< one PMID per line (pmid_list.h)
+    std::string split;               ///< the split's name ("train", "dev", ...)
+    std::filesystem::path pmidList;  ///< one PMID per line (pmid_list.h)
 };
 
 struct SplitsFromPmidLists {
@@ -57,7 +57,8 @@ SplitsFromPmidLists readSplitsByPmidLists(const std::filesystem::path& corpus, s
 
 /// Partitions an already read corpus the same way (same errors and notes; `corpusFile` names it
 /// in the notes).
-SplitsFromPmidLists splitByPmidLists(const Corpus& corpus, const std::string& corpusFile, std::span<const PmidListSplit> lists);
+SplitsFromPmidLists splitByPmidLists(const Corpus& corpus, const std::string& corpusFile,
+                                     std::span<const PmidListSplit> lists);
 
 /// Parses "NAME=FILE" (the CLI's --split-pmids). Throws Error naming the argument when there is
 /// no '=', the name is empty or not a valid split name, or the file part is empty.

@@ -31,8 +31,8 @@ struct SplitFile {
 };
 
 struct SplitCorpora {
-    std::vector<CorpusSplit> splits;    ///< in the order given
-    std::vector<SplitOverlap> overlaps; ///< documents present in several split files
+    std::vector<CorpusSplit> splits;     ///< in the order given
+    std::vector<SplitOverlap> overlaps;  ///< documents present in several split files
 
     const Corpus* find(std::string_view splitName) const noexcept;
 };

@@ -30,8 +30,10 @@ CorpusStats computeCorpusStats(const Corpus& corpus) {
             if (mention.ids.cuiLess) ++stats.cuiLessMentions;
             bool cuiLessPart = false;
             for (const auto& id : mention.ids.ids) {
-                if (isConcept(id)) ids.insert(id);
-                else cuiLessPart = true;
+                if (isConcept(id))
+                    ids.insert(id);
+                else
+                    cuiLessPart = true;
             }
             if (cuiLessPart) ++stats.mentionsWithCuiLessPart;
             if (!mention.individualMentions.empty()) ++stats.mentionsWithIndividualMentions;

@@ -15,10 +15,10 @@ struct CorpusStats {
     std::size_t documents = 0;
     std::size_t mentions = 0;
     std::map<std::string, std::size_t, std::less<>> mentionsByType;
-    std::size_t alternativeMentions = 0;      ///< composite ids joined by '|' ("D001943|D010051")
-    std::size_t conjunctionMentions = 0;      ///< composite ids joined by '+' ("D020279+D035583")
-    std::size_t cuiLessMentions = 0;          ///< id column "-1": no concept at all
-    std::size_t mentionsWithCuiLessPart = 0;  ///< a composite with a "-1" part ("D002544|-1")
+    std::size_t alternativeMentions = 0;             ///< composite ids joined by '|' ("D001943|D010051")
+    std::size_t conjunctionMentions = 0;             ///< composite ids joined by '+' ("D020279+D035583")
+    std::size_t cuiLessMentions = 0;                 ///< id column "-1": no concept at all
+    std::size_t mentionsWithCuiLessPart = 0;         ///< a composite with a "-1" part ("D002544|-1")
     std::size_t mentionsWithIndividualMentions = 0;  ///< a non-empty 7th column (BC5CDR)
     std::size_t mentionsWithInvalidOffsets = 0;      ///< kept by a lenient reader
     std::size_t relations = 0;

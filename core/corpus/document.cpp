@@ -48,8 +48,7 @@ std::optional<ByteRange> Document::byteRange(const Mention& mention) const noexc
 }
 
 bool sameContent(const Document& a, const Document& b) noexcept {
-    return a.pmid() == b.pmid() && a.title == b.title && a.abstract == b.abstract &&
-           a.hasAbstract == b.hasAbstract &&
+    return a.pmid() == b.pmid() && a.title == b.title && a.abstract == b.abstract && a.hasAbstract == b.hasAbstract &&
            std::equal(a.mentions.begin(), a.mentions.end(), b.mentions.begin(), b.mentions.end(),
                       [](const Mention& x, const Mention& y) { return sameContent(x, y); }) &&
            std::equal(a.relations.begin(), a.relations.end(), b.relations.begin(), b.relations.end(),

@@ -10,9 +10,9 @@ bool addKeepingFirstCopy(Corpus& corpus, Document document, const DescribeDiffer
         corpus.add(std::move(document));
         return true;
     }
-    DuplicateDocument duplicate{document.pmid(), kept->sourceFile, kept->sourceLine,
+    DuplicateDocument duplicate{document.pmid(),     kept->sourceFile,    kept->sourceLine,
                                 document.sourceFile, document.sourceLine, sameContent(*kept, document)};
-    const std::string difference = duplicate.identical    ? std::string("the copies are identical")
+    const std::string difference = duplicate.identical  ? std::string("the copies are identical")
                                    : describeDifference ? describeDifference(*kept, document)
                                                         : std::string("the copies differ");
     corpus.diagnostics.push_back(Diagnostic{document.sourceFile, document.sourceLine,

@@ -8,7 +8,7 @@
 namespace linkscope {
 
 struct PmidList {
-    std::string name;                ///< the split's name ("trng", "dev", ...)
+    std::string name;  ///< the split's name ("trng", "dev", ...)
     std::string sourceFile;
     std::vector<std::string> pmids;  ///< in file order, each once
     std::vector<std::size_t> lines;  ///< 1-based source line of each PMID

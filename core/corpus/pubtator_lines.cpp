@@ -20,7 +20,8 @@ std::size_t parseOffset(std::string_view column, const char* what) {
     // from_chars accepts no sign and no spaces for unsigned types, so " 12", "-3" and "+3" fail.
     if (column.empty() || ec == std::errc::invalid_argument || end != last || !isDigit(column.front()))
         throw Error(std::string(what) + " offset " + quoteForMessage(column) + " is not a non-negative integer");
-    if (ec == std::errc::result_out_of_range) throw Error(std::string(what) + " offset " + quoteForMessage(column) + " is too large");
+    if (ec == std::errc::result_out_of_range)
+        throw Error(std::string(what) + " offset " + quoteForMessage(column) + " is too large");
     return value;
 }
 
@@ -32,7 +33,10 @@ void checkIdentifier(std::string_view id, std::string_view column) {
     });
     if (bad != id.end())
         throw Error("broken id column " + quoteForMessage(column) + ": identifier " + quoteForMessage(id) +
-                    " contains " + (*bad == ',' ? "','" : *bad == ';' ? "';'" : "a space or control character") +
+                    " contains " +
+                    (*bad == ','   ? "','"
+                     : *bad == ';' ? "';'"
+                                   : "a space or control character") +
                     " (lists are joined by '|' or '+')");
 }
 
@@ -151,8 +155,8 @@ Relation parseRelation(const Columns& columns) {
     if (columns.count > Columns::kMaxColumns)
         throw Error("too many columns (" + std::to_string(columns.count) + ") for a relation line");
     const auto type = columns[1];
-    const bool typeOk = std::all_of(type.begin(), type.end(),
-                                    [](char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '-'; });
+    const bool typeOk =
+        std::all_of(type.begin(), type.end(), [](char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '-'; });
     if (!typeOk) throw Error("malformed relation type " + quoteForMessage(type));
     Relation relation;
     relation.type = type;

@@ -29,8 +29,9 @@ std::string differenceOf(const Document& kept, const Document& dropped) {
                std::to_string(dropped.mentions.size()) + ")";
     for (std::size_t i = 0; i < kept.mentions.size(); ++i)
         if (!sameContent(kept.mentions[i], dropped.mentions[i]))
-            return "mention " + std::to_string(i + 1) + " differs (lines " + std::to_string(kept.mentions[i].sourceLine) +
-                   " and " + std::to_string(dropped.mentions[i].sourceLine) + ")";
+            return "mention " + std::to_string(i + 1) + " differs (lines " +
+                   std::to_string(kept.mentions[i].sourceLine) + " and " +
+                   std::to_string(dropped.mentions[i].sourceLine) + ")";
     return "the relations differ";
 }
 
@@ -61,16 +62,23 @@ private:
     void handle(std::string_view line) {
         const auto shape = pubtator::classify(line);
         switch (shape.kind) {
-        case LineKind::WhitespaceOnly:
-            diagnose(line_, "line of whitespace only, read as a blank line");
-            [[fallthrough]];
-        case LineKind::Blank:
-            onBlank();
-            return;
-        case LineKind::Title: onTitle(shape.pmid, shape.rest); return;
-        case LineKind::Abstract: onAbstract(shape.pmid, shape.rest); return;
-        case LineKind::Annotation: onAnnotation(shape.pmid, line); return;
-        case LineKind::Unknown: break;
+            case LineKind::WhitespaceOnly:
+                diagnose(line_, "line of whitespace only, read as a blank line");
+                [[fallthrough]];
+            case LineKind::Blank:
+                onBlank();
+                return;
+            case LineKind::Title:
+                onTitle(shape.pmid, shape.rest);
+                return;
+            case LineKind::Abstract:
+                onAbstract(shape.pmid, shape.rest);
+                return;
+            case LineKind::Annotation:
+                onAnnotation(shape.pmid, line);
+                return;
+            case LineKind::Unknown:
+                break;
         }
         fail("unrecognised line " + quoteForMessage(line) +
              ": expected PMID|t|title, PMID|a|abstract, a tab-separated mention or relation, or a blank line");
@@ -81,8 +89,10 @@ private:
             previousPmid_ = current_->pmid();
             finishDocument();
         }
-        if (documentsInFile_ == 0) ++leadingBlank_;
-        else ++trailingBlank_;
+        if (documentsInFile_ == 0)
+            ++leadingBlank_;
+        else
+            ++trailingBlank_;
         if (closedAtLine_ == 0 && documentsInFile_ > 0) closedAtLine_ = line_;
     }
 
@@ -120,9 +130,8 @@ private:
         checkPmid(pmid);
         if (!current_) {
             if (documentsInFile_ == 0) fail("annotation line before any title line (PMID|t|title)");
-            fail("annotation line for PMID " + std::string(pmid) +
-                 " outside a document: the blank line at line " + std::to_string(closedAtLine_) +
-                 " ended document " + previousPmid_);
+            fail("annotation line for PMID " + std::string(pmid) + " outside a document: the blank line at line " +
+                 std::to_string(closedAtLine_) + " ended document " + previousPmid_);
         }
         if (pmid != current_->pmid())
             fail("annotation line for PMID " + std::string(pmid) + " inside document " + current_->pmid() +

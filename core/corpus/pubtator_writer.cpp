@@ -45,8 +45,9 @@ std::string_view argumentOf(const Relation& relation, std::size_t i) {
 }
 
 void appendMention(std::string& out, const Document& document, const Mention& mention) {
-    const std::string& text =
-        mention.paddedText && pubtator::trimmed(*mention.paddedText) == mention.text ? *mention.paddedText : mention.text;
+    const std::string& text = mention.paddedText && pubtator::trimmed(*mention.paddedText) == mention.text
+                                  ? *mention.paddedText
+                                  : mention.text;
     const auto ids = idColumnOf(mention);
     require(fitsColumn(text), document, "mention text " + quoteForMessage(text) + " holds a tab or line break");
     require(fitsColumn(mention.type) && !mention.type.empty(), document,
@@ -89,8 +90,7 @@ void appendPubTator(std::string& out, const Document& document) {
     require(pubtator::isValidPmid(document.pmid()), document, "malformed PMID");
     require(!hasLineBreak(document.title), document, "the title holds a line break");
     require(!hasLineBreak(document.abstract), document, "the abstract holds a line break");
-    require(document.hasAbstract || document.abstract.empty(), document,
-            "an abstract is set but hasAbstract is false");
+    require(document.hasAbstract || document.abstract.empty(), document, "an abstract is set but hasAbstract is false");
     out.append(document.pmid()).append("|t|").append(document.title).append(1, '\n');
     if (document.hasAbstract) out.append(document.pmid()).append("|a|").append(document.abstract).append(1, '\n');
     for (const auto& mention : document.mentions) appendMention(out, document, mention);

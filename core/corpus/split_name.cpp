@@ -23,7 +23,8 @@ std::optional<std::string> splitNameProblem(std::string_view split) {
     for (const char c : split) {
         const auto byte = static_cast<unsigned char>(c);
         if (c == '/' || c == '\\')
-            return shown() + " holds a path separator (exports are named after the split and stay in the output folder)";
+            return shown() +
+                   " holds a path separator (exports are named after the split and stay in the output folder)";
         if (byte < 0x20 || byte == 0x7f) return shown() + " holds a control character";
     }
     return std::nullopt;

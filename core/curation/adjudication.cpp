@@ -15,7 +15,8 @@ std::vector<const Decision*> inIdOrder(std::span<const Decision> done) {
     std::vector<const Decision*> ordered;
     for (const Decision& decision : done)
         if (decision.state == project::DecisionState::Done) ordered.push_back(&decision);
-    std::stable_sort(ordered.begin(), ordered.end(), [](const Decision* a, const Decision* b) { return a->id < b->id; });
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const Decision* a, const Decision* b) { return a->id < b->id; });
     return ordered;
 }
 
@@ -46,7 +47,9 @@ std::string adjudicatorName(std::string_view curator) {
     return std::string(curator) + std::string(kAdjudicatorSuffix);
 }
 
-bool isAdjudication(const Decision& decision) noexcept { return std::string_view(decision.curator).ends_with(kAdjudicatorSuffix); }
+bool isAdjudication(const Decision& decision) noexcept {
+    return std::string_view(decision.curator).ends_with(kAdjudicatorSuffix);
+}
 
 std::vector<std::string> curatorsOf(std::span<const Decision> done) {
     std::vector<std::string> curators;
@@ -84,7 +87,8 @@ std::vector<Disagreement> findDisagreements(std::span<const Decision> done, cons
 
 std::size_t openDisagreements(std::span<const Decision> done) {
     const auto all = findDisagreements(done);
-    return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [](const Disagreement& d) { return !d.settled(); }));
+    return static_cast<std::size_t>(
+        std::count_if(all.begin(), all.end(), [](const Disagreement& d) { return !d.settled(); }));
 }
 
 }  // namespace linkscope::curation

@@ -38,8 +38,8 @@ std::optional<std::string> agreementCategory(const Decision& decision) {
     try {
         ids = parseConceptIdList(*link);
     } catch (const Error& e) {
-        throw Error("decision " + std::to_string(decision.id) + " on \"" + decision.mentionText + "\" links to \"" + *link +
-                    "\", which is not a list of ids: " + e.what());
+        throw Error("decision " + std::to_string(decision.id) + " on \"" + decision.mentionText + "\" links to \"" +
+                    *link + "\", which is not a list of ids: " + e.what());
     }
     if (ids.ids.empty()) return std::string(kNilCategory);  // "-1": CUI-less
     // A set: the order of a composite's parts and the kind of join do not make another entity.
@@ -51,11 +51,14 @@ std::optional<std::string> agreementCategory(const Decision& decision) {
     return category;
 }
 
-MentionCategories categoriesInEffect(std::span<const Decision> done, const std::function<bool(const Decision&)>& include) {
+MentionCategories categoriesInEffect(std::span<const Decision> done,
+                                     const std::function<bool(const Decision&)>& include) {
     std::vector<const Decision*> ordered;
     for (const Decision& decision : done)
-        if (decision.state == project::DecisionState::Done && (!include || include(decision))) ordered.push_back(&decision);
-    std::stable_sort(ordered.begin(), ordered.end(), [](const Decision* a, const Decision* b) { return a->id < b->id; });
+        if (decision.state == project::DecisionState::Done && (!include || include(decision)))
+            ordered.push_back(&decision);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const Decision* a, const Decision* b) { return a->id < b->id; });
     MentionCategories categories;
     for (const Decision* decision : ordered)
         if (auto category = agreementCategory(*decision)) categories[decision->mention] = std::move(*category);
@@ -96,7 +99,8 @@ AgreementFigures cohensKappa(const std::vector<std::vector<std::size_t>>& table)
     for (std::size_t i = 0; i < table.size(); ++i) {
         if (table[i].size() != table.size())
             throw Error("a contingency table must be square: row " + std::to_string(i) + " has " +
-                        std::to_string(table[i].size()) + " cells, the table " + std::to_string(table.size()) + " rows");
+                        std::to_string(table[i].size()) + " cells, the table " + std::to_string(table.size()) +
+                        " rows");
         for (std::size_t j = 0; j < table[i].size(); ++j)
             for (std::size_t k = 0; k < table[i][j]; ++k) pairs.emplace_back(std::to_string(i), std::to_string(j));
     }

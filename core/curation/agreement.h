@@ -86,6 +86,7 @@ struct AgreementReport {
 
 /// Kappa of A against B overall, per split and per type (typeOf may be empty: every mention is
 /// then of kUnknownType).
-AgreementReport measureAgreement(const MentionCategories& a, const MentionCategories& b, const MentionTypeFn& typeOf = {});
+AgreementReport measureAgreement(const MentionCategories& a, const MentionCategories& b,
+                                 const MentionTypeFn& typeOf = {});
 
 }  // namespace linkscope::curation

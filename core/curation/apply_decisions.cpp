@@ -75,7 +75,8 @@ Corpus applyDecisions(const Corpus& corpus, std::string_view split, std::span<co
         const auto documentIndex = static_cast<std::size_t>(document - documents.data());
         std::vector<std::size_t> matches;
         for (std::size_t i = 0; i < document->mentions.size(); ++i)
-            if (document->mentions[i].start == decision->mention.start && document->mentions[i].end == decision->mention.end)
+            if (document->mentions[i].start == decision->mention.start &&
+                document->mentions[i].end == decision->mention.end)
                 matches.push_back(i);
         if (matches.empty()) {
             problems.push_back(describe(*decision) + ": no mention at these offsets in document " + document->pmid());

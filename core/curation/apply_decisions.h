@@ -12,10 +12,10 @@
 namespace linkscope::curation {
 
 struct ApplySummary {
-    std::size_t decisions = 0;         ///< decisions of this split that were applied (skips included)
-    std::size_t otherSplits = 0;       ///< decisions for other splits, not looked at
-    std::size_t changedMentions = 0;   ///< mentions whose link is now different
-    std::size_t unchangedMentions = 0; ///< decided mentions that kept their link (an accept of it, a skip)
+    std::size_t decisions = 0;          ///< decisions of this split that were applied (skips included)
+    std::size_t otherSplits = 0;        ///< decisions for other splits, not looked at
+    std::size_t changedMentions = 0;    ///< mentions whose link is now different
+    std::size_t unchangedMentions = 0;  ///< decided mentions that kept their link (an accept of it, a skip)
 };
 
 /// A copy of `corpus` (the corpus of `split`) in which each mention a decision of `done` names

@@ -74,7 +74,8 @@ struct VectorSpace {
         if (empty() || k == 0) return out;
         std::vector<std::size_t> pending(count);
         for (std::size_t q = 0; q < count; ++q) pending[q] = q;
-        for (std::size_t depth = std::min(index->size(), k * 4); !pending.empty(); depth = std::min(index->size(), depth * 4)) {
+        for (std::size_t depth = std::min(index->size(), k * 4); !pending.empty();
+             depth = std::min(index->size(), depth * 4)) {
             std::vector<float> batch;
             batch.reserve(pending.size() * dimension);
             for (const std::size_t q : pending)
@@ -118,8 +119,8 @@ struct AugmentedLinker::State {
 
     // Sieve spaces over the ontology, built once.
     VectorSpace ontologyText;
-    std::vector<float> ontologySums;             ///< per entity: sum of its O names' unit vectors
-    std::vector<std::uint32_t> ontologyCounts;   ///< per entity: how many
+    std::vector<float> ontologySums;            ///< per entity: sum of its O names' unit vectors
+    std::vector<std::uint32_t> ontologyCounts;  ///< per entity: how many
     VectorSpace ontologyConcepts;
 
     bool needs(retrieval::SearchTarget target, retrieval::SearchUnit unit) const {
@@ -155,7 +156,8 @@ struct AugmentedLinker::State {
         if (options.mode != LinkMode::Sieve) return;
         using retrieval::SearchTarget;
         using retrieval::SearchUnit;
-        const bool text = needs(SearchTarget::Ontology, SearchUnit::Text) || needs(SearchTarget::Both, SearchUnit::Text);
+        const bool text =
+            needs(SearchTarget::Ontology, SearchUnit::Text) || needs(SearchTarget::Both, SearchUnit::Text);
         const bool concepts =
             needs(SearchTarget::Ontology, SearchUnit::Concept) || needs(SearchTarget::Both, SearchUnit::Concept);
         if (!text && !concepts) return;
@@ -167,8 +169,8 @@ struct AugmentedLinker::State {
                         "only in the linker's compact index: use kNN linking there)");
         const auto rows = normalizedRows(vectors.subspan(0, ontologyEntries * dimension), dimension);
         if (text) {
-            std::vector<std::vector<std::uint32_t>> rowEntities(entryEntities.begin(),
-                                                                entryEntities.begin() + static_cast<std::ptrdiff_t>(ontologyEntries));
+            std::vector<std::vector<std::uint32_t>> rowEntities(
+                entryEntities.begin(), entryEntities.begin() + static_cast<std::ptrdiff_t>(ontologyEntries));
             ontologyText.build(rows, dimension, std::move(rowEntities));
         }
         ontologySums.assign(entityIds.size() * dimension, 0.0f);
@@ -176,7 +178,8 @@ struct AugmentedLinker::State {
         for (std::size_t e = 0; e < ontologyEntries; ++e)
             for (const std::uint32_t entity : entryEntities[e]) {
                 ++ontologyCounts[entity];
-                for (std::size_t d = 0; d < dimension; ++d) ontologySums[entity * dimension + d] += rows[e * dimension + d];
+                for (std::size_t d = 0; d < dimension; ++d)
+                    ontologySums[entity * dimension + d] += rows[e * dimension + d];
             }
         if (needs(SearchTarget::Ontology, SearchUnit::Concept)) {
             std::vector<float> means;
@@ -327,15 +330,16 @@ struct AugmentedLinker::State {
                     for (const std::uint32_t entity : entryEntities[entry]) vote(entity, false);
         if (const auto it = spaces.keysByText.find(std::string(text)); it != spaces.keysByText.end())
             for (const auto& key : it->second) vote(key.entity, key.curated);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return votes.at(a) > votes.at(b); });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return votes.at(a) > votes.at(b); });
         std::vector<EntityScore> out;
         for (const std::uint32_t entity : order) out.push_back({entity, 1.0f});
         return out;
     }
 
-    std::vector<std::vector<RankedEntity>> sieve(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                 std::span<const ModelList> lists, std::size_t k,
-                                                 std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
+    std::vector<std::vector<RankedEntity>> sieve(
+        std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> lists,
+        std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
         using retrieval::SearchTarget;
         using retrieval::SearchUnit;
         const std::size_t count = inputs.size();
@@ -352,14 +356,16 @@ struct AugmentedLinker::State {
                 // Keys repeat entities (a concept's many mentions): deep enough for k distinct
                 // ones and for the votes of a frequent text.
                 if (datastore && datastore->size() > 0)
-                    *keyHits = datastore->search(vectors, std::min(datastore->size(), std::max<std::size_t>(k * 8, 64)));
+                    *keyHits =
+                        datastore->search(vectors, std::min(datastore->size(), std::max<std::size_t>(k * 8, 64)));
             }
             return *keyHits;
         };
 
         // Each strategy searched once for the whole batch, when the first query needs it.
         std::unordered_map<std::string, std::vector<std::vector<EntityScore>>> searched;
-        const auto resultsOf = [&](const retrieval::SearchStrategy& strategy) -> const std::vector<std::vector<EntityScore>>& {
+        const auto resultsOf =
+            [&](const retrieval::SearchStrategy& strategy) -> const std::vector<std::vector<EntityScore>>& {
             const std::string name = retrieval::strategyName(strategy);
             if (const auto it = searched.find(name); it != searched.end()) return it->second;
             std::vector<std::vector<EntityScore>> results;
@@ -434,8 +440,8 @@ struct AugmentedLinker::State {
         return ranked;
     }
 
-    std::vector<RankedEntity> interpolate(const std::string& input, std::span<const float> vector, const ModelList& list,
-                                          std::span<const retrieval::DatastoreNeighbor> found,
+    std::vector<RankedEntity> interpolate(const std::string& input, std::span<const float> vector,
+                                          const ModelList& list, std::span<const retrieval::DatastoreNeighbor> found,
                                           std::span<const std::uint32_t> storeEntities, std::size_t k) const {
         std::vector<RankedEntity> scored = modelEntities(list);
         std::unordered_map<std::uint32_t, std::size_t> position;
@@ -490,7 +496,8 @@ struct AugmentedLinker::State {
         std::vector<ModelList> lists(count);
         if (ontologyText.empty() || count == 0) return lists;
         const auto queries = normalizedRows(vectors, dimension);
-        const auto found = ontologyText.index->search(queries, std::min(options.modelDepth, ontologyText.index->size()));
+        const auto found =
+            ontologyText.index->search(queries, std::min(options.modelDepth, ontologyText.index->size()));
         for (std::size_t q = 0; q < count; ++q)
             for (const auto& row : found[q]) {
                 const float cosine = std::clamp(row.score, -1.0f, 1.0f);
@@ -516,7 +523,8 @@ struct AugmentedLinker::State {
             }
             std::vector<EntityScore> hits;
             for (const auto& row : *list)
-                for (const std::uint32_t entity : ontologyText.rowEntities[row.entry]) hits.push_back({entity, row.score});
+                for (const std::uint32_t entity : ontologyText.rowEntities[row.entry])
+                    hits.push_back({entity, row.score});
             out[q] = distinctTop(std::move(hits), k);
             if (out[q].size() < k && list->size() < ontologyText.index->size()) searchAgain.push_back(q);
         }
@@ -531,9 +539,9 @@ struct AugmentedLinker::State {
         return out;
     }
 
-    std::vector<std::vector<RankedEntity>> combine(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                   std::span<const ModelList> models, std::size_t k,
-                                                   std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
+    std::vector<std::vector<RankedEntity>> combine(
+        std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+        std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
         if (neighbors) neighbors->clear();
         if (vectors.size() != inputs.size() * dimension || models.size() != inputs.size())
             throw Error("linking: " + std::to_string(inputs.size()) + " inputs with " + std::to_string(vectors.size()) +
@@ -541,14 +549,16 @@ struct AugmentedLinker::State {
         std::vector<std::vector<RankedEntity>> out(inputs.size());
         if (inputs.empty() || k == 0) return out;
         switch (options.mode) {
-        case LinkMode::Sieve: return sieve(inputs, vectors, models, k, neighbors);
-        case LinkMode::Model:
-            for (std::size_t q = 0; q < inputs.size(); ++q) {
-                out[q] = modelEntities(models[q]);
-                if (out[q].size() > k) out[q].resize(k);
-            }
-            return out;
-        case LinkMode::Knn: break;
+            case LinkMode::Sieve:
+                return sieve(inputs, vectors, models, k, neighbors);
+            case LinkMode::Model:
+                for (std::size_t q = 0; q < inputs.size(); ++q) {
+                    out[q] = modelEntities(models[q]);
+                    if (out[q].size() > k) out[q].resize(k);
+                }
+                return out;
+            case LinkMode::Knn:
+                break;
         }
         std::vector<std::vector<retrieval::DatastoreNeighbor>> found(inputs.size());
         if (datastore && datastore->size() > 0) found = datastore->search(vectors, options.knn.k);
@@ -607,13 +617,14 @@ std::vector<float> AugmentedLinker::encode(std::span<const std::string> inputs) 
     return state_->model->encodeMentions(inputs);
 }
 
-std::vector<ModelList> AugmentedLinker::modelLists(std::span<const std::string> inputs, std::span<const float> vectors) const {
+std::vector<ModelList> AugmentedLinker::modelLists(std::span<const std::string> inputs,
+                                                   std::span<const float> vectors) const {
     return state_->modelLists(inputs, vectors);
 }
 
 std::vector<std::vector<RankedEntity>> AugmentedLinker::combine(
-    std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models, std::size_t k,
-    std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
+    std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+    std::size_t k, std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) const {
     return state_->combine(inputs, vectors, models, k, neighbors);
 }
 
@@ -622,7 +633,8 @@ std::vector<std::vector<RankedEntity>> AugmentedLinker::combineWith(
     std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors, std::size_t k) const {
     const State& s = *state_;
     if (s.options.mode != LinkMode::Knn) throw Error("linking: given neighbours are for the kNN interpolation only");
-    if (vectors.size() != inputs.size() * s.dimension || models.size() != inputs.size() || neighbors.size() != inputs.size())
+    if (vectors.size() != inputs.size() * s.dimension || models.size() != inputs.size() ||
+        neighbors.size() != inputs.size())
         throw Error("linking: " + std::to_string(inputs.size()) + " inputs with " + std::to_string(vectors.size()) +
                     " vector values, " + std::to_string(models.size()) + " model lists and " +
                     std::to_string(neighbors.size()) + " neighbour lists");

@@ -48,7 +48,7 @@
 namespace linkscope::retrieval {
 class KnnDatastore;
 struct DatastoreNeighbor;
-}
+}  // namespace linkscope::retrieval
 
 namespace linkscope::curation {
 
@@ -56,35 +56,38 @@ enum class LinkMode { Model, Knn, Sieve };
 /// "model", "knn", "sieve" (inline: the CLI's option parsing needs it in builds without LibTorch).
 inline std::string_view linkModeName(LinkMode mode) noexcept {
     switch (mode) {
-    case LinkMode::Model: return "model";
-    case LinkMode::Knn: return "knn";
-    case LinkMode::Sieve: return "sieve";
+        case LinkMode::Model:
+            return "model";
+        case LinkMode::Knn:
+            return "knn";
+        case LinkMode::Sieve:
+            return "sieve";
     }
     return "model";
 }
 
 struct AugmentedOptions {
     LinkMode mode = LinkMode::Model;
-    retrieval::KnnSettings knn;    ///< mode knn
-    retrieval::SieveSpec sieve;    ///< mode sieve (default: the single stage OD-T)
-    std::size_t modelDepth = 64;   ///< model candidates that make p_model
+    retrieval::KnnSettings knn;   ///< mode knn
+    retrieval::SieveSpec sieve;   ///< mode sieve (default: the single stage OD-T)
+    std::size_t modelDepth = 64;  ///< model candidates that make p_model
     /// Dictionary entries [0, ontologyEntries) are the KB's names (O); all of them by default.
     std::size_t ontologyEntries = std::numeric_limits<std::size_t>::max();
 };
 
 /// One ranked entity with the parts of its score, for the candidate view and the reports.
 struct RankedEntity {
-    std::uint32_t entity = 0;      ///< AugmentedLinker::entityId(entity)
-    std::uint32_t entry = 0;       ///< the dictionary entry that stands for it (its best)
-    double score = 0.0;            ///< what the ranking sorts by: p (knn), cosine (sieve), model score
-    float modelScore = 0.0f;       ///< the method's score of `entry` (knn, model)
-    float dense = 0.0f;            ///< its dense part
-    float sparse = 0.0f;           ///< its sparse part (biosyn)
-    double modelProbability = 0.0; ///< knn: p_model
-    double knnProbability = 0.0;   ///< knn: p_kNN
+    std::uint32_t entity = 0;         ///< AugmentedLinker::entityId(entity)
+    std::uint32_t entry = 0;          ///< the dictionary entry that stands for it (its best)
+    double score = 0.0;               ///< what the ranking sorts by: p (knn), cosine (sieve), model score
+    float modelScore = 0.0f;          ///< the method's score of `entry` (knn, model)
+    float dense = 0.0f;               ///< its dense part
+    float sparse = 0.0f;              ///< its sparse part (biosyn)
+    double modelProbability = 0.0;    ///< knn: p_model
+    double knnProbability = 0.0;      ///< knn: p_kNN
     float neighborSimilarity = 0.0f;  ///< knn: best neighbour of this entity (0: none)
-    std::size_t neighbors = 0;     ///< knn: neighbours naming it
-    int sieveStage = -1;           ///< sieve: the stage that decided (0 = exact when asked), -1 otherwise
+    std::size_t neighbors = 0;        ///< knn: neighbours naming it
+    int sieveStage = -1;              ///< sieve: the stage that decided (0 = exact when asked), -1 otherwise
 };
 
 /// The model's part of a mention's ranking: it does not change when the datastore does, so the
@@ -121,10 +124,9 @@ public:
     /// searched: lists that search() gave, kept up to date by the caller (mergeNeighbor for a
     /// key added since), give exactly what combine() gives, without a search of every key.
     /// Error in another mode or for a count of lists other than the inputs'.
-    std::vector<std::vector<RankedEntity>> combineWith(std::span<const std::string> inputs, std::span<const float> vectors,
-                                                       std::span<const ModelList> models,
-                                                       std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors,
-                                                       std::size_t k) const;
+    std::vector<std::vector<RankedEntity>> combineWith(
+        std::span<const std::string> inputs, std::span<const float> vectors, std::span<const ModelList> models,
+        std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors, std::size_t k) const;
     /// encode + modelLists + combine.
     std::vector<std::vector<RankedEntity>> link(std::span<const std::string> inputs, std::size_t k) const;
     /// link() as the evaluation engine calls it: each entity as the entry that stands for it

@@ -9,15 +9,15 @@
 namespace linkscope::curation {
 
 struct CandidateRow {
-    std::string entity;       ///< canonical id ("MESH:D009369")
-    std::string matchedName;  ///< the dictionary name that ranked it (normalized; homonym-expanded when the KB is)
-    double score = 0.0;       ///< what the ranking sorts by
-    std::optional<float> sparse;             ///< TF-IDF cosine
-    std::optional<float> dense;              ///< the encoder's similarity
+    std::string entity;           ///< canonical id ("MESH:D009369")
+    std::string matchedName;      ///< the dictionary name that ranked it (normalized; homonym-expanded when the KB is)
+    double score = 0.0;           ///< what the ranking sorts by
+    std::optional<float> sparse;  ///< TF-IDF cosine
+    std::optional<float> dense;   ///< the encoder's similarity
     std::optional<double> modelProbability;  ///< kNN interpolation: p_model
     std::optional<double> knnProbability;    ///< kNN interpolation: p_kNN
     std::optional<int> sieveStage;           ///< sieve: the stage that decided
-    bool sharedName = false;  ///< the matched name also names other entities (an unresolved homonym)
+    bool sharedName = false;                 ///< the matched name also names other entities (an unresolved homonym)
 };
 
 }  // namespace linkscope::curation

@@ -17,7 +17,9 @@ namespace {
 
 using project::Decision;
 
-std::string fileName(const std::filesystem::path& path) { return path.empty() ? std::string() : path.filename().string(); }
+std::string fileName(const std::filesystem::path& path) {
+    return path.empty() ? std::string() : path.filename().string();
+}
 
 std::string joined(const std::vector<std::string>& items) {
     std::string text;
@@ -28,7 +30,8 @@ std::string joined(const std::vector<std::string>& items) {
 // What makes a decision the same decision in two files (the id differs after a merge).
 using Identity = std::tuple<project::MentionKey, std::string, std::string, std::string, std::string>;
 Identity identityOf(const Decision& decision, const std::string& curator) {
-    return {decision.mention, std::string(project::decisionKindName(decision.kind)), decision.newLink, curator, decision.timestamp};
+    return {decision.mention, std::string(project::decisionKindName(decision.kind)), decision.newLink, curator,
+            decision.timestamp};
 }
 
 }  // namespace
@@ -39,10 +42,13 @@ std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const P
     };
     const KbReference& ka = a.knowledgeBase;
     const KbReference& kb = b.knowledgeBase;
-    if (fileName(ka.path) != fileName(kb.path)) return differ("the knowledge base file", fileName(ka.path), fileName(kb.path));
-    if (ka.format != kb.format) return differ("the knowledge base format", kbFormatName(ka.format), kbFormatName(kb.format));
+    if (fileName(ka.path) != fileName(kb.path))
+        return differ("the knowledge base file", fileName(ka.path), fileName(kb.path));
+    if (ka.format != kb.format)
+        return differ("the knowledge base format", kbFormatName(ka.format), kbFormatName(kb.format));
     if (ka.semanticTypeFilter != kb.semanticTypeFilter || ka.sources != kb.sources || ka.languages != kb.languages)
-        return differ("the knowledge base filters", joined(ka.semanticTypeFilter) + ";" + joined(ka.sources) + ";" + joined(ka.languages),
+        return differ("the knowledge base filters",
+                      joined(ka.semanticTypeFilter) + ";" + joined(ka.sources) + ";" + joined(ka.languages),
                       joined(kb.semanticTypeFilter) + ";" + joined(kb.sources) + ";" + joined(kb.languages));
     std::vector<std::string> splitsA, splitsB;
     for (const auto& corpus : a.corpora) splitsA.push_back(corpus.split);
@@ -53,8 +59,10 @@ std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const P
         const CorpusReference& y = b.corpora[i];
         const std::string split = "split \"" + x.split + "\": ";
         if (x.format != y.format)
-            return differ(split + "the corpus format", std::string(corpusFormatName(x.format)), std::string(corpusFormatName(y.format)));
-        if (fileName(x.path) != fileName(y.path)) return differ(split + "the corpus file", fileName(x.path), fileName(y.path));
+            return differ(split + "the corpus format", std::string(corpusFormatName(x.format)),
+                          std::string(corpusFormatName(y.format)));
+        if (fileName(x.path) != fileName(y.path))
+            return differ(split + "the corpus file", fileName(x.path), fileName(y.path));
         if (fileName(x.pmidList) != fileName(y.pmidList))
             return differ(split + "the PMID list", fileName(x.pmidList), fileName(y.pmidList));
     }
@@ -63,14 +71,16 @@ std::optional<std::string> sameManifestProblem(const ProjectManifest& a, const P
 
 void requireSameManifest(const project::ProjectStore& a, const project::ProjectStore& b) {
     if (const auto problem = sameManifestProblem(a.manifest(), b.manifest()))
-        throw Error(a.file().string() + " and " + b.file().string() + " are not projects of the same manifest: " + *problem);
+        throw Error(a.file().string() + " and " + b.file().string() +
+                    " are not projects of the same manifest: " + *problem);
 }
 
 std::function<bool(const project::MentionKey&)> mentionLookup(std::span<const SplitCorpus> corpora) {
     auto keys = std::make_shared<std::set<project::MentionKey>>();
     for (const SplitCorpus& split : corpora)
         for (const Document& document : split.corpus.documents())
-            for (const Mention& mention : document.mentions) keys->insert({split.split, document.pmid(), mention.start, mention.end});
+            for (const Mention& mention : document.mentions)
+                keys->insert({split.split, document.pmid(), mention.start, mention.end});
     return [keys](const project::MentionKey& key) { return keys->contains(key); };
 }
 
@@ -90,7 +100,8 @@ void requireMentionsExist(const std::filesystem::path& file, std::span<const Dec
 
 }  // namespace
 
-void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists) {
+void requireDecidedMentionsExist(const project::ProjectStore& store,
+                                 const std::function<bool(const project::MentionKey&)>& exists) {
     requireMentionsExist(store.file(), store.decisions(), exists);
 }
 
@@ -101,7 +112,9 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
         throw Error(into.file().string() + ": cannot merge a project file into itself");
     requireSameManifest(into, from);
 
-    const auto curatorOf = [&](const Decision& decision) { return options.importAs.empty() ? decision.curator : options.importAs; };
+    const auto curatorOf = [&](const Decision& decision) {
+        return options.importAs.empty() ? decision.curator : options.importAs;
+    };
     const std::vector<Decision> theirs = from.decisions();
     const std::vector<Decision> ours = into.decisions();
     std::set<Identity> present, inFrom;
@@ -129,8 +142,9 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
     // decisions here came from the other file (an earlier merge of it).
     for (const Decision& decision : ours)
         if (importedCurators.contains(decision.curator) && !inFrom.contains(identityOf(decision, decision.curator)))
-            throw Error(into.file().string() + ": cannot merge " + from.file().string() + ": both files hold decisions by curator \"" +
-                        decision.curator + "\", which could then no longer be told apart; import them under another name");
+            throw Error(into.file().string() + ": cannot merge " + from.file().string() +
+                        ": both files hold decisions by curator \"" + decision.curator +
+                        "\", which could then no longer be told apart; import them under another name");
 
     if (options.mentionExists) requireMentionsExist(from.file(), theirs, options.mentionExists);
 

@@ -58,7 +58,8 @@ void requireSameManifest(const project::ProjectStore& a, const project::ProjectS
 std::function<bool(const project::MentionKey&)> mentionLookup(std::span<const SplitCorpus> corpora);
 /// Throws Error naming the file and the first decision in effect of `store` that names no
 /// mention `exists` knows (another corpus version, or a damaged file).
-void requireDecidedMentionsExist(const project::ProjectStore& store, const std::function<bool(const project::MentionKey&)>& exists);
+void requireDecidedMentionsExist(const project::ProjectStore& store,
+                                 const std::function<bool(const project::MentionKey&)>& exists);
 
 struct MergeOptions {
     /// When not empty, every imported decision is recorded under this curator name.
@@ -71,9 +72,9 @@ struct MergeOptions {
 };
 
 struct MergeSummary {
-    std::size_t imported = 0;        ///< decisions recorded into this file
-    std::size_t alreadyPresent = 0;  ///< decisions in effect of the other file found here already
-    std::size_t notInEffect = 0;     ///< the other file's undone or discarded decisions, not imported
+    std::size_t imported = 0;           ///< decisions recorded into this file
+    std::size_t alreadyPresent = 0;     ///< decisions in effect of the other file found here already
+    std::size_t notInEffect = 0;        ///< the other file's undone or discarded decisions, not imported
     std::vector<std::string> curators;  ///< the curators of the imported decisions
     std::size_t openDisagreements = 0;  ///< in this file after the merge (adjudication.h)
 };
@@ -82,7 +83,7 @@ struct MergeSummary {
 /// nothing, when the files are one and the same, of different manifests, or a curator name is in
 /// both; an Error from the store while recording, or Cancelled (asked before each decision),
 /// leaves the decisions recorded before it.
-MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options = {},
-                            const ProgressSink& progress = {});
+MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from,
+                            const MergeOptions& options = {}, const ProgressSink& progress = {});
 
 }  // namespace linkscope::curation

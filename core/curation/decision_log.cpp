@@ -19,7 +19,8 @@ using Json = nlohmann::ordered_json;
 
 class LineParser {
 public:
-    LineParser(const Json& object, const std::string& file, std::size_t line) : object_(object), file_(file), line_(line) {}
+    LineParser(const Json& object, const std::string& file, std::size_t line)
+        : object_(object), file_(file), line_(line) {}
 
     [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, line_, message); }
 
@@ -40,8 +41,10 @@ public:
         const Json& value = member(key);
         // Unsigned keys refuse negative numbers; is_number_integer accepts both signs.
         if (!value.is_number_integer() || (std::is_unsigned_v<Integer> && !value.is_number_unsigned()))
-            fail(std::string("\"") + key + "\" must be " + (std::is_unsigned_v<Integer> ? "a non-negative integer" : "an integer"));
-        if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<Integer>::max()))
+            fail(std::string("\"") + key + "\" must be " +
+                 (std::is_unsigned_v<Integer> ? "a non-negative integer" : "an integer"));
+        if (value.is_number_unsigned() &&
+            value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<Integer>::max()))
             fail(std::string("\"") + key + "\" is too large");
         return value.get<Integer>();
     }
@@ -101,14 +104,17 @@ std::vector<project::Decision> readDecisionLog(const std::filesystem::path& path
         decision.mention.end = parse.integer<std::size_t>("end");
         decision.mentionText = parse.text("text");
         const auto kind = project::parseDecisionKind(parse.text("kind"));
-        if (!kind) parse.fail("unknown \"kind\" \"" + parse.text("kind") + "\" (expected accept, correct, reject, nil or skip)");
+        if (!kind)
+            parse.fail("unknown \"kind\" \"" + parse.text("kind") +
+                       "\" (expected accept, correct, reject, nil or skip)");
         decision.kind = *kind;
         decision.previousLink = parse.text("previous");
         decision.newLink = parse.text("new");
         decision.curator = parse.text("curator");
         decision.timestamp = parse.text("timestamp");
         const auto state = project::parseDecisionState(parse.text("state"));
-        if (!state) parse.fail("unknown \"state\" \"" + parse.text("state") + "\" (expected done, undone or discarded)");
+        if (!state)
+            parse.fail("unknown \"state\" \"" + parse.text("state") + "\" (expected done, undone or discarded)");
         decision.state = *state;
         if (decision.mention.split.empty() || decision.mention.document.empty())
             parse.fail("empty \"split\" or \"document\"");

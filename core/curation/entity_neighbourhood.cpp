@@ -118,14 +118,15 @@ std::vector<double> denseCosineDistances(std::span<const std::string> texts, con
     const std::vector<float> vectors = embed(texts);
     const std::size_t n = texts.size();
     if (vectors.empty() || vectors.size() % n != 0)
-        throw Error("embedding plot: the text embedding returned " + std::to_string(vectors.size()) +
-                    " values for " + std::to_string(n) + " texts");
+        throw Error("embedding plot: the text embedding returned " + std::to_string(vectors.size()) + " values for " +
+                    std::to_string(n) + " texts");
     const std::size_t dim = vectors.size() / n;
     std::vector<double> norms(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
         double sum = 0.0;
         for (std::size_t k = 0; k < dim; ++k) sum += static_cast<double>(vectors[i * dim + k]) * vectors[i * dim + k];
-        if (!std::isfinite(sum)) throw Error("embedding plot: the vector of text " + std::to_string(i) + " is not finite");
+        if (!std::isfinite(sum))
+            throw Error("embedding plot: the vector of text " + std::to_string(i) + " is not finite");
         norms[i] = std::sqrt(sum);
     }
     return cosineDistancesOf(n, [&](std::size_t i, std::size_t j) {
@@ -162,14 +163,16 @@ EntityNeighbourhood gatherEntityNeighbourhood(const kb::KnowledgeBase& kb, std::
     for (std::size_t q = 0; q < queries.size(); ++q) {
         if (q % 16 == 0) {
             progress.checkCancelled();
-            progress("Ranking competing entities", 0.1 + 0.5 * static_cast<double>(q) / static_cast<double>(queries.size()));
+            progress("Ranking competing entities",
+                     0.1 + 0.5 * static_cast<double>(q) / static_cast<double>(queries.size()));
         }
         for (const CandidateRow& row : candidates.rank(queries[q].first, options.candidatesPerQuery))
             if (row.entity != focusId) competition[row.entity] += static_cast<double>(queries[q].second) * row.score;
     }
     std::vector<std::pair<std::string, double>> ranked(competition.begin(), competition.end());
-    std::sort(ranked.begin(), ranked.end(),
-              [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
 
     EntityNeighbourhood result;
     result.entities.push_back({focusId, std::string(kb.preferredName(*focusIndex)), 0.0, 0, 0, 0});

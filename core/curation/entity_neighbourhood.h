@@ -57,10 +57,10 @@ struct NeighbourhoodEntity {
 };
 
 struct NeighbourhoodOptions {
-    std::size_t competitors = 5;    ///< other entities plotted besides the focus
-    std::size_t maxPoints = 400;    ///< all points together; mentions are sampled beyond it
+    std::size_t competitors = 5;          ///< other entities plotted besides the focus
+    std::size_t maxPoints = 400;          ///< all points together; mentions are sampled beyond it
     std::size_t candidatesPerQuery = 10;  ///< depth of the sparse ranking of each query text
-    std::size_t maxQueries = 200;   ///< distinct query texts ranked (the most frequent)
+    std::size_t maxQueries = 200;         ///< distinct query texts ranked (the most frequent)
     /// Vectors for the distances; empty: the sparse TF-IDF described above.
     TextEmbedding embed;
 };

@@ -10,9 +10,12 @@ namespace linkscope::curation {
 
 std::string_view decisionKindName(DecisionKind kind) noexcept {
     switch (kind) {
-    case DecisionKind::Accept: return "accept";
-    case DecisionKind::Correct: return "correct";
-    case DecisionKind::Reject: return "reject";
+        case DecisionKind::Accept:
+            return "accept";
+        case DecisionKind::Correct:
+            return "correct";
+        case DecisionKind::Reject:
+            return "reject";
     }
     return "accept";
 }
@@ -65,8 +68,9 @@ FeedbackLoop::Batch FeedbackLoop::batchOf(std::span<const std::size_t> targets) 
     return batch;
 }
 
-std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(std::span<const std::size_t> targets, std::size_t k,
-                                                             std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) {
+std::vector<std::vector<RankedEntity>> FeedbackLoop::predict(
+    std::span<const std::size_t> targets, std::size_t k,
+    std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors) {
     const Batch batch = batchOf(targets);
     return linker_->combine(batch.inputs, batch.vectors, batch.models, k, neighbors);
 }
@@ -96,7 +100,8 @@ DecisionEffect FeedbackLoop::record(std::size_t target, std::string_view entity,
     const auto before = topEntities(others);
     if (kind != DecisionKind::Reject) {
         prepare(std::span<const std::size_t>(&target, 1));
-        const auto origin = kind == DecisionKind::Accept ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected;
+        const auto origin =
+            kind == DecisionKind::Accept ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected;
         effect.key = datastore_->add(vectors_.get(target), entity, origin, targets_[target].text);
     }
     const auto after = topEntities(others);
@@ -110,8 +115,8 @@ std::vector<float> FeedbackLoop::vector(std::size_t target) const {
 }
 
 std::size_t FeedbackLoop::memoryBytes() const noexcept {
-    std::size_t bytes = vectors_.memoryBytes() + models_.capacity() * sizeof(ModelList) +
-                        targets_.capacity() * sizeof(LinkTarget);
+    std::size_t bytes =
+        vectors_.memoryBytes() + models_.capacity() * sizeof(ModelList) + targets_.capacity() * sizeof(LinkTarget);
     for (const ModelList& list : models_) bytes += list.capacity() * sizeof(train::LinkedCandidate);
     for (const LinkTarget& target : targets_)
         bytes += util::heapBytes(target.document) + util::heapBytes(target.text) + util::heapBytes(target.input);

@@ -70,13 +70,15 @@ public:
     void prepare(std::span<const std::size_t> targets);
     /// The top k entities of each target with the datastore as it is now; `neighbors` as
     /// AugmentedLinker::combine fills it.
-    std::vector<std::vector<RankedEntity>> predict(std::span<const std::size_t> targets, std::size_t k,
-                                                   std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr);
+    std::vector<std::vector<RankedEntity>> predict(
+        std::span<const std::size_t> targets, std::size_t k,
+        std::vector<std::vector<retrieval::DatastoreNeighbor>>* neighbors = nullptr);
 
     /// predict() in kNN mode with each target's knn.k nearest datastore keys given, not searched
     /// (AugmentedLinker::combineWith: the caller keeps the lists as search() would give them).
-    std::vector<std::vector<RankedEntity>> predictWith(std::span<const std::size_t> targets, std::size_t k,
-                                                       std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors);
+    std::vector<std::vector<RankedEntity>> predictWith(
+        std::span<const std::size_t> targets, std::size_t k,
+        std::span<const std::span<const retrieval::DatastoreNeighbor>> neighbors);
 
     /// Records a decision on a target: accept / correct add a key (the target's vector, `entity`,
     /// its text as source), reject adds none; the next predict() reads it. With listSameSurface,

@@ -10,18 +10,22 @@
 namespace linkscope::curation {
 
 std::vector<std::vector<std::pair<std::uint32_t, float>>> pairsAboveThresholds(std::span<const float> units,
-                                                                                std::size_t dimension,
-                                                                                std::span<const float> thresholds, float tie,
-                                                                                const ProgressSink* progress) {
+                                                                               std::size_t dimension,
+                                                                               std::span<const float> thresholds,
+                                                                               float tie,
+                                                                               const ProgressSink* progress) {
     if (dimension == 0 || units.size() % dimension != 0)
-        throw Error("mention pairs: " + std::to_string(units.size()) + " values are not rows of " + std::to_string(dimension));
+        throw Error("mention pairs: " + std::to_string(units.size()) + " values are not rows of " +
+                    std::to_string(dimension));
     const auto n = static_cast<std::int64_t>(units.size() / dimension);
     if (thresholds.size() != static_cast<std::size_t>(n))
-        throw Error("mention pairs: " + std::to_string(thresholds.size()) + " thresholds for " + std::to_string(n) + " rows");
+        throw Error("mention pairs: " + std::to_string(thresholds.size()) + " thresholds for " + std::to_string(n) +
+                    " rows");
     std::vector<std::vector<std::pair<std::uint32_t, float>>> pairs(static_cast<std::size_t>(n));
     if (n == 0) return pairs;
     torch::NoGradGuard noGrad;
-    const auto all = torch::from_blob(const_cast<float*>(units.data()), {n, static_cast<std::int64_t>(dimension)}, torch::kFloat);
+    const auto all =
+        torch::from_blob(const_cast<float*>(units.data()), {n, static_cast<std::int64_t>(dimension)}, torch::kFloat);
     const auto limits = torch::from_blob(const_cast<float*>(thresholds.data()), {1, n}, torch::kFloat) - tie;
     constexpr std::int64_t kBlock = 512;  // rows per product: 512 x n floats at a time
     for (std::int64_t first = 0; first < n; first += kBlock) {

@@ -18,8 +18,9 @@ namespace linkscope::curation {
 /// dot(t, u) >= thresholds[u] - tie, ascending, with that cosine. progress: "Finding what each
 /// decision reaches"; Cancelled.
 std::vector<std::vector<std::pair<std::uint32_t, float>>> pairsAboveThresholds(std::span<const float> units,
-                                                                                std::size_t dimension,
-                                                                                std::span<const float> thresholds, float tie,
-                                                                                const ProgressSink* progress = nullptr);
+                                                                               std::size_t dimension,
+                                                                               std::span<const float> thresholds,
+                                                                               float tie,
+                                                                               const ProgressSink* progress = nullptr);
 
 }  // namespace linkscope::curation

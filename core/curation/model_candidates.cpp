@@ -35,8 +35,8 @@ constexpr float kTie = 1e-6f;        // cosines this close count as equal (float
 
 // The mentions of one split as queries: whole (a composite is one target), gold ids kept even
 // when the KB lacks them, abbreviations expanded and normalized as the evaluation does.
-std::map<std::pair<std::string, std::size_t>, std::string> normalizedMentions(const Corpus& corpus, const kb::KnowledgeBase& kb,
-                                                                              const std::shared_ptr<const text::Normalizer>& normalizer) {
+std::map<std::pair<std::string, std::size_t>, std::string> normalizedMentions(
+    const Corpus& corpus, const kb::KnowledgeBase& kb, const std::shared_ptr<const text::Normalizer>& normalizer) {
     eval::QueryOptions options;
     options.splitComposites = false;
     options.dropUnknownIds = false;
@@ -77,14 +77,14 @@ struct ModelCandidates::State {
     std::optional<FeedbackLoop> loop;
     std::vector<project::MentionKey> keys;  // target index -> mention
     std::map<project::MentionKey, std::size_t> targetOf;
-    std::vector<TopProposal> proposals;     // per target
-    std::vector<float> kthSimilarity;       // per target: its k-th neighbour's cosine (-inf: fewer than k)
+    std::vector<TopProposal> proposals;  // per target
+    std::vector<float> kthSimilarity;    // per target: its k-th neighbour's cosine (-inf: fewer than k)
     // kNN mode: each target's nearest datastore keys (retrieval/neighbour_lists.h), kept exact
     // as decisions add keys and undos take them away, so ranking the mentions a decision or an
     // undo reached reads their lists and searches nothing: at MedMentions' size a search reads
     // 208,000 keys, and one undo reaching 931 mentions took 1.8 s of searching on the GUI thread.
     std::optional<retrieval::NeighbourLists> lists;
-    std::vector<float> inverseNorms;        // per target: 1 / |vector|
+    std::vector<float> inverseNorms;  // per target: 1 / |vector|
     struct Fed {
         std::size_t target = 0;
         std::vector<std::uint64_t> keys;
@@ -96,9 +96,12 @@ struct ModelCandidates::State {
 
     std::size_t neighbours() const {
         switch (options.mode) {
-        case LinkMode::Knn: return options.knn.k;
-        case LinkMode::Sieve: return 1;
-        case LinkMode::Model: return 0;
+            case LinkMode::Knn:
+                return options.knn.k;
+            case LinkMode::Sieve:
+                return 1;
+            case LinkMode::Model:
+                return 0;
         }
         return 0;
     }
@@ -180,7 +183,8 @@ struct ModelCandidates::State {
                 if (!ranked[i].empty()) {
                     proposal.entity = augmented->entityId(ranked[i][0].entity);
                     proposal.score = ranked[i][0].score;
-                    proposal.margin = ranked[i].size() > 1 ? ranked[i][0].score - ranked[i][1].score : ranked[i][0].score;
+                    proposal.margin =
+                        ranked[i].size() > 1 ? ranked[i][0].score - ranked[i][1].score : ranked[i][0].score;
                 }
                 proposals[batch[i]] = std::move(proposal);
             }
@@ -287,8 +291,8 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
                 // A CUI-less mention is no query of the evaluation: normalized alone.
                 std::string text = found != texts.end() ? found->second : normalizer->normalize(mention.text);
                 if (text.empty()) text = mention.text;
-                std::string input = train::fittedMentionInput(document, mention.start, mention.end, text, preset.markers,
-                                                              preset.maxLength, counter);
+                std::string input = train::fittedMentionInput(document, mention.start, mention.end, text,
+                                                              preset.markers, preset.maxLength, counter);
                 targets.push_back({document.pmid(), mention.start, mention.end, std::move(text), std::move(input)});
                 s.keys.push_back({split.split, document.pmid(), mention.start, mention.end});
                 s.targetOf.emplace(s.keys.back(), s.keys.size() - 1);
@@ -300,7 +304,8 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     for (std::size_t t = 0; t < count; ++t) all[t] = t;
     for (std::size_t from = 0; from < count; from += kBatch) {
         progress.checkCancelled();
-        progress("Encoding the mentions", static_cast<double>(from) / static_cast<double>(std::max<std::size_t>(count, 1)));
+        progress("Encoding the mentions",
+                 static_cast<double>(from) / static_cast<double>(std::max<std::size_t>(count, 1)));
         s.loop->prepare(std::span<const std::size_t>(all).subspan(from, std::min(kBatch, count - from)));
     }
     s.inverseNorms.resize(count);
@@ -354,9 +359,15 @@ std::string ModelCandidates::description() const {
     const State& s = *state_;
     std::string text = std::string(train::methodName(s.model->preset.method)) + " (run " + runName() + ")";
     switch (s.options.mode) {
-    case LinkMode::Knn: text += ", kNN interpolation over " + std::to_string(datastoreKeys()) + " keys"; break;
-    case LinkMode::Sieve: text += ", sieve " + retrieval::sieveName(s.augmented->options().sieve); break;
-    case LinkMode::Model: text += ", the model alone"; break;
+        case LinkMode::Knn:
+            text += ", kNN interpolation over " + std::to_string(datastoreKeys()) + " keys";
+            break;
+        case LinkMode::Sieve:
+            text += ", sieve " + retrieval::sieveName(s.augmented->options().sieve);
+            break;
+        case LinkMode::Model:
+            text += ", the model alone";
+            break;
     }
     return text;
 }
@@ -381,15 +392,17 @@ std::vector<CandidateRow> ModelCandidates::rank(const project::MentionKey& menti
         row.sharedName = entry.ids.size() > 1;
         row.score = entity.score;
         switch (s.options.mode) {
-        case LinkMode::Knn:
-            row.modelProbability = entity.modelProbability;
-            row.knnProbability = entity.knnProbability;
-            [[fallthrough]];
-        case LinkMode::Model:
-            row.dense = entity.dense;
-            if (sparse) row.sparse = entity.sparse;
-            break;
-        case LinkMode::Sieve: row.sieveStage = entity.sieveStage; break;
+            case LinkMode::Knn:
+                row.modelProbability = entity.modelProbability;
+                row.knnProbability = entity.knnProbability;
+                [[fallthrough]];
+            case LinkMode::Model:
+                row.dense = entity.dense;
+                if (sparse) row.sparse = entity.sparse;
+                break;
+            case LinkMode::Sieve:
+                row.sieveStage = entity.sieveStage;
+                break;
         }
         rows.push_back(std::move(row));
     }
@@ -404,9 +417,12 @@ const TopProposal* ModelCandidates::proposal(const project::MentionKey& mention)
 bool ModelCandidates::lowConfidence(const TopProposal& proposal) const {
     if (proposal.entity.empty()) return true;
     switch (state_->options.mode) {
-    case LinkMode::Knn: return proposal.score < 0.5 || proposal.margin < 0.1;
-    case LinkMode::Sieve: return proposal.score < state_->augmented->options().sieve.threshold;
-    case LinkMode::Model: return proposal.margin < 0.01 * std::abs(proposal.score);
+        case LinkMode::Knn:
+            return proposal.score < 0.5 || proposal.margin < 0.1;
+        case LinkMode::Sieve:
+            return proposal.score < state_->augmented->options().sieve.threshold;
+        case LinkMode::Model:
+            return proposal.margin < 0.01 * std::abs(proposal.score);
     }
     return false;
 }
@@ -418,7 +434,8 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
     const auto target = s.targetOf.find(decision.mention);
     if (target == s.targetOf.end()) return {};
     const std::size_t t = target->second;
-    const DecisionKind kind = decision.kind == project::DecisionKind::Accept ? DecisionKind::Accept : DecisionKind::Correct;
+    const DecisionKind kind =
+        decision.kind == project::DecisionKind::Accept ? DecisionKind::Accept : DecisionKind::Correct;
     State::Fed fed{t, {}};
     for (const std::string& id : splitIds(decision.newLink))
         if (s.augmented->findEntity(id))
@@ -565,7 +582,8 @@ std::vector<project::MentionKey> ModelCandidates::unfeed(std::int64_t decisionId
     if (fed == s.fed.end()) return {};
     // Found before the keys go: the mentions that had them among their k nearest (in kNN mode
     // the lists that held them, taken out of them after).
-    const std::vector<std::size_t> reached = s.keepsLists() ? std::vector<std::size_t>{} : s.reachedBy(fed->second.target);
+    const std::vector<std::size_t> reached =
+        s.keepsLists() ? std::vector<std::size_t>{} : s.reachedBy(fed->second.target);
     for (const std::uint64_t key : fed->second.keys) s.loop->undo(key);
     const std::vector<std::size_t> changed = s.keepsLists() ? s.lists->remove(fed->second.keys) : reached;
     s.fed.erase(fed);

@@ -38,8 +38,8 @@ std::vector<CorpusReference> selectCorpora(const ProjectManifest& manifest, cons
         if (!splits.empty() && std::find(splits.begin(), splits.end(), corpus.split) == splits.end()) continue;
         // Decisions name their mention by split: two files of one split would be ambiguous.
         if (!seen.insert(corpus.split).second)
-            throw Error(manifest.file.string() + ": the manifest names several corpus files for split \"" + corpus.split +
-                        "\"; export them one split name per file");
+            throw Error(manifest.file.string() + ": the manifest names several corpus files for split \"" +
+                        corpus.split + "\"; export them one split name per file");
         selected.push_back(corpus);
     }
     return selected;
@@ -94,16 +94,21 @@ ExportReport exportDecisions(const ExportInput& input, const ExportOptions& opti
 
 std::string_view exportFormatName(ExportFormat format) noexcept {
     switch (format) {
-    case ExportFormat::PubTator: return "pubtator";
-    case ExportFormat::BioC: return "bioc";
-    case ExportFormat::Brat: return "brat";
-    case ExportFormat::Decisions: return "decisions";
+        case ExportFormat::PubTator:
+            return "pubtator";
+        case ExportFormat::BioC:
+            return "bioc";
+        case ExportFormat::Brat:
+            return "brat";
+        case ExportFormat::Decisions:
+            return "decisions";
     }
     return "pubtator";
 }
 
 std::optional<ExportFormat> parseExportFormat(std::string_view name) noexcept {
-    for (const ExportFormat format : {ExportFormat::PubTator, ExportFormat::BioC, ExportFormat::Brat, ExportFormat::Decisions})
+    for (const ExportFormat format :
+         {ExportFormat::PubTator, ExportFormat::BioC, ExportFormat::Brat, ExportFormat::Decisions})
         if (exportFormatName(format) == name) return format;
     return std::nullopt;
 }
@@ -152,7 +157,8 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
     std::vector<SplitCorpus> read = readReferencedCorpora(
         input.manifest.corpora, notes,
         [&](const CorpusReference& reference) {
-            return std::any_of(corpora.begin(), corpora.end(), [&](const CorpusReference& c) { return c.split == reference.split; });
+            return std::any_of(corpora.begin(), corpora.end(),
+                               [&](const CorpusReference& c) { return c.split == reference.split; });
         },
         [&](const CorpusReference& reference) {
             progress.checkCancelled();
@@ -202,8 +208,9 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
         } else {
             const BratExportSummary summary = writeBrat(item.corpus, path);
             if (!summary.complete())
-                line += "; brat cannot hold " + std::to_string(summary.relationsLeftOut) + " document-level relations and " +
-                        std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out";
+                line += "; brat cannot hold " + std::to_string(summary.relationsLeftOut) +
+                        " document-level relations and " + std::to_string(summary.individualMentionListsLeftOut) +
+                        " individual-mention lists: left out";
         }
         report.lines.push_back(line + " -> " + path.string());
         report.written.push_back(path);

@@ -90,7 +90,8 @@ void ProposalRanking::run(const std::function<void(Batch&&)>& deliver, const Pro
         done += batch.size();
         if (!batch.empty()) deliver(std::move(batch));
         progress.checkCancelled();
-        progress("Ranking every mention", static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(total, 1)));
+        progress("Ranking every mention",
+                 static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(total, 1)));
     };
     const auto takeWanted = [&]() -> std::optional<std::size_t> {
         const std::lock_guard lock(state.wantedMutex);

@@ -15,8 +15,8 @@ bool isDecided(std::span<const std::uint8_t> decided, std::size_t i) { return !d
 
 void checkSizes(std::size_t mentions, std::span<const std::uint8_t> decided) {
     if (!decided.empty() && decided.size() != mentions)
-        throw Error("review queue: " + std::to_string(decided.size()) + " decided flags for " + std::to_string(mentions) +
-                    " mentions");
+        throw Error("review queue: " + std::to_string(decided.size()) + " decided flags for " +
+                    std::to_string(mentions) + " mentions");
 }
 
 }  // namespace
@@ -24,7 +24,8 @@ void checkSizes(std::size_t mentions, std::span<const std::uint8_t> decided) {
 double reviewDoubt(const ReviewSignals& signals, const ReviewPolicy& policy) {
     if (signals.proposal.empty()) return 1.0;
     const double scale = policy.marginScale > 0.0 ? policy.marginScale : 1.0;
-    const double confidence = std::pow(std::clamp(signals.confidence, 0.0, 1.0), std::max(0.0, policy.confidenceWeight));
+    const double confidence =
+        std::pow(std::clamp(signals.confidence, 0.0, 1.0), std::max(0.0, policy.confidenceWeight));
     const double marginDoubt = 1.0 - std::clamp(signals.margin / scale, 0.0, 1.0) * confidence;
     if (signals.others.empty()) return marginDoubt;
     const auto differing = std::count_if(signals.others.begin(), signals.others.end(),
@@ -35,7 +36,8 @@ double reviewDoubt(const ReviewSignals& signals, const ReviewPolicy& policy) {
 }
 
 double reviewPriority(const ReviewSignals& signals, const ReviewPolicy& policy) {
-    return reviewDoubt(signals, policy) * (1.0 + std::max(0.0, policy.reachWeight) * static_cast<double>(signals.reach));
+    return reviewDoubt(signals, policy) *
+           (1.0 + std::max(0.0, policy.reachWeight) * static_cast<double>(signals.reach));
 }
 
 std::vector<std::size_t> reviewOrder(std::span<const ReviewSignals> mentions, std::span<const std::uint8_t> decided,
@@ -70,7 +72,8 @@ std::optional<std::size_t> nextForReview(std::span<const ReviewSignals> mentions
     return best;
 }
 
-std::vector<std::size_t> sameSurfaceReach(std::span<const std::string> surfaces, std::span<const std::uint8_t> decided) {
+std::vector<std::size_t> sameSurfaceReach(std::span<const std::string> surfaces,
+                                          std::span<const std::uint8_t> decided) {
     checkSizes(surfaces.size(), decided);
     std::unordered_map<std::string_view, std::size_t> undecided;
     for (std::size_t i = 0; i < surfaces.size(); ++i)

@@ -37,11 +37,11 @@ namespace linkscope::curation {
 
 /// What the linkers say about one undecided mention.
 struct ReviewSignals {
-    std::string proposal;  ///< the primary linker's top entity ("" when nothing was ranked)
-    double margin = 0.0;   ///< its lead over the second entity, in the primary linker's units
-    double confidence = 1.0;  ///< the primary linker's [0, 1] score of its top entity (1: none)
+    std::string proposal;             ///< the primary linker's top entity ("" when nothing was ranked)
+    double margin = 0.0;              ///< its lead over the second entity, in the primary linker's units
+    double confidence = 1.0;          ///< the primary linker's [0, 1] score of its top entity (1: none)
     std::vector<std::string> others;  ///< the other linkers' top entities (empty: no other linker)
-    std::size_t reach = 0;  ///< other undecided mentions the decision can change (see the header)
+    std::size_t reach = 0;            ///< other undecided mentions the decision can change (see the header)
 };
 
 struct ReviewPolicy {

@@ -37,7 +37,8 @@ std::vector<std::string_view> splitIds(std::string_view link) {
     std::size_t start = 0;
     while (start <= link.size()) {
         const std::size_t bar = link.find('|', start);
-        const std::string_view id = link.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+        const std::string_view id =
+            link.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
         ids.push_back(id);
         if (bar == std::string_view::npos) break;
         start = bar + 1;
@@ -77,7 +78,8 @@ bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold)
     return true;
 }
 
-ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions, const ReviewWalkOptions& options) {
+ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions,
+                          const ReviewWalkOptions& options) {
     const std::size_t n = mentions.size();
     if (linker.size() != n)
         throw Error("simulated review: the linker knows " + std::to_string(linker.size()) + " mentions, the walk has " +

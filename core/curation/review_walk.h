@@ -77,11 +77,11 @@ struct ReviewWalkOptions {
 };
 
 struct ReviewStep {
-    std::size_t decisions = 0;    ///< curator decisions so far
-    std::size_t corrections = 0;  ///< of those, corrections (the proposal was wrong)
-    std::size_t decided = 0;      ///< mentions with a decision (with those applied to all)
-    std::size_t appliedToAll = 0; ///< mentions decided by "apply to all"
-    double accuracy = 0.0;        ///< the whole split (see the header)
+    std::size_t decisions = 0;     ///< curator decisions so far
+    std::size_t corrections = 0;   ///< of those, corrections (the proposal was wrong)
+    std::size_t decided = 0;       ///< mentions with a decision (with those applied to all)
+    std::size_t appliedToAll = 0;  ///< mentions decided by "apply to all"
+    double accuracy = 0.0;         ///< the whole split (see the header)
 };
 
 struct ReviewWalk {
@@ -98,7 +98,8 @@ bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold)
 
 /// Walks the mentions (document order = their order here), from the linker reset(). Error when
 /// the linker's size differs from the mentions' or a mention has no gold id.
-ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions, const ReviewWalkOptions& options);
+ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions,
+                          const ReviewWalkOptions& options);
 
 /// Walks as CSV, one row per step: order,apply_to_all,decisions,corrections,decided,applied_to_all,accuracy.
 std::string reviewWalkCsv(std::span<const ReviewWalk> walks);

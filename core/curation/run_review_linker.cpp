@@ -127,7 +127,8 @@ RunReviewLinker::RunReviewLinker(const AugmentedLinker& linker, retrieval::KnnDa
     s.others = std::move(otherProposals);
     for (const auto& mention : reviewMentionsOf(queries)) s.surfaces.push_back(mention.surface);
     s.signals.resize(queries.size());
-    s.loop = std::make_unique<FeedbackLoop>(linker, datastore, targetsOf(queries, input, s.queryTargets, s.targetQuery));
+    s.loop =
+        std::make_unique<FeedbackLoop>(linker, datastore, targetsOf(queries, input, s.queryTargets, s.targetQuery));
 
     s.datastore = &datastore;
     s.rankAll(progress);
@@ -148,11 +149,13 @@ std::size_t RunReviewLinker::size() const { return state_->signals.size(); }
 
 ReviewSignals RunReviewLinker::signals(std::size_t mention) const {
     if (mention >= state_->signals.size())
-        throw Error("run review linker: mention " + std::to_string(mention) + " of " + std::to_string(state_->signals.size()));
+        throw Error("run review linker: mention " + std::to_string(mention) + " of " +
+                    std::to_string(state_->signals.size()));
     return state_->signals[mention];
 }
 
-std::size_t RunReviewLinker::reach(std::size_t mention, std::span<const std::uint8_t> decided, bool exceptIdentical) const {
+std::size_t RunReviewLinker::reach(std::size_t mention, std::span<const std::uint8_t> decided,
+                                   bool exceptIdentical) const {
     const State& s = *state_;
     if (!s.reach || mention >= s.candidates.size()) return 0;
     std::size_t count = 0;
@@ -170,7 +173,8 @@ std::size_t RunReviewLinker::reach(std::size_t mention, std::span<const std::uin
 std::vector<std::size_t> RunReviewLinker::decide(std::size_t mention, std::span<const std::string> ids, bool accept) {
     State& s = *state_;
     if (mention >= s.signals.size())
-        throw Error("run review linker: mention " + std::to_string(mention) + " of " + std::to_string(s.signals.size()));
+        throw Error("run review linker: mention " + std::to_string(mention) + " of " +
+                    std::to_string(s.signals.size()));
     if (!s.reach || s.queryTargets[mention].size() != 1) return {};
     const std::size_t target = s.queryTargets[mention].front();
     std::vector<std::size_t> reachedTargets;

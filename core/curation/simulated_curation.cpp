@@ -137,7 +137,8 @@ CurationSimulation simulateCuration(const AugmentedLinker& linker, retrieval::Kn
             next.remainingMentions = queries.size() - next.mentionsDone;
             next.onlineWithFeedback = ratio(onlineCorrect, next.mentionsDone);
             next.onlineWithout = ratio(baselineCorrect, next.mentionsDone);
-            const bool evaluate = d == 0 || (d + 1) % options.evaluateEvery == 0 || d + 2 >= walk.documentQueries.size();
+            const bool evaluate =
+                d == 0 || (d + 1) % options.evaluateEvery == 0 || d + 2 >= walk.documentQueries.size();
             if (next.remainingMentions > 0 && evaluate) {
                 const auto rest = remainingQueries(d + 1);
                 const auto restRight = judge(rest);

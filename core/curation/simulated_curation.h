@@ -34,7 +34,7 @@ class AugmentedLinker;
 struct CurationStep {
     std::size_t documentsDone = 0;
     std::size_t mentionsDone = 0;
-    std::size_t correctionsFed = 0;   ///< keys added so far
+    std::size_t correctionsFed = 0;  ///< keys added so far
     std::size_t remainingMentions = 0;
     /// Acc@1 of the documents after this one (unset when none remain or this step was not evaluated).
     std::optional<double> remainingWithFeedback;

@@ -77,8 +77,8 @@ namespace {
 // has many names. The search goes deeper than k so that k distinct entities usually remain.
 std::size_t entryDepth(std::size_t k) noexcept { return k * 4 + 16; }
 
-std::vector<CandidateRow> rowsOf(const retrieval::NameDictionary& dictionary, std::span<const retrieval::Candidate> entries,
-                                 std::size_t k) {
+std::vector<CandidateRow> rowsOf(const retrieval::NameDictionary& dictionary,
+                                 std::span<const retrieval::Candidate> entries, std::size_t k) {
     std::vector<CandidateRow> rows;
     std::unordered_set<std::string_view> listed;
     for (const retrieval::Candidate& candidate : entries) {

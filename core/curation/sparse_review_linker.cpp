@@ -61,7 +61,8 @@ SparseReviewLinker::SparseReviewLinker(const SparseCandidates& sparse, std::span
 
 ReviewSignals SparseReviewLinker::signals(std::size_t mention) const {
     if (mention >= signals_.size())
-        throw Error("sparse review linker: mention " + std::to_string(mention) + " of " + std::to_string(signals_.size()));
+        throw Error("sparse review linker: mention " + std::to_string(mention) + " of " +
+                    std::to_string(signals_.size()));
     return signals_[mention];
 }
 

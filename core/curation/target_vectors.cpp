@@ -29,7 +29,7 @@ double dotPortable(const float* values, const std::uint16_t* halves, std::size_t
 
 #if defined(__x86_64__)
 __attribute__((target("avx,f16c"))) double dotF16c(const float* values, const std::uint16_t* halves,
-                                                    std::size_t n) noexcept {
+                                                   std::size_t n) noexcept {
     // Four double lanes: each product of two floats is exact in double, as in the portable sum;
     // only the order of the additions differs.
     __m256d sum = _mm256_setzero_pd();

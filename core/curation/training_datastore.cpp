@@ -11,10 +11,10 @@ std::vector<std::string> keyIds(const eval::EvalQuery& query) {
     return query.parts.size() == 1 ? query.goldIds : std::vector<std::string>{};
 }
 
-retrieval::KnnDatastore buildTrainingDatastore(const train::MethodLinker& model, std::span<const eval::EvalQuery> queries,
-                                               const std::function<std::string(const eval::EvalQuery&, std::size_t)>& input,
-                                               std::string encoderFingerprint, const ProgressSink* progress,
-                                               TrainingDatastoreStatistics* statistics) {
+retrieval::KnnDatastore buildTrainingDatastore(
+    const train::MethodLinker& model, std::span<const eval::EvalQuery> queries,
+    const std::function<std::string(const eval::EvalQuery&, std::size_t)>& input, std::string encoderFingerprint,
+    const ProgressSink* progress, TrainingDatastoreStatistics* statistics) {
     retrieval::KnnDatastore store(model.dimension(), std::move(encoderFingerprint));
     TrainingDatastoreStatistics counted;
     // Encoded in chunks: progress and cancellation between them, bounded memory.
@@ -49,7 +49,9 @@ retrieval::KnnDatastore buildTrainingDatastore(const train::MethodLinker& model,
         if (inputs.size() >= kChunk) {
             if (progress) progress->checkCancelled();
             flush();
-            if (progress) (*progress)("Encoding training mentions", static_cast<double>(q + 1) / static_cast<double>(queries.size()));
+            if (progress)
+                (*progress)("Encoding training mentions",
+                            static_cast<double>(q + 1) / static_cast<double>(queries.size()));
         }
     }
     flush();

@@ -37,9 +37,9 @@ std::vector<std::string> keyIds(const eval::EvalQuery& query);
 /// Encodes every part of the training queries as the model encodes mention inputs (input(query,
 /// part), as eval::EvalOptions::partText) and stores them, tied to encoderFingerprint. Progress
 /// "Encoding training mentions"; Cancelled.
-retrieval::KnnDatastore buildTrainingDatastore(const train::MethodLinker& model, std::span<const eval::EvalQuery> queries,
-                                               const std::function<std::string(const eval::EvalQuery&, std::size_t)>& input,
-                                               std::string encoderFingerprint, const ProgressSink* progress = nullptr,
-                                               TrainingDatastoreStatistics* statistics = nullptr);
+retrieval::KnnDatastore buildTrainingDatastore(
+    const train::MethodLinker& model, std::span<const eval::EvalQuery> queries,
+    const std::function<std::string(const eval::EvalQuery&, std::size_t)>& input, std::string encoderFingerprint,
+    const ProgressSink* progress = nullptr, TrainingDatastoreStatistics* statistics = nullptr);
 
 }  // namespace linkscope::curation

@@ -32,10 +32,15 @@ constexpr std::array kPoolings{
 // Keys read into BertConfig's fields, or rewritten on save (model_type, architectures): none of
 // them may also sit in extraJson, or save() would have to pick one of two values.
 constexpr std::array<std::string_view, 17> kInterpretedKeys{
-    "vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
-    "max_position_embeddings", "type_vocab_size", "pad_token_id", "layer_norm_eps", "hidden_act",
-    "hidden_dropout_prob", "attention_probs_dropout_prob", "initializer_range", "position_embedding_type",
-    "model_type", "architectures", "linkscope",
+    "vocab_size",          "hidden_size",
+    "num_hidden_layers",   "num_attention_heads",
+    "intermediate_size",   "max_position_embeddings",
+    "type_vocab_size",     "pad_token_id",
+    "layer_norm_eps",      "hidden_act",
+    "hidden_dropout_prob", "attention_probs_dropout_prob",
+    "initializer_range",   "position_embedding_type",
+    "model_type",          "architectures",
+    "linkscope",
 };
 
 bool isInterpreted(std::string_view key) {
@@ -54,8 +59,7 @@ public:
         const Json* value = find(key, required);
         if (!value) return;
         static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
-        if (!value->is_number_unsigned())
-            fail(key, "must be a non-negative integer, not " + describe(*value));
+        if (!value->is_number_unsigned()) fail(key, "must be a non-negative integer, not " + describe(*value));
         into = static_cast<std::size_t>(value->get<std::uint64_t>());
     }
     void number(const char* key, double& into) const {
@@ -109,8 +113,10 @@ std::optional<std::size_t> countParameters(const BertConfig& c) {
     const std::size_t h = c.hiddenSize, i = c.intermediateSize;
     std::optional<std::size_t> total = mulAdd(c.vocabSize, h, 0);
     const auto add = [&](std::optional<std::size_t> term) {
-        if (total && term) total = mulAdd(*total, 1, *term);
-        else total = std::nullopt;
+        if (total && term)
+            total = mulAdd(*total, 1, *term);
+        else
+            total = std::nullopt;
     };
     add(mulAdd(c.maxPositionEmbeddings, h, 0));
     add(mulAdd(c.typeVocabSize, h, 0));
@@ -199,13 +205,15 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
         fields.fail("architectures", "must be a list of class names");
 
     if (const auto own = root.find("linkscope"); own != root.end()) {
-        if (!own->is_object()) fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
+        if (!own->is_object())
+            fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
         for (const auto& [key, value] : own->items())
             if (key != "pooling" && key != "projection_dim" && key != "projection_head" && key != "mention_alone" &&
                 key != "mention_context_weight")
-                throw ParseError(name, 0, "\"linkscope\" has the unknown key \"" + key +
-                                              "\" (known: pooling, projection_dim, projection_head, mention_alone, "
-                                              "mention_context_weight)");
+                throw ParseError(name, 0,
+                                 "\"linkscope\" has the unknown key \"" + key +
+                                     "\" (known: pooling, projection_dim, projection_head, mention_alone, "
+                                     "mention_context_weight)");
         const FieldReader ownFields(*own, name, "linkscope: ");
         std::string pooling(poolingName(config.pooling));
         ownFields.string("pooling", pooling);

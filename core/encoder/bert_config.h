@@ -43,8 +43,8 @@ struct BertConfig {
     std::string positionEmbeddingType = "absolute";  ///< only "absolute" is supported
 
     // Linkscope's own keys, stored under "linkscope" in config.json (transformers ignores them).
-    Pooling pooling = Pooling::Cls;    ///< the pooling the model was trained with
-    std::size_t projectionDim = 0;     ///< > 0: a head hidden -> projectionDim (BELHD: 128)
+    Pooling pooling = Pooling::Cls;                          ///< the pooling the model was trained with
+    std::size_t projectionDim = 0;                           ///< > 0: a head hidden -> projectionDim (BELHD: 128)
     ProjectionHead projectionHead = ProjectionHead::Linear;  ///< its form (config.json without it: linear)
     /// With marker pooling (markers, start-end): the mention's vector is the mean of the marker
     /// pooling in context and the [CLS] vector of the marked words read alone. A deviation from

@@ -40,11 +40,16 @@ void checkIdRange(const torch::Tensor& ids, std::int64_t rows, const char* what)
 
 double lowestFinite(torch::ScalarType dtype) {
     switch (dtype) {
-        case torch::kFloat: return std::numeric_limits<float>::lowest();
-        case torch::kDouble: return std::numeric_limits<double>::lowest();
-        case torch::kHalf: return -65504.0;  // largest finite half is 65504
-        case torch::kBFloat16: return static_cast<double>(std::numeric_limits<c10::BFloat16>::lowest());
-        default: throw Error("attention mask: not a floating dtype");
+        case torch::kFloat:
+            return std::numeric_limits<float>::lowest();
+        case torch::kDouble:
+            return std::numeric_limits<double>::lowest();
+        case torch::kHalf:
+            return -65504.0;  // largest finite half is 65504
+        case torch::kBFloat16:
+            return static_cast<double>(std::numeric_limits<c10::BFloat16>::lowest());
+        default:
+            throw Error("attention mask: not a floating dtype");
     }
 }
 
@@ -64,11 +69,14 @@ BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) : dropout_(conf
     // padding_idx: the padding row gets no gradient, as in transformers' nn.Embedding.
     word_embeddings = register_module(
         "word_embeddings",
-        torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.vocabSize), hidden).padding_idx(asInt(config.padTokenId))));
-    position_embeddings = register_module(
-        "position_embeddings", torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.maxPositionEmbeddings), hidden)));
-    token_type_embeddings = register_module(
-        "token_type_embeddings", torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.typeVocabSize), hidden)));
+        torch::nn::Embedding(
+            torch::nn::EmbeddingOptions(asInt(config.vocabSize), hidden).padding_idx(asInt(config.padTokenId))));
+    position_embeddings =
+        register_module("position_embeddings",
+                        torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.maxPositionEmbeddings), hidden)));
+    token_type_embeddings =
+        register_module("token_type_embeddings",
+                        torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.typeVocabSize), hidden)));
     LayerNorm = register_module("LayerNorm", makeLayerNorm(config));
 }
 
@@ -104,7 +112,9 @@ torch::Tensor BertSelfAttentionImpl::forward(const torch::Tensor& hidden, const 
     const auto batch = hidden.size(0);
     const auto length = hidden.size(1);
     // [B, T, H] -> [B, heads, T, head size]
-    const auto split = [&](const torch::Tensor& x) { return x.view({batch, length, heads_, headSize_}).transpose(1, 2); };
+    const auto split = [&](const torch::Tensor& x) {
+        return x.view({batch, length, heads_, headSize_}).transpose(1, 2);
+    };
     const auto q = split(query(hidden));
     const auto k = split(key(hidden));
     const auto v = split(value(hidden));
@@ -159,7 +169,8 @@ BertLayerStackImpl::BertLayerStackImpl(const BertConfig& config) {
 }
 
 torch::Tensor BertLayerStackImpl::forward(torch::Tensor hidden, const torch::Tensor& additiveMask) {
-    for (std::size_t i = 0; i < layer->size(); ++i) hidden = layer->ptr<BertLayerImpl>(i)->forward(hidden, additiveMask);
+    for (std::size_t i = 0; i < layer->size(); ++i)
+        hidden = layer->ptr<BertLayerImpl>(i)->forward(hidden, additiveMask);
     return hidden;
 }
 
@@ -187,29 +198,31 @@ BertEncoderModel::BertEncoderModel(const BertConfig& config, bool withPooler) : 
     }
 }
 
-torch::Tensor BertEncoderModel::forward(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& typeIds) {
+torch::Tensor BertEncoderModel::forward(const torch::Tensor& ids, const torch::Tensor& mask,
+                                        const torch::Tensor& typeIds) {
     if (ids.dim() != 2 || mask.sizes() != ids.sizes() || typeIds.sizes() != ids.sizes())
         throw Error("BERT: ids, attention mask and token types must be [batch, length] of the same shape");
     const auto hidden = embeddings(ids, typeIds);
     // transformers' get_extended_attention_mask: (1 - mask) * finfo(dtype).min, broadcast over
     // heads and query positions.
     const auto dtype = hidden.scalar_type();
-    const auto additive =
-        ((1.0 - mask.to(dtype)) * lowestFinite(dtype)).view({ids.size(0), 1, 1, ids.size(1)});
+    const auto additive = ((1.0 - mask.to(dtype)) * lowestFinite(dtype)).view({ids.size(0), 1, 1, ids.size(1)});
     return encoder(hidden, additive);
 }
 
 torch::Tensor BertEncoderModel::pool(const torch::Tensor& hidden, const torch::Tensor& mask, const torch::Tensor& ids,
                                      const PoolingSpec& spec) const {
     switch (spec.pooling) {
-        case Pooling::Cls: return hidden.select(1, 0);
+        case Pooling::Cls:
+            return hidden.select(1, 0);
         case Pooling::Mean: {
             const auto weights = mask.to(hidden.scalar_type()).unsqueeze(-1);
             // clamp: a row of padding only (never produced by the tokenizer) gives 0, not NaN.
             return (hidden * weights).sum(1) / weights.sum(1).clamp_min(1.0);
         }
         case Pooling::Markers:
-        case Pooling::StartEnd: break;
+        case Pooling::StartEnd:
+            break;
     }
     const auto rows = torch::arange(hidden.size(0), torch::TensorOptions().dtype(torch::kLong).device(hidden.device()));
     torch::Tensor sum;
@@ -253,8 +266,12 @@ std::array<torch::Tensor, 3> markedWordsAlone(const torch::Tensor& ids, const to
         std::int64_t first = -1;
         std::int64_t second = -1;
         for (std::int64_t t = 0; t < real; ++t) {
-            if (first < 0 && idAt[row][t] == spec.firstMarkerId) first = t;
-            else if (first >= 0 && idAt[row][t] == spec.secondMarkerId) { second = t; break; }
+            if (first < 0 && idAt[row][t] == spec.firstMarkerId)
+                first = t;
+            else if (first >= 0 && idAt[row][t] == spec.secondMarkerId) {
+                second = t;
+                break;
+            }
         }
         // Refused as pool() refuses it, which a context weight of 0 does not run.
         if (first < 0 || second < 0 || real < 2)
@@ -336,8 +353,8 @@ void BertEncoderModel::initializeProjection(std::uint64_t seed) {
     if (!hasProjection()) return;
     torch::NoGradGuard noGrad;
     auto generator = at::detail::createCPUGenerator(seed);
-    projection_dense_->weight.copy_(
-        torch::empty(projection_dense_->weight.sizes(), torch::kFloat).normal_(0.0, config_.initializerRange, generator));
+    projection_dense_->weight.copy_(torch::empty(projection_dense_->weight.sizes(), torch::kFloat)
+                                        .normal_(0.0, config_.initializerRange, generator));
     projection_dense_->bias.zero_();
     for (auto* norm : {&projection_norm_in_, &projection_norm_out_})
         if (!norm->is_empty()) {

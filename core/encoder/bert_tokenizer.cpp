@@ -29,8 +29,8 @@ bool startsWithAt(std::span<const detail::TrackedChar> text, std::size_t at, con
 }  // namespace
 
 std::size_t Encoding::length() const noexcept {
-    return static_cast<std::size_t>(std::count_if(attentionMask.begin(), attentionMask.end(),
-                                                  [](std::uint8_t m) { return m != 0; }));
+    return static_cast<std::size_t>(
+        std::count_if(attentionMask.begin(), attentionMask.end(), [](std::uint8_t m) { return m != 0; }));
 }
 
 BertTokenizer::BertTokenizer(Vocabulary vocabulary, TokenizerConfig config)
@@ -66,14 +66,14 @@ void BertTokenizer::validateAddedTokens() {
         // given to a new token (the markers) would overflow to a negative one.
         if (static_cast<std::size_t>(id) >= vocabularyCount + config_.addedTokens.size())
             throw fail(quoted + " has id " + std::to_string(id) + ", past the " + std::to_string(vocabularyCount) +
-                        " tokens of vocab.txt and the " + std::to_string(config_.addedTokens.size()) +
-                        " added tokens: added ids must follow the vocabulary without a gap");
+                       " tokens of vocab.txt and the " + std::to_string(config_.addedTokens.size()) +
+                       " added tokens: added ids must follow the vocabulary without a gap");
         if (const auto inVocabulary = vocabulary_.id(token); inVocabulary && *inVocabulary != id)
             throw fail(quoted + " has id " + std::to_string(id) + " but vocab.txt gives it id " +
-                        std::to_string(*inVocabulary));
+                       std::to_string(*inVocabulary));
         if (static_cast<std::size_t>(id) < vocabularyCount && vocabulary_.token(id) != token)
             throw fail(quoted + " has id " + std::to_string(id) + ", which vocab.txt gives to \"" +
-                        vocabulary_.token(id) + "\"");
+                       vocabulary_.token(id) + "\"");
         if (const auto it = idOf.find(token); it != idOf.end()) {
             if (it->second != id)
                 throw fail(quoted + " has two ids, " + std::to_string(it->second) + " and " + std::to_string(id));
@@ -81,7 +81,7 @@ void BertTokenizer::validateAddedTokens() {
         }
         if (const auto it = tokenOf.find(id); it != tokenOf.end())
             throw fail("id " + std::to_string(id) + " is given to two added tokens, \"" + it->second + "\" and \"" +
-                        token + "\"");
+                       token + "\"");
         idOf.emplace(token, id);
         tokenOf.emplace(id, token);
         // A special token at its vocabulary id is matched whole anyway; keeping it out of the
@@ -144,7 +144,8 @@ void BertTokenizer::indexWholeTokens() {
 std::vector<detail::TokenPiece> BertTokenizer::pieces(std::string_view text) const {
     using detail::TrackedChar;
     const detail::TrackedText input = detail::decodeTracked(text);
-    const auto candidatesAt = [&](std::span<const TrackedChar> chars, std::size_t at) -> const std::vector<std::size_t>* {
+    const auto candidatesAt = [&](std::span<const TrackedChar> chars,
+                                  std::size_t at) -> const std::vector<std::size_t>* {
         const auto it = byFirstChar_.find(chars[at].codePoint);
         return it == byFirstChar_.end() ? nullptr : &it->second;
     };
@@ -171,8 +172,8 @@ std::vector<detail::TokenPiece> BertTokenizer::pieces(std::string_view text) con
             }
         }
     }
-    const std::span<const TrackedChar> chars = config_.doLowerCase ? std::span<const TrackedChar>(lowered)
-                                                                   : std::span<const TrackedChar>(input);
+    const std::span<const TrackedChar> chars =
+        config_.doLowerCase ? std::span<const TrackedChar>(lowered) : std::span<const TrackedChar>(input);
 
     const detail::BasicTokenizerOptions basic{config_.doLowerCase, config_.stripAccents.value_or(config_.doLowerCase),
                                               config_.tokenizeChineseChars};

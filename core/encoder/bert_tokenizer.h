@@ -66,8 +66,7 @@ struct TokenizerConfig {
     bool tokenizeChineseChars = true;
     std::optional<bool> stripAccents;  ///< unset: follow doLowerCase (the reference's rule)
     std::size_t modelMaxLength = 512;
-    std::string unkToken = "[UNK]", sepToken = "[SEP]", padToken = "[PAD]", clsToken = "[CLS]",
-                maskToken = "[MASK]";
+    std::string unkToken = "[UNK]", sepToken = "[SEP]", padToken = "[PAD]", clsToken = "[CLS]", maskToken = "[MASK]";
     /// Tokens that are matched whole in the text before basic tokenization (added tokens and
     /// additional special tokens), each with its id (ids past the vocabulary, as add_tokens()
     /// gives them, or inside it when the token is in vocab.txt).

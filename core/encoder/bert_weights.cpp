@@ -28,18 +28,26 @@ std::string shapeText(c10::IntArrayRef shape) {
 torch::Tensor toFloatTensor(const SafetensorsFile& file, const TensorInfo& info) {
     torch::ScalarType stored{};
     switch (info.dtype) {
-        case DType::F32: stored = torch::kFloat; break;
-        case DType::F16: stored = torch::kHalf; break;  // fp16 checkpoints exist (e.g. exported ones)
-        case DType::BF16: stored = torch::kBFloat16; break;
+        case DType::F32:
+            stored = torch::kFloat;
+            break;
+        case DType::F16:
+            stored = torch::kHalf;
+            break;  // fp16 checkpoints exist (e.g. exported ones)
+        case DType::BF16:
+            stored = torch::kBFloat16;
+            break;
         default:
-            tensorError(file.path(), info.name,
-                        "dtype " + std::string(dtypeName(info.dtype)) + " is not a weight dtype (F32, F16 or BF16 expected)");
+            tensorError(
+                file.path(), info.name,
+                "dtype " + std::string(dtypeName(info.dtype)) + " is not a weight dtype (F32, F16 or BF16 expected)");
     }
     const auto bytes = file.bytes(info);
     auto tensor = torch::empty(info.shape, torch::TensorOptions().dtype(stored));
     if (bytes.size() != tensor.nbytes())
         tensorError(file.path(), info.name, "byte count does not match its shape");  // the reader checks this too
-    if (!bytes.empty()) std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());  // safetensors is little-endian, as we are
+    if (!bytes.empty())
+        std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());  // safetensors is little-endian, as we are
     return stored == torch::kFloat ? tensor : tensor.to(torch::kFloat);
 }
 
@@ -59,8 +67,10 @@ StoredTensorName mapStoredTensorName(std::string_view stored) {
         return {name, StoredTensorKind::IgnoredBuffer};
     // TensorFlow-converted checkpoints (BioBERT v1.0) name LayerNorm's parameters gamma and beta;
     // transformers renames them on load the same way.
-    if (name.ends_with(".gamma")) name.replace(name.size() - 5, 5, "weight");
-    else if (name.ends_with(".beta")) name.replace(name.size() - 4, 4, "bias");
+    if (name.ends_with(".gamma"))
+        name.replace(name.size() - 5, 5, "weight");
+    else if (name.ends_with(".beta"))
+        name.replace(name.size() - 4, 4, "bias");
     return {name, StoredTensorKind::Parameter};
 }
 
@@ -77,8 +87,9 @@ CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> f
             }
             if (mapped.kind == StoredTensorKind::IgnoredBuffer) continue;
             if (const auto it = result.parameters.find(mapped.canonical); it != result.parameters.end())
-                tensorError(path, info.name,
-                            "is the same parameter as \"" + it->second.storedName + "\" in " + it->second.file.string());
+                tensorError(
+                    path, info.name,
+                    "is the same parameter as \"" + it->second.storedName + "\" in " + it->second.file.string());
             auto tensor = toFloatTensor(file, info);
             // NaN or infinite weights load without complaint and encode every text to NaN: every
             // similarity is then NaN and the ranking arbitrary. Refused here, naming the tensor.
@@ -106,9 +117,9 @@ void assignCheckpointTensors(BertEncoderModel& model, const CheckpointTensors& t
         auto& parameter = item.value();
         const auto& stored = found->second.tensor;
         if (stored.sizes() != parameter.sizes())
-            tensorError(found->second.file, found->second.storedName,
-                        "shape " + shapeText(stored.sizes()) + " does not match config.json's " +
-                            shapeText(parameter.sizes()));
+            tensorError(
+                found->second.file, found->second.storedName,
+                "shape " + shapeText(stored.sizes()) + " does not match config.json's " + shapeText(parameter.sizes()));
         parameter.copy_(stored);
     }
     model.markWeightsChanged();

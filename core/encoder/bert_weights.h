@@ -34,9 +34,9 @@ StoredTensorName mapStoredTensorName(std::string_view stored);
 /// The float32 tensors of a checkpoint, by canonical name, with the file each came from.
 struct CheckpointTensors {
     struct Entry {
-        torch::Tensor tensor;          ///< CPU, float32
-        std::filesystem::path file;    ///< for error messages
-        std::string storedName;        ///< as written in the file
+        torch::Tensor tensor;        ///< CPU, float32
+        std::filesystem::path file;  ///< for error messages
+        std::string storedName;      ///< as written in the file
     };
     std::map<std::string, Entry> parameters;
     std::vector<std::string> skipped;  ///< stored names of the pretraining heads, in file order

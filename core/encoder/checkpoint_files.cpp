@@ -77,7 +77,8 @@ std::vector<fs::path> shardsOfIndex(const fs::path& directory, const fs::path& i
     for (const std::string& shard : shardNames) {
         const fs::path path = directory / shard;
         if (!isFile(path))
-            throw Error(directory.string() + ": shard \"" + shard + "\" listed in model.safetensors.index.json is missing");
+            throw Error(directory.string() + ": shard \"" + shard +
+                        "\" listed in model.safetensors.index.json is missing");
         shards.push_back(path);
     }
     return shards;
@@ -90,14 +91,16 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     std::error_code ec;
     if (!fs::exists(directory, ec)) throw Error(dir + ": checkpoint folder does not exist");
     if (!fs::is_directory(directory, ec))
-        throw Error(dir + ": not a folder (a checkpoint is a folder holding config.json, vocab.txt and model.safetensors)");
+        throw Error(dir +
+                    ": not a folder (a checkpoint is a folder holding config.json, vocab.txt and model.safetensors)");
     // The commands shown to the user work from any working directory.
     const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
     const fs::path shown = ec ? directory : absolute;
 
     // A run directory (train/run_directory.h: `train` and `pretrain` write one) stands for the
     // model it keeps: `--model RUN` works as `--model RUN/model`.
-    if (!isFile(directory / "config.json") && isFile(directory / "run.json") && isFile(directory / "model" / "config.json"))
+    if (!isFile(directory / "config.json") && isFile(directory / "run.json") &&
+        isFile(directory / "model" / "config.json"))
         return locateCheckpoint(directory / "model");
 
     CheckpointFiles files;
@@ -107,8 +110,9 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     if (!isFile(files.config))
         throw Error(dir + ": no config.json (the model's sizes); a Hugging Face checkpoint folder always has one");
     if (!isFile(files.vocabulary))
-        throw Error(dir + ": no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
-                          "vocab.txt with: python3 -c \"" +
+        throw Error(dir +
+                    ": no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
+                    "vocab.txt with: python3 -c \"" +
                     shellDoubleQuoted("from transformers import AutoTokenizer; AutoTokenizer.from_pretrained(" +
                                       pythonLiteral(shown.string()) + ").save_pretrained(" +
                                       pythonLiteral(shown.string()) + ")") +
@@ -123,20 +127,24 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
         return files;
     }
     if (isFile(directory / "pytorch_model.bin") || isFile(directory / "pytorch_model.bin.index.json"))
-        throw Error(dir + ": the weights are in pytorch_model.bin, a Python pickle, which Linkscope never loads "
-                          "(unpickling can run arbitrary code). Convert them once to model.safetensors (needs "
-                          "transformers and torch):\n  " +
+        throw Error(dir +
+                    ": the weights are in pytorch_model.bin, a Python pickle, which Linkscope never loads "
+                    "(unpickling can run arbitrary code). Convert them once to model.safetensors (needs "
+                    "transformers and torch):\n  " +
                     conversionCommand(shown, ""));
     if (isFile(directory / "tf_model.h5"))
-        throw Error(dir + ": the weights are in tf_model.h5 (TensorFlow), which Linkscope does not read. Convert "
-                          "them once to model.safetensors (needs transformers, torch and TensorFlow):\n  " +
+        throw Error(dir +
+                    ": the weights are in tf_model.h5 (TensorFlow), which Linkscope does not read. Convert "
+                    "them once to model.safetensors (needs transformers, torch and TensorFlow):\n  " +
                     conversionCommand(shown, ", from_tf=True"));
     if (isFile(directory / "flax_model.msgpack"))
-        throw Error(dir + ": the weights are in flax_model.msgpack (Flax), which Linkscope does not read. Convert "
-                          "them once to model.safetensors (needs transformers, torch and Flax):\n  " +
+        throw Error(dir +
+                    ": the weights are in flax_model.msgpack (Flax), which Linkscope does not read. Convert "
+                    "them once to model.safetensors (needs transformers, torch and Flax):\n  " +
                     conversionCommand(shown, ", from_flax=True"));
-    throw Error(dir + ": no model weights: expected model.safetensors (or model.safetensors.index.json and its "
-                      "shards)");
+    throw Error(dir +
+                ": no model weights: expected model.safetensors (or model.safetensors.index.json and its "
+                "shards)");
 }
 
 }  // namespace linkscope::encoder

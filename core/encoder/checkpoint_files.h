@@ -8,10 +8,10 @@ namespace linkscope::encoder {
 
 struct CheckpointFiles {
     std::filesystem::path directory;
-    std::filesystem::path config;                  ///< config.json
-    std::filesystem::path vocabulary;              ///< vocab.txt
-    std::vector<std::filesystem::path> weights;    ///< model.safetensors, or the shards listed
-                                                   ///< by model.safetensors.index.json
+    std::filesystem::path config;                ///< config.json
+    std::filesystem::path vocabulary;            ///< vocab.txt
+    std::vector<std::filesystem::path> weights;  ///< model.safetensors, or the shards listed
+                                                 ///< by model.safetensors.index.json
 };
 
 /// Throws Error with an actionable message when: the directory does not exist; config.json or

@@ -42,8 +42,8 @@ CompactEncoderPreset CompactEncoderPreset::load(const std::filesystem::path& fil
     if (const auto vocabulary = json.find("vocabulary"); vocabulary != json.end()) {
         if (!vocabulary->is_object())
             throw ParseError(name, 0, "\"vocabulary\" must be an object {\"size\", \"min_frequency\", \"lower_case\"}");
-        preset.vocabulary.vocabularySize = unsignedField(*vocabulary, "size", preset.vocabulary.vocabularySize,
-                                                         kMaxVocabulary, name, "vocabulary: ");
+        preset.vocabulary.vocabularySize =
+            unsignedField(*vocabulary, "size", preset.vocabulary.vocabularySize, kMaxVocabulary, name, "vocabulary: ");
         if (preset.vocabulary.vocabularySize == 0) throw ParseError(name, 0, "vocabulary: \"size\" must be at least 1");
         preset.vocabulary.minFrequency = unsignedField(*vocabulary, "min_frequency", preset.vocabulary.minFrequency,
                                                        std::numeric_limits<std::uint32_t>::max(), name, "vocabulary: ");
@@ -61,11 +61,13 @@ CompactEncoderPreset CompactEncoderPreset::load(const std::filesystem::path& fil
     preset.config = BertConfig::parse(config.dump(), name);  // validates types and consistency
     const BertConfig& c = preset.config;
     if (c.numHiddenLayers > kMaxLayers)
-        throw ParseError(name, 0, "config: \"num_hidden_layers\" " + std::to_string(c.numHiddenLayers) +
-                                      " is above this engine's bound of " + std::to_string(kMaxLayers));
+        throw ParseError(name, 0,
+                         "config: \"num_hidden_layers\" " + std::to_string(c.numHiddenLayers) +
+                             " is above this engine's bound of " + std::to_string(kMaxLayers));
     if (c.maxPositionEmbeddings > kMaxPositions)
-        throw ParseError(name, 0, "config: \"max_position_embeddings\" " + std::to_string(c.maxPositionEmbeddings) +
-                                      " is above this engine's bound of " + std::to_string(kMaxPositions));
+        throw ParseError(name, 0,
+                         "config: \"max_position_embeddings\" " + std::to_string(c.maxPositionEmbeddings) +
+                             " is above this engine's bound of " + std::to_string(kMaxPositions));
     if (c.parameterCount() > kMaxParameters)
         throw ParseError(name, 0,
                          "config: these sizes make an encoder of " +

@@ -27,7 +27,7 @@ std::optional<DType> parseDType(std::string_view name) noexcept;
 struct TensorInfo {
     std::string name;
     DType dtype = DType::F32;
-    std::vector<std::int64_t> shape;  ///< empty for a scalar
+    std::vector<std::int64_t> shape;   ///< empty for a scalar
     std::uint64_t begin = 0, end = 0;  ///< byte range in the data section
     std::uint64_t elementCount() const noexcept;
 };
@@ -53,7 +53,7 @@ private:
     std::vector<TensorInfo> tensors_;
     std::map<std::string, std::string> metadata_;
     std::map<std::string, std::size_t, std::less<>> index_;  // name -> position in tensors_
-    std::vector<std::byte> data_;  // the data section
+    std::vector<std::byte> data_;                            // the data section
 };
 
 /// Collects tensors and writes one safetensors file atomically. Metadata {"format": "pt"} is

@@ -26,9 +26,9 @@ struct DTypeSpec {
     std::size_t size;
 };
 constexpr std::array kDTypes{
-    DTypeSpec{DType::F64, "F64", 8}, DTypeSpec{DType::F32, "F32", 4}, DTypeSpec{DType::F16, "F16", 2},
+    DTypeSpec{DType::F64, "F64", 8},   DTypeSpec{DType::F32, "F32", 4}, DTypeSpec{DType::F16, "F16", 2},
     DTypeSpec{DType::BF16, "BF16", 2}, DTypeSpec{DType::I64, "I64", 8}, DTypeSpec{DType::I32, "I32", 4},
-    DTypeSpec{DType::I16, "I16", 2}, DTypeSpec{DType::I8, "I8", 1}, DTypeSpec{DType::U8, "U8", 1},
+    DTypeSpec{DType::I16, "I16", 2},   DTypeSpec{DType::I8, "I8", 1},   DTypeSpec{DType::U8, "U8", 1},
     DTypeSpec{DType::Bool, "BOOL", 1},
 };
 
@@ -71,15 +71,18 @@ Json parseHeader(const std::string& text, const std::string& file) {
     const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
         checkJsonDepth(depth, file);
         switch (event) {
-        case Json::parse_event_t::object_start: openObjects.emplace_back(); break;
-        case Json::parse_event_t::object_end:
-            if (!openObjects.empty()) openObjects.pop_back();
-            break;
-        case Json::parse_event_t::key:
-            if (!duplicate && !openObjects.empty() && !openObjects.back().insert(parsed.get<std::string>()).second)
-                duplicate = parsed.get<std::string>();
-            break;
-        default: break;
+            case Json::parse_event_t::object_start:
+                openObjects.emplace_back();
+                break;
+            case Json::parse_event_t::object_end:
+                if (!openObjects.empty()) openObjects.pop_back();
+                break;
+            case Json::parse_event_t::key:
+                if (!duplicate && !openObjects.empty() && !openObjects.back().insert(parsed.get<std::string>()).second)
+                    duplicate = parsed.get<std::string>();
+                break;
+            default:
+                break;
         }
         return true;
     };
@@ -103,9 +106,9 @@ std::map<std::string, std::string> parseMetadata(const Json& entry, const std::s
     std::map<std::string, std::string> metadata;
     for (const auto& [key, value] : entry.items()) {
         if (!value.is_string())
-            throw ParseError(file, 0,
-                             "\"__metadata__\" value of " + inQuotes(key) + " is a " + value.type_name() +
-                                 ", not a string");
+            throw ParseError(
+                file, 0,
+                "\"__metadata__\" value of " + inQuotes(key) + " is a " + value.type_name() + ", not a string");
         metadata.emplace(key, value.get<std::string>());
     }
     return metadata;
@@ -155,9 +158,9 @@ TensorInfo parseTensor(const std::string& name, const Json& entry, std::uint64_t
     if (!begin || !end) failTensor(file, name, "data_offsets " + brief(*offsets) + " are not non-negative integers");
     if (*begin > *end) failTensor(file, name, "data_offsets " + brief(*offsets) + " are reversed (begin after end)");
     if (*end > dataSize)
-        failTensor(file, name,
-                   "data_offsets " + brief(*offsets) + " end past the data section (" + std::to_string(dataSize) +
-                       " bytes)");
+        failTensor(
+            file, name,
+            "data_offsets " + brief(*offsets) + " end past the data section (" + std::to_string(dataSize) + " bytes)");
     if (*end - *begin != *byteCount)
         failTensor(file, name,
                    "data_offsets " + brief(*offsets) + " span " + std::to_string(*end - *begin) + " bytes but shape " +
@@ -250,7 +253,8 @@ SafetensorsFile SafetensorsFile::read(const std::filesystem::path& file) {
                              " bytes is shorter than the 8-byte header length: not a safetensors file");
 
     std::array<unsigned char, 8> lengthBytes{};
-    if (!readExactly(in, lengthBytes.data(), lengthBytes.size())) throw ParseError(name, 0, "cannot read the header length");
+    if (!readExactly(in, lengthBytes.data(), lengthBytes.size()))
+        throw ParseError(name, 0, "cannot read the header length");
     std::uint64_t headerLength = 0;
     for (std::size_t i = 0; i < lengthBytes.size(); ++i) headerLength |= std::uint64_t{lengthBytes[i]} << (8 * i);
     if (headerLength > fileSize - 8)
@@ -263,7 +267,8 @@ SafetensorsFile SafetensorsFile::read(const std::filesystem::path& file) {
                              std::to_string(detail::kMaxHeaderBytes) + " bytes");
 
     std::string headerText(static_cast<std::size_t>(headerLength), '\0');
-    if (!readExactly(in, headerText.data(), headerLength)) throw ParseError(name, 0, "file truncated inside the header");
+    if (!readExactly(in, headerText.data(), headerLength))
+        throw ParseError(name, 0, "file truncated inside the header");
     const Json header = parseHeader(headerText, name);
     const std::uint64_t dataSize = fileSize - 8 - headerLength;
 

@@ -27,11 +27,10 @@ void SafetensorsWriter::add(std::string name, DType dtype, std::vector<std::int6
         throw Error("safetensors: tensor \"" + name + "\" added twice");
     if (dtypeSize(dtype) == 0) throw Error("safetensors: tensor \"" + name + "\" has an invalid dtype");
     const auto expected = detail::checkedByteCount(dtype, shape);
-    if (!expected)
-        throw Error("safetensors: tensor \"" + name + "\" has a negative or overflowing shape");
+    if (!expected) throw Error("safetensors: tensor \"" + name + "\" has a negative or overflowing shape");
     if (*expected != bytes.size())
-        throw Error("safetensors: tensor \"" + name + "\" has " + std::to_string(bytes.size()) + " bytes but its shape and " +
-                    std::string(dtypeName(dtype)) + " need " + std::to_string(*expected));
+        throw Error("safetensors: tensor \"" + name + "\" has " + std::to_string(bytes.size()) +
+                    " bytes but its shape and " + std::string(dtypeName(dtype)) + " need " + std::to_string(*expected));
     tensors_.push_back(Pending{std::move(name), dtype, std::move(shape), {bytes.begin(), bytes.end()}});
 }
 
@@ -83,7 +82,8 @@ void SafetensorsWriter::write(const std::filesystem::path& file) const {
     out.write(length.data(), static_cast<std::streamsize>(length.size()));
     out.write(headerText.data(), static_cast<std::streamsize>(headerText.size()));
     for (const Pending* tensor : ordered)
-        out.write(reinterpret_cast<const char*>(tensor->bytes.data()), static_cast<std::streamsize>(tensor->bytes.size()));
+        out.write(reinterpret_cast<const char*>(tensor->bytes.data()),
+                  static_cast<std::streamsize>(tensor->bytes.size()));
     writer.commit();
 }
 

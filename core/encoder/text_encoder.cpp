@@ -32,7 +32,8 @@ Placement resolvePlacement(const EncoderOptions& options, const BertConfig& conf
     Placement placement;
     const bool cuda = cudaAvailable();
     switch (options.device) {
-        case DevicePreference::Cpu: break;
+        case DevicePreference::Cpu:
+            break;
         case DevicePreference::Cuda:
             if (!cuda) throw Error("encoder: a CUDA device was asked for, but this LibTorch build has none available");
             placement.device = torch::Device(torch::kCUDA, 0);
@@ -143,9 +144,10 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
         if (!name.starts_with("pooler.")) stored += static_cast<std::size_t>(entry.tensor.numel());
     if (config.parameterCount() > stored)
         throw ParseError(files.config.string(), 0,
-                         "describes " + std::to_string(config.parameterCount()) + " encoder parameters but the weights (" +
-                             files.weights.front().filename().string() + (files.weights.size() > 1 ? ", ..." : "") +
-                             ") hold " + std::to_string(stored) + ": the config does not belong to these weights");
+                         "describes " + std::to_string(config.parameterCount()) +
+                             " encoder parameters but the weights (" + files.weights.front().filename().string() +
+                             (files.weights.size() > 1 ? ", ..." : "") + ") hold " + std::to_string(stored) +
+                             ": the config does not belong to these weights");
     auto model = std::make_shared<BertEncoderModel>(config, tensors.hasPooler());
     assignCheckpointTensors(*model, tensors, files.weights);
     auto state = std::make_unique<State>(std::move(model), std::move(tokenizer));
@@ -153,11 +155,11 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
     // After the weights are checked against config.json (their errors name the tensor): what is
     // left is a tokenizer with more tokens than the table, named with both files.
     if (state->tokenizer.vocabularySize() > config.vocabSize)
-        throw ParseError(files.config.string(), 0,
-                         "the tokenizer in " + files.directory.string() + " (vocab.txt, added and special tokens) has " +
-                             std::to_string(state->tokenizer.vocabularySize()) +
-                             " tokens but the word embedding table (vocab_size) only " +
-                             std::to_string(config.vocabSize) + " rows");
+        throw ParseError(
+            files.config.string(), 0,
+            "the tokenizer in " + files.directory.string() + " (vocab.txt, added and special tokens) has " +
+                std::to_string(state->tokenizer.vocabularySize()) +
+                " tokens but the word embedding table (vocab_size) only " + std::to_string(config.vocabSize) + " rows");
     state->apply(options);
     return TextEncoder(std::move(state));
 }
@@ -192,8 +194,8 @@ std::vector<std::int32_t> TextEncoder::addTokens(std::span<const std::string> to
 void TextEncoder::addProjectionHead(std::size_t dimension, ProjectionHead head, std::uint64_t seed) {
     auto& old = *state_->model;
     if (old.hasProjection())
-        throw Error("encoder: the model already has a projection head of " + std::to_string(old.config().projectionDim) +
-                    " dimensions");
+        throw Error("encoder: the model already has a projection head of " +
+                    std::to_string(old.config().projectionDim) + " dimensions");
     if (dimension == 0) throw Error("encoder: a projection head needs at least one dimension");
     auto config = old.config();
     config.projectionDim = dimension;
@@ -203,7 +205,8 @@ void TextEncoder::addProjectionHead(std::size_t dimension, ProjectionHead head, 
         torch::NoGradGuard noGrad;
         const auto previous = old.named_parameters();
         for (auto& parameter : model->named_parameters())
-            if (const auto* kept = previous.find(parameter.key())) parameter.value().copy_(kept->to(torch::kCPU, torch::kFloat));
+            if (const auto* kept = previous.find(parameter.key()))
+                parameter.value().copy_(kept->to(torch::kCPU, torch::kFloat));
         const auto previousBuffers = old.named_buffers();
         for (auto& buffer : model->named_buffers())
             if (const auto* kept = previousBuffers.find(buffer.key())) buffer.value().copy_(kept->to(torch::kCPU));
@@ -249,9 +252,10 @@ std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const
         const auto batch = std::span(order).subspan(start, count);
         const TokenBatch tokens = makeTokenBatch(encodings, batch, tokenizer.padId());
         const auto device = state_->placement.device;
-        const auto output = model.embed(tokens.ids.to(device), tokens.mask.to(device), tokens.types.to(device), spec, normalize)
-                                .to(torch::kCPU, torch::kFloat)
-                                .contiguous();
+        const auto output =
+            model.embed(tokens.ids.to(device), tokens.mask.to(device), tokens.types.to(device), spec, normalize)
+                .to(torch::kCPU, torch::kFloat)
+                .contiguous();
         const float* data = output.data_ptr<float>();
         for (std::size_t row = 0; row < count; ++row)
             std::memcpy(vectors.data() + batch[row] * dim, data + row * dim, dim * sizeof(float));
@@ -278,7 +282,8 @@ std::vector<float> TextEncoder::tokenOutputs(const Encoding& encoding) const {
     auto& model = *state_->model;
     EvalModeGuard evalMode(model);
     c10::InferenceMode inference;
-    const auto hidden = model.forward(tensorOf(ids), tensorOf(mask), tensorOf(types)).to(torch::kCPU, torch::kFloat).contiguous();
+    const auto hidden =
+        model.forward(tensorOf(ids), tensorOf(mask), tensorOf(types)).to(torch::kCPU, torch::kFloat).contiguous();
     const float* data = hidden.data_ptr<float>();
     return {data, data + hidden.numel()};
 }
@@ -288,7 +293,9 @@ std::size_t TextEncoder::dimension() const noexcept {
     return config.projectionDim > 0 ? config.projectionDim : config.hiddenSize;
 }
 
-Pooling TextEncoder::pooling() const noexcept { return state_->options.pooling.value_or(state_->model->config().pooling); }
+Pooling TextEncoder::pooling() const noexcept {
+    return state_->options.pooling.value_or(state_->model->config().pooling);
+}
 const EncoderOptions& TextEncoder::options() const noexcept { return state_->options; }
 void TextEncoder::setOptions(const EncoderOptions& options) { state_->apply(options); }
 const BertConfig& TextEncoder::config() const noexcept { return state_->model->config(); }
@@ -307,8 +314,9 @@ std::string TextEncoder::fingerprint() const {
     // What decides the vectors: the architecture, pooling and head (not the dropout rates nor
     // keys transformers alone reads), the tokenizer, and every weight by name.
     const auto& c = model.config();
-    for (const std::size_t size : {c.vocabSize, c.hiddenSize, c.numHiddenLayers, c.numAttentionHeads, c.intermediateSize,
-                                   c.maxPositionEmbeddings, c.typeVocabSize, c.padTokenId, c.projectionDim})
+    for (const std::size_t size :
+         {c.vocabSize, c.hiddenSize, c.numHiddenLayers, c.numAttentionHeads, c.intermediateSize,
+          c.maxPositionEmbeddings, c.typeVocabSize, c.padTokenId, c.projectionDim})
         hash.field(std::to_string(size));
     char eps[32];
     std::snprintf(eps, sizeof eps, "%.17g", c.layerNormEps);

@@ -19,7 +19,7 @@
 namespace linkscope::encoder {
 
 enum class DevicePreference { Auto, Cpu, Cuda };  ///< Auto: CUDA when LibTorch has it
-enum class Precision { Fp32, Fp16, Bf16 };          ///< half precisions on CUDA only
+enum class Precision { Fp32, Fp16, Bf16 };        ///< half precisions on CUDA only
 
 struct EncoderOptions {
     std::optional<Pooling> pooling;  ///< unset: the pooling in config.json ("linkscope" key)
@@ -27,7 +27,7 @@ struct EncoderOptions {
     std::size_t batchSize = 256;     ///< texts per forward pass
     DevicePreference device = DevicePreference::Auto;
     Precision precision = Precision::Fp32;  ///< Error when a half precision is asked on CPU
-    bool normalize = false;  ///< L2-normalize outputs (cosine scores as inner products)
+    bool normalize = false;                 ///< L2-normalize outputs (cosine scores as inner products)
 };
 
 /// Per-call changes to the encoder's options: a method encodes mentions and names, or entity

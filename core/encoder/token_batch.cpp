@@ -10,10 +10,11 @@ TokenBatch makeTokenBatch(std::span<const Encoding> encodings, std::span<const s
     const std::size_t count = rows.empty() ? encodings.size() : rows.size();
     const auto at = [&](std::size_t row) -> const Encoding& { return encodings[rows.empty() ? row : rows[row]]; };
     std::int64_t length = 0;
-    for (std::size_t row = 0; row < count; ++row) length = std::max(length, static_cast<std::int64_t>(at(row).ids.size()));
+    for (std::size_t row = 0; row < count; ++row)
+        length = std::max(length, static_cast<std::int64_t>(at(row).ids.size()));
     const auto batchRows = static_cast<std::int64_t>(count);
-    TokenBatch batch{torch::full({batchRows, length}, padId, torch::kLong), torch::zeros({batchRows, length}, torch::kLong),
-                     torch::zeros({batchRows, length}, torch::kLong)};
+    TokenBatch batch{torch::full({batchRows, length}, padId, torch::kLong),
+                     torch::zeros({batchRows, length}, torch::kLong), torch::zeros({batchRows, length}, torch::kLong)};
     auto ids = batch.ids.accessor<std::int64_t, 2>();
     auto mask = batch.mask.accessor<std::int64_t, 2>();
     auto types = batch.types.accessor<std::int64_t, 2>();
@@ -31,10 +32,13 @@ TokenBatch makeTokenBatch(std::span<const Encoding> encodings, std::span<const s
 
 std::optional<std::pair<std::string_view, std::string_view>> poolingMarkers(Pooling pooling) noexcept {
     switch (pooling) {
-        case Pooling::Markers: return std::pair{std::string_view("[S]"), std::string_view("[E]")};
-        case Pooling::StartEnd: return std::pair{std::string_view("[START]"), std::string_view("[END]")};
+        case Pooling::Markers:
+            return std::pair{std::string_view("[S]"), std::string_view("[E]")};
+        case Pooling::StartEnd:
+            return std::pair{std::string_view("[START]"), std::string_view("[END]")};
         case Pooling::Cls:
-        case Pooling::Mean: break;
+        case Pooling::Mean:
+            break;
     }
     return std::nullopt;
 }

@@ -62,9 +62,12 @@ public:
     }
     void readOptionalBool(const std::string& key, std::optional<bool>& target) const {
         if (const json* value = find(key)) {
-            if (value->is_null()) target.reset();
-            else if (value->is_boolean()) target = value->get<bool>();
-            else wrongType(key, "true, false or null", *value);
+            if (value->is_null())
+                target.reset();
+            else if (value->is_boolean())
+                target = value->get<bool>();
+            else
+                wrongType(key, "true, false or null", *value);
         }
     }
     // transformers writes a huge sentinel (int(1e30)) for "no limit"; it does not fit any
@@ -79,8 +82,8 @@ public:
         } else if (value->is_number_float()) {
             const double d = value->get<double>();
             if (!std::isfinite(d) || d < 0) wrongType(key, "a non-negative number", *value);
-            target = d >= 18446744073709551615.0 ? std::numeric_limits<std::size_t>::max()
-                                                 : static_cast<std::size_t>(d);
+            target =
+                d >= 18446744073709551615.0 ? std::numeric_limits<std::size_t>::max() : static_cast<std::size_t>(d);
         } else if (value->is_number_integer()) {
             throw ParseError(file_, 0, "\"" + key + "\" must not be negative");
         } else {
@@ -175,7 +178,7 @@ void writeJson(const fs::path& file, const json& value) {
 json addedTokenEntry(const std::string& content) {
     // Written as special and not normalized, so transformers matches it verbatim in the raw
     // text and never lower-cases it, which is what this tokenizer does with every added token.
-    return json{{"content", content}, {"lstrip", false},  {"normalized", false},
+    return json{{"content", content}, {"lstrip", false},      {"normalized", false},
                 {"rstrip", false},    {"single_word", false}, {"special", true}};
 }
 
@@ -235,8 +238,9 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         for (const auto& [token, id] : root.items()) {
             const std::int32_t value = object.tokenId("the id of \"" + token + "\"", id);
             if (const auto it = byId.find(value); it != byId.end())
-                throw ParseError(addedTokensFile.string(), 0,
-                                 "id " + std::to_string(value) + " is given to \"" + it->second + "\" and \"" + token + "\"");
+                throw ParseError(
+                    addedTokensFile.string(), 0,
+                    "id " + std::to_string(value) + " is given to \"" + it->second + "\" and \"" + token + "\"");
             byId.emplace(value, token);
         }
         for (const auto& [id, token] : byId) ids.add(object.file(), token, id);
@@ -250,7 +254,8 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
             if (ids.contains(token)) continue;
             const auto inVocabulary = vocabulary.id(token);
             if (!inVocabulary && next > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-                throw ParseError(additionalFile.string(), 0, "no token id is left for \"" + token + "\" (ids are 32-bit)");
+                throw ParseError(additionalFile.string(), 0,
+                                 "no token id is left for \"" + token + "\" (ids are 32-bit)");
             const std::int32_t id = inVocabulary ? *inVocabulary : static_cast<std::int32_t>(next++);
             ids.add(additionalFile.string(), token, id);
         }
@@ -286,8 +291,8 @@ void BertTokenizer::save(const fs::path& directory) const {
     json addedIds = json::object();
     for (const auto& [token, id] : config_.addedTokens) {
         decoder[std::to_string(id)] = addedTokenEntry(token);
-        const bool special = std::any_of(std::begin(specials), std::end(specials),
-                                         [&](const auto& s) { return *s.first == token; });
+        const bool special =
+            std::any_of(std::begin(specials), std::end(specials), [&](const auto& s) { return *s.first == token; });
         if (!special) additional.push_back(token);
         // transformers writes the tokens past vocab.txt to added_tokens.json.
         if (static_cast<std::size_t>(id) >= vocabulary_.size()) addedIds[token] = id;
@@ -312,8 +317,10 @@ void BertTokenizer::save(const fs::path& directory) const {
     };
     writeJson(directory / kConfigFile, tokenizerConfig);
 
-    json specialMap = {{"cls_token", config_.clsToken}, {"mask_token", config_.maskToken},
-                       {"pad_token", config_.padToken}, {"sep_token", config_.sepToken},
+    json specialMap = {{"cls_token", config_.clsToken},
+                       {"mask_token", config_.maskToken},
+                       {"pad_token", config_.padToken},
+                       {"sep_token", config_.sepToken},
                        {"unk_token", config_.unkToken}};
     if (!additional.empty()) specialMap["additional_special_tokens"] = additional;
     writeJson(directory / kSpecialTokensFile, specialMap);

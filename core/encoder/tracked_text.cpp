@@ -49,13 +49,13 @@ const UNormalizer2* normalizerFor(NormalForm form) {
 std::u16string normalizePiece(const UNormalizer2* normalizer, const std::u16string& source) {
     std::u16string result(source.size() * 3 + 4, u'\0');
     UErrorCode status = U_ZERO_ERROR;
-    auto length = unorm2_normalize(normalizer, source.data(), static_cast<std::int32_t>(source.size()),
-                                   result.data(), static_cast<std::int32_t>(result.size()), &status);
+    auto length = unorm2_normalize(normalizer, source.data(), static_cast<std::int32_t>(source.size()), result.data(),
+                                   static_cast<std::int32_t>(result.size()), &status);
     if (status == U_BUFFER_OVERFLOW_ERROR) {
         result.assign(static_cast<std::size_t>(length), u'\0');
         status = U_ZERO_ERROR;
-        length = unorm2_normalize(normalizer, source.data(), static_cast<std::int32_t>(source.size()),
-                                  result.data(), length, &status);
+        length = unorm2_normalize(normalizer, source.data(), static_cast<std::int32_t>(source.size()), result.data(),
+                                  length, &status);
     }
     if (U_FAILURE(status)) throw Error(std::string("Unicode normalization failed: ") + u_errorName(status));
     result.resize(static_cast<std::size_t>(length));
@@ -146,8 +146,9 @@ TrackedText normalize(std::span<const TrackedChar> text, NormalForm form) {
         }
         const std::u16string normalized = normalizePiece(normalizer, source);
         const std::size_t before = out.size();
-        forEachCodePoint(normalized.data(), static_cast<std::int32_t>(normalized.size()),
-                         [&](char32_t cp) { out.push_back({cp, begin, end}); });
+        forEachCodePoint(normalized.data(), static_cast<std::int32_t>(normalized.size()), [&](char32_t cp) {
+            out.push_back({cp, begin, end});
+        });
         if (out.size() - before == piece.size())
             for (std::size_t k = 0; k < piece.size(); ++k) {
                 out[before + k].begin = piece[k].begin;
@@ -196,8 +197,7 @@ bool isNonSpacingMark(char32_t c) noexcept { return c >= 0x80 && category(c) == 
 bool isPythonSpace(char32_t c) noexcept {
     // The characters of bidirectional class WS, B or S or of category Zs, as CPython lists them.
     return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-           c == 0x3000;
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 }  // namespace linkscope::encoder::detail

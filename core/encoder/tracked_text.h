@@ -38,11 +38,11 @@ enum class NormalForm { nfc, nfd };
 TrackedText normalize(std::span<const TrackedChar> text, NormalForm form);
 
 // Character classes exactly as transformers' tokenization_bert.py defines them.
-bool isBertControl(char32_t c) noexcept;     ///< category C* except \t \n \r (_is_control)
-bool isBertWhitespace(char32_t c) noexcept;  ///< space \t \n \r or category Zs (_is_whitespace)
-bool isBertPunctuation(char32_t c) noexcept; ///< ASCII 33-47 58-64 91-96 123-126 or P* (_is_punctuation)
-bool isCjkIdeograph(char32_t c) noexcept;    ///< the ranges of _is_chinese_char
-bool isNonSpacingMark(char32_t c) noexcept;  ///< category Mn
+bool isBertControl(char32_t c) noexcept;      ///< category C* except \t \n \r (_is_control)
+bool isBertWhitespace(char32_t c) noexcept;   ///< space \t \n \r or category Zs (_is_whitespace)
+bool isBertPunctuation(char32_t c) noexcept;  ///< ASCII 33-47 58-64 91-96 123-126 or P* (_is_punctuation)
+bool isCjkIdeograph(char32_t c) noexcept;     ///< the ranges of _is_chinese_char
+bool isNonSpacingMark(char32_t c) noexcept;   ///< category Mn
 /// Python's str.isspace(), which str.split() (whitespace_tokenize) cuts on.
 bool isPythonSpace(char32_t c) noexcept;
 

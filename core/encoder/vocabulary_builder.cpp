@@ -111,8 +111,10 @@ private:
     void decrease(PairKey key, std::uint64_t by) {
         const auto it = counts_.find(key);
         if (it == counts_.end()) return;
-        if (it->second <= by) counts_.erase(it);
-        else it->second -= by;
+        if (it->second <= by)
+            counts_.erase(it);
+        else
+            it->second -= by;
     }
     void pushChanged() {
         std::sort(changed_.begin(), changed_.end());

@@ -38,7 +38,8 @@ std::string expandToken(const AbbreviationMap& map, std::string token, bool& hit
         std::size_t start = 0;
         for (;;) {
             const auto slash = token.find('/', start);
-            const std::string piece = token.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+            const std::string piece =
+                token.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
             rebuilt += lookUp(map, piece, hit);
             if (slash == std::string::npos) break;
             rebuilt += '/';

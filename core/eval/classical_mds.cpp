@@ -184,7 +184,8 @@ MdsResult classicalMds(std::span<const double> distances, std::size_t dimensions
             if (std::abs(eigen.vectors[i * n + column]) > std::abs(eigen.vectors[largest * n + column])) largest = i;
         const double sign = eigen.vectors[largest * n + column] < 0.0 ? -1.0 : 1.0;
         const double scale = sign * std::sqrt(std::max(value, 0.0));
-        for (std::size_t i = 0; i < n; ++i) result.coordinates[i * dimensions + k] = scale * eigen.vectors[i * n + column];
+        for (std::size_t i = 0; i < n; ++i)
+            result.coordinates[i * dimensions + k] = scale * eigen.vectors[i * n + column];
     }
     return result;
 }

@@ -50,7 +50,8 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 void checkOptions(const BootstrapOptions& options) {
     if (options.resamples == 0) throw Error("bootstrap: the number of resamples must be positive");
-    if (!(options.level > 0.0 && options.level < 1.0)) throw Error("bootstrap: the confidence level must lie in (0, 1)");
+    if (!(options.level > 0.0 && options.level < 1.0))
+        throw Error("bootstrap: the confidence level must lie in (0, 1)");
 }
 
 /// Bootstrap of a statistic of the resampled indexes.

@@ -28,8 +28,8 @@ struct McNemarResult {
     std::size_t onlyA = 0;  ///< b
     std::size_t onlyB = 0;  ///< c
     std::size_t bothWrong = 0;
-    bool exact = false;     ///< the binomial test was used
-    double statistic = 0.0; ///< chi-square statistic (also reported when exact)
+    bool exact = false;      ///< the binomial test was used
+    double statistic = 0.0;  ///< chi-square statistic (also reported when exact)
     double pValue = 1.0;
 };
 

@@ -56,7 +56,8 @@ void EvalDictionaryBuilder::addKnowledgeBase(const kb::KnowledgeBase& kb) {
         if (texts.size() == kChunk) flush();
     };
     if (!options_.homonymExpansion) {
-        kb.forEachNamePair([&](kb::EntityIndex entity, kb::StringId nameId) { addPair(entity, kb.strings().view(nameId)); });
+        kb.forEachNamePair(
+            [&](kb::EntityIndex entity, kb::StringId nameId) { addPair(entity, kb.strings().view(nameId)); });
         flush();
         return;
     }
@@ -81,10 +82,17 @@ void EvalDictionaryBuilder::addMentions(std::span<const EvalQuery> queries) {
             joined += part;
         }
         switch (addNormalized(normalizer_->normalize(joined), query.goldIds)) {
-            case 0: ++dictionary_.statistics.mentionsNewNames; break;
-            case 1: ++dictionary_.statistics.mentionsNewIds; break;
-            case 2: break;
-            default: ++dictionary_.statistics.emptyNamesSkipped; break;
+            case 0:
+                ++dictionary_.statistics.mentionsNewNames;
+                break;
+            case 1:
+                ++dictionary_.statistics.mentionsNewIds;
+                break;
+            case 2:
+                break;
+            default:
+                ++dictionary_.statistics.emptyNamesSkipped;
+                break;
         }
     }
 }
@@ -120,7 +128,7 @@ int EvalDictionaryBuilder::addNormalized(std::string name, std::span<const std::
 
 std::size_t EvalDictionaryBuilder::slotOf(std::string_view name) const noexcept {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = std::hash<std::string_view>{}(name) & mask;
+    std::size_t slot = std::hash<std::string_view>{}(name)&mask;
     while (slots_[slot] != kFreeSlot && dictionary_.entries[slots_[slot]].name != name) slot = (slot + 1) & mask;
     return slot;
 }

@@ -19,11 +19,11 @@
 // With homonymExpansion the KB names are BELHD's disambiguated ones ("cold (common cold)"),
 // detected on the dictionary normalization; pairs still shared after expansion stay shared.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-#include <cstdint>
 #include <vector>
 
 #include "retrieval/name_dictionary.h"

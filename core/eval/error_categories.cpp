@@ -33,8 +33,10 @@ bool strictSubset(const WordSet& small, const WordSet& large) {
 bool shareWord(const WordSet& a, const WordSet& b) {
     for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
         if (*i == *j) return true;
-        if (*i < *j) ++i;
-        else ++j;
+        if (*i < *j)
+            ++i;
+        else
+            ++j;
     }
     return false;
 }
@@ -102,8 +104,10 @@ bool looksLikeShortForm(std::string_view mention) {
         U8_NEXT(bytes, i, length, c);
         if (c < 0 || u_isUWhiteSpace(c)) return false;
         ++characters;
-        if (u_isupper(c)) ++upper;
-        else if (u_islower(c)) ++lower;
+        if (u_isupper(c))
+            ++upper;
+        else if (u_islower(c))
+            ++lower;
     }
     return characters >= 2 && characters <= 10 && upper > 0 && upper >= lower;
 }
@@ -113,9 +117,9 @@ ErrorCategories categorizeMention(const MentionOutcomeFacts& facts, const kb::Kn
 
     std::optional<bool> seen = facts.seen;
     if (facts.trainingIds)
-        seen = !facts.goldIds.empty() && std::all_of(facts.goldIds.begin(), facts.goldIds.end(), [&](const std::string& id) {
-                   return facts.trainingIds->contains(id);
-               });
+        seen = !facts.goldIds.empty() &&
+               std::all_of(facts.goldIds.begin(), facts.goldIds.end(),
+                           [&](const std::string& id) { return facts.trainingIds->contains(id); });
     if (seen.has_value() && !*seen) out.add(ErrorCategory::Unseen);
 
     if (facts.predictedIds.size() > 1 || (kb && isKbHomonym(facts.mention, *kb))) out.add(ErrorCategory::Homonym);
@@ -130,8 +134,10 @@ ErrorCategories categorizeMention(const MentionOutcomeFacts& facts, const kb::Kn
 
     const WordSet mention = wordSet(facts.mention);
     const WordSet predicted = wordSet(facts.predictedName);
-    if (!mention.empty() && mention == predicted) out.add(ErrorCategory::ContextualEntity);
-    else if (shareWord(mention, predicted)) out.add(ErrorCategory::OverlappedEntity);
+    if (!mention.empty() && mention == predicted)
+        out.add(ErrorCategory::ContextualEntity);
+    else if (shareWord(mention, predicted))
+        out.add(ErrorCategory::OverlappedEntity);
 
     if (!kb || mention.empty()) return out;
     bool anyGoldName = false;

@@ -90,16 +90,16 @@ bool isBioSynErrorKind(ErrorCategory category) noexcept;
 
 /// What is known of one linked mention.
 struct MentionOutcomeFacts {
-    std::string_view mention;               ///< as written in the corpus
-    std::span<const std::string> goldIds;   ///< canonical ids (KB primary ids when known)
+    std::string_view mention;              ///< as written in the corpus
+    std::span<const std::string> goldIds;  ///< canonical ids (KB primary ids when known)
     /// The top prediction: its (dictionary) name and the ids it names; no prediction when
     /// predictedIds is empty.
     std::string_view predictedName;
     std::span<const std::string> predictedIds;
-    bool correct = false;                   ///< the top prediction counts as correct (lenient)
+    bool correct = false;  ///< the top prediction counts as correct (lenient)
     /// Short forms defined in the mention's document (text::findAbbreviations).
     std::span<const std::string> documentShortForms;
-    bool abbreviationExpanded = false;      ///< the query preprocessing replaced a short form
+    bool abbreviationExpanded = false;  ///< the query preprocessing replaced a short form
     /// Gold ids of the training mentions; when null, `seen` is used (a per-mention file
     /// records it), and neither: Unseen is never set.
     const std::unordered_set<std::string>* trainingIds = nullptr;

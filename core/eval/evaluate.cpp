@@ -60,9 +60,11 @@ EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDic
     // Every part of every query, flattened, so the ranker sees large batches.
     std::vector<std::string> texts;
     for (const auto& query : queries) {
-        if (query.parts.empty()) throw Error("evaluate: query without parts: \"" + query.mention + "\" in " + query.document);
+        if (query.parts.empty())
+            throw Error("evaluate: query without parts: \"" + query.mention + "\" in " + query.document);
         if (options.partText)
-            for (std::size_t part = 0; part < query.parts.size(); ++part) texts.push_back(options.partText(query, part));
+            for (std::size_t part = 0; part < query.parts.size(); ++part)
+                texts.push_back(options.partText(query, part));
         else
             texts.insert(texts.end(), query.parts.begin(), query.parts.end());
     }
@@ -96,7 +98,8 @@ EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDic
         result.seen = GroupMetrics(result.depth);
         result.unseen = GroupMetrics(result.depth);
     }
-    const bool homonyms = std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.homonymAffected.has_value(); });
+    const bool homonyms =
+        std::any_of(queries.begin(), queries.end(), [](const auto& q) { return q.homonymAffected.has_value(); });
     if (homonyms) {
         result.homonymAffected = GroupMetrics(result.depth);
         result.notHomonymAffected = GroupMetrics(result.depth);
@@ -116,8 +119,8 @@ EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDic
         mention.strictRank = mentionRank(mention.parts, &PartOutcome::strictRank);
 
         result.all.add(mention.rank, mention.strictRank, mention.goldRanks);
-        result.byType.try_emplace(query.type, result.depth).first->second.add(mention.rank, mention.strictRank,
-                                                                                mention.goldRanks);
+        result.byType.try_emplace(query.type, result.depth)
+            .first->second.add(mention.rank, mention.strictRank, mention.goldRanks);
         if (options.trainingIds) {
             const auto& training = *options.trainingIds;
             mention.seen = !query.goldIds.empty() && std::all_of(query.goldIds.begin(), query.goldIds.end(),

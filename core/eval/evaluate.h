@@ -34,8 +34,8 @@ namespace linkscope::eval {
 
 /// Ranks each query against the dictionary: result[i] holds at most k candidates for
 /// queries[i], best first. Must return exactly one list per query.
-using RankFn = std::function<std::vector<std::vector<retrieval::Candidate>>(std::span<const std::string> queries,
-                                                                            std::size_t k)>;
+using RankFn =
+    std::function<std::vector<std::vector<retrieval::Candidate>>(std::span<const std::string> queries, std::size_t k)>;
 
 /// Evaluations always rank at least this deep, so acc@k / recall@k up to 64 are reported
 /// (Le & Nguyen's Table 2 goes to 64 candidates).
@@ -59,8 +59,8 @@ struct EvalOptions {
 /// The ranking of one query part.
 struct PartOutcome {
     std::vector<retrieval::Candidate> candidates;  ///< as ranked, at most `depth`
-    std::size_t rank = 0;        ///< 1-based rank of the first correct entry, 0 = none
-    std::size_t strictRank = 0;  ///< same under strict correctness
+    std::size_t rank = 0;                          ///< 1-based rank of the first correct entry, 0 = none
+    std::size_t strictRank = 0;                    ///< same under strict correctness
 };
 
 /// The outcome of one query (mention), in query order.
@@ -93,7 +93,7 @@ struct EvalResult {
 
     GroupMetrics all;
     std::map<std::string, GroupMetrics> byType;
-    std::optional<GroupMetrics> seen;       ///< with EvalOptions::trainingIds
+    std::optional<GroupMetrics> seen;  ///< with EvalOptions::trainingIds
     std::optional<GroupMetrics> unseen;
     std::optional<GroupMetrics> homonymAffected;  ///< when the queries carry the flag
     std::optional<GroupMetrics> notHomonymAffected;

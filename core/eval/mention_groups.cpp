@@ -1,7 +1,7 @@
 #include "eval/mention_groups.h"
 
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "eval/evaluate.h"
 #include "eval/queries.h"
@@ -16,7 +16,8 @@ namespace {
 std::optional<bool> optionalBoolField(const nlohmann::json& row, const char* key, const LineReader& reader) {
     const auto it = row.find(key);
     if (it == row.end() || it->is_null()) return std::nullopt;
-    if (!it->is_boolean()) reader.fail(std::string("\"") + key + "\" must be true, false or null, not " + briefJson(*it));
+    if (!it->is_boolean())
+        reader.fail(std::string("\"") + key + "\" must be true, false or null, not " + briefJson(*it));
     return it->get<bool>();
 }
 

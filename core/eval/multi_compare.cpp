@@ -127,7 +127,8 @@ MultiComparison compareManyRuns(std::span<const NamedRun> runs, std::span<const 
             for (std::size_t i = 0; i < n; ++i)
                 if (group.members[i] != 0) inGroup.push_back(runCorrect[i]);
             row.correct.push_back(countCorrect(inGroup));
-            row.accuracy.push_back(inGroup.empty() ? ConfidenceInterval{} : bootstrapAccuracy(inGroup, options.bootstrap));
+            row.accuracy.push_back(inGroup.empty() ? ConfidenceInterval{}
+                                                   : bootstrapAccuracy(inGroup, options.bootstrap));
         }
         out.groups.push_back(std::move(row));
     }

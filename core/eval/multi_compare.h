@@ -65,12 +65,12 @@ struct RunSummary {
 };
 
 struct PairComparison {
-    std::size_t first = 0;   ///< run indexes, first < second
+    std::size_t first = 0;  ///< run indexes, first < second
     std::size_t second = 0;
-    McNemarResult mcnemar;     ///< onlyA: first right, second wrong
+    McNemarResult mcnemar;          ///< onlyA: first right, second wrong
     ConfidenceInterval difference;  ///< acc(first) - acc(second)
-    double adjustedP = 1.0;    ///< Holm over every pair
-    bool significant = false;  ///< adjustedP < alpha
+    double adjustedP = 1.0;         ///< Holm over every pair
+    bool significant = false;       ///< adjustedP < alpha
 };
 
 struct GroupRow {

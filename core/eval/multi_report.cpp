@@ -51,8 +51,10 @@ std::string multiComparisonJson(const MultiComparison& c) {
     for (const GroupRow& group : c.groups) {
         json accuracy = json::array();
         for (const ConfidenceInterval& interval : group.accuracy) accuracy.push_back(intervalJson(interval));
-        groups.push_back(
-            {{"name", group.name}, {"mentions", group.mentions}, {"correct", group.correct}, {"accuracy", std::move(accuracy)}});
+        groups.push_back({{"name", group.name},
+                          {"mentions", group.mentions},
+                          {"correct", group.correct},
+                          {"accuracy", std::move(accuracy)}});
     }
     const json out = {{"k", c.k},
                       {"strict", c.strict},
@@ -69,8 +71,8 @@ std::string multiComparisonJson(const MultiComparison& c) {
 std::string formatMultiComparison(const MultiComparison& c) {
     const char* metric = c.strict ? "strict acc" : "acc";
     const ConfidenceInterval& first = c.runs.front().accuracy;
-    std::string out = formatted("%s@%zu of %zu runs on %zu mentions (%.0f%% percentile bootstrap, %zu resamples)\n", metric,
-                                c.k, c.runs.size(), c.mentions, first.level * 100.0, first.resamples);
+    std::string out = formatted("%s@%zu of %zu runs on %zu mentions (%.0f%% percentile bootstrap, %zu resamples)\n",
+                                metric, c.k, c.runs.size(), c.mentions, first.level * 100.0, first.resamples);
     for (std::size_t i = 0; i < c.runs.size(); ++i) {
         const RunSummary& run = c.runs[i];
         out += formatted("%-5s %-40s %7zu  %.4f  [%.4f, %.4f]\n", runLabel(i).c_str(), run.name.c_str(), run.correct,

@@ -21,7 +21,8 @@ bool isOmim(std::string_view id) noexcept { return id.starts_with("OMIM:"); }
 /// BioSyn's composite_resolve: in a list holding both OMIM and other ids the OMIM ids are
 /// auxiliary and go; a list of OMIM ids only (or of no OMIM id) stays as it is.
 bool dropOmimIfMixed(std::vector<std::string>& ids) {
-    const auto omim = static_cast<std::size_t>(std::count_if(ids.begin(), ids.end(), [](const auto& id) { return isOmim(id); }));
+    const auto omim =
+        static_cast<std::size_t>(std::count_if(ids.begin(), ids.end(), [](const auto& id) { return isOmim(id); }));
     if (omim == 0 || omim == ids.size()) return false;
     std::erase_if(ids, [](const std::string& id) { return isOmim(id); });
     return true;
@@ -36,7 +37,8 @@ std::vector<std::string> splitOnBar(std::string_view text) {
     std::size_t start = 0;
     for (;;) {
         const auto bar = text.find('|', start);
-        std::string_view piece = text.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+        std::string_view piece =
+            text.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
         while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
         while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
         pieces.emplace_back(piece);
@@ -81,8 +83,8 @@ public:
             }
             if (options_.expandAbbreviations && !definitions) {
                 try {
-                    definitions = text::findAbbreviations(document.hasAbstract ? document.title + "\n" + document.abstract
-                                                                               : document.title);
+                    definitions = text::findAbbreviations(
+                        document.hasAbstract ? document.title + "\n" + document.abstract : document.title);
                 } catch (const Error& e) {
                     throw ParseError(document.sourceFile, document.sourceLine,
                                      "document " + document.pmid() + ": " + e.what());
@@ -236,7 +238,8 @@ bool typeListHolds(std::string_view type, std::string_view wanted) {
     std::size_t start = 0;
     for (;;) {
         const auto comma = type.find(',', start);
-        if (type.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start) == wanted) return true;
+        if (type.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start) == wanted)
+            return true;
         if (comma == std::string_view::npos) return false;
         start = comma + 1;
     }

@@ -86,14 +86,15 @@ struct QueryOptions {
 
 /// BioSyn's query normalization: lower case, the spelling map when given, ASCII punctuation
 /// removed except '|' (which separates the parts of a split composite mention).
-std::shared_ptr<const text::Normalizer> bioSynQueryNormalizer(std::shared_ptr<const text::SpellingMap> spelling = nullptr);
+std::shared_ptr<const text::Normalizer> bioSynQueryNormalizer(
+    std::shared_ptr<const text::SpellingMap> spelling = nullptr);
 
 /// One mention to link.
 struct EvalQuery {
-    std::string document;  ///< PMID
-    std::size_t start = 0; ///< character offsets in the document text, end exclusive
+    std::string document;   ///< PMID
+    std::size_t start = 0;  ///< character offsets in the document text, end exclusive
     std::size_t end = 0;
-    std::string mention;   ///< as written in the corpus
+    std::string mention;  ///< as written in the corpus
     std::string type;
     std::string idColumn;  ///< the corpus' id column as written
     std::string expanded;  ///< the mention after abbreviation expansion (== mention if none)
@@ -115,19 +116,19 @@ struct EvalQuery {
 /// What building the queries counted.
 struct QueryStatistics {
     std::size_t documents = 0;
-    std::size_t mentions = 0;            ///< all mentions of the corpus
-    std::size_t filteredByType = 0;      ///< left out by QueryOptions::types
-    std::size_t cuiLessDropped = 0;      ///< id "-1" or empty
-    std::size_t unknownIdsDropped = 0;   ///< an id the KB does not know
-    std::size_t unknownIdsKept = 0;      ///< same, kept because dropUnknownIds was false
-    std::size_t mixedIdsFiltered = 0;    ///< OMIM ids dropped from a mixed list
+    std::size_t mentions = 0;           ///< all mentions of the corpus
+    std::size_t filteredByType = 0;     ///< left out by QueryOptions::types
+    std::size_t cuiLessDropped = 0;     ///< id "-1" or empty
+    std::size_t unknownIdsDropped = 0;  ///< an id the KB does not know
+    std::size_t unknownIdsKept = 0;     ///< same, kept because dropUnknownIds was false
+    std::size_t mixedIdsFiltered = 0;   ///< OMIM ids dropped from a mixed list
     std::size_t queries = 0;
     std::size_t parts = 0;
     std::size_t composites = 0;
-    std::size_t compositesSplit = 0;     ///< by the splitter or from the corpus' parts
+    std::size_t compositesSplit = 0;       ///< by the splitter or from the corpus' parts
     std::size_t compositesFromCorpus = 0;  ///< of those, parts taken from the corpus (BC5CDR)
     std::size_t splitFailed = 0;
-    std::size_t conjunctions = 0;        ///< ids joined by '+'
+    std::size_t conjunctions = 0;  ///< ids joined by '+'
     std::size_t abbreviationsExpanded = 0;
 };
 

@@ -110,15 +110,16 @@ std::string formatTable(const EvalResult& result) {
     std::string out = formatted("%zu mentions, %zu query parts, ranked to depth %zu in %.2f s\n", result.all.mentions,
                                 result.parts, result.depth, result.seconds);
     if (const auto& s = result.queryStatistics) {
-        out += formatted("queries: %zu documents, %zu mentions; dropped %zu CUI-less, %zu with ids not in the KB, %zu by type\n",
-                         s->documents, s->mentions, s->cuiLessDropped, s->unknownIdsDropped, s->filteredByType);
-        out += formatted("         %zu composite (%zu split, %zu of them by the corpus' own parts; %zu not), %zu with an "
-                         "abbreviation expanded\n",
-                         s->composites, s->compositesSplit, s->compositesFromCorpus, s->splitFailed,
-                         s->abbreviationsExpanded);
+        out += formatted(
+            "queries: %zu documents, %zu mentions; dropped %zu CUI-less, %zu with ids not in the KB, %zu by type\n",
+            s->documents, s->mentions, s->cuiLessDropped, s->unknownIdsDropped, s->filteredByType);
+        out += formatted(
+            "         %zu composite (%zu split, %zu of them by the corpus' own parts; %zu not), %zu with an "
+            "abbreviation expanded\n",
+            s->composites, s->compositesSplit, s->compositesFromCorpus, s->splitFailed, s->abbreviationsExpanded);
     }
-    out += formatted("\n%-32s %8s  %6s  %6s  %6s  %6s  %8s  %8s  %9s\n", "group", "mentions", "acc@1", "acc@5", "acc@10",
-                     "acc@64", "strict@1", "strict@5", "recall@64");
+    out += formatted("\n%-32s %8s  %6s  %6s  %6s  %6s  %8s  %8s  %9s\n", "group", "mentions", "acc@1", "acc@5",
+                     "acc@10", "acc@64", "strict@1", "strict@5", "recall@64");
     out += tableRow("all", result.all);
     for (const auto& [type, group] : result.byType) out += tableRow("type " + type, group);
     if (result.seen) out += tableRow("seen in training", *result.seen);
@@ -140,7 +141,8 @@ void writePerMention(const std::filesystem::path& path, const EvalResult& result
     for (std::size_t i = 0; i < queries.size(); ++i) {
         const EvalQuery& query = queries[i];
         const MentionOutcome& mention = result.mentions[i];
-        if (query.document != mention.document || query.start != mention.start || query.parts.size() != mention.parts.size())
+        if (query.document != mention.document || query.start != mention.start ||
+            query.parts.size() != mention.parts.size())
             throw Error("per-mention file: query " + std::to_string(i + 1) + " (" + query.document + " " +
                         std::to_string(query.start) + ") is not the mention that was evaluated");
         json parts = json::array();
@@ -209,10 +211,10 @@ std::string formatComparison(const RunComparison& comparison, std::string_view n
     const std::string a(nameA), b(nameB);
     const char* metric = comparison.strict ? "strict acc" : "acc";
     std::string out;
-    out += formatted("%s@%zu  %-12s %.4f  [%.4f, %.4f]\n", metric, comparison.k, a.c_str(), comparison.accuracyA.estimate,
-                     comparison.accuracyA.lower, comparison.accuracyA.upper);
-    out += formatted("%s@%zu  %-12s %.4f  [%.4f, %.4f]\n", metric, comparison.k, b.c_str(), comparison.accuracyB.estimate,
-                     comparison.accuracyB.lower, comparison.accuracyB.upper);
+    out += formatted("%s@%zu  %-12s %.4f  [%.4f, %.4f]\n", metric, comparison.k, a.c_str(),
+                     comparison.accuracyA.estimate, comparison.accuracyA.lower, comparison.accuracyA.upper);
+    out += formatted("%s@%zu  %-12s %.4f  [%.4f, %.4f]\n", metric, comparison.k, b.c_str(),
+                     comparison.accuracyB.estimate, comparison.accuracyB.lower, comparison.accuracyB.upper);
     out += formatted("difference %s - %s: %+.4f  [%+.4f, %+.4f] (%.0f%% percentile bootstrap, %zu resamples)\n",
                      a.c_str(), b.c_str(), comparison.difference.estimate, comparison.difference.lower,
                      comparison.difference.upper, comparison.difference.level * 100.0, comparison.difference.resamples);

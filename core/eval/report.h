@@ -63,6 +63,7 @@ void writePerMention(const std::filesystem::path& path, const EvalResult& result
 
 /// A comparison of two runs as JSON and as text.
 std::string comparisonJson(const RunComparison& comparison);
-std::string formatComparison(const RunComparison& comparison, std::string_view nameA = "A", std::string_view nameB = "B");
+std::string formatComparison(const RunComparison& comparison, std::string_view nameA = "A",
+                             std::string_view nameB = "B");
 
 }  // namespace linkscope::eval

@@ -33,10 +33,10 @@ const char* kindName(CtdKind kind) { return kind == CtdKind::Chemicals ? "chemic
 
 std::vector<std::string> standardHeader(CtdKind kind) {
     if (kind == CtdKind::Chemicals)
-        return {"ChemicalName", "ChemicalID", "CasRN", "Definition", "ParentIDs", "TreeNumbers", "ParentTreeNumbers",
-                "Synonyms"};
-    return {"DiseaseName", "DiseaseID", "AltDiseaseIDs", "Definition", "ParentIDs", "TreeNumbers", "ParentTreeNumbers",
-            "Synonyms", "SlimMappings"};
+        return {"ChemicalName", "ChemicalID",        "CasRN",   "Definition", "ParentIDs",
+                "TreeNumbers",  "ParentTreeNumbers", "Synonyms"};
+    return {"DiseaseName", "DiseaseID",         "AltDiseaseIDs", "Definition",  "ParentIDs",
+            "TreeNumbers", "ParentTreeNumbers", "Synonyms",      "SlimMappings"};
 }
 
 // Maps header names to columns; the error names what is wrong, empty when fine.
@@ -46,12 +46,18 @@ Columns mapColumns(const std::vector<std::string>& header, std::string& error) {
     for (std::size_t i = 0; i < header.size(); ++i) {
         const std::string& name = header[i];
         std::size_t* slot = nullptr;
-        if (name == "DiseaseName" || name == "ChemicalName") slot = &columns.name;
-        else if (name == "DiseaseID" || name == "ChemicalID") slot = &columns.id;
-        else if (name == "AltDiseaseIDs") slot = &columns.alternativeIds;
-        else if (name == "CasRN") slot = &columns.casNumber;
-        else if (name == "Synonyms") slot = &columns.synonyms;
-        else if (name == "SlimMappings") slot = &columns.slimMappings;
+        if (name == "DiseaseName" || name == "ChemicalName")
+            slot = &columns.name;
+        else if (name == "DiseaseID" || name == "ChemicalID")
+            slot = &columns.id;
+        else if (name == "AltDiseaseIDs")
+            slot = &columns.alternativeIds;
+        else if (name == "CasRN")
+            slot = &columns.casNumber;
+        else if (name == "Synonyms")
+            slot = &columns.synonyms;
+        else if (name == "SlimMappings")
+            slot = &columns.slimMappings;
         if (!slot) continue;  // Definition, ParentIDs, tree numbers: not part of the KB model
         if (*slot != kAbsent) {
             error = "column \"" + name + "\" appears twice in the header";
@@ -66,8 +72,7 @@ Columns mapColumns(const std::vector<std::string>& header, std::string& error) {
         return columns;
     }
     const bool diseaseName = header[columns.name] == "DiseaseName";
-    if (diseaseName != (columns.kind == CtdKind::Diseases))
-        error = "header mixes disease and chemical columns";
+    if (diseaseName != (columns.kind == CtdKind::Diseases)) error = "header mixes disease and chemical columns";
     return columns;
 }
 
@@ -84,7 +89,9 @@ std::vector<std::string> headerNames(std::string_view commentLine) {
 class CtdReader {
 public:
     CtdReader(const std::filesystem::path& file, const CtdOptions& options, CtdLoadResult& result)
-        : options_(options), result_(result), reader_(file, detail::readerOptions(options)),
+        : options_(options),
+          result_(result),
+          reader_(file, detail::readerOptions(options)),
           problems_(reader_, options.lenient, result.diagnostics) {}
 
     void read() {
@@ -129,8 +136,9 @@ private:
 
     void assumeStandardColumns() {
         if (options_.kind == CtdKind::Auto)
-            reader_.fail("no \"# Fields:\" header before the first row: cannot tell the columns (give the kind, "
-                         "diseases or chemicals, to read a header-less file in CTD's standard column order)");
+            reader_.fail(
+                "no \"# Fields:\" header before the first row: cannot tell the columns (give the kind, "
+                "diseases or chemicals, to read a header-less file in CTD's standard column order)");
         std::string error;
         columns_ = mapColumns(standardHeader(options_.kind), error);
         result_.kind = options_.kind;
@@ -157,13 +165,18 @@ private:
         }
         if (builder_.findEntity(*id)) problems_.note("identifier " + *id + " appears on an earlier row; rows merged");
         const EntityIndex entity = builder_.entity(*id);
-        if (builder_.hasPreferredName(entity)) builder_.addName(entity, name);
-        else builder_.setPreferredName(entity, name);
+        if (builder_.hasPreferredName(entity))
+            builder_.addName(entity, name);
+        else
+            builder_.setPreferredName(entity, name);
 
-        forEachListItem(columns_->synonyms, "synonym", [&](std::string_view synonym) { builder_.addName(entity, synonym); });
+        forEachListItem(columns_->synonyms, "synonym",
+                        [&](std::string_view synonym) { builder_.addName(entity, synonym); });
         forEachListItem(columns_->alternativeIds, "alternative id", [&](std::string_view alt) {
-            if (const auto canonical = canonicalConceptId(alt)) builder_.addAlternativeId(entity, *canonical);
-            else problems_.note("alternative id " + detail::quoted(alt) + " is no identifier; skipped");
+            if (const auto canonical = canonicalConceptId(alt))
+                builder_.addAlternativeId(entity, *canonical);
+            else
+                problems_.note("alternative id " + detail::quoted(alt) + " is no identifier; skipped");
         });
         if (columns_->casNumber != kAbsent) {
             if (const auto cas = trim(fields_[columns_->casNumber]); !cas.empty())
@@ -184,8 +197,10 @@ private:
         std::size_t empty = 0;
         for (const auto item : items_) {
             const auto value = trim(item);
-            if (value.empty()) ++empty;
-            else f(value);
+            if (value.empty())
+                ++empty;
+            else
+                f(value);
         }
         if (empty > 0) problems_.note(std::to_string(empty) + " empty " + what + "(s) skipped");
     }

@@ -56,7 +56,8 @@ std::optional<ParsedIds> parseIds(std::string_view column, std::string& error) {
     for (const auto part : parts) {
         auto id = dictionaryIdPart(part, error);
         if (!id) return std::nullopt;
-        if (std::find(parsed.ids.begin(), parsed.ids.end(), *id) == parsed.ids.end()) parsed.ids.push_back(std::move(*id));
+        if (std::find(parsed.ids.begin(), parsed.ids.end(), *id) == parsed.ids.end())
+            parsed.ids.push_back(std::move(*id));
     }
     // The primary id is the first that is not an OMIM number (MEDIC's MeSH id), else the first.
     const auto isSingleOmim = [](const std::string& id) {
@@ -113,8 +114,10 @@ KbLoadResult loadDictionary(const std::filesystem::path& file, const DictionaryO
                     for (std::size_t i = 0; i < ids->ids.size(); ++i)
                         if (i != ids->primary) builder.addAlternativeId(*entity, ids->ids[i]);
             }
-            if (builder.hasPreferredName(*entity)) builder.addName(*entity, name);
-            else builder.setPreferredName(*entity, name);
+            if (builder.hasPreferredName(*entity))
+                builder.addName(*entity, name);
+            else
+                builder.setPreferredName(*entity, name);
         }
         if (!entity) {
             problems.malformed("no name after \"||\"");

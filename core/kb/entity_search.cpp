@@ -69,12 +69,18 @@ constexpr std::uint64_t kPositionMask = kNotPreferredBit - 1;
 
 std::string_view toString(SearchMatch match) noexcept {
     switch (match) {
-    case SearchMatch::ExactId: return "exact id";
-    case SearchMatch::ExactName: return "exact name";
-    case SearchMatch::NamePrefix: return "name prefix";
-    case SearchMatch::IdPrefix: return "id prefix";
-    case SearchMatch::WordPrefix: return "word prefix";
-    case SearchMatch::Substring: return "substring";
+        case SearchMatch::ExactId:
+            return "exact id";
+        case SearchMatch::ExactName:
+            return "exact name";
+        case SearchMatch::NamePrefix:
+            return "name prefix";
+        case SearchMatch::IdPrefix:
+            return "id prefix";
+        case SearchMatch::WordPrefix:
+            return "word prefix";
+        case SearchMatch::Substring:
+            return "substring";
     }
     return "?";
 }
@@ -113,8 +119,8 @@ private:
     std::unordered_set<EntityIndex> seen_;
 };
 
-EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpansion* homonyms, const ProgressSink& progress,
-                                     std::size_t substringScanBytes)
+EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpansion* homonyms,
+                                     const ProgressSink& progress, std::size_t substringScanBytes)
     : kb_(&kb), homonyms_(homonyms), normalizer_(searchNormalization()) {
     if (homonyms_ && &homonyms_->knowledgeBase() != kb_)
         throw Error("entity search index: the homonym expansion belongs to another knowledge base");
@@ -136,7 +142,8 @@ EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpan
         // '\0' separates the keys in the arena; a name never holds one, but make sure.
         std::replace(normalized.begin(), normalized.end(), '\0', ' ');
         if (normalized.empty()) return;  // a name of punctuation only: no query can match it
-        scratch.push_back({{entity, checkedOffset(pair, "names"), flags}, checkedOffset(arena.size(), "name bytes"),
+        scratch.push_back({{entity, checkedOffset(pair, "names"), flags},
+                           checkedOffset(arena.size(), "name bytes"),
                            checkedOffset(normalized.size(), "name bytes")});
         arena += normalized;
     };
@@ -163,7 +170,9 @@ EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpan
     //    in the arena tells its entry (for the substring scan) and its rank.
     std::vector<std::uint32_t> order(scratch.size());
     std::iota(order.begin(), order.end(), std::uint32_t{0});
-    const auto scratchKey = [&](std::uint32_t i) { return std::string_view(arena).substr(scratch[i].offset, scratch[i].length); };
+    const auto scratchKey = [&](std::uint32_t i) {
+        return std::string_view(arena).substr(scratch[i].offset, scratch[i].length);
+    };
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
         const int c = scratchKey(a).compare(scratchKey(b));
         return c != 0 ? c < 0 : a < b;
@@ -203,8 +212,8 @@ EntitySearchIndex::EntitySearchIndex(const KnowledgeBase& kb, const HomonymExpan
     buildIds();
     if (keyArena_.size() > substringScanBytes) {
         progress("Indexing name 3-grams for search", 0.95);
-        postings_.emplace(static_cast<std::uint32_t>(entries_.size()), [this](std::uint32_t entry) { return key(entry); },
-                          progress);
+        postings_.emplace(
+            static_cast<std::uint32_t>(entries_.size()), [this](std::uint32_t entry) { return key(entry); }, progress);
     }
     progress("Search index ready", 1.0);
 }
@@ -214,7 +223,8 @@ void EntitySearchIndex::buildIds() {
         const std::string upper = upperAscii(kb_->strings().view(id));
         const auto push = [&](std::string_view form) {
             if (form.empty()) return;
-            ids_.push_back({checkedOffset(idArena_.size(), "id bytes"), checkedOffset(form.size(), "id bytes"), e, id, primary});
+            ids_.push_back(
+                {checkedOffset(idArena_.size(), "id bytes"), checkedOffset(form.size(), "id bytes"), e, id, primary});
             idArena_ += form;
         };
         push(upper);
@@ -255,7 +265,8 @@ std::vector<EntitySearchHit> EntitySearchIndex::search(std::string_view query, s
 
     // Exact ids first: a pasted "D009369" should put that entity on top whatever its names.
     if (!idQuery.empty()) {
-        const auto first = std::partition_point(ids_.begin(), ids_.end(), [&](const IdRef& r) { return idKey(r) < idQuery; });
+        const auto first =
+            std::partition_point(ids_.begin(), ids_.end(), [&](const IdRef& r) { return idKey(r) < idQuery; });
         const auto last = std::partition_point(first, ids_.end(), [&](const IdRef& r) { return idKey(r) == idQuery; });
         for (auto it = first; it != last; ++it)
             hits.add({it->entity, SearchMatch::ExactId, kb_->strings().view(it->id), false, false, true});
@@ -264,8 +275,10 @@ std::vector<EntitySearchHit> EntitySearchIndex::search(std::string_view query, s
     // Ids by prefix only once the query holds a digit: "c" would otherwise list every
     // supplementary concept (C...), "d" every descriptor.
     if (!hits.full() && std::any_of(idQuery.begin(), idQuery.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        const auto first = std::partition_point(ids_.begin(), ids_.end(), [&](const IdRef& r) { return idKey(r) < idQuery; });
-        const auto last = std::partition_point(first, ids_.end(), [&](const IdRef& r) { return idKey(r).starts_with(idQuery); });
+        const auto first =
+            std::partition_point(ids_.begin(), ids_.end(), [&](const IdRef& r) { return idKey(r) < idQuery; });
+        const auto last =
+            std::partition_point(first, ids_.end(), [&](const IdRef& r) { return idKey(r).starts_with(idQuery); });
         std::vector<std::uint64_t> ranks;
         ranks.reserve(static_cast<std::size_t>(last - first));
         for (auto it = first; it != last; ++it)
@@ -288,8 +301,10 @@ void EntitySearchIndex::searchNames(std::string_view query, Collector& hits) con
     std::uint32_t hi = count;
     while (lo < hi) {  // first key >= query
         const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (key(mid) < query) lo = mid + 1;
-        else hi = mid;
+        if (key(mid) < query)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     const std::uint32_t begin = lo;
     std::uint32_t exactEnd = begin;
@@ -298,8 +313,10 @@ void EntitySearchIndex::searchNames(std::string_view query, Collector& hits) con
     lo = exactEnd;
     while (lo < hi) {  // first key after the run of keys starting with the query
         const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (key(mid).starts_with(query)) lo = mid + 1;
-        else hi = mid;
+        if (key(mid).starts_with(query))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     const std::uint32_t prefixEnd = lo;
 
@@ -310,8 +327,9 @@ void EntitySearchIndex::searchNames(std::string_view query, Collector& hits) con
         for (std::uint32_t entry = from; entry < to; ++entry) ranks.push_back(rank(entry));
         hits.addRanked(ranks, [this, match](std::uint64_t r) {
             const Entry& entry = entries_[static_cast<std::size_t>(r & kPositionMask)];
-            return EntitySearchHit{entry.entity, match, entryText(entry), (entry.flags & kPreferred) != 0,
-                                   (entry.flags & kExpanded) != 0, false};
+            return EntitySearchHit{
+                entry.entity, match, entryText(entry), (entry.flags & kPreferred) != 0, (entry.flags & kExpanded) != 0,
+                false};
         });
     };
     addRun(begin, exactEnd, SearchMatch::ExactName);
@@ -322,7 +340,8 @@ void EntitySearchIndex::searchWordPrefixes(std::string_view query, Collector& hi
     // The words table gives, per query word, the entries with a word starting with it; the
     // rarest query word's entries are the candidates, checked against the other words.
     std::vector<std::string_view> queryWords;
-    forEachWord(query, [&](std::size_t begin, std::size_t length) { queryWords.push_back(query.substr(begin, length)); });
+    forEachWord(query,
+                [&](std::size_t begin, std::size_t length) { queryWords.push_back(query.substr(begin, length)); });
     if (queryWords.empty()) return;
     using Iterator = std::vector<WordRef>::const_iterator;
     Iterator rarestBegin = words_.end();
@@ -330,8 +349,10 @@ void EntitySearchIndex::searchWordPrefixes(std::string_view query, Collector& hi
     std::size_t rarestWord = 0;
     for (std::size_t i = 0; i < queryWords.size(); ++i) {
         const std::string_view w = queryWords[i];
-        const auto first = std::partition_point(words_.begin(), words_.end(), [&](const WordRef& r) { return word(r) < w; });
-        const auto last = std::partition_point(first, words_.end(), [&](const WordRef& r) { return word(r).starts_with(w); });
+        const auto first =
+            std::partition_point(words_.begin(), words_.end(), [&](const WordRef& r) { return word(r) < w; });
+        const auto last =
+            std::partition_point(first, words_.end(), [&](const WordRef& r) { return word(r).starts_with(w); });
         if (first == last) return;  // no name has a word starting so
         if (i == 0 || last - first < rarestEnd - rarestBegin) {
             rarestBegin = first;
@@ -350,8 +371,12 @@ void EntitySearchIndex::searchWordPrefixes(std::string_view query, Collector& hi
     }
     hits.addRanked(ranks, [this](std::uint64_t r) {
         const Entry& entry = entries_[static_cast<std::size_t>(r & kPositionMask)];
-        return EntitySearchHit{entry.entity, SearchMatch::WordPrefix, entryText(entry), (entry.flags & kPreferred) != 0,
-                               (entry.flags & kExpanded) != 0, false};
+        return EntitySearchHit{entry.entity,
+                               SearchMatch::WordPrefix,
+                               entryText(entry),
+                               (entry.flags & kPreferred) != 0,
+                               (entry.flags & kExpanded) != 0,
+                               false};
     });
 }
 
@@ -377,8 +402,12 @@ void EntitySearchIndex::searchSubstrings(std::string_view query, Collector& hits
     }
     hits.addRanked(ranks, [this](std::uint64_t r) {
         const Entry& entry = entries_[static_cast<std::size_t>(r & kPositionMask)];
-        return EntitySearchHit{entry.entity, SearchMatch::Substring, entryText(entry), (entry.flags & kPreferred) != 0,
-                               (entry.flags & kExpanded) != 0, false};
+        return EntitySearchHit{entry.entity,
+                               SearchMatch::Substring,
+                               entryText(entry),
+                               (entry.flags & kPreferred) != 0,
+                               (entry.flags & kExpanded) != 0,
+                               false};
     });
 }
 

@@ -100,8 +100,8 @@ public:
 private:
     struct Entry {
         EntityIndex entity;
-        std::uint32_t pair;   ///< the KB's (entity, name) pair this name belongs to
-        std::uint8_t flags;   ///< kPreferred | kExpanded
+        std::uint32_t pair;  ///< the KB's (entity, name) pair this name belongs to
+        std::uint8_t flags;  ///< kPreferred | kExpanded
     };
     struct WordRef {
         std::uint32_t offset;  ///< first byte of the word in keyArena_
@@ -112,7 +112,7 @@ private:
         std::uint32_t offset;  ///< upper-cased form in idArena_
         std::uint32_t length;
         EntityIndex entity;
-        StringId id;           ///< the canonical id in the KB's pool
+        StringId id;  ///< the canonical id in the KB's pool
         bool primary;
     };
     class Collector;
@@ -142,7 +142,7 @@ private:
     std::vector<std::uint32_t> keyOffsets_;  // entries_.size() + 1 offsets into keyArena_
     std::vector<WordRef> words_;             // sorted by word text
     std::string idArena_;
-    std::vector<IdRef> ids_;                 // sorted by upper-cased id, primary holders first
+    std::vector<IdRef> ids_;                   // sorted by upper-cased id, primary holders first
     std::optional<TrigramPostings> postings_;  // over the keys, above kSubstringScanBytes
 };
 

@@ -62,7 +62,8 @@ Csr entitiesByKey(const KnowledgeBase& kb, const NameKeys& keys) {
         rowStart = end;
         const std::size_t first = write;
         for (std::size_t i = begin; i < end; ++i)
-            if (write == first || grouped.values[write - 1] != grouped.values[i]) grouped.values[write++] = grouped.values[i];
+            if (write == first || grouped.values[write - 1] != grouped.values[i])
+                grouped.values[write++] = grouped.values[i];
         grouped.offsets[key + 1] = static_cast<std::uint32_t>(write);
     }
     grouped.values.resize(write);
@@ -88,7 +89,8 @@ std::vector<std::uint8_t> homonymSlots(const KnowledgeBase& kb, const Csr& group
         for (std::size_t runStart = 0; runStart < bySpecies.size();) {
             std::size_t runEnd = runStart + 1;
             while (runEnd < bySpecies.size() && bySpecies[runEnd].first == bySpecies[runStart].first) ++runEnd;
-            const std::uint8_t flags = static_cast<std::uint8_t>((runEnd - runStart > 1 ? kIntra : 0) | (cross ? kCross : 0));
+            const std::uint8_t flags =
+                static_cast<std::uint8_t>((runEnd - runStart > 1 ? kIntra : 0) | (cross ? kCross : 0));
             for (std::size_t i = runStart; i < runEnd; ++i) slots[bySpecies[i].second] = flags;
             runStart = runEnd;
         }
@@ -98,8 +100,8 @@ std::vector<std::uint8_t> homonymSlots(const KnowledgeBase& kb, const Csr& group
 
 // Case (b): the entity's other name to append, or nullopt (case (c)). Names whose key equals
 // the homonym's are no disambiguation ("tooth agenesis" for "Tooth Agenesis").
-std::optional<StringId> otherName(const KnowledgeBase& kb, const NameKeys& keys, EntityIndex e, std::uint32_t homonymKey,
-                                  DisambiguatorChoice choice) {
+std::optional<StringId> otherName(const KnowledgeBase& kb, const NameKeys& keys, EntityIndex e,
+                                  std::uint32_t homonymKey, DisambiguatorChoice choice) {
     std::optional<StringId> best;
     std::size_t bestLength = 0;
     for (const StringId name : kb.nameIds(e)) {
@@ -125,10 +127,14 @@ std::optional<StringId> otherName(const KnowledgeBase& kb, const NameKeys& keys,
 
 std::string_view toString(HomonymCase value) noexcept {
     switch (value) {
-        case HomonymCase::NotHomonym: return "not a homonym";
-        case HomonymCase::OtherName: return "other name";
-        case HomonymCase::PreferredName: return "preferred name";
-        case HomonymCase::Unexpandable: return "unexpandable";
+        case HomonymCase::NotHomonym:
+            return "not a homonym";
+        case HomonymCase::OtherName:
+            return "other name";
+        case HomonymCase::PreferredName:
+            return "preferred name";
+        case HomonymCase::Unexpandable:
+            return "unexpandable";
     }
     return "unknown";
 }
@@ -226,9 +232,12 @@ HomonymExpansion expandHomonyms(const KnowledgeBase& kb, const HomonymOptions& o
             const StringId added = result.added_.intern(text);
             result.expanded_[pair] = added;
             ++stats.expandedPairs;
-            if (keys.normalized()) finalKeys[pair] = keys.ofNewNormalized(text);
-            else if (const auto existing = kb.strings().find(text)) finalKeys[pair] = *existing;
-            else finalKeys[pair] = static_cast<std::uint32_t>(kbStrings + added);
+            if (keys.normalized())
+                finalKeys[pair] = keys.ofNewNormalized(text);
+            else if (const auto existing = kb.strings().find(text))
+                finalKeys[pair] = *existing;
+            else
+                finalKeys[pair] = static_cast<std::uint32_t>(kbStrings + added);
         }
     }
 

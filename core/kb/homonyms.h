@@ -52,25 +52,26 @@ struct HomonymOptions {
 struct HomonymStatistics {
     bool normalized = false;
     std::size_t entities = 0;
-    std::size_t pairs = 0;                  ///< all (entity, name) pairs ("Names" in Table 2)
+    std::size_t pairs = 0;  ///< all (entity, name) pairs ("Names" in Table 2)
     std::size_t distinctNames = 0;
-    std::size_t homonymNames = 0;           ///< distinct names shared by >1 entity
-    std::size_t homonymPairs = 0;           ///< pairs whose name is a homonym ("Homonyms" in Table 2)
-    std::size_t preferredNamePairs = 0;     ///< (b)+(c): homonym is the preferred name ("pref. name")
-    std::size_t otherNamePairs = 0;         ///< (a) ("other")
-    std::size_t unexpandablePairs = 0;      ///< (c), also counted in preferredNamePairs
-    std::size_t crossSpeciesPairs = 0;      ///< pairs of cross-species homonyms ("cross-species");
-                                            ///< may also be counted as (a)/(b)/(c)
-    std::size_t crossSpeciesNames = 0;      ///< distinct cross-species homonym names
-    std::size_t expandedPairs = 0;          ///< pairs whose string changed
-    std::size_t failedPairs = 0;            ///< homonym pairs still shared by >1 entity afterwards
+    std::size_t homonymNames = 0;             ///< distinct names shared by >1 entity
+    std::size_t homonymPairs = 0;             ///< pairs whose name is a homonym ("Homonyms" in Table 2)
+    std::size_t preferredNamePairs = 0;       ///< (b)+(c): homonym is the preferred name ("pref. name")
+    std::size_t otherNamePairs = 0;           ///< (a) ("other")
+    std::size_t unexpandablePairs = 0;        ///< (c), also counted in preferredNamePairs
+    std::size_t crossSpeciesPairs = 0;        ///< pairs of cross-species homonyms ("cross-species");
+                                              ///< may also be counted as (a)/(b)/(c)
+    std::size_t crossSpeciesNames = 0;        ///< distinct cross-species homonym names
+    std::size_t expandedPairs = 0;            ///< pairs whose string changed
+    std::size_t failedPairs = 0;              ///< homonym pairs still shared by >1 entity afterwards
     std::size_t remainingDuplicateNames = 0;  ///< distinct names (after expansion) of >1 entity
     std::size_t remainingDuplicatePairs = 0;  ///< pairs under those names (homonyms or not)
 
     /// Homonym pairs that are no longer homonyms after expansion, over all homonym pairs
     /// (1 when there are none), as Table 2's success rate.
     double successRate() const noexcept {
-        return homonymPairs == 0 ? 1.0 : static_cast<double>(homonymPairs - failedPairs) / static_cast<double>(homonymPairs);
+        return homonymPairs == 0 ? 1.0
+                                 : static_cast<double>(homonymPairs - failedPairs) / static_cast<double>(homonymPairs);
     }
 };
 
@@ -80,8 +81,8 @@ struct ExpandedName {
     std::string_view expanded;  ///< equal to original unless the pair was expanded
     std::string_view original;
     HomonymCase homonymCase;
-    bool crossSpecies;          ///< a cross-species homonym (species name appended when known)
-    bool stillDuplicate;        ///< the expanded name is still shared by another entity
+    bool crossSpecies;    ///< a cross-species homonym (species name appended when known)
+    bool stillDuplicate;  ///< the expanded name is still shared by another entity
 
     bool homonym() const noexcept { return homonymCase != HomonymCase::NotHomonym || crossSpecies; }
 };
@@ -95,7 +96,9 @@ public:
     std::size_t pairCount() const noexcept { return flags_.size(); }
     ExpandedName at(std::size_t pair) const noexcept;
     std::string_view expandedName(std::size_t pair) const noexcept;
-    HomonymCase homonymCase(std::size_t pair) const noexcept { return static_cast<HomonymCase>(flags_[pair] & kCaseMask); }
+    HomonymCase homonymCase(std::size_t pair) const noexcept {
+        return static_cast<HomonymCase>(flags_[pair] & kCaseMask);
+    }
     bool crossSpecies(std::size_t pair) const noexcept { return (flags_[pair] & kCrossSpecies) != 0; }
     bool isHomonym(std::size_t pair) const noexcept { return (flags_[pair] & (kCaseMask | kCrossSpecies)) != 0; }
     bool stillDuplicate(std::size_t pair) const noexcept { return (flags_[pair] & kStillDuplicate) != 0; }
@@ -123,9 +126,9 @@ private:
     static constexpr std::uint8_t kStillDuplicate = 0x8;
 
     const KnowledgeBase* kb_;
-    StringPool added_;                // expanded strings
-    std::vector<StringId> expanded_;  // per pair: id in added_, or kNoString when unchanged
-    std::vector<std::uint8_t> flags_; // per pair: HomonymCase | kCrossSpecies | kStillDuplicate
+    StringPool added_;                 // expanded strings
+    std::vector<StringId> expanded_;   // per pair: id in added_, or kNoString when unchanged
+    std::vector<std::uint8_t> flags_;  // per pair: HomonymCase | kCrossSpecies | kStillDuplicate
     HomonymStatistics statistics_;
 };
 

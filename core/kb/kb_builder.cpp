@@ -45,9 +45,7 @@ EntityIndex KnowledgeBaseBuilder::addEntity(std::string_view key, std::string_vi
     return id;
 }
 
-std::optional<EntityIndex> KnowledgeBaseBuilder::findEntity(std::string_view key) const {
-    return keys_.find(key);
-}
+std::optional<EntityIndex> KnowledgeBaseBuilder::findEntity(std::string_view key) const { return keys_.find(key); }
 
 void KnowledgeBaseBuilder::reserve(std::size_t entities, std::size_t names, std::size_t nameBytes) {
     // Every entity's key goes to keys_, its primary id to strings_ beside the names (ids such as
@@ -128,7 +126,8 @@ KnowledgeBase KnowledgeBaseBuilder::build() {
     const auto nothingFirst = [](std::uint32_t) { return kNoString; };
     const auto skipNothing = [](std::uint32_t, std::uint32_t) { return false; };
 
-    kb.names_ = groupUnique(entities, names_, strings, [&](std::uint32_t e) { return preferredNames_[e]; }, skipNothing);
+    kb.names_ = groupUnique(
+        entities, names_, strings, [&](std::uint32_t e) { return preferredNames_[e]; }, skipNothing);
     // Without an explicit choice the first name given is the preferred one.
     for (EntityIndex e = 0; e < entities; ++e)
         if (preferredNames_[e] == kNoString && !kb.names_.row(e).empty()) preferredNames_[e] = kb.names_.row(e).front();

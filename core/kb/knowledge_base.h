@@ -39,9 +39,17 @@ public:
         iterator() = default;
         iterator(const StringPool* pool, const StringId* at) noexcept : pool_(pool), at_(at) {}
         std::string_view operator*() const noexcept { return pool_->view(*at_); }
-        iterator& operator++() noexcept { ++at_; return *this; }
-        iterator operator++(int) noexcept { auto copy = *this; ++at_; return copy; }
+        iterator& operator++() noexcept {
+            ++at_;
+            return *this;
+        }
+        iterator operator++(int) noexcept {
+            auto copy = *this;
+            ++at_;
+            return copy;
+        }
         bool operator==(const iterator& other) const noexcept { return at_ == other.at_; }
+
     private:
         const StringPool* pool_ = nullptr;
         const StringId* at_ = nullptr;
@@ -61,19 +69,19 @@ private:
 
 struct KbStatistics {
     std::size_t entities = 0;
-    std::size_t namePairs = 0;              ///< (entity, name) pairs: a name of two entities counts twice
-    std::size_t distinctNames = 0;          ///< distinct name strings
-    std::size_t namesOfSeveralEntities = 0; ///< distinct names shared by >1 entity (exact homonyms)
-    std::size_t alternativeIds = 0;         ///< (entity, alternative id) pairs
-    std::size_t distinctIds = 0;            ///< distinct primary or alternative ids
-    std::size_t idsOfSeveralEntities = 0;   ///< ids (primary or alternative) held by >1 entity
+    std::size_t namePairs = 0;                    ///< (entity, name) pairs: a name of two entities counts twice
+    std::size_t distinctNames = 0;                ///< distinct name strings
+    std::size_t namesOfSeveralEntities = 0;       ///< distinct names shared by >1 entity (exact homonyms)
+    std::size_t alternativeIds = 0;               ///< (entity, alternative id) pairs
+    std::size_t distinctIds = 0;                  ///< distinct primary or alternative ids
+    std::size_t idsOfSeveralEntities = 0;         ///< ids (primary or alternative) held by >1 entity
     std::size_t primaryIdsOfSeveralEntities = 0;  ///< primary ids held by >1 entity
     std::size_t entitiesWithoutNames = 0;
     std::size_t entitiesWithSpecies = 0;
-    std::size_t semanticTypes = 0;          ///< distinct semantic types
-    std::size_t entitySemanticTypes = 0;    ///< (entity, semantic type) pairs
-    std::size_t stringBytes = 0;            ///< text bytes in the string pool
-    std::size_t memoryBytes = 0;            ///< bytes held by all containers of the KB
+    std::size_t semanticTypes = 0;        ///< distinct semantic types
+    std::size_t entitySemanticTypes = 0;  ///< (entity, semantic type) pairs
+    std::size_t stringBytes = 0;          ///< text bytes in the string pool
+    std::size_t memoryBytes = 0;          ///< bytes held by all containers of the KB
 };
 
 class KnowledgeBase {
@@ -154,8 +162,8 @@ private:
     Csr alternativeIds_;                    // entity -> alternative ids
     Csr semanticTypes_;                     // entity -> semanticTypeTable_ index
     std::vector<SemanticTypeEntry> semanticTypeTable_;
-    Csr entitiesByName_;                    // pool string -> entities having it as a name
-    Csr entitiesById_;                      // pool string -> entities having it as id, primary holders first
+    Csr entitiesByName_;  // pool string -> entities having it as a name
+    Csr entitiesById_;    // pool string -> entities having it as id, primary holders first
 };
 
 }  // namespace linkscope::kb

@@ -96,15 +96,13 @@ std::optional<StringPool::Id> StringPool::find(std::string_view text) const noex
 }
 
 StringPool::Id StringPool::intern(std::string_view text) {
-    if ((size() + 1) * 100 > slots_.size() * kMaxLoadPercent)
-        rehash(slots_.empty() ? kMinCapacity : slots_.size() * 2);
+    if ((size() + 1) * 100 > slots_.size() * kMaxLoadPercent) rehash(slots_.empty() ? kMinCapacity : slots_.size() * 2);
     const std::size_t hash = hashOf(text);
     const std::size_t slot = slotOf(text, hash);
     if (tags_[slot] != kFreeSlot) return slots_[slot];
 
     constexpr std::size_t kMaxOffset = std::numeric_limits<std::uint32_t>::max();
-    if (arena_.size() + text.size() > kMaxOffset)
-        throw Error("string pool full: more than 4 GiB of distinct strings");
+    if (arena_.size() + text.size() > kMaxOffset) throw Error("string pool full: more than 4 GiB of distinct strings");
     // Ids stay below 2^32 - 1, so that `id + 1` indexes offsets_ without overflow.
     if (size() + 1 >= std::numeric_limits<Id>::max())
         throw Error("string pool full: more than 2^32 - 2 distinct strings");

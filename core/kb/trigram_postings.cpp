@@ -119,7 +119,8 @@ std::vector<std::uint32_t> TrigramPostings::containing(std::string_view text, co
     if (found.size() > 1) {
         const std::vector<std::uint32_t> second = keysOf(found[1]);
         std::vector<std::uint32_t> both;
-        std::set_intersection(candidates.begin(), candidates.end(), second.begin(), second.end(), std::back_inserter(both));
+        std::set_intersection(candidates.begin(), candidates.end(), second.begin(), second.end(),
+                              std::back_inserter(both));
         candidates = std::move(both);
     }
     // A text of exactly one 3-gram is in every key of its list; a longer one is checked.

@@ -17,14 +17,35 @@ namespace linkscope::kb {
 namespace {
 
 // MRCONSO.RRF columns.
-enum Conso : std::size_t { CUI, LAT, TS, LUI, STT, SUI, ISPREF, AUI, SAUI, SCUI, SDUI, SAB, TTY, CODE, STR, SRL, SUPPRESS, CVF,
-                           kConsoFields };
+enum Conso : std::size_t {
+    CUI,
+    LAT,
+    TS,
+    LUI,
+    STT,
+    SUI,
+    ISPREF,
+    AUI,
+    SAUI,
+    SCUI,
+    SDUI,
+    SAB,
+    TTY,
+    CODE,
+    STR,
+    SRL,
+    SUPPRESS,
+    CVF,
+    kConsoFields
+};
 // MRSTY.RRF columns.
 enum Sty : std::size_t { STY_CUI, TUI, STN, STY, ATUI, STY_CVF, kStyFields };
 
 constexpr std::uint8_t kNotPreferred = 0xFF;
 
-bool isCui(std::string_view text) noexcept { return text.size() == 8 && text[0] == 'C' && detail::allDigits(text.substr(1)); }
+bool isCui(std::string_view text) noexcept {
+    return text.size() == 8 && text[0] == 'C' && detail::allDigits(text.substr(1));
+}
 
 // The number of a CUI that isCui() accepted: C0000000 .. C9999999.
 std::size_t cuiNumber(std::string_view cui) noexcept {
@@ -36,7 +57,8 @@ std::size_t cuiNumber(std::string_view cui) noexcept {
 // A is B or lies under B in the semantic type tree: B's tree number is a dotted prefix of A's
 // (T047 Disease or Syndrome, B2.2.1.2.1, lies under T038 Biologic Function, B2.2.1).
 bool underTreeNumber(std::string_view stn, std::string_view ancestor) noexcept {
-    return stn == ancestor || (stn.size() > ancestor.size() && stn.starts_with(ancestor) && stn[ancestor.size()] == '.');
+    return stn == ancestor ||
+           (stn.size() > ancestor.size() && stn.starts_with(ancestor) && stn[ancestor.size()] == '.');
 }
 
 // Splits an RRF row whose every field ends with '|'; false when the count is not `expected`.
@@ -93,7 +115,8 @@ public:
                 continue;
             }
             const auto language = std::find(options_.languages.begin(), options_.languages.end(), fields_[LAT]);
-            if (!*keep || language == options_.languages.end() || !sourceKept(fields_[SAB]) || !typeKept(fields_[CUI])) {
+            if (!*keep || language == options_.languages.end() || !sourceKept(fields_[SAB]) ||
+                !typeKept(fields_[CUI])) {
                 ++result_.linesFiltered;
                 continue;
             }
@@ -125,8 +148,7 @@ public:
                 builder_.addName(entity, name);
             }
         }
-        if (emptyNames > 0)
-            problems.fileNote(std::to_string(emptyNames) + " row(s) with an empty STR skipped");
+        if (emptyNames > 0) problems.fileNote(std::to_string(emptyNames) + " row(s) with an empty STR skipped");
     }
 
     /// Splits an MRSTY row into fields_; false, the problem reported, for a malformed row.
@@ -172,7 +194,7 @@ public:
     void readTypeFilter(const std::filesystem::path& file) {
         LineReader reader(file, detail::readerOptions(options_));
         detail::LineProblems problems(reader, options_.lenient, result_.diagnostics);
-        std::map<std::string, std::string, std::less<>> treeNumber;       // TUI -> STN
+        std::map<std::string, std::string, std::less<>> treeNumber;     // TUI -> STN
         std::vector<std::pair<std::size_t, std::string>> conceptTypes;  // (CUI number, TUI)
         std::string line;
         while (problems.next(reader, line)) {
@@ -193,12 +215,15 @@ public:
             }
         }
         if (!unknown.empty())
-            problems.fileNote("semantic type(s) of the filter that no row names (no concept kept for them): " + unknown);
+            problems.fileNote("semantic type(s) of the filter that no row names (no concept kept for them): " +
+                              unknown);
         std::map<std::string, bool, std::less<>> selected;  // TUI -> kept
         for (const auto& [tui, stn] : treeNumber)
-            selected[tui] = std::find(options_.semanticTypes.begin(), options_.semanticTypes.end(), tui) != options_.semanticTypes.end() ||
-                            std::any_of(ancestors.begin(), ancestors.end(),
-                                        [&stn](const std::string& a) { return !stn.empty() && underTreeNumber(stn, a); });
+            selected[tui] = std::find(options_.semanticTypes.begin(), options_.semanticTypes.end(), tui) !=
+                                options_.semanticTypes.end() ||
+                            std::any_of(ancestors.begin(), ancestors.end(), [&stn](const std::string& a) {
+                                return !stn.empty() && underTreeNumber(stn, a);
+                            });
         keptConcepts_.assign(10'000'000, false);
         for (const auto& [cui, tui] : conceptTypes)
             if (selected.at(tui)) keptConcepts_[cui] = true;
@@ -300,8 +325,9 @@ KbLoadResult loadUmls(const std::filesystem::path& mrconso, const std::optional<
     UmlsReader reader(options, result);
     if (!options.semanticTypes.empty()) {
         if (!mrsty)
-            throw Error(mrconso.string() + ": a semantic-type filter needs the semantic types, MRSTY.RRF (--mrsty, or "
-                                           "\"semanticTypes\" in a manifest)");
+            throw Error(mrconso.string() +
+                        ": a semantic-type filter needs the semantic types, MRSTY.RRF (--mrsty, or "
+                        "\"semanticTypes\" in a manifest)");
         reader.readTypeFilter(*mrsty);
     }
     reader.readConcepts(mrconso);

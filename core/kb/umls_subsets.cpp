@@ -9,13 +9,13 @@ namespace linkscope::kb {
 namespace {
 
 // MedMentions' st21pv/README.md: the 21 semantic types (with their descendants) ...
-constexpr std::array<std::string_view, 21> kSt21pvTypes{
-    "T005", "T007", "T017", "T022", "T031", "T033", "T037", "T038", "T058", "T062", "T074",
-    "T082", "T091", "T092", "T097", "T098", "T103", "T168", "T170", "T201", "T204"};
+constexpr std::array<std::string_view, 21> kSt21pvTypes{"T005", "T007", "T017", "T022", "T031", "T033", "T037",
+                                                        "T038", "T058", "T062", "T074", "T082", "T091", "T092",
+                                                        "T097", "T098", "T103", "T168", "T170", "T201", "T204"};
 // ... and the 18 "preferred vocabularies" a concept must be mapped to.
 constexpr std::array<std::string_view, 18> kSt21pvSources{
-    "CPT", "FMA", "GO",  "HGNC", "HPO",  "ICD10", "ICD10CM", "ICD9CM", "MDR",
-    "MSH", "MTH", "NCBI", "NCI", "NDDF", "NDFRT", "OMIM",    "RXNORM", "SNOMEDCT_US"};
+    "CPT", "FMA", "GO",   "HGNC", "HPO",  "ICD10", "ICD10CM", "ICD9CM", "MDR",
+    "MSH", "MTH", "NCBI", "NCI",  "NDDF", "NDFRT", "OMIM",    "RXNORM", "SNOMEDCT_US"};
 
 std::string_view trimmed(std::string_view text) noexcept {
     const auto first = text.find_first_not_of(" \t");

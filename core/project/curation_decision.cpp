@@ -49,11 +49,14 @@ std::optional<DecisionState> parseDecisionState(std::string_view name) noexcept 
 
 std::optional<std::string> decidedLink(const Decision& decision) {
     switch (decision.kind) {
-    case DecisionKind::Accept:
-    case DecisionKind::Correct:
-    case DecisionKind::Nil: return decision.newLink;
-    case DecisionKind::Reject: return std::string{};
-    case DecisionKind::Skip: return std::nullopt;
+        case DecisionKind::Accept:
+        case DecisionKind::Correct:
+        case DecisionKind::Nil:
+            return decision.newLink;
+        case DecisionKind::Reject:
+            return std::string{};
+        case DecisionKind::Skip:
+            return std::nullopt;
     }
     return std::nullopt;
 }

@@ -31,19 +31,19 @@ struct MentionKey {
 /// Where a decision stands in the undo history: done (in effect), undone (on the redo stack),
 /// or discarded (undone, then a new decision cut the redo stack; kept as history only).
 enum class DecisionState { Done, Undone, Discarded };
-std::string_view decisionStateName(DecisionState state) noexcept;  ///< "done", "undone", "discarded"
+std::string_view decisionStateName(DecisionState state) noexcept;                 ///< "done", "undone", "discarded"
 std::optional<DecisionState> parseDecisionState(std::string_view name) noexcept;  ///< the inverse
 
 struct Decision {
-    std::int64_t id = 0;          ///< assigned by the store, increasing in order of recording
+    std::int64_t id = 0;  ///< assigned by the store, increasing in order of recording
     MentionKey mention;
-    std::string mentionText;      ///< the mention as the curator saw it (the log reads alone)
+    std::string mentionText;  ///< the mention as the curator saw it (the log reads alone)
     DecisionKind kind = DecisionKind::Accept;
     /// Links as canonical ids joined by '|' ("MESH:D003924|MESH:D009369" for a composite).
-    std::string previousLink;     ///< the link in effect before (a prediction or an earlier decision)
-    std::string newLink;          ///< accept/correct: the chosen link; nil: "-1"; reject/skip: empty
-    std::string curator;          ///< who decided
-    std::string timestamp;        ///< UTC, ISO 8601 with milliseconds ("2026-11-22T07:30:12.123Z")
+    std::string previousLink;  ///< the link in effect before (a prediction or an earlier decision)
+    std::string newLink;       ///< accept/correct: the chosen link; nil: "-1"; reject/skip: empty
+    std::string curator;       ///< who decided
+    std::string timestamp;     ///< UTC, ISO 8601 with milliseconds ("2026-11-22T07:30:12.123Z")
     DecisionState state = DecisionState::Done;
 };
 

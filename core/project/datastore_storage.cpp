@@ -73,8 +73,9 @@ std::optional<retrieval::KnnDatastore> loadDatastore(const ProjectStore& project
     try {
         return retrieval::KnnDatastore::load(temporary.path(), expectedFingerprint);
     } catch (const ParseError& e) {
-        throw ParseError(project.file().string(), 0, "kNN datastore \"" + std::string(name) + "\": " +
-                                                         renamed(e.message(), temporary.path(), label));
+        throw ParseError(
+            project.file().string(), 0,
+            "kNN datastore \"" + std::string(name) + "\": " + renamed(e.message(), temporary.path(), label));
     } catch (const Error& e) {
         throw Error(renamed(e.what(), temporary.path(), label));
     }

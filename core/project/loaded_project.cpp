@@ -19,7 +19,8 @@ void append(std::vector<Diagnostic>& to, std::vector<Diagnostic>&& from) {
 
 std::string lowerName(const std::filesystem::path& file) {
     std::string name = file.filename().string();
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return name;
 }
 
@@ -32,13 +33,15 @@ KbFormat detectKbFormat(const std::filesystem::path& file) {
     std::string line;
     while (reader.next(line)) {
         if (line.empty()) continue;
-        if (line.starts_with("# The Comparative Toxicogenomics Database") || line.starts_with("# Fields:")) return KbFormat::Ctd;
+        if (line.starts_with("# The Comparative Toxicogenomics Database") || line.starts_with("# Fields:"))
+            return KbFormat::Ctd;
         if (line.starts_with("#")) continue;
         if (line.find("||") != std::string::npos) return KbFormat::Medic;
         if (std::count(line.begin(), line.end(), '|') >= 17) return KbFormat::Umls;
         if (name.ends_with(".tsv") || name.ends_with(".tsv.gz")) return KbFormat::Ctd;
-        reader.fail("cannot tell the vocabulary format (expected MEDIC \"IDS||names\", CTD TSV or UMLS MRCONSO.RRF); "
-                    "name it with --kb-format");
+        reader.fail(
+            "cannot tell the vocabulary format (expected MEDIC \"IDS||names\", CTD TSV or UMLS MRCONSO.RRF); "
+            "name it with --kb-format");
     }
     throw ParseError(file.string(), 0, "empty vocabulary file");
 }
@@ -46,22 +49,28 @@ KbFormat detectKbFormat(const std::filesystem::path& file) {
 kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Diagnostic>& diagnostics) {
     kb::KbLoadResult result;
     if (reference.filtered() && reference.format != KbFormat::Umls)
-        throw Error(reference.path.string() + ": semantic-type, source (SAB) and language filters are for UMLS; this is " +
+        throw Error(reference.path.string() +
+                    ": semantic-type, source (SAB) and language filters are for UMLS; this is " +
                     kbFormatName(reference.format));
     switch (reference.format) {
-    case KbFormat::Medic: result = kb::loadDictionary(reference.path); break;
-    case KbFormat::Ctd: result = kb::loadCtd(reference.path); break;
-    case KbFormat::Umls: {
-        kb::UmlsOptions options;
-        options.semanticTypes = reference.semanticTypeFilter;
-        options.sources = reference.sources;
-        if (!reference.languages.empty()) options.languages = reference.languages;
-        result = kb::loadUmls(reference.path,
-                              reference.semanticTypes.empty() ? std::nullopt
-                                                              : std::optional<std::filesystem::path>(reference.semanticTypes),
-                              options);
-        break;
-    }
+        case KbFormat::Medic:
+            result = kb::loadDictionary(reference.path);
+            break;
+        case KbFormat::Ctd:
+            result = kb::loadCtd(reference.path);
+            break;
+        case KbFormat::Umls: {
+            kb::UmlsOptions options;
+            options.semanticTypes = reference.semanticTypeFilter;
+            options.sources = reference.sources;
+            if (!reference.languages.empty()) options.languages = reference.languages;
+            result = kb::loadUmls(reference.path,
+                                  reference.semanticTypes.empty()
+                                      ? std::nullopt
+                                      : std::optional<std::filesystem::path>(reference.semanticTypes),
+                                  options);
+            break;
+        }
     }
     append(diagnostics, std::move(result.diagnostics));
     return std::move(result.kb);
@@ -122,7 +131,8 @@ LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& p
     } join{corpora};
 
     // The KB is by far the largest input; give it most of the progress bar.
-    progress("Loading knowledge base " + manifest.knowledgeBase.path.filename().string() + " (corpora read alongside)", 0.0);
+    progress("Loading knowledge base " + manifest.knowledgeBase.path.filename().string() + " (corpora read alongside)",
+             0.0);
     auto kb = std::make_unique<kb::KnowledgeBase>(loadKnowledgeBase(manifest.knowledgeBase, project.diagnostics));
     progress.checkCancelled();
     progress("Expanding homonyms", 0.6);

@@ -44,7 +44,8 @@ void checkBlobName(const std::filesystem::path& file, std::string_view name) {
     if (name.empty()) throw Error(file.string() + ": a blob needs a name");
 }
 
-void checkBlobSize(SQLite::Database& db, const std::filesystem::path& file, std::string_view name, std::uint64_t bytes) {
+void checkBlobSize(SQLite::Database& db, const std::filesystem::path& file, std::string_view name,
+                   std::uint64_t bytes) {
     if (const auto limit = maxBlobBytes(db); bytes > limit)
         throw Error(file.string() + ": cannot store the blob \"" + std::string(name) + "\": " + std::to_string(bytes) +
                     " bytes, over SQLite's limit of " + std::to_string(limit) + " bytes for one value");
@@ -116,8 +117,10 @@ void ProjectStore::putBlobFromFile(std::string_view name, const std::filesystem:
             for (std::uint64_t offset = 0; offset < bytes;) {
                 const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkBytes, bytes - offset));
                 if (!in.read(chunk.data(), static_cast<std::streamsize>(size)))
-                    throw Error(state_->file.string() + ": cannot " + what + ": the file ended early (changed while read?)");
-                const int rc = sqlite3_blob_write(blob.get(), chunk.data(), static_cast<int>(size), static_cast<int>(offset));
+                    throw Error(state_->file.string() + ": cannot " + what +
+                                ": the file ended early (changed while read?)");
+                const int rc =
+                    sqlite3_blob_write(blob.get(), chunk.data(), static_cast<int>(size), static_cast<int>(offset));
                 if (rc != SQLITE_OK) throw SQLite::Exception(state_->db.getHandle(), rc);
                 offset += size;
             }
@@ -146,7 +149,8 @@ bool ProjectStore::writeBlobToFile(std::string_view name, const std::filesystem:
             std::vector<char> chunk(kChunkBytes);
             for (std::uint64_t offset = 0; offset < bytes;) {
                 const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkBytes, bytes - offset));
-                const int rc = sqlite3_blob_read(blob.get(), chunk.data(), static_cast<int>(size), static_cast<int>(offset));
+                const int rc =
+                    sqlite3_blob_read(blob.get(), chunk.data(), static_cast<int>(size), static_cast<int>(offset));
                 if (rc != SQLITE_OK) throw SQLite::Exception(state_->db.getHandle(), rc);
                 out.stream().write(chunk.data(), static_cast<std::streamsize>(size));
                 offset += size;

@@ -42,22 +42,23 @@ void validate(Decision& decision, const std::filesystem::path& file) {
     if (hasLineBreakOrTab(decision.previousLink)) throw refuse("the previous link holds a tab or a line break");
     const std::string kind(decisionKindName(decision.kind));
     switch (decision.kind) {
-    case DecisionKind::Accept:
-    case DecisionKind::Correct:
-        if (decision.newLink.empty()) throw refuse("an " + kind + " decision needs the new link");
-        break;
-    case DecisionKind::Nil:
-        if (decision.newLink.empty()) decision.newLink = "-1";
-        if (decision.newLink != "-1")
-            throw refuse("a nil decision links to \"-1\", not to \"" + decision.newLink + "\"");
-        break;
-    case DecisionKind::Reject:
-    case DecisionKind::Skip:
-        // The header's contract: reject and skip give no link; one given is a caller's mix-up.
-        if (!decision.newLink.empty())
-            throw refuse("a " + kind + " decision gives no new link, but \"" + decision.newLink + "\" was given");
-        break;
-    default: throw refuse("unknown decision kind " + std::to_string(static_cast<int>(decision.kind)));
+        case DecisionKind::Accept:
+        case DecisionKind::Correct:
+            if (decision.newLink.empty()) throw refuse("an " + kind + " decision needs the new link");
+            break;
+        case DecisionKind::Nil:
+            if (decision.newLink.empty()) decision.newLink = "-1";
+            if (decision.newLink != "-1")
+                throw refuse("a nil decision links to \"-1\", not to \"" + decision.newLink + "\"");
+            break;
+        case DecisionKind::Reject:
+        case DecisionKind::Skip:
+            // The header's contract: reject and skip give no link; one given is a caller's mix-up.
+            if (!decision.newLink.empty())
+                throw refuse("a " + kind + " decision gives no new link, but \"" + decision.newLink + "\" was given");
+            break;
+        default:
+            throw refuse("unknown decision kind " + std::to_string(static_cast<int>(decision.kind)));
     }
 }
 
@@ -80,7 +81,8 @@ Decision readDecision(const SQLite::Statement& row, const std::filesystem::path&
                       row.getColumn(4).getString() + "\")");
     const std::int64_t start = row.getColumn(3).getInt64();
     const std::int64_t end = row.getColumn(4).getInt64();
-    if (start < 0 || end <= start) throw damaged("has the offsets " + std::to_string(start) + "-" + std::to_string(end));
+    if (start < 0 || end <= start)
+        throw damaged("has the offsets " + std::to_string(start) + "-" + std::to_string(end));
     decision.mention.start = static_cast<std::size_t>(start);
     decision.mention.end = static_cast<std::size_t>(end);
     decision.mentionText = row.getColumn(5).getString();
@@ -101,7 +103,8 @@ Decision readDecision(const SQLite::Statement& row, const std::filesystem::path&
     return decision;
 }
 
-std::vector<Decision> selectDecisions(SQLite::Database& db, const std::filesystem::path& file, const std::string& where) {
+std::vector<Decision> selectDecisions(SQLite::Database& db, const std::filesystem::path& file,
+                                      const std::string& where) {
     SQLite::Statement query(db, std::string("SELECT ") + kColumns + " FROM decisions " + where + " ORDER BY id");
     std::vector<Decision> decisions;
     while (query.executeStep()) decisions.push_back(readDecision(query, file));

@@ -23,23 +23,22 @@ const Json& member(const Json& object, const char* key, Json::value_t type, cons
     return *it;
 }
 
-std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative,
-                              const std::string& file, const std::string& where) {
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative, const std::string& file,
+                              const std::string& where) {
     if (relative.empty()) throw ParseError(file, 0, where + ": empty path");
     // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
-    if (relative.find('\0') != std::string::npos)
-        throw ParseError(file, 0, where + ": the path holds a NUL character");
+    if (relative.find('\0') != std::string::npos) throw ParseError(file, 0, where + ": the path holds a NUL character");
     std::filesystem::path path(relative);
     if (path.is_relative()) path = base / path;
     path = path.lexically_normal();
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw ParseError(file, 0, where + ": " + path.string() + " does not exist");
+    if (!std::filesystem::exists(path, ec)) throw ParseError(file, 0, where + ": " + path.string() + " does not exist");
     return path;
 }
 
 // A filter given as one string or an array of strings; each string may hold a comma list.
-std::vector<std::string> stringList(const Json& object, const char* key, const std::string& file, const std::string& where) {
+std::vector<std::string> stringList(const Json& object, const char* key, const std::string& file,
+                                    const std::string& where) {
     std::vector<std::string> out;
     const auto it = object.find(key);
     if (it == object.end()) return out;
@@ -55,7 +54,8 @@ std::vector<std::string> stringList(const Json& object, const char* key, const s
 
 void readKbFilters(const Json& kb, KbReference& reference, int version, const std::string& file) {
     try {
-        reference.semanticTypeFilter = kb::semanticTypeFilter(stringList(kb, "semanticTypeFilter", file, "knowledgeBase"));
+        reference.semanticTypeFilter =
+            kb::semanticTypeFilter(stringList(kb, "semanticTypeFilter", file, "knowledgeBase"));
         reference.sources = kb::sourceFilter(stringList(kb, "sources", file, "knowledgeBase"));
         reference.languages = kb::languageFilter(stringList(kb, "languages", file, "knowledgeBase"));
     } catch (const ParseError&) {
@@ -65,11 +65,14 @@ void readKbFilters(const Json& kb, KbReference& reference, int version, const st
     }
     if (!reference.filtered()) return;
     if (version < 2)
-        throw ParseError(file, 0, "knowledgeBase: UMLS filters (semanticTypeFilter, sources, languages) need \"version\": 2 "
-                                  "(a version-1 reader would ignore them)");
+        throw ParseError(file, 0,
+                         "knowledgeBase: UMLS filters (semanticTypeFilter, sources, languages) need \"version\": 2 "
+                         "(a version-1 reader would ignore them)");
     if (reference.format != KbFormat::Umls)
-        throw ParseError(file, 0, std::string("knowledgeBase: semanticTypeFilter, sources and languages filter UMLS; this "
-                                              "knowledge base is ") + kbFormatName(reference.format));
+        throw ParseError(file, 0,
+                         std::string("knowledgeBase: semanticTypeFilter, sources and languages filter UMLS; this "
+                                     "knowledge base is ") +
+                             kbFormatName(reference.format));
     if (!reference.semanticTypeFilter.empty() && reference.semanticTypes.empty())
         throw ParseError(file, 0, "knowledgeBase: semanticTypeFilter needs \"semanticTypes\" (MRSTY.RRF)");
 }
@@ -87,7 +90,8 @@ CorpusFormat corpusFormatOf(const Json& entry, const std::filesystem::path& path
         }
     }
     if (const auto format = corpusFormatFromName(name)) return *format;
-    throw ParseError(file, 0, where + ": unknown corpus format \"" + name + "\" (expected auto, pubtator, bioc or brat)");
+    throw ParseError(file, 0,
+                     where + ": unknown corpus format \"" + name + "\" (expected auto, pubtator, bioc or brat)");
 }
 
 }  // namespace
@@ -101,9 +105,12 @@ KbFormat kbFormatFromName(const std::string& name) {
 
 const char* kbFormatName(KbFormat format) noexcept {
     switch (format) {
-    case KbFormat::Medic: return "medic";
-    case KbFormat::Ctd: return "ctd";
-    case KbFormat::Umls: return "umls";
+        case KbFormat::Medic:
+            return "medic";
+        case KbFormat::Ctd:
+            return "ctd";
+        case KbFormat::Umls:
+            return "umls";
     }
     return "?";
 }
@@ -113,7 +120,8 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
     const Json root = readJsonFile(file);
     if (!root.is_object()) throw ParseError(name, 0, "a project manifest must be a JSON object");
     if (root.value("format", std::string{}) != "linkscope-project-manifest")
-        throw ParseError(name, 0, "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");
+        throw ParseError(name, 0,
+                         "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");
     const auto versionField = root.find("version");
     const int version = versionField != root.end() && versionField->is_number_integer() ? versionField->get<int>() : 0;
     if (version != 1 && version != 2)
@@ -127,7 +135,8 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
 
     const Json& kb = member(root, "knowledgeBase", Json::value_t::object, name, "manifest");
     manifest.knowledgeBase.path =
-        resolve(base, member(kb, "path", Json::value_t::string, name, "knowledgeBase").get<std::string>(), name, "knowledgeBase");
+        resolve(base, member(kb, "path", Json::value_t::string, name, "knowledgeBase").get<std::string>(), name,
+                "knowledgeBase");
     try {
         manifest.knowledgeBase.format = kbFormatFromName(kb.value("format", std::string("medic")));
     } catch (const Error& e) {
@@ -146,21 +155,26 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
         const Json& entry = corpora[i];
         if (!entry.is_object()) throw ParseError(name, 0, where + ": expected an object");
         CorpusReference ref;
-        ref.path = resolve(base, member(entry, "path", Json::value_t::string, name, where).get<std::string>(), name, where);
+        ref.path =
+            resolve(base, member(entry, "path", Json::value_t::string, name, where).get<std::string>(), name, where);
         ref.format = corpusFormatOf(entry, ref.path, name, where);
         if (!entry.contains("pmidLists")) {
-            ref.split = entry.contains("split") ? member(entry, "split", Json::value_t::string, name, where).get<std::string>()
-                                                : std::string("corpus");
+            ref.split = entry.contains("split")
+                            ? member(entry, "split", Json::value_t::string, name, where).get<std::string>()
+                            : std::string("corpus");
             if (const auto problem = splitNameProblem(ref.split)) throw ParseError(name, 0, where + ": " + *problem);
             manifest.corpora.push_back(std::move(ref));
             continue;
         }
         // One file, one PMID list per split: one reference per split, sharing the file.
         if (version < 2)
-            throw ParseError(name, 0, where + ": \"pmidLists\" needs \"version\": 2 (a version-1 reader would ignore it "
-                                              "and load the whole corpus as one split)");
+            throw ParseError(name, 0,
+                             where +
+                                 ": \"pmidLists\" needs \"version\": 2 (a version-1 reader would ignore it "
+                                 "and load the whole corpus as one split)");
         if (entry.contains("split"))
-            throw ParseError(name, 0, where + ": give either \"split\" or \"pmidLists\" (whose entries name the splits)");
+            throw ParseError(name, 0,
+                             where + ": give either \"split\" or \"pmidLists\" (whose entries name the splits)");
         const Json& lists = member(entry, "pmidLists", Json::value_t::array, name, where);
         if (lists.empty()) throw ParseError(name, 0, where + ": \"pmidLists\" is empty");
         for (std::size_t k = 0; k < lists.size(); ++k) {
@@ -168,9 +182,11 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
             if (!lists[k].is_object()) throw ParseError(name, 0, listWhere + ": expected an object");
             CorpusReference split = ref;
             split.split = member(lists[k], "split", Json::value_t::string, name, listWhere).get<std::string>();
-            if (const auto problem = splitNameProblem(split.split)) throw ParseError(name, 0, listWhere + ": " + *problem);
+            if (const auto problem = splitNameProblem(split.split))
+                throw ParseError(name, 0, listWhere + ": " + *problem);
             split.pmidList =
-                resolve(base, member(lists[k], "path", Json::value_t::string, name, listWhere).get<std::string>(), name, listWhere);
+                resolve(base, member(lists[k], "path", Json::value_t::string, name, listWhere).get<std::string>(), name,
+                        listWhere);
             manifest.corpora.push_back(std::move(split));
         }
     }

@@ -29,7 +29,7 @@ namespace linkscope {
 enum class KbFormat { Medic, Ctd, Umls };
 
 struct KbReference {
-    std::filesystem::path path;           ///< absolute
+    std::filesystem::path path;  ///< absolute
     KbFormat format = KbFormat::Medic;
     std::filesystem::path semanticTypes;  ///< UMLS MRSTY.RRF (absolute), empty when not given
     /// UMLS filters (kb/umls_subsets.h, set names expanded); empty: none. Only a UMLS KB takes them.
@@ -41,8 +41,8 @@ struct KbReference {
 };
 
 struct CorpusReference {
-    std::string split;                    ///< "train", "dev", "test", or any name
-    std::filesystem::path path;           ///< absolute
+    std::string split;           ///< "train", "dev", "test", or any name
+    std::filesystem::path path;  ///< absolute
     CorpusFormat format = CorpusFormat::PubTator;
     /// The split is the documents of `path` that this PMID list names (absolute); empty: the
     /// whole of `path`. References with lists over one path are read together (corpus_input.h).
@@ -50,7 +50,7 @@ struct CorpusReference {
 };
 
 struct ProjectManifest {
-    std::filesystem::path file;           ///< the manifest itself
+    std::filesystem::path file;  ///< the manifest itself
     std::string name;
     std::string description;
     KbReference knowledgeBase;

@@ -67,8 +67,8 @@ CREATE INDEX decisions_by_mention ON decisions (split, document, start, "end");
 CREATE INDEX decisions_by_state ON decisions (state, id);
 )sql";
 
-constexpr std::array<const char*, 8> kTables{"meta",     "project", "knowledge_base", "corpora",
-                                             "runs",     "settings", "blobs",         "decisions"};
+constexpr std::array<const char*, 8> kTables{"meta", "project",  "knowledge_base", "corpora",
+                                             "runs", "settings", "blobs",          "decisions"};
 
 std::optional<std::string> metaValue(SQLite::Database& db, const char* key) {
     SQLite::Statement query(db, "SELECT value FROM meta WHERE key = ?");
@@ -122,8 +122,9 @@ void check(SQLite::Database& db, const std::string& fileName) {
         if (error != std::errc{} || end != version.data() + version.size() || number < 1)
             throw notOurs("its schema version \"" + version + "\" is not a positive number");
         if (number > kVersion)
-            throw ParseError(fileName, 0, "schema version " + version + " is newer than this Linkscope (" +
-                                              std::to_string(kVersion) + "): open it with a newer Linkscope");
+            throw ParseError(fileName, 0,
+                             "schema version " + version + " is newer than this Linkscope (" +
+                                 std::to_string(kVersion) + "): open it with a newer Linkscope");
         for (const char* table : kTables)
             if (!hasTable(db, table)) throw notOurs(std::string("the table ") + table + " is missing");
         // A page damaged on disk (a bad sector, a copy cut short, a tool that wrote into the
@@ -133,11 +134,13 @@ void check(SQLite::Database& db, const std::string& fileName) {
         SQLite::Statement quick(db, "PRAGMA quick_check(3)");
         std::string problems;
         while (quick.executeStep())
-            if (const std::string row = quick.getColumn(0).getString(); row != "ok") problems += (problems.empty() ? "" : "; ") + row;
+            if (const std::string row = quick.getColumn(0).getString(); row != "ok")
+                problems += (problems.empty() ? "" : "; ") + row;
         if (!problems.empty())
-            throw ParseError(fileName, 0,
-                             "damaged project: SQLite's check of the file failed (" + problems +
-                                 "); restore it from a copy (the decisions log export of an earlier copy holds every decision)");
+            throw ParseError(
+                fileName, 0,
+                "damaged project: SQLite's check of the file failed (" + problems +
+                    "); restore it from a copy (the decisions log export of an earlier copy holds every decision)");
     } catch (const SQLite::Exception& e) {
         // SQLite reads nothing from random bytes ("file is not a database") nor from a file
         // shorter than its header says ("database disk image is malformed").

@@ -22,7 +22,9 @@ namespace {
 // The UMLS filters as one JSON object in knowledge_base.filters; "" when there are none.
 std::string filtersText(const KbReference& kb) {
     if (!kb.filtered()) return {};
-    return nlohmann::json{{"semanticTypes", kb.semanticTypeFilter}, {"sources", kb.sources}, {"languages", kb.languages}}.dump();
+    return nlohmann::json{
+        {"semanticTypes", kb.semanticTypeFilter}, {"sources", kb.sources}, {"languages", kb.languages}}
+        .dump();
 }
 
 void readFilters(const std::string& text, KbReference& kb, const std::string& file) {
@@ -31,14 +33,17 @@ void readFilters(const std::string& text, KbReference& kb, const std::string& fi
     const auto list = [&](const char* key) {
         std::vector<std::string> out;
         const auto it = json.find(key);
-        if (it == json.end() || !it->is_array()) throw ParseError(file, 0, "damaged project: the knowledge-base filters lack \"" + std::string(key) + "\"");
+        if (it == json.end() || !it->is_array())
+            throw ParseError(file, 0, "damaged project: the knowledge-base filters lack \"" + std::string(key) + "\"");
         for (const auto& item : *it) {
-            if (!item.is_string()) throw ParseError(file, 0, "damaged project: a knowledge-base filter is not a string");
+            if (!item.is_string())
+                throw ParseError(file, 0, "damaged project: a knowledge-base filter is not a string");
             out.push_back(item.get<std::string>());
         }
         return out;
     };
-    if (!json.is_object()) throw ParseError(file, 0, "damaged project: the knowledge-base filters are not a JSON object");
+    if (!json.is_object())
+        throw ParseError(file, 0, "damaged project: the knowledge-base filters are not a JSON object");
     kb.semanticTypeFilter = list("semanticTypes");
     kb.sources = list("sources");
     kb.languages = list("languages");
@@ -65,8 +70,8 @@ void createExclusively(const std::filesystem::path& file) {
         throw Error(file.string() + ": cannot create the project: the file already exists");
     std::FILE* handle = std::fopen(file.c_str(), "wbx");  // "x": O_EXCL
     if (handle == nullptr)
-        throw Error(file.string() + ": cannot create the project: " +
-                    std::error_code(errno, std::generic_category()).message());
+        throw Error(file.string() +
+                    ": cannot create the project: " + std::error_code(errno, std::generic_category()).message());
     std::fclose(handle);
 }
 
@@ -80,14 +85,16 @@ void writeManifest(SQLite::Database& db, const ProjectManifest& manifest, const 
     project.bind(2, manifest.description);
     project.exec();
 
-    SQLite::Statement kb(db, "INSERT INTO knowledge_base (id, path, format, semantic_types, filters) VALUES (1, ?, ?, ?, ?)");
+    SQLite::Statement kb(
+        db, "INSERT INTO knowledge_base (id, path, format, semantic_types, filters) VALUES (1, ?, ?, ?, ?)");
     kb.bind(1, storedPath(manifest.knowledgeBase.path, folder));
     kb.bind(2, kbFormatName(manifest.knowledgeBase.format));
     kb.bind(3, storedPath(manifest.knowledgeBase.semanticTypes, folder));
     kb.bind(4, filtersText(manifest.knowledgeBase));
     kb.exec();
 
-    SQLite::Statement corpus(db, "INSERT INTO corpora (position, split, path, format, pmid_list) VALUES (?, ?, ?, ?, ?)");
+    SQLite::Statement corpus(db,
+                             "INSERT INTO corpora (position, split, path, format, pmid_list) VALUES (?, ?, ?, ?, ?)");
     std::int64_t position = 0;
     for (const auto& reference : manifest.corpora) {
         corpus.bind(1, position++);
@@ -125,7 +132,8 @@ ProjectStore ProjectStore::create(const std::filesystem::path& file, const Proje
     try {
         auto state = guarded(path, "create the project", [&] {
             auto created = std::make_unique<State>(
-                State{path, path.parent_path(), SQLite::Database(path.string(), SQLite::OPEN_READWRITE, schema::kBusyTimeoutMs)});
+                State{path, path.parent_path(),
+                      SQLite::Database(path.string(), SQLite::OPEN_READWRITE, schema::kBusyTimeoutMs)});
             schema::configure(created->db);  // WAL from the first write on
             SQLite::Transaction transaction(created->db, SQLite::TransactionBehavior::IMMEDIATE);
             schema::create(created->db);
@@ -179,8 +187,9 @@ ProjectManifest ProjectStore::manifest() const {
 
         // A version-1 file has neither filters nor PMID lists: read as it is, never rewritten.
         const bool version2 = schema::version(state_->db) >= 2;
-        SQLite::Statement kb(state_->db, version2 ? "SELECT path, format, semantic_types, filters FROM knowledge_base WHERE id = 1"
-                                                  : "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
+        SQLite::Statement kb(state_->db,
+                             version2 ? "SELECT path, format, semantic_types, filters FROM knowledge_base WHERE id = 1"
+                                      : "SELECT path, format, semantic_types FROM knowledge_base WHERE id = 1");
         if (!kb.executeStep()) throw ParseError(name, 0, "damaged project: the knowledge_base row is missing");
         // The operating system reads a path up to its first NUL: "a.txt\0b" would open a.txt.
         const auto storedPathOf = [&](const SQLite::Column& column, const char* what) {
@@ -195,8 +204,9 @@ ProjectManifest ProjectStore::manifest() const {
         manifest.knowledgeBase.semanticTypes = storedPathOf(kb.getColumn(2), "semantic types");
         if (version2) readFilters(kb.getColumn(3).getString(), manifest.knowledgeBase, name);
 
-        SQLite::Statement corpora(state_->db, version2 ? "SELECT split, path, format, pmid_list FROM corpora ORDER BY position"
-                                                       : "SELECT split, path, format FROM corpora ORDER BY position");
+        SQLite::Statement corpora(state_->db,
+                                  version2 ? "SELECT split, path, format, pmid_list FROM corpora ORDER BY position"
+                                           : "SELECT split, path, format FROM corpora ORDER BY position");
         while (corpora.executeStep()) {
             CorpusReference reference;
             reference.split = corpora.getColumn(0).getString();
@@ -240,7 +250,8 @@ std::vector<RunReference> ProjectStore::runs() const {
         std::vector<RunReference> runs;
         SQLite::Statement query(state_->db, "SELECT name, directory, preset, added FROM runs ORDER BY position");
         while (query.executeStep())
-            runs.push_back({query.getColumn(0).getString(), projectPath(state_->file, state_->folder, query.getColumn(1).getString(), "run"),
+            runs.push_back({query.getColumn(0).getString(),
+                            projectPath(state_->file, state_->folder, query.getColumn(1).getString(), "run"),
                             query.getColumn(2).getString(), query.getColumn(3).getString()});
         return runs;
     });

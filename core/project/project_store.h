@@ -37,10 +37,10 @@ namespace linkscope::project {
 
 /// A trained run (train/trainer.h's output directory) or a model directory known to the project.
 struct RunReference {
-    std::string name;                ///< unique within the project
-    std::filesystem::path directory; ///< absolute
-    std::string preset;              ///< "biosyn", "triplet", ... (empty for a bare model)
-    std::string added;               ///< UTC timestamp, set by the store
+    std::string name;                 ///< unique within the project
+    std::filesystem::path directory;  ///< absolute
+    std::string preset;               ///< "biosyn", "triplet", ... (empty for a bare model)
+    std::string added;                ///< UTC timestamp, set by the store
 };
 
 class ProjectStore {

@@ -20,7 +20,8 @@ using GroupKey = std::pair<std::filesystem::path, CorpusFormat>;
 
 }  // namespace
 
-std::vector<SplitCorpus> readReferencedCorpora(std::span<const CorpusReference> references, std::vector<Diagnostic>& notes,
+std::vector<SplitCorpus> readReferencedCorpora(std::span<const CorpusReference> references,
+                                               std::vector<Diagnostic>& notes,
                                                const std::function<bool(const CorpusReference&)>& wanted,
                                                const std::function<void(const CorpusReference&)>& reading) {
     // The PMID lists over each file, across all references.
@@ -47,7 +48,8 @@ std::vector<SplitCorpus> readReferencedCorpora(std::span<const CorpusReference> 
         if (it == partitioned.end()) {
             if (reading) reading(reference);
             SplitsFromPmidLists splits = readSplitsByPmidLists(reference.path, groups.at(key), options);
-            notes.insert(notes.end(), std::make_move_iterator(splits.notes.begin()), std::make_move_iterator(splits.notes.end()));
+            notes.insert(notes.end(), std::make_move_iterator(splits.notes.begin()),
+                         std::make_move_iterator(splits.notes.end()));
             it = partitioned.emplace(key, std::move(splits.splits)).first;
         }
         for (auto& split : it->second)

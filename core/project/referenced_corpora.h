@@ -24,7 +24,8 @@ struct SplitCorpus {
 /// a ParseError naming the list file and line), also when only some of them are wanted, so the
 /// notes about documents in no list are about the whole project. Every reader's diagnostics go
 /// to `notes` (the corpora come back without them). `reading` is told before each file is read.
-std::vector<SplitCorpus> readReferencedCorpora(std::span<const CorpusReference> references, std::vector<Diagnostic>& notes,
+std::vector<SplitCorpus> readReferencedCorpora(std::span<const CorpusReference> references,
+                                               std::vector<Diagnostic>& notes,
                                                const std::function<bool(const CorpusReference&)>& wanted = {},
                                                const std::function<void(const CorpusReference&)>& reading = {});
 

@@ -31,10 +31,10 @@ std::vector<Candidate> mergeCandidates(std::span<const std::vector<Candidate>> l
 
 /// The ranked entries that name one set of concepts.
 struct ConceptGroup {
-    std::vector<std::string> ids;         ///< the entries' ids, sorted (the set the group stands for)
-    std::vector<std::uint32_t> entries;   ///< dictionary entries in rank order
-    float bestScore = 0.0f;               ///< score of the first of them
-    std::size_t firstRank = 0;            ///< 0-based rank of the first of them in the input list
+    std::vector<std::string> ids;        ///< the entries' ids, sorted (the set the group stands for)
+    std::vector<std::uint32_t> entries;  ///< dictionary entries in rank order
+    float bestScore = 0.0f;              ///< score of the first of them
+    std::size_t firstRank = 0;           ///< 0-based rank of the first of them in the input list
     /// The names are shared by several concepts (an unresolved homonym): an entity-level
     /// prediction from this group is ambiguous.
     bool ambiguous() const noexcept { return ids.size() > 1; }

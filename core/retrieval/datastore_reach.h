@@ -62,8 +62,8 @@ private:
     std::size_t dimension_;
     std::size_t k_;
     std::size_t count_;
-    std::vector<float> targets_;          // count_ x dimension_, unit rows
-    std::vector<float> nearest_;          // count_ x k_, cosines best first
+    std::vector<float> targets_;             // count_ x dimension_, unit rows
+    std::vector<float> nearest_;             // count_ x k_, cosines best first
     std::vector<std::size_t> nearestCount_;  // valid entries of each row of nearest_
 };
 

@@ -105,8 +105,7 @@ std::size_t defaultSubquantizers(std::size_t dimension) {
 IvfPqSizes chooseIvfPqSizes(std::size_t count, std::size_t dimension, const DenseIndexOptions& options) {
     IvfPqSizes sizes;
     if (options.pqBits < 1 || options.pqBits > 16)
-        throw Error("dense index: IVF-PQ needs 1 to 16 bits per sub-quantizer, not " +
-                    std::to_string(options.pqBits));
+        throw Error("dense index: IVF-PQ needs 1 to 16 bits per sub-quantizer, not " + std::to_string(options.pqBits));
     sizes.lists = options.ivfLists;
     if (sizes.lists == 0) {
         // ~4 sqrt(n) lists (FAISS's guideline), but never more than the vectors can train.
@@ -153,7 +152,8 @@ std::vector<std::size_t> sampleRowIndices(std::size_t count, std::size_t rows) {
     return order;
 }
 
-std::vector<float> gatherRows(std::span<const float> vectors, std::size_t dimension, std::span<const std::size_t> rows) {
+std::vector<float> gatherRows(std::span<const float> vectors, std::size_t dimension,
+                              std::span<const std::size_t> rows) {
     std::vector<float> sample(rows.size() * dimension);
     for (std::size_t i = 0; i < rows.size(); ++i)
         std::copy_n(vectors.begin() + static_cast<std::ptrdiff_t>(rows[i] * dimension), dimension,
@@ -178,10 +178,14 @@ std::vector<Candidate> toCandidates(const float* scores, const FaissId* labels, 
 
 std::string_view denseIndexKindName(DenseIndexKind kind) noexcept {
     switch (kind) {
-    case DenseIndexKind::Flat: return "flat";
-    case DenseIndexKind::Hnsw: return "hnsw";
-    case DenseIndexKind::IvfPq: return "ivf-pq";
-    case DenseIndexKind::IvfFp16: return "ivf-fp16";
+        case DenseIndexKind::Flat:
+            return "flat";
+        case DenseIndexKind::Hnsw:
+            return "hnsw";
+        case DenseIndexKind::IvfPq:
+            return "ivf-pq";
+        case DenseIndexKind::IvfFp16:
+            return "ivf-fp16";
     }
     return "unknown";
 }
@@ -227,8 +231,10 @@ DenseIndex DenseIndex::build(std::span<const float> vectors, std::size_t dimensi
     requireFinite(vectors, dimension, "vector");  // named by its row in `vectors`, not in a sample
     DenseIndexBuilder builder(dimension, count, std::move(fingerprint), options, progress);
     const auto& sampleRows = builder.trainingRows();
-    if (sampleRows.size() == count && count > 0) builder.train(vectors);
-    else if (!sampleRows.empty()) builder.train(gatherRows(vectors, dimension, sampleRows));
+    if (sampleRows.size() == count && count > 0)
+        builder.train(vectors);
+    else if (!sampleRows.empty())
+        builder.train(gatherRows(vectors, dimension, sampleRows));
     builder.add(vectors);
     return builder.finish();
 }
@@ -266,50 +272,53 @@ DenseIndexBuilder::DenseIndexBuilder(std::size_t dimension, std::size_t expected
     const ScopedOmpThreads threads(options.threads);
     try {
         switch (options.kind) {
-        case DenseIndexKind::Flat: b.state->index = std::make_unique<faiss::IndexFlatIP>(d); break;
-        case DenseIndexKind::Hnsw: {
-            if (options.hnswM < 2) throw Error("dense index: HNSW needs M of at least 2");
-            auto hnsw = std::make_unique<faiss::IndexHNSWFlat>(static_cast<int>(dimension),
-                                                               static_cast<int>(options.hnswM),
-                                                               faiss::METRIC_INNER_PRODUCT);
-            hnsw->hnsw.efConstruction = static_cast<int>(std::max<std::size_t>(1, options.hnswEfConstruction));
-            b.state->index = std::move(hnsw);
-            break;
-        }
-        case DenseIndexKind::IvfPq: {
-            const IvfPqSizes sizes = chooseIvfPqSizes(expectedRows, dimension, options);
-            auto quantizer = std::make_unique<faiss::IndexFlatIP>(d);
-            auto ivf = std::make_unique<faiss::IndexIVFPQ>(quantizer.get(), dimension, sizes.lists,
-                                                           sizes.subquantizers, options.pqBits,
-                                                           faiss::METRIC_INNER_PRODUCT);
-            ivf->own_fields = true;  // the IVF index deletes its quantizer from here on
-            static_cast<void>(quantizer.release());
-            // FAISS prints a warning to stderr when a sub-quantizer's k-means has fewer than
-            // 39 points per centroid (9,984 at 8 bits); core never prints, and the 2^bits
-            // minimum checked above is what it cannot do without.
-            ivf->pq.cp.min_points_per_centroid = 1;
-            b.trainingRows = sampleRowIndices(expectedRows, std::min(expectedRows, kMaxPointsPerList * sizes.lists));
-            b.state->index = std::move(ivf);
-            break;
-        }
-        case DenseIndexKind::IvfFp16: {
-            if (expectedRows == 0) throw Error("dense index: an IVF-fp16 index cannot be trained on 0 vectors");
-            const std::size_t lists = fp16Lists(expectedRows, options);
-            if (lists > expectedRows)
-                throw Error("dense index: " + std::to_string(lists) + " inverted lists cannot be trained on " +
-                            std::to_string(expectedRows) + " vectors");
-            auto quantizer = std::make_unique<faiss::IndexFlatIP>(d);
-            // Vectors are stored as they are, not as residuals from their list's centroid: a row
-            // then decodes without its list (row()), at the same fp16 precision.
-            auto ivf = std::make_unique<faiss::IndexIVFScalarQuantizer>(
-                quantizer.get(), dimension, lists, faiss::ScalarQuantizer::QT_fp16, faiss::METRIC_INNER_PRODUCT, false);
-            ivf->own_fields = true;
-            static_cast<void>(quantizer.release());
-            ivf->cp.min_points_per_centroid = 1;  // a small sample is deliberate (see kFp16PointsPerList)
-            b.trainingRows = sampleRowIndices(expectedRows, std::min(expectedRows, kFp16PointsPerList * lists));
-            b.state->index = std::move(ivf);
-            break;
-        }
+            case DenseIndexKind::Flat:
+                b.state->index = std::make_unique<faiss::IndexFlatIP>(d);
+                break;
+            case DenseIndexKind::Hnsw: {
+                if (options.hnswM < 2) throw Error("dense index: HNSW needs M of at least 2");
+                auto hnsw = std::make_unique<faiss::IndexHNSWFlat>(
+                    static_cast<int>(dimension), static_cast<int>(options.hnswM), faiss::METRIC_INNER_PRODUCT);
+                hnsw->hnsw.efConstruction = static_cast<int>(std::max<std::size_t>(1, options.hnswEfConstruction));
+                b.state->index = std::move(hnsw);
+                break;
+            }
+            case DenseIndexKind::IvfPq: {
+                const IvfPqSizes sizes = chooseIvfPqSizes(expectedRows, dimension, options);
+                auto quantizer = std::make_unique<faiss::IndexFlatIP>(d);
+                auto ivf =
+                    std::make_unique<faiss::IndexIVFPQ>(quantizer.get(), dimension, sizes.lists, sizes.subquantizers,
+                                                        options.pqBits, faiss::METRIC_INNER_PRODUCT);
+                ivf->own_fields = true;  // the IVF index deletes its quantizer from here on
+                static_cast<void>(quantizer.release());
+                // FAISS prints a warning to stderr when a sub-quantizer's k-means has fewer than
+                // 39 points per centroid (9,984 at 8 bits); core never prints, and the 2^bits
+                // minimum checked above is what it cannot do without.
+                ivf->pq.cp.min_points_per_centroid = 1;
+                b.trainingRows =
+                    sampleRowIndices(expectedRows, std::min(expectedRows, kMaxPointsPerList * sizes.lists));
+                b.state->index = std::move(ivf);
+                break;
+            }
+            case DenseIndexKind::IvfFp16: {
+                if (expectedRows == 0) throw Error("dense index: an IVF-fp16 index cannot be trained on 0 vectors");
+                const std::size_t lists = fp16Lists(expectedRows, options);
+                if (lists > expectedRows)
+                    throw Error("dense index: " + std::to_string(lists) + " inverted lists cannot be trained on " +
+                                std::to_string(expectedRows) + " vectors");
+                auto quantizer = std::make_unique<faiss::IndexFlatIP>(d);
+                // Vectors are stored as they are, not as residuals from their list's centroid: a row
+                // then decodes without its list (row()), at the same fp16 precision.
+                auto ivf = std::make_unique<faiss::IndexIVFScalarQuantizer>(quantizer.get(), dimension, lists,
+                                                                            faiss::ScalarQuantizer::QT_fp16,
+                                                                            faiss::METRIC_INNER_PRODUCT, false);
+                ivf->own_fields = true;
+                static_cast<void>(quantizer.release());
+                ivf->cp.min_points_per_centroid = 1;  // a small sample is deliberate (see kFp16PointsPerList)
+                b.trainingRows = sampleRowIndices(expectedRows, std::min(expectedRows, kFp16PointsPerList * lists));
+                b.state->index = std::move(ivf);
+                break;
+            }
         }
     } catch (const faiss::FaissException& e) {
         throw Error("dense index: FAISS could not make the " + kindLabel(options.kind) + " index: " + e.what());
@@ -345,7 +354,8 @@ void DenseIndexBuilder::train(std::span<const float> sample) {
 void DenseIndexBuilder::add(std::span<const float> rows) {
     Building& b = *building_;
     const std::size_t dimension = b.state->dimension;
-    if (!b.trained) throw Error("dense index: rows added before the " + kindLabel(b.state->kind) + " index was trained");
+    if (!b.trained)
+        throw Error("dense index: rows added before the " + kindLabel(b.state->kind) + " index was trained");
     if (rows.size() % dimension != 0)
         throw Error("dense index: " + std::to_string(rows.size()) + " values are not whole rows of dimension " +
                     std::to_string(dimension));
@@ -359,14 +369,15 @@ void DenseIndexBuilder::add(std::span<const float> rows) {
         for (std::size_t first = 0; first < count; first += kAddChunkRows) {
             if (b.progress) {
                 b.progress->checkCancelled();
-                (*b.progress)("Indexing vectors",
-                              static_cast<double>(b.added + first) / static_cast<double>(std::max<std::size_t>(1, b.expected)));
+                (*b.progress)("Indexing vectors", static_cast<double>(b.added + first) /
+                                                      static_cast<double>(std::max<std::size_t>(1, b.expected)));
             }
             const std::size_t chunk = std::min(kAddChunkRows, count - first);
             b.state->index->add(static_cast<FaissId>(chunk), rows.data() + first * dimension);
         }
     } catch (const faiss::FaissException& e) {
-        throw Error("dense index: FAISS could not add vectors to the " + kindLabel(b.state->kind) + " index: " + e.what());
+        throw Error("dense index: FAISS could not add vectors to the " + kindLabel(b.state->kind) +
+                    " index: " + e.what());
     }
     b.added += count;
 }
@@ -547,26 +558,31 @@ std::string hnswProblem(const faiss::IndexHNSW& index, std::uint64_t d) {
     if (index.storage->ntotal != index.ntotal) return "the graph and its storage hold different numbers of vectors";
     const faiss::HNSW& graph = index.hnsw;
     const auto n = static_cast<std::size_t>(index.ntotal);
-    if (graph.levels.size() != n || graph.offsets.size() != n + 1) return "the graph's level tables do not match its size";
-    if (graph.cum_nneighbor_per_level.empty() || graph.offsets.front() != 0) return "the graph's neighbour tables are damaged";
+    if (graph.levels.size() != n || graph.offsets.size() != n + 1)
+        return "the graph's level tables do not match its size";
+    if (graph.cum_nneighbor_per_level.empty() || graph.offsets.front() != 0)
+        return "the graph's neighbour tables are damaged";
     const int levels = static_cast<int>(graph.cum_nneighbor_per_level.size()) - 1;
     for (std::size_t i = 0; i < n; ++i) {
         // A node's neighbour lists span cum_nneighbor_per_level[level] slots from offsets[i].
         if (graph.levels[i] < 1 || graph.levels[i] > levels || graph.levels[i] > graph.max_level + 1)
             return "node " + std::to_string(i) + " has level " + std::to_string(graph.levels[i]);
-        const auto span = static_cast<std::size_t>(graph.cum_nneighbor_per_level[static_cast<std::size_t>(graph.levels[i])]);
+        const auto span =
+            static_cast<std::size_t>(graph.cum_nneighbor_per_level[static_cast<std::size_t>(graph.levels[i])]);
         if (graph.offsets[i + 1] < graph.offsets[i] || graph.offsets[i + 1] - graph.offsets[i] != span)
             return "node " + std::to_string(i) + "'s neighbour list has the wrong length";
     }
     if (graph.offsets.back() != graph.neighbors.size()) return "the graph's neighbour table has the wrong size";
     for (const auto neighbour : graph.neighbors)
         if (neighbour < -1 || neighbour >= index.ntotal)
-            return "a neighbour id (" + std::to_string(neighbour) + ") is outside the " + std::to_string(n) + " vectors";
+            return "a neighbour id (" + std::to_string(neighbour) + ") is outside the " + std::to_string(n) +
+                   " vectors";
     for (std::size_t level = 1; level < graph.cum_nneighbor_per_level.size(); ++level)
         if (graph.cum_nneighbor_per_level[level] < graph.cum_nneighbor_per_level[level - 1])
             return "the graph's neighbour counts per level decrease";
-    if (n > 0 && (graph.entry_point < 0 || graph.entry_point >= index.ntotal || graph.max_level < 0 ||
-                  graph.max_level >= levels || graph.levels[static_cast<std::size_t>(graph.entry_point)] != graph.max_level + 1))
+    if (n > 0 &&
+        (graph.entry_point < 0 || graph.entry_point >= index.ntotal || graph.max_level < 0 ||
+         graph.max_level >= levels || graph.levels[static_cast<std::size_t>(graph.entry_point)] != graph.max_level + 1))
         return "the graph's entry point is not a node of its top level";
     return {};
 }
@@ -589,7 +605,8 @@ std::string ivfPqProblem(const faiss::IndexIVFPQ& index, std::uint64_t d) {
         if (lists->codes[list].size() != lists->ids[list].size() * index.code_size)
             return "inverted list " + std::to_string(list) + " holds codes and ids of different counts";
         for (const auto id : lists->ids[list])
-            if (id < 0 || id >= index.ntotal) return "inverted list " + std::to_string(list) + " names vector " + std::to_string(id);
+            if (id < 0 || id >= index.ntotal)
+                return "inverted list " + std::to_string(list) + " names vector " + std::to_string(id);
         total += lists->ids[list].size();
     }
     if (total != static_cast<std::size_t>(index.ntotal)) return "the inverted lists hold another number of vectors";
@@ -629,7 +646,6 @@ void appendScalar(std::string& out, T value) {
     if constexpr (std::endian::native == std::endian::big) std::reverse(raw, raw + sizeof(T));
     out.append(reinterpret_cast<const char*>(raw), sizeof(T));
 }
-
 
 // FAISS's serializer writing straight into the atomic file, counting and checksumming as it
 // goes, so that a 3 GB index is not first copied into memory.
@@ -677,7 +693,6 @@ struct FileHeader {
     std::string fingerprint;
     std::uint64_t headerBytes = 0;
 };
-
 
 }  // namespace
 
@@ -727,13 +742,11 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
     FileHeader header;
     char fixed[kFixedHeaderBytes];
     in.seekg(0);
-    if (fileBytes < kMagic.size() || !in.read(fixed, kMagic.size()) ||
-        std::string_view(fixed, kMagic.size()) != kMagic)
+    if (fileBytes < kMagic.size() || !in.read(fixed, kMagic.size()) || std::string_view(fixed, kMagic.size()) != kMagic)
         throw fail("not a Linkscope dense index (the file does not start with \"LSDENSE1\")");
     if (fileBytes < kFixedHeaderBytes + kTrailerBytes ||
         !in.read(fixed + kMagic.size(), kFixedHeaderBytes - kMagic.size()))
-        throw fail("truncated dense index: the file ends inside its header (" + std::to_string(fileBytes) +
-                   " bytes)");
+        throw fail("truncated dense index: the file ends inside its header (" + std::to_string(fileBytes) + " bytes)");
     const auto version = readLittleEndian<std::uint32_t>(fixed + 8);
     if (version != kVersion)
         throw fail("dense index format version " + std::to_string(version) + " is not supported (this build reads " +
@@ -745,8 +758,7 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
     header.dimension = readLittleEndian<std::uint64_t>(fixed + 13);
     header.count = readLittleEndian<std::uint64_t>(fixed + 21);
     const auto fingerprintBytes = readLittleEndian<std::uint64_t>(fixed + 29);
-    if (fingerprintBytes > kMaxFingerprintBytes ||
-        fingerprintBytes > fileBytes - kFixedHeaderBytes - kTrailerBytes)
+    if (fingerprintBytes > kMaxFingerprintBytes || fingerprintBytes > fileBytes - kFixedHeaderBytes - kTrailerBytes)
         throw fail("corrupt or truncated dense index: a fingerprint of " + std::to_string(fingerprintBytes) +
                    " bytes does not fit in the file");
     header.fingerprint.resize(static_cast<std::size_t>(fingerprintBytes));

@@ -52,7 +52,8 @@ public:
         const auto count = read<std::uint64_t>(what);
         if (count > left_ / elementBytes)
             throw Problem{std::string(what) + " declares " + std::to_string(count) + " elements of " +
-                          std::to_string(elementBytes) + " bytes, but only " + std::to_string(left_) + " bytes are left"};
+                          std::to_string(elementBytes) + " bytes, but only " + std::to_string(left_) +
+                          " bytes are left"};
         skip(count * elementBytes, what);
         return count;
     }
@@ -133,12 +134,15 @@ std::uint64_t invertedListBytes(Cursor& cursor, std::uint64_t nlist, std::uint64
     const auto type = cursor.read<std::uint32_t>("the inverted list sizes");
     if (type == fourcc("full")) {
         const auto count = cursor.read<std::uint64_t>("the inverted list sizes");
-        if (count != nlist) throw Problem{"the inverted lists give " + std::to_string(count) + " sizes for " + std::to_string(nlist) + " lists"};
+        if (count != nlist)
+            throw Problem{"the inverted lists give " + std::to_string(count) + " sizes for " + std::to_string(nlist) +
+                          " lists"};
         for (std::uint64_t list = 0; list < nlist; ++list) add(cursor.read<std::uint64_t>("the inverted list sizes"));
     } else if (type == fourcc("sprs")) {
         const auto count = cursor.read<std::uint64_t>("the inverted list sizes");
         // FAISS reads pairs up to count + 1: an odd count reads past its vector.
-        if (count % 2 != 0 || count / 2 > nlist) throw Problem{"the sparse inverted list sizes are not (list, size) pairs"};
+        if (count % 2 != 0 || count / 2 > nlist)
+            throw Problem{"the sparse inverted list sizes are not (list, size) pairs"};
         std::uint64_t previous = 0;
         for (std::uint64_t pair = 0; pair < count / 2; ++pair) {
             const auto list = cursor.read<std::uint64_t>("the inverted list sizes");
@@ -174,10 +178,11 @@ void ivfPqIndex(Cursor& cursor, std::uint64_t dimension) {
     const auto nbits = cursor.read<std::uint64_t>("the product quantizer");
     // ProductQuantizer::set_derived_values divides by M and allocates d * 2^nbits floats.
     if (d != dimension || m == 0 || d % m != 0 || nbits == 0 || nbits > kMaxPqBits)
-        throw Problem{"the product quantizer's sizes (d " + std::to_string(d) + ", M " + std::to_string(m) + ", nbits " +
-                      std::to_string(nbits) + ") are not those of a " + std::to_string(dimension) +
+        throw Problem{"the product quantizer's sizes (d " + std::to_string(d) + ", M " + std::to_string(m) +
+                      ", nbits " + std::to_string(nbits) + ") are not those of a " + std::to_string(dimension) +
                       "-dimension index"};
-    if (codeSize != (nbits * m + 7) / 8 || codeSize == 0) throw Problem{"the IVF-PQ code size does not match its quantizer"};
+    if (codeSize != (nbits * m + 7) / 8 || codeSize == 0)
+        throw Problem{"the IVF-PQ code size does not match its quantizer"};
     const std::uint64_t centroids = d << nbits;
     cursor.requireLeft(centroids * sizeof(float), "the product quantizer's centroids");
     if (cursor.vector(sizeof(float), "the product quantizer's centroids") != centroids)
@@ -198,10 +203,17 @@ std::optional<std::string> faissPayloadProblem(std::istream& in, std::uint64_t b
     Cursor cursor(in, bytes);
     try {
         switch (kind) {
-        case DenseIndexKind::Flat: (void)flatIndex(cursor, dimension, "the flat index"); break;
-        case DenseIndexKind::Hnsw: hnswIndex(cursor, dimension); break;
-        case DenseIndexKind::IvfPq: ivfPqIndex(cursor, dimension); break;
-        case DenseIndexKind::IvfFp16: return "IVF-fp16 indexes are never saved, so no file holds one";
+            case DenseIndexKind::Flat:
+                (void)flatIndex(cursor, dimension, "the flat index");
+                break;
+            case DenseIndexKind::Hnsw:
+                hnswIndex(cursor, dimension);
+                break;
+            case DenseIndexKind::IvfPq:
+                ivfPqIndex(cursor, dimension);
+                break;
+            case DenseIndexKind::IvfFp16:
+                return "IVF-fp16 indexes are never saved, so no file holds one";
         }
     } catch (const Problem& problem) {
         return problem.why;

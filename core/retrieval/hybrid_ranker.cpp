@@ -5,8 +5,8 @@
 #include <limits>
 #include <unordered_set>
 
-#include "util/parallel.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -44,11 +44,12 @@ float sparseDot(const SparseVector& a, const SparseVector& b) noexcept {
 HybridRanker::HybridRanker(const NameDictionary& dictionary, const SparseIndex& sparse,
                            std::span<const float> entryVectors, std::size_t dimension, DenseSearchFn denseSearch,
                            float sparseWeight)
-    : HybridRanker(dictionary, sparse,
-                   [entryVectors, dimension](std::uint32_t entry, std::vector<float>&) {
-                       return entryVectors.subspan(std::size_t{entry} * dimension, dimension);
-                   },
-                   dimension, std::move(denseSearch), sparseWeight) {
+    : HybridRanker(
+          dictionary, sparse,
+          [entryVectors, dimension](std::uint32_t entry, std::vector<float>&) {
+              return entryVectors.subspan(std::size_t{entry} * dimension, dimension);
+          },
+          dimension, std::move(denseSearch), sparseWeight) {
     if (entryVectors.size() != dictionary.size() * dimension)
         throw Error("hybrid ranking: " + std::to_string(entryVectors.size() / dimension) + " vectors for " +
                     std::to_string(dictionary.size()) + " dictionary entries");
@@ -65,8 +66,8 @@ HybridRanker::HybridRanker(const NameDictionary& dictionary, const SparseIndex& 
     if (dimension_ == 0) throw Error("hybrid ranking: the vector dimension is 0");
     if (!entryRow_) throw Error("hybrid ranking: no way to read the names' vectors");
     if (sparse.size() != dictionary.size())
-        throw Error("hybrid ranking: the sparse index holds " + std::to_string(sparse.size()) + " names, the dictionary " +
-                    std::to_string(dictionary.size()));
+        throw Error("hybrid ranking: the sparse index holds " + std::to_string(sparse.size()) +
+                    " names, the dictionary " + std::to_string(dictionary.size()));
     // A negative weight would make a low sparse score raise S, and the bound on unseen names
     // (which takes their sparse score to be at most the K-th one) would no longer hold.
     if (!(sparseWeight_ >= 0.0f) || !std::isfinite(sparseWeight_))
@@ -81,8 +82,8 @@ ScoredCandidate HybridRanker::score(const SparseVector& query, std::span<const f
     std::vector<float> scratch;  // allocated only by a reader that decodes rows
     const std::span<const float> row = entryRow_(entry, scratch);
     if (row.size() != dimension_)
-        throw Error("hybrid ranking: entry " + std::to_string(entry) + " has a vector of " + std::to_string(row.size()) +
-                    " values, not " + std::to_string(dimension_));
+        throw Error("hybrid ranking: entry " + std::to_string(entry) + " has a vector of " +
+                    std::to_string(row.size()) + " values, not " + std::to_string(dimension_));
     float dense = 0.0f;
     for (std::size_t d = 0; d < dimension_; ++d) dense += queryVector[d] * row[d];
     scored.dense = dense;
@@ -132,7 +133,8 @@ std::vector<std::vector<ScoredCandidate>> HybridRanker::rank(std::span<const std
     if (deepened) *deepened = 0;
     if (queryVectors.size() != queryTexts.size() * dimension_)
         throw Error("hybrid ranking: " + std::to_string(queryTexts.size()) + " queries but " +
-                    std::to_string(queryVectors.size()) + " vector values (dimension " + std::to_string(dimension_) + ")");
+                    std::to_string(queryVectors.size()) + " vector values (dimension " + std::to_string(dimension_) +
+                    ")");
     std::vector<std::vector<ScoredCandidate>> results(queryTexts.size());
     if (queryTexts.empty() || depth == 0 || dictionary_->empty()) return results;
 
@@ -144,7 +146,8 @@ std::vector<std::vector<ScoredCandidate>> HybridRanker::rank(std::span<const std
     const std::size_t first = std::min(depth * kFirstSearchFactor, names);
     const auto sparseLists = sparse_->search(queryTexts, first, threads);
     const auto denseLists = denseSearch_(queryVectors, first);
-    if (denseLists.size() != queryTexts.size()) throw Error("hybrid ranking: the dense search returned the wrong number of lists");
+    if (denseLists.size() != queryTexts.size())
+        throw Error("hybrid ranking: the dense search returned the wrong number of lists");
 
     std::vector<std::uint8_t> certified(queryTexts.size(), 0);
     const unsigned workers = util::threadCount(threads);

@@ -38,8 +38,7 @@ struct ScoredCandidate {
 /// The dense half: the k best entries for each query vector (queries.size() / dimension of them),
 /// best first -- a DenseIndex search or brute force. The certificate above assumes it is exact
 /// (a flat index); with HNSW or IVF-PQ the ranking is as good as their recall.
-using DenseSearchFn =
-    std::function<std::vector<std::vector<Candidate>>(std::span<const float> queries, std::size_t k)>;
+using DenseSearchFn = std::function<std::vector<std::vector<Candidate>>(std::span<const float> queries, std::size_t k)>;
 
 /// One dictionary entry's vector: a view of rows kept elsewhere, or the row decoded into
 /// `scratch` (an index that keeps the only copy of millions of names, DenseIndex::row).

@@ -64,8 +64,8 @@ float dot(const float* a, const float* b, std::size_t dimension) noexcept {
     float lanes[kLanes] = {};
     std::size_t i = 0;
     for (; i + kLanes <= dimension; i += kLanes)
-        // Unrolled, the lanes stay in registers at -O2 too (RelWithDebInfo): 2.4 times faster
-        // on cache-resident rows than GCC 12's -O2 code without it, the same as -O3's.
+    // Unrolled, the lanes stay in registers at -O2 too (RelWithDebInfo): 2.4 times faster
+    // on cache-resident rows than GCC 12's -O2 code without it, the same as -O3's.
 #pragma GCC unroll 16
         for (std::size_t lane = 0; lane < kLanes; ++lane) lanes[lane] += a[i + lane] * b[i + lane];
     float tail = 0.0f;
@@ -142,8 +142,8 @@ std::optional<std::size_t> mergeNeighbor(std::span<DatastoreNeighbor> nearest, s
     if (count > k) count = k;
     if (k == 0 || (count == k && !ranksBefore(candidate, nearest[k - 1]))) return std::nullopt;
     // Its place among the first `count`, which shift down by one (the k-th falls off a full list).
-    const auto place = std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count), candidate,
-                                        ranksBefore);
+    const auto place =
+        std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count), candidate, ranksBefore);
     const auto last = nearest.begin() + static_cast<std::ptrdiff_t>(count < k ? count + 1 : k);
     std::move_backward(place, last - 1, last);
     *place = candidate;
@@ -153,9 +153,12 @@ std::optional<std::size_t> mergeNeighbor(std::span<DatastoreNeighbor> nearest, s
 
 std::string_view keyOriginName(KeyOrigin origin) noexcept {
     switch (origin) {
-    case KeyOrigin::Training: return "training";
-    case KeyOrigin::Accepted: return "accepted";
-    case KeyOrigin::Corrected: return "corrected";
+        case KeyOrigin::Training:
+            return "training";
+        case KeyOrigin::Accepted:
+            return "accepted";
+        case KeyOrigin::Corrected:
+            return "corrected";
     }
     return "unknown";
 }
@@ -200,8 +203,8 @@ void KnnDatastore::reserve(std::size_t keys) {
 std::uint64_t KnnDatastore::add(std::span<const float> vector, std::string_view entity, KeyOrigin origin,
                                 std::string_view source) {
     if (vector.size() != dimension_)
-        throw Error("kNN datastore: a key of " + std::to_string(vector.size()) + " values, the datastore's dimension is " +
-                    std::to_string(dimension_));
+        throw Error("kNN datastore: a key of " + std::to_string(vector.size()) +
+                    " values, the datastore's dimension is " + std::to_string(dimension_));
     const std::string entityId(entity);
     const std::string sourceText(source);
     return addBatch(vector, std::span(&entityId, 1), origin, std::span(&sourceText, 1)).front();
@@ -214,7 +217,8 @@ std::vector<std::uint64_t> KnnDatastore::addBatch(std::span<const float> vectors
         throw Error("kNN datastore: " + std::to_string(vectors.size()) + " values are not " + std::to_string(count) +
                     " rows of dimension " + std::to_string(dimension_));
     if (!sources.empty() && sources.size() != count)
-        throw Error("kNN datastore: " + std::to_string(sources.size()) + " sources for " + std::to_string(count) + " keys");
+        throw Error("kNN datastore: " + std::to_string(sources.size()) + " sources for " + std::to_string(count) +
+                    " keys");
     if (static_cast<std::uint8_t>(origin) > static_cast<std::uint8_t>(KeyOrigin::Corrected))
         throw Error("kNN datastore: unknown key origin " + std::to_string(static_cast<unsigned>(origin)));
     // Everything is checked before anything changes, so a bad row leaves the store as it was.
@@ -299,8 +303,8 @@ std::vector<DatastoreKeyInfo> KnnDatastore::keys() const {
 
 std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const float> queries, std::size_t k) const {
     if (queries.size() % dimension_ != 0)
-        throw Error("kNN datastore: " + std::to_string(queries.size()) + " query values are not whole rows of dimension " +
-                    std::to_string(dimension_));
+        throw Error("kNN datastore: " + std::to_string(queries.size()) +
+                    " query values are not whole rows of dimension " + std::to_string(dimension_));
     const std::size_t queryCount = queries.size() / dimension_;
     const std::vector<float> normalized = normalizedRows(queries, dimension_, "query");
     const std::size_t rows = keyIds_.size();
@@ -321,7 +325,8 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
         for (std::size_t first = 0; first < rows; first += blockRows) {
             const std::size_t end = std::min(rows, first + blockRows);
             for (std::size_t q = 0; q < queryCount; ++q)
-                for (std::size_t row = first; row < end; ++row) offer(heaps[q], normalized.data() + q * dimension_, row);
+                for (std::size_t row = first; row < end; ++row)
+                    offer(heaps[q], normalized.data() + q * dimension_, row);
         }
     } else if (keep > 0) {
         // Many queries (ranking a whole corpus): a matrix product scores a block of queries
@@ -334,13 +339,15 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
         std::vector<float> scores(queryBlock * std::min(rows, kProductKeyRows));
         for (std::size_t firstQuery = 0; firstQuery < queryCount; firstQuery += kProductQueries) {
             const std::size_t blockQueries = std::min(kProductQueries, queryCount - firstQuery);
-            const auto blockVectors = std::span<const float>(normalized).subspan(firstQuery * dimension_, blockQueries * dimension_);
+            const auto blockVectors =
+                std::span<const float>(normalized).subspan(firstQuery * dimension_, blockQueries * dimension_);
             for (std::size_t firstRow = 0; firstRow < rows; firstRow += kProductKeyRows) {
                 const std::size_t blockRows = std::min(kProductKeyRows, rows - firstRow);
                 const auto blockScores = std::span<float>(scores).first(blockQueries * blockRows);
-                util::innerProducts(blockVectors,
-                                    std::span<const float>(vectors_).subspan(firstRow * dimension_, blockRows * dimension_),
-                                    dimension_, blockScores);
+                util::innerProducts(
+                    blockVectors,
+                    std::span<const float>(vectors_).subspan(firstRow * dimension_, blockRows * dimension_), dimension_,
+                    blockScores);
                 for (std::size_t q = 0; q < blockQueries; ++q) {
                     NeighborHeap& heap = heaps[firstQuery + q];
                     const float* query = blockVectors.data() + q * dimension_;
@@ -363,15 +370,16 @@ std::vector<DatastoreNeighbor> KnnDatastore::asNeighbors(std::span<const float> 
     const auto found = rowOfKey_.find(key);
     if (found == rowOfKey_.end()) throw Error("kNN datastore: no key " + std::to_string(key));
     if (queries.size() % dimension_ != 0)
-        throw Error("kNN datastore: " + std::to_string(queries.size()) + " query values are not whole rows of dimension " +
-                    std::to_string(dimension_));
+        throw Error("kNN datastore: " + std::to_string(queries.size()) +
+                    " query values are not whole rows of dimension " + std::to_string(dimension_));
     const std::vector<float> normalized = normalizedRows(queries, dimension_, "query");
     const std::size_t row = found->second;
     const float* keyVector = vectors_.data() + row * dimension_;
     std::vector<DatastoreNeighbor> out(queries.size() / dimension_);
     for (std::size_t q = 0; q < out.size(); ++q)
         // search()'s `offer`: the same dot() and clamp, so the similarity is the one it lists.
-        out[q] = {key, keyEntities_[row], std::clamp(dot(normalized.data() + q * dimension_, keyVector, dimension_), -1.0f, 1.0f)};
+        out[q] = {key, keyEntities_[row],
+                  std::clamp(dot(normalized.data() + q * dimension_, keyVector, dimension_), -1.0f, 1.0f)};
     return out;
 }
 
@@ -501,8 +509,6 @@ private:
     const std::string& file_;
 };
 
-
-
 // Splits concatenated text at its end offsets; fails unless the offsets ascend and end at its end.
 template <typename Offset>
 std::vector<std::string> splitAtEnds(const std::string& text, const std::vector<Offset>& ends, const Reader& reader,
@@ -593,7 +599,8 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     if (head != kMagic.substr(0, head.size()))
         throw fail("not a Linkscope kNN datastore (the file does not start with \"LSKNNDS1\")");
     if (fileBytes < kFixedHeaderBytes + kChecksumBytes)
-        throw fail("truncated kNN datastore: the file ends inside its header (" + std::to_string(fileBytes) + " bytes)");
+        throw fail("truncated kNN datastore: the file ends inside its header (" + std::to_string(fileBytes) +
+                   " bytes)");
     const auto version = readLittleEndian<std::uint32_t>(fixed + 8);
     if (version != kVersion)
         throw fail("kNN datastore format version " + std::to_string(version) + " is not supported (this build reads " +
@@ -608,8 +615,10 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     char storedChecksum[kChecksumBytes];
     in.seekg(static_cast<std::streamoff>(fileBytes - kChecksumBytes));
     if (!in.read(storedChecksum, kChecksumBytes)) throw fail("cannot read the kNN datastore file");
-    if (streamChecksum(in, fileBytes - kChecksumBytes, name, "kNN datastore") != readLittleEndian<std::uint32_t>(storedChecksum))
-        throw fail("damaged kNN datastore: the checksum does not match its content (the file was modified or corrupted)");
+    if (streamChecksum(in, fileBytes - kChecksumBytes, name, "kNN datastore") !=
+        readLittleEndian<std::uint32_t>(storedChecksum))
+        throw fail(
+            "damaged kNN datastore: the checksum does not match its content (the file was modified or corrupted)");
 
     // The body, every count checked against the bytes left before it is used.
     in.clear();
@@ -622,8 +631,9 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     std::string fingerprint = reader.text(fingerprintBytes, "fingerprint");
     // The file is intact: was it made by the encoder the caller uses?
     if (!expectedFingerprint.empty() && fingerprint != expectedFingerprint)
-        throw Error(name + ": the kNN datastore was built by encoder \"" + fingerprint + "\", the active encoder is \"" +
-                    expectedFingerprint + "\": rebuild it (its keys must be re-encoded by the active encoder)");
+        throw Error(name + ": the kNN datastore was built by encoder \"" + fingerprint +
+                    "\", the active encoder is \"" + expectedFingerprint +
+                    "\": rebuild it (its keys must be re-encoded by the active encoder)");
 
     KnnDatastore store(static_cast<std::size_t>(dimension), std::move(fingerprint));
     store.nextKeyId_ = reader.scalar<std::uint64_t>("next key id");
@@ -666,7 +676,8 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
         if (id == 0 || id >= store.nextKeyId_)
             reader.fail("corrupt kNN datastore: " + where + " is not below the next key id " +
                         std::to_string(store.nextKeyId_));
-        if (!store.rowOfKey_.emplace(id, row).second) reader.fail("corrupt kNN datastore: " + where + " is listed twice");
+        if (!store.rowOfKey_.emplace(id, row).second)
+            reader.fail("corrupt kNN datastore: " + where + " is listed twice");
         if (store.keyEntities_[row] >= store.entities_.size())
             reader.fail("corrupt kNN datastore: " + where + " names entity " + std::to_string(store.keyEntities_[row]) +
                         " of " + std::to_string(store.entities_.size()));

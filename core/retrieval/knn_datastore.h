@@ -28,9 +28,9 @@ std::string_view keyOriginName(KeyOrigin origin) noexcept;  ///< "training", "ac
 
 /// One search result.
 struct DatastoreNeighbor {
-    std::uint64_t key = 0;      ///< the key's id
-    std::uint32_t entity = 0;   ///< index into KnnDatastore::entities()
-    float similarity = 0.0f;    ///< cosine in [-1, 1] (within float rounding)
+    std::uint64_t key = 0;     ///< the key's id
+    std::uint32_t entity = 0;  ///< index into KnnDatastore::entities()
+    float similarity = 0.0f;   ///< cosine in [-1, 1] (within float rounding)
 };
 
 /// The datastore's order of neighbours: higher similarity first, then the lower (older) key id.

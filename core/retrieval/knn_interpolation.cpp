@@ -47,8 +47,8 @@ std::vector<InterpolatedEntity> interpolate(std::span<const EntityScore> model,
                                             std::span<const EntityNeighbor> neighbors, const KnnSettings& settings) {
     validate(settings);
     if (neighbors.size() > settings.k)
-        throw Error("kNN interpolation: " + std::to_string(neighbors.size()) + " neighbours given for k = " +
-                    std::to_string(settings.k));
+        throw Error("kNN interpolation: " + std::to_string(neighbors.size()) +
+                    " neighbours given for k = " + std::to_string(settings.k));
 
     // One row per distinct entity, in first-seen order; `rowOf` finds an entity's row.
     std::vector<InterpolatedEntity> rows;
@@ -74,8 +74,8 @@ std::vector<InterpolatedEntity> interpolate(std::span<const EntityScore> model,
             throw Error("kNN interpolation: neighbour entity " + std::to_string(neighbor.entity) +
                         " has no model score (score every entity the neighbours name)");
         auto& row = rows[it->second];
-        row.neighborSimilarity = row.neighbors == 0 ? neighbor.similarity
-                                                    : std::max(row.neighborSimilarity, neighbor.similarity);
+        row.neighborSimilarity =
+            row.neighbors == 0 ? neighbor.similarity : std::max(row.neighborSimilarity, neighbor.similarity);
         ++row.neighbors;
     }
     if (rows.empty()) return rows;
@@ -98,11 +98,13 @@ std::vector<InterpolatedEntity> interpolate(std::span<const EntityScore> model,
     if (!neighbors.empty()) {
         double bestSimilarity = -std::numeric_limits<double>::infinity();
         for (const auto& row : rows)
-            if (row.neighbors > 0) bestSimilarity = std::max(bestSimilarity, static_cast<double>(row.neighborSimilarity));
+            if (row.neighbors > 0)
+                bestSimilarity = std::max(bestSimilarity, static_cast<double>(row.neighborSimilarity));
         double knnSum = 0.0;
         for (auto& row : rows) {
             if (row.neighbors == 0) continue;
-            row.knnProbability = std::exp((static_cast<double>(row.neighborSimilarity) - bestSimilarity) / settings.beta2);
+            row.knnProbability =
+                std::exp((static_cast<double>(row.neighborSimilarity) - bestSimilarity) / settings.beta2);
             knnSum += row.knnProbability;
         }
         for (auto& row : rows) row.knnProbability /= knnSum;
@@ -111,9 +113,9 @@ std::vector<InterpolatedEntity> interpolate(std::span<const EntityScore> model,
     // Eq. 6; without neighbours there is nothing to interpolate with, and p is p_model rather than
     // p_model scaled down by 1 - lambda.
     for (auto& row : rows)
-        row.probability = neighbors.empty() ? row.modelProbability
-                                            : settings.lambda * row.knnProbability +
-                                                  (1.0 - settings.lambda) * row.modelProbability;
+        row.probability = neighbors.empty()
+                              ? row.modelProbability
+                              : settings.lambda * row.knnProbability + (1.0 - settings.lambda) * row.modelProbability;
     std::sort(rows.begin(), rows.end(), ranksBefore);
     return rows;
 }

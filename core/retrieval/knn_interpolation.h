@@ -21,10 +21,10 @@ namespace linkscope::retrieval {
 
 /// Hyper-parameters of the interpolation. The defaults are the paper's NCBI Disease settings.
 struct KnnSettings {
-    std::size_t k = 4;     ///< neighbours retrieved per query
-    double lambda = 0.1;   ///< weight of p_kNN
-    double beta1 = 0.01;   ///< temperature of p_model
-    double beta2 = 1.0;    ///< temperature of p_kNN
+    std::size_t k = 4;    ///< neighbours retrieved per query
+    double lambda = 0.1;  ///< weight of p_kNN
+    double beta1 = 0.01;  ///< temperature of p_model
+    double beta2 = 1.0;   ///< temperature of p_kNN
 
     /// The paper's settings (Implementation details): lambda = 0.1, k = 4, and beta1/beta2 of
     /// 0.01/1.0 on NCBI Disease, 0.05/5.0 on BC5CDR.
@@ -52,12 +52,12 @@ struct EntityNeighbor {
 /// One entity's interpolated probability and the parts it was made of.
 struct InterpolatedEntity {
     std::uint32_t entity = 0;
-    double probability = 0.0;        ///< the interpolated p
-    double modelProbability = 0.0;   ///< p_model
-    double knnProbability = 0.0;     ///< p_kNN (0 when no neighbour names the entity)
-    float modelScore = 0.0f;         ///< s(x, e) as given (the highest, for an entity given twice)
-    float neighborSimilarity = 0.0f; ///< best similarity among the neighbours naming it (0 when none)
-    std::size_t neighbors = 0;       ///< how many of the neighbours name it
+    double probability = 0.0;         ///< the interpolated p
+    double modelProbability = 0.0;    ///< p_model
+    double knnProbability = 0.0;      ///< p_kNN (0 when no neighbour names the entity)
+    float modelScore = 0.0f;          ///< s(x, e) as given (the highest, for an entity given twice)
+    float neighborSimilarity = 0.0f;  ///< best similarity among the neighbours naming it (0 when none)
+    std::size_t neighbors = 0;        ///< how many of the neighbours name it
 };
 
 /// Every entity of `model` (each once), by probability descending, ties by model score

@@ -12,8 +12,13 @@ constexpr float kNone = -std::numeric_limits<float>::infinity();
 }
 
 NeighbourLists::NeighbourLists(std::size_t queries, std::size_t k, std::size_t depth)
-    : k_(k), depth_(depth), entries_(queries * depth), counts_(queries, 0), capacities_(queries, 0),
-      stale_(queries, 1), kth_(queries, kNone) {
+    : k_(k),
+      depth_(depth),
+      entries_(queries * depth),
+      counts_(queries, 0),
+      capacities_(queries, 0),
+      stale_(queries, 1),
+      kth_(queries, kNone) {
     if (k == 0 || depth < k)
         throw Error("neighbour lists: k must be positive and at most the depth (k " + std::to_string(k) + ", depth " +
                     std::to_string(depth) + ")");
@@ -30,9 +35,7 @@ float NeighbourLists::floor(std::size_t q) const {
     return capacities_[q] == 0 ? kNone : row(q)[capacities_[q] - 1].similarity;
 }
 
-void NeighbourLists::update(std::size_t q) {
-    kth_[q] = counts_[q] < k_ ? kNone : row(q)[k_ - 1].similarity;
-}
+void NeighbourLists::update(std::size_t q) { kth_[q] = counts_[q] < k_ ? kNone : row(q)[k_ - 1].similarity; }
 
 void NeighbourLists::keep(std::size_t q, std::span<const DatastoreNeighbor> found) {
     const std::size_t count = std::min(found.size(), depth_);
@@ -53,13 +56,15 @@ bool NeighbourLists::merge(std::size_t q, const DatastoreNeighbor& entry) {
     return *place < k_;
 }
 
-std::optional<std::vector<DatastoreNeighbor>> NeighbourLists::withKey(std::size_t q, const DatastoreNeighbor& entry) const {
+std::optional<std::vector<DatastoreNeighbor>> NeighbourLists::withKey(std::size_t q,
+                                                                      const DatastoreNeighbor& entry) const {
     if (stale(q)) throw Error("neighbour lists: query " + std::to_string(q) + " must be searched again");
     // Only the first k matter: merged into a copy of them, with room for one more when the list
     // can take it there (it holds fewer than k and every key).
     const std::size_t held = counts_[q];
     const std::size_t room = std::min<std::size_t>(k_, held < capacities_[q] ? held + 1 : held);
-    std::vector<DatastoreNeighbor> first(row(q).begin(), row(q).begin() + static_cast<std::ptrdiff_t>(std::min(held, k_)));
+    std::vector<DatastoreNeighbor> first(row(q).begin(),
+                                         row(q).begin() + static_cast<std::ptrdiff_t>(std::min(held, k_)));
     first.resize(room);
     std::size_t count = std::min(held, k_);
     if (!mergeNeighbor(first, count, entry)) return std::nullopt;
@@ -87,16 +92,19 @@ std::vector<std::size_t> NeighbourLists::remove(std::span<const std::uint64_t> k
         const bool heldEveryKey = held < capacities_[q];
         counts_[q] = static_cast<std::uint32_t>(kept);
         if (!heldEveryKey) capacities_[q] = static_cast<std::uint32_t>(kept);
-        if (!heldEveryKey && kept < k_) stale_[q] = 1;  // its k-th is a key it no longer knows
-        else update(q);
+        if (!heldEveryKey && kept < k_)
+            stale_[q] = 1;  // its k-th is a key it no longer knows
+        else
+            update(q);
         if (nearestChanged || stale_[q]) changed.push_back(q);
     }
     return changed;
 }
 
 std::size_t NeighbourLists::memoryBytes() const noexcept {
-    return entries_.capacity() * sizeof(DatastoreNeighbor) + (counts_.capacity() + capacities_.capacity()) * sizeof(std::uint32_t) +
-           stale_.capacity() + kth_.capacity() * sizeof(float);
+    return entries_.capacity() * sizeof(DatastoreNeighbor) +
+           (counts_.capacity() + capacities_.capacity()) * sizeof(std::uint32_t) + stale_.capacity() +
+           kth_.capacity() * sizeof(float);
 }
 
 }  // namespace linkscope::retrieval

@@ -63,14 +63,16 @@ public:
 
 private:
     std::span<DatastoreNeighbor> row(std::size_t q) { return std::span(entries_).subspan(q * depth_, depth_); }
-    std::span<const DatastoreNeighbor> row(std::size_t q) const { return std::span(entries_).subspan(q * depth_, depth_); }
+    std::span<const DatastoreNeighbor> row(std::size_t q) const {
+        return std::span(entries_).subspan(q * depth_, depth_);
+    }
     void update(std::size_t q);
 
     std::size_t k_;
     std::size_t depth_;
     std::vector<DatastoreNeighbor> entries_;  // query q's list at [q * depth_, q * depth_ + counts_[q])
     std::vector<std::uint32_t> counts_;
-    std::vector<std::uint32_t> capacities_;   // <= depth_; below it after removals
+    std::vector<std::uint32_t> capacities_;  // <= depth_; below it after removals
     std::vector<std::uint8_t> stale_;
     std::vector<float> kth_;
 };

@@ -64,8 +64,7 @@ std::string strategyName(const SearchStrategy& strategy) {
 
 SearchStrategy parseStrategy(std::string_view name) {
     if (const auto strategy = findStrategy(trimBlanks(name))) return *strategy;
-    throw Error("search strategy: unknown name '" + std::string(name) +
-                "' (valid: O-T, O-C, D-T, D-C, OD-T, OD-C)");
+    throw Error("search strategy: unknown name '" + std::string(name) + "' (valid: O-T, O-C, D-T, D-C, OD-T, OD-C)");
 }
 
 SieveSpec parseSieve(std::string_view spec) {

@@ -35,9 +35,9 @@ std::string strategyName(const SearchStrategy& strategy);
 SearchStrategy parseStrategy(std::string_view name);
 
 struct SieveSpec {
-    bool exactMatch = false;              ///< an exact-match stage in front ("exact")
-    std::vector<SearchStrategy> stages;   ///< e.g. {D-T, OD-T}; one stage = plain search
-    double threshold = 0.95;              ///< an earlier stage decides when its top cosine >= this (paper: 0.95)
+    bool exactMatch = false;             ///< an exact-match stage in front ("exact")
+    std::vector<SearchStrategy> stages;  ///< e.g. {D-T, OD-T}; one stage = plain search
+    double threshold = 0.95;             ///< an earlier stage decides when its top cosine >= this (paper: 0.95)
 };
 
 /// "OD-T", "D-T+OD-T", "exact+D-T+OD-T" (blanks around '+' allowed, as the paper writes

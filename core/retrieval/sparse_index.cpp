@@ -5,8 +5,8 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "util/parallel.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -53,7 +53,6 @@ SparseIndex SparseIndex::make(std::span<const std::string_view> names, const Tfi
     return index;
 }
 
-
 void SparseIndex::buildDenseColumns(const SparseIndexOptions& options) {
     const std::size_t termCount = vectorizer_.vocabularySize();
     denseSlot_.assign(termCount, kNotDense);
@@ -84,8 +83,8 @@ SparseIndex SparseIndex::fromParts(TfidfVectorizer vectorizer, Postings postings
     const std::size_t termCount = vectorizer.vocabularySize();
     if (fingerprint.names >= 0xFFFFFFFFull) throw Error("too many names: " + std::to_string(fingerprint.names));
     if (vectorizer.documentCount() != fingerprint.names)
-        throw Error("the model was fitted on " + std::to_string(vectorizer.documentCount()) + " names but the index holds " +
-                    std::to_string(fingerprint.names));
+        throw Error("the model was fitted on " + std::to_string(vectorizer.documentCount()) +
+                    " names but the index holds " + std::to_string(fingerprint.names));
     if (postings.offsets.size() != termCount + 1 || postings.offsets.front() != 0)
         throw Error("posting offsets do not match the " + std::to_string(termCount) + " terms");
     if (postings.documents.size() != postings.weights.size() || postings.offsets.back() != postings.documents.size())
@@ -97,7 +96,8 @@ SparseIndex SparseIndex::fromParts(TfidfVectorizer vectorizer, Postings postings
             throw Error("posting offsets of term " + std::to_string(t) + " are out of order");
         if (begin == end) throw Error("term " + std::to_string(t) + " has no postings");
         for (std::uint64_t p = begin; p < end; ++p) {
-            if (postings.documents[p] >= fingerprint.names || (p > begin && postings.documents[p] <= postings.documents[p - 1]))
+            if (postings.documents[p] >= fingerprint.names ||
+                (p > begin && postings.documents[p] <= postings.documents[p - 1]))
                 throw Error("postings of term " + std::to_string(t) + " are out of range or not sorted");
             if (!std::isfinite(postings.weights[p]) || postings.weights[p] <= 0.0f)
                 throw Error("a weight of term " + std::to_string(t) + " is not a positive number");
@@ -137,10 +137,11 @@ std::vector<std::vector<Candidate>> SparseIndex::search(std::span<const std::str
     return results;
 }
 
-std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const std::string_view> queries, std::size_t k,
-                                                                unsigned threads) const {
+std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const std::string_view> queries,
+                                                                std::size_t k, unsigned threads) const {
     std::vector<std::vector<Candidate>> results(queries.size());
-    threads = static_cast<unsigned>(std::min<std::size_t>(util::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
+    threads = static_cast<unsigned>(
+        std::min<std::size_t>(util::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
     // Queries are handed out in groups from a shared counter; a group is searched together
     // (SparseSearcher's group search shares the reading of the dense columns; 64 queries per
     // group measured best on NCBI Disease), and each result lands in its own slot, whatever

@@ -182,7 +182,7 @@ private:
     std::vector<const SparseVector*> tiledQueries_;
     std::vector<std::vector<Candidate>*> tiledOut_;
     std::optional<TrigramCandidates::Scratch> trigramScratch_;  // approximate index only
-    std::vector<std::uint32_t> picked_;                          // its candidates for the current query
+    std::vector<std::uint32_t> picked_;                         // its candidates for the current query
 };
 
 }  // namespace linkscope::retrieval

@@ -278,8 +278,8 @@ SparseIndex loadSparseIndex(const std::filesystem::path& file, const DictionaryF
     std::uint32_t stored = 0;
     for (std::size_t i = 0; i < kChecksumBytes; ++i)
         stored |= static_cast<std::uint32_t>(static_cast<unsigned char>(data[bodyEnd + i])) << (8 * i);
-    const auto computed =
-        static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(data.data()), bodyEnd));
+    const auto computed = static_cast<std::uint32_t>(
+        crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(data.data()), bodyEnd));
     if (stored != computed) reader.fail("damaged sparse index: checksum mismatch (the file was modified or corrupted)");
 
     // The index is intact: is it the one the caller asked for?

@@ -38,12 +38,24 @@ inline void addColumns(float* scores, const float* const* c, const float* f, std
 LINKSCOPE_AVX2_CLONES void addScaledColumns(float* scores, const float* const* c, const float* f, unsigned count,
                                             std::uint32_t length) {
     switch (count) {
-        case 1: addColumns<1>(scores, c, f, length); break;
-        case 2: addColumns<2>(scores, c, f, length); break;
-        case 3: addColumns<3>(scores, c, f, length); break;
-        case 4: addColumns<4>(scores, c, f, length); break;
-        case 5: addColumns<5>(scores, c, f, length); break;
-        default: addColumns<6>(scores, c, f, length); break;
+        case 1:
+            addColumns<1>(scores, c, f, length);
+            break;
+        case 2:
+            addColumns<2>(scores, c, f, length);
+            break;
+        case 3:
+            addColumns<3>(scores, c, f, length);
+            break;
+        case 4:
+            addColumns<4>(scores, c, f, length);
+            break;
+        case 5:
+            addColumns<5>(scores, c, f, length);
+            break;
+        default:
+            addColumns<6>(scores, c, f, length);
+            break;
     }
 }
 

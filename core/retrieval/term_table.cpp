@@ -41,15 +41,32 @@ TermTable::Key TermTable::keyOf(std::string_view term) noexcept {
     std::uint64_t prefix = 0;
     const char* bytes = term.data();
     switch (std::min<std::size_t>(term.size(), 8)) {
-        case 0: break;
-        case 1: std::memcpy(&prefix, bytes, 1); break;
-        case 2: std::memcpy(&prefix, bytes, 2); break;
-        case 3: std::memcpy(&prefix, bytes, 3); break;
-        case 4: std::memcpy(&prefix, bytes, 4); break;
-        case 5: std::memcpy(&prefix, bytes, 5); break;
-        case 6: std::memcpy(&prefix, bytes, 6); break;
-        case 7: std::memcpy(&prefix, bytes, 7); break;
-        default: std::memcpy(&prefix, bytes, 8); break;
+        case 0:
+            break;
+        case 1:
+            std::memcpy(&prefix, bytes, 1);
+            break;
+        case 2:
+            std::memcpy(&prefix, bytes, 2);
+            break;
+        case 3:
+            std::memcpy(&prefix, bytes, 3);
+            break;
+        case 4:
+            std::memcpy(&prefix, bytes, 4);
+            break;
+        case 5:
+            std::memcpy(&prefix, bytes, 5);
+            break;
+        case 6:
+            std::memcpy(&prefix, bytes, 6);
+            break;
+        case 7:
+            std::memcpy(&prefix, bytes, 7);
+            break;
+        default:
+            std::memcpy(&prefix, bytes, 8);
+            break;
     }
     // Short terms are wholly in the prefix: one multiplication hashes them.
     const std::uint64_t hash = term.size() <= 8 ? finalize(prefix * kMultiplier ^ term.size()) : hashBytes(term);

@@ -63,7 +63,7 @@ private:
     std::string pool_;
     std::vector<std::uint32_t> offsets_{0};  // term i is pool_[offsets_[i], offsets_[i + 1])
     std::vector<Slot> slots_;
-    std::vector<std::uint32_t> shortIds_;    // allocated with the first short term
+    std::vector<std::uint32_t> shortIds_;  // allocated with the first short term
 };
 
 }  // namespace linkscope::retrieval::detail

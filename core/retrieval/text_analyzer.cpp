@@ -44,7 +44,14 @@ std::string lowercaseLikePython(std::string_view text) {
 bool isPythonWhitespace(char32_t c) noexcept {
     if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
     switch (c) {
-        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+        case 0x85:
+        case 0xA0:
+        case 0x1680:
+        case 0x2028:
+        case 0x2029:
+        case 0x202F:
+        case 0x205F:
+        case 0x3000:
             return true;
         default:
             return c >= 0x2000 && c <= 0x200A;
@@ -67,8 +74,10 @@ std::span<const std::string_view> TermAnalyzer::analyze(std::string_view text) {
         throw Error("TF-IDF input of " + std::to_string(text.size()) + " bytes is too long");
     terms_.clear();
     preprocess(text, ascii);
-    if (settings_.analyzer == Analyzer::Char) charNgrams();
-    else wordNgrams();
+    if (settings_.analyzer == Analyzer::Char)
+        charNgrams();
+    else
+        wordNgrams();
     return terms_;
 }
 
@@ -105,8 +114,10 @@ void TermAnalyzer::preprocess(std::string_view text, bool ascii) {
             ++runLength;
         }
         boundaries_.push_back(static_cast<std::uint32_t>(text_.size()));
-        if (runLength >= 2) text_.push_back(' ');
-        else text_.append(source.substr(begin, at - begin));
+        if (runLength >= 2)
+            text_.push_back(' ');
+        else
+            text_.append(source.substr(begin, at - begin));
         at = runEnd;
     }
     boundaries_.push_back(static_cast<std::uint32_t>(text_.size()));

@@ -55,10 +55,10 @@ private:
     void wordNgrams();
 
     TfidfSettings settings_;
-    std::string text_;                      // preprocessed text; character n-grams point into it
-    std::string joined_;                    // word n-grams of two or more words
-    bool ascii_ = false;                    // text_ is ASCII: characters are bytes, boundaries_ unused
-    std::vector<std::uint32_t> boundaries_; // byte offset of every code point of text_, plus the end
+    std::string text_;                       // preprocessed text; character n-grams point into it
+    std::string joined_;                     // word n-grams of two or more words
+    bool ascii_ = false;                     // text_ is ASCII: characters are bytes, boundaries_ unused
+    std::vector<std::uint32_t> boundaries_;  // byte offset of every code point of text_, plus the end
     std::vector<std::pair<std::uint32_t, std::uint32_t>> tokens_;  // word tokens: offset, length in text_
     std::vector<std::string_view> terms_;
 };

@@ -16,8 +16,10 @@ void mergeRepeatedTerms(SparseVector& row) {
     std::sort(row.begin(), row.end(), [](const TermWeight& a, const TermWeight& b) { return a.term < b.term; });
     std::size_t kept = 0;
     for (std::size_t i = 0; i < row.size(); ++i) {
-        if (kept > 0 && row[kept - 1].term == row[i].term) row[kept - 1].weight += row[i].weight;
-        else row[kept++] = row[i];
+        if (kept > 0 && row[kept - 1].term == row[i].term)
+            row[kept - 1].weight += row[i].weight;
+        else
+            row[kept++] = row[i];
     }
     row.resize(kept);
 }

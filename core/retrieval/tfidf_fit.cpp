@@ -19,9 +19,9 @@
 #include <limits>
 #include <numeric>
 
-#include "util/parallel.h"
 #include "retrieval/tfidf.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -129,7 +129,8 @@ std::vector<std::uint32_t> mergeVocabulary(std::vector<ShareCounts>& shares, det
     const std::uint32_t termCount = merged.size();
     std::vector<std::uint32_t> order(termCount);
     std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return merged.term(a) < merged.term(b); });
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return merged.term(a) < merged.term(b); });
     std::vector<std::uint32_t> sortedOfMerged(termCount);
     std::vector<std::uint32_t> sortedFrequency(termCount);
     sorted.reserve(termCount);

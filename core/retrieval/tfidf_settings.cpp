@@ -36,8 +36,10 @@ std::string TfidfSettings::describe() const {
     if (lowercase) text += ", lowercase";
     if (analyzer == Analyzer::Word && englishStopWords) text += ", English stop words removed";
     text += norm == Norm::L2 ? ", l2" : norm == Norm::L1 ? ", l1" : ", no norm";
-    if (!useIdf) text += ", no idf";
-    else text += smoothIdf ? ", smooth idf" : ", plain idf";
+    if (!useIdf)
+        text += ", no idf";
+    else
+        text += smoothIdf ? ", smooth idf" : ", plain idf";
     if (sublinearTf) text += ", sublinear tf";
     return text;
 }

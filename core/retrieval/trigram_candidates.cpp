@@ -127,12 +127,14 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
     const auto better = [&](std::uint32_t a, std::uint32_t b) {
         return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
     };
-    if (keep < order.size()) std::nth_element(order.begin(), order.begin() + static_cast<long>(keep), order.end(), better);
+    if (keep < order.size())
+        std::nth_element(order.begin(), order.begin() + static_cast<long>(keep), order.end(), better);
     out.assign(order.begin(), order.begin() + static_cast<long>(keep));
     // Hash collisions only add a candidate; the exact score decides.
     const std::uint64_t hash = std::hash<std::string_view>{}(query);
     const auto [first, last] = std::equal_range(nameHashes_.begin(), nameHashes_.end(), hash);
-    for (auto it = first; it != last; ++it) out.push_back(hashedEntries_[static_cast<std::size_t>(it - nameHashes_.begin())]);
+    for (auto it = first; it != last; ++it)
+        out.push_back(hashedEntries_[static_cast<std::size_t>(it - nameHashes_.begin())]);
     // In entry order, each once (a name whose partial sum underflowed to zero was touched twice).
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -50,7 +50,7 @@ std::vector<MentionGroup> groupByDocumentEntity(std::span<const TrainingMention>
 std::vector<std::uint32_t> shortlistNegatives(std::span<const std::size_t> mentions,
                                               std::span<const std::vector<std::uint32_t>> candidateRows,
                                               const std::function<std::uint32_t(std::uint32_t)>& entityOf,
-                                              std::uint32_t rows, std::uint32_t gold,
-                                              const EntryScore& distance, std::size_t count);
+                                              std::uint32_t rows, std::uint32_t gold, const EntryScore& distance,
+                                              std::size_t count);
 
 }  // namespace linkscope::train

@@ -22,8 +22,8 @@ std::string CollapseCheck::warning() const {
     std::ostringstream text;
     text << "the model has collapsed: ";
     if (fewAnswers())
-        text << "it answers " << distinctTop1 << " distinct entit" << (distinctTop1 == 1 ? "y" : "ies") << " at rank 1 for "
-             << parts << " dev mentions of " << goldEntities << " gold entities";
+        text << "it answers " << distinctTop1 << " distinct entit" << (distinctTop1 == 1 ? "y" : "ies")
+             << " at rank 1 for " << parts << " dev mentions of " << goldEntities << " gold entities";
     if (fewAnswers() && identicalVectors()) text << ", and ";
     if (identicalVectors())
         text << "its dev mention vectors are identical (mean pairwise cosine " << std::fixed << std::setprecision(8)

@@ -22,13 +22,13 @@ inline constexpr double kCollapseAnswerShare = 0.2;
 inline constexpr double kCollapseCosine = 1.0 - 1e-7;
 
 struct CollapseCheck {
-    std::size_t parts = 0;          ///< query parts ranked
-    std::size_t distinctTop1 = 0;   ///< distinct answers at rank 1 (an entry's id set is one answer)
-    std::size_t goldEntities = 0;   ///< distinct gold ids of the queries
-    double meanCosine = 0.0;        ///< mean pairwise cosine of the mention vectors (NaN: none)
+    std::size_t parts = 0;         ///< query parts ranked
+    std::size_t distinctTop1 = 0;  ///< distinct answers at rank 1 (an entry's id set is one answer)
+    std::size_t goldEntities = 0;  ///< distinct gold ids of the queries
+    double meanCosine = 0.0;       ///< mean pairwise cosine of the mention vectors (NaN: none)
 
-    bool fewAnswers() const noexcept;       ///< distinctTop1 < kCollapseAnswerShare * goldEntities
-    bool identicalVectors() const noexcept; ///< meanCosine >= kCollapseCosine (NaN: false)
+    bool fewAnswers() const noexcept;        ///< distinctTop1 < kCollapseAnswerShare * goldEntities
+    bool identicalVectors() const noexcept;  ///< meanCosine >= kCollapseCosine (NaN: false)
     bool collapsed() const noexcept { return fewAnswers() || identicalVectors(); }
     /// What a user reads: empty when not collapsed, else which sign and its figures.
     std::string warning() const;

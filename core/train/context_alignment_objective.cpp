@@ -43,7 +43,8 @@ std::string withMarkers(std::string_view input, ContextMarkers from, ContextMark
     const auto [newOpen, newClose] = markerTokens(to);
     const std::size_t begin = input.find(open);
     const std::size_t end = begin == std::string_view::npos ? begin : input.find(close, begin + open.size());
-    if (end == std::string_view::npos) throw Error("context alignment: an input lost its markers: " + std::string(input));
+    if (end == std::string_view::npos)
+        throw Error("context alignment: an input lost its markers: " + std::string(input));
     std::string out(input.substr(0, begin));
     out += newOpen;
     out += input.substr(begin + open.size(), end - begin - open.size());
@@ -56,7 +57,8 @@ class ContextAlignmentObjective final : public Objective {
 public:
     ContextAlignmentObjective(const TrainingPreset& preset, const TrainingData& data) : preset_(preset) {
         if (preset.markers == ContextMarkers::None)
-            throw Error("preset \"" + preset.name + "\": the context alignment needs markers (\"belhd\" or \"le-nguyen\")");
+            throw Error("preset \"" + preset.name +
+                        "\": the context alignment needs markers (\"belhd\" or \"le-nguyen\")");
         std::unordered_map<std::string, std::int64_t> textIndex;
         for (const auto& mention : data.train) {
             const auto inside = mentionInsideMarkers(mention.input, preset.markers);
@@ -77,7 +79,8 @@ public:
 
     void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float>) override {
         targets_ = encoder.encode(
-            texts_, {.maxLength = preset_.entityMaxLength, .pooling = encoder::Pooling::Cls, .normalize = false}, &progress);
+            texts_, {.maxLength = preset_.entityMaxLength, .pooling = encoder::Pooling::Cls, .normalize = false},
+            &progress);
     }
 
     torch::Tensor loss(std::span<const std::size_t> batch, GradientEncoder& encoder, std::mt19937_64& rng) override {
@@ -100,13 +103,13 @@ public:
         const auto mentions = torch::cat(pooled);
         const auto rows = static_cast<std::int64_t>(order.size());
         const auto dimension = mentions.size(1);
-        const auto all = torch::from_blob(targets_.data(), {static_cast<std::int64_t>(texts_.size()), dimension},
-                                          torch::kFloat);
+        const auto all =
+            torch::from_blob(targets_.data(), {static_cast<std::int64_t>(texts_.size()), dimension}, torch::kFloat);
         const auto idTensor = torch::tensor(order, torch::kLong);
         const auto targets = all.index_select(0, idTensor).to(mentions.device());
         const auto noHardNegatives = torch::zeros({rows, 0, dimension}, mentions.options());
-        const auto contrastive =
-            infoNceLoss(mentions, targets, noHardNegatives, preset_.contrastive.temperature, idTensor.to(mentions.device()));
+        const auto contrastive = infoNceLoss(mentions, targets, noHardNegatives, preset_.contrastive.temperature,
+                                             idTensor.to(mentions.device()));
         const auto relativeDistance =
             ((mentions - targets).pow(2).sum(1) / targets.pow(2).sum(1).clamp_min(1e-6)).mean();
         return contrastive + relativeDistance;
@@ -123,10 +126,10 @@ public:
 
 private:
     const TrainingPreset& preset_;
-    std::vector<std::string> texts_;                       ///< distinct mention texts
-    std::vector<std::int64_t> target_;                     ///< each mention's index into texts_
+    std::vector<std::string> texts_;                        ///< distinct mention texts
+    std::vector<std::int64_t> target_;                      ///< each mention's index into texts_
     std::array<std::vector<std::string>, kStyles> inputs_;  ///< each mention in each marker style
-    std::vector<float> targets_;                           ///< [texts_ x dimension], the epoch's [CLS] vectors
+    std::vector<float> targets_;                            ///< [texts_ x dimension], the epoch's [CLS] vectors
 };
 
 }  // namespace

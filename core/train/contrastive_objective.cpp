@@ -23,9 +23,9 @@ namespace {
 void normalizeRows(std::vector<float>& rows, std::size_t dimension) {
     if (rows.empty() || dimension == 0) return;
     torch::NoGradGuard noGrad;
-    const auto matrix = torch::from_blob(rows.data(), {static_cast<std::int64_t>(rows.size() / dimension),
-                                                       static_cast<std::int64_t>(dimension)},
-                                         torch::kFloat);
+    const auto matrix = torch::from_blob(
+        rows.data(), {static_cast<std::int64_t>(rows.size() / dimension), static_cast<std::int64_t>(dimension)},
+        torch::kFloat);
     matrix.copy_(torch::nn::functional::normalize(matrix, torch::nn::functional::NormalizeFuncOptions().p(2).dim(1)));
 }
 
@@ -50,7 +50,8 @@ public:
         // Raw vectors normalized here, whether encoded here or handed over by the validation: a
         // resumed run, which encodes them, must see the very vectors the uninterrupted run was
         // handed (the encoder would normalize on its device, on CUDA with other rounding).
-        const encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
+        const encoder::EncodeRequest nameRequest{
+            .maxLength = preset_.entityMaxLength, .pooling = {}, .normalize = false};
         nameVectors_ = names.empty() ? encoder.encode(data_.nameInputs, nameRequest, &progress)
                                      : handedNames(std::move(names), data_.nameInputs.size(), dimension);
         normalizeRows(nameVectors_, dimension);
@@ -91,15 +92,17 @@ public:
             const auto& mention = data_.train[mentions_[i]];
             mentionInputs.push_back(mention.input);
             positiveInputs.push_back(data_.nameInputs[table_[i * width()]]);
-            for (std::size_t n = 0; n < p_; ++n) negativeInputs.push_back(data_.nameInputs[table_[i * width() + 1 + n]]);
+            for (std::size_t n = 0; n < p_; ++n)
+                negativeInputs.push_back(data_.nameInputs[table_[i * width() + 1 + n]]);
             entityIds.push_back(mention.gold.front());
         }
         const auto rows = static_cast<std::int64_t>(batch.size());
         const auto mentions = encoder.embed(mentionInputs, preset_.maxLength, preset_.pooling, true);
         const auto positives = encoder.embed(positiveInputs, preset_.entityMaxLength, preset_.pooling, true);
-        torch::Tensor negatives = p_ == 0 ? torch::zeros({rows, 0, mentions.size(1)}, mentions.options())
-                                          : encoder.embed(negativeInputs, preset_.entityMaxLength, preset_.pooling, true)
-                                                .reshape({rows, static_cast<std::int64_t>(p_), -1});
+        torch::Tensor negatives = p_ == 0
+                                      ? torch::zeros({rows, 0, mentions.size(1)}, mentions.options())
+                                      : encoder.embed(negativeInputs, preset_.entityMaxLength, preset_.pooling, true)
+                                            .reshape({rows, static_cast<std::int64_t>(p_), -1});
         return infoNceLoss(mentions, positives, negatives, preset_.contrastive.temperature,
                            torch::tensor(entityIds, torch::kLong).to(mentions.device()));
     }
@@ -137,9 +140,9 @@ private:
     const TrainingPreset& preset_;
     const TrainingData& data_;
     std::size_t p_;
-    std::vector<std::size_t> mentions_;      // training mentions with one gold entity
+    std::vector<std::size_t> mentions_;  // training mentions with one gold entity
     std::vector<float> nameVectors_;
-    std::vector<std::uint32_t> table_;       // per mention: positive entry, p negative entries
+    std::vector<std::uint32_t> table_;  // per mention: positive entry, p negative entries
 };
 
 }  // namespace

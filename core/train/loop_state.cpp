@@ -46,7 +46,8 @@ LoopState loopStateFrom(const fs::path& file) {
     // The log is appended to and never larger than this; the resume also compares it with the log.
     state.logBytes = countField(json, "log_bytes", file, std::uint64_t{1} << 50);
     // Checkpoints of runs before the collapse check lack it.
-    if (json.contains("collapsed_validations")) state.collapsedValidations = countField(json, "collapsed_validations", file);
+    if (json.contains("collapsed_validations"))
+        state.collapsedValidations = countField(json, "collapsed_validations", file);
     try {
         state.validated = json.at("validated").get<bool>();
         state.scalars = json.at("scalars").get<std::map<std::string, double>>();

@@ -12,12 +12,12 @@
 namespace linkscope::train {
 
 struct LoopState {
-    std::size_t epoch = 0;          ///< 0-based epoch in progress (or next)
-    std::size_t step = 0;           ///< optimizer steps done in it
+    std::size_t epoch = 0;  ///< 0-based epoch in progress (or next)
+    std::size_t step = 0;   ///< optimizer steps done in it
     std::size_t globalStep = 0;
-    bool validated = true;          ///< false: the epoch before `epoch` ended but was not validated yet
+    bool validated = true;  ///< false: the epoch before `epoch` ended but was not validated yet
     std::size_t epochsWithoutImprovement = 0;
-    std::uintmax_t logBytes = 0;    ///< the log's size when the checkpoint was written
+    std::uintmax_t logBytes = 0;  ///< the log's size when the checkpoint was written
     std::map<std::string, double> scalars;
     std::size_t collapsedValidations = 0;  ///< run.json's count when the checkpoint was written
 };

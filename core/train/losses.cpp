@@ -26,8 +26,8 @@ std::string shapeText(const torch::Tensor& tensor) {
     throw Error("linkscope::train::" + std::string(function) + ": " + message);
 }
 
-void requireRank(std::string_view function, std::string_view name, const torch::Tensor& tensor,
-                 std::int64_t rank, std::string_view expected) {
+void requireRank(std::string_view function, std::string_view name, const torch::Tensor& tensor, std::int64_t rank,
+                 std::string_view expected) {
     if (!tensor.defined()) fail(function, std::string(name) + " is an undefined tensor");
     if (tensor.dim() != rank)
         fail(function, std::string(name) + " must be " + std::string(expected) + ", got " + shapeText(tensor));
@@ -35,8 +35,8 @@ void requireRank(std::string_view function, std::string_view name, const torch::
 
 void requireFloating(std::string_view function, std::string_view name, const torch::Tensor& tensor) {
     if (!c10::isFloatingType(tensor.scalar_type()))
-        fail(function, std::string(name) + " must be a floating tensor, got " +
-                           std::string(c10::toString(tensor.scalar_type())));
+        fail(function,
+             std::string(name) + " must be a floating tensor, got " + std::string(c10::toString(tensor.scalar_type())));
 }
 
 void requireDtype(std::string_view function, std::string_view name, const torch::Tensor& tensor,
@@ -89,9 +89,7 @@ torch::Tensor pairwiseDistances(const torch::Tensor& x) {
 }
 
 /// Rows scaled to unit length, as F.normalize does it (a zero row stays zero: cosine 0).
-torch::Tensor unitRows(const torch::Tensor& x) {
-    return x / safeNorm(x, -1, /*keepDim=*/true).clamp_min(1e-12);
-}
+torch::Tensor unitRows(const torch::Tensor& x) { return x / safeNorm(x, -1, /*keepDim=*/true).clamp_min(1e-12); }
 
 /// [size, size] bool: element (i, j) is i == j.
 torch::Tensor diagonalMask(std::int64_t size, const torch::Device& device) {
@@ -140,8 +138,8 @@ torch::Tensor marginalLikelihoodLoss(const torch::Tensor& scores, const torch::T
     const auto keptPositives = positives.index({rows});
     // log(sum over positives of softmax) as a difference of log-sum-exps: the same value as
     // BioSyn's softmax-then-sum, without the underflow of exponentiating each score.
-    const auto logMarginal = torch::logsumexp(kept.masked_fill(~keptPositives, -kInfinity), 1) -
-                             torch::logsumexp(kept, 1);
+    const auto logMarginal =
+        torch::logsumexp(kept.masked_fill(~keptPositives, -kInfinity), 1) - torch::logsumexp(kept, 1);
     // BioSyn clamps the marginal to [1e-9, 1] before the log: clamping its log to [ln 1e-9, 0]
     // is the same value and the same gradient (none for a clamped row).
     const auto clamped = logMarginal.clamp(std::log(1e-9), 0.0);
@@ -250,13 +248,12 @@ torch::Tensor prototypeTripletLoss(const torch::Tensor& mentionEmbeddings, const
     // A cluster without mentions has no prototype (0/0): a caller's bookkeeping error.
     const auto counts = torch::bincount(clusterIndex, {}, clusters);
     const auto empty = (counts == 0).nonzero();
-    if (empty.numel() > 0)
-        fail(fn, "cluster " + std::to_string(empty[0][0].item<std::int64_t>()) + " has no mention");
+    if (empty.numel() > 0) fail(fn, "cluster " + std::to_string(empty[0][0].item<std::int64_t>()) + " has no mention");
     if (clusters == 0) return mentionEmbeddings.sum() + positiveEntity.sum() + negativeEntity.sum();
 
     // prototype_c = (1/N_c) sum of its mention embeddings: the gradient reaches every mention.
-    const auto sums = torch::zeros({clusters, dimension}, mentionEmbeddings.options())
-                          .index_add(0, clusterIndex, mentionEmbeddings);
+    const auto sums =
+        torch::zeros({clusters, dimension}, mentionEmbeddings.options()).index_add(0, clusterIndex, mentionEmbeddings);
     const auto prototypes = sums / counts.unsqueeze(1).to(mentionEmbeddings.scalar_type());
     // Eq. 3 uses ||.||_2, not squared (unlike the standard triplet loss of eq. 1-2), and gives
     // the loss of one cluster; the paper does not say how a batch of clusters is reduced: mean.
@@ -270,8 +267,7 @@ SoftRadiusCluster softRadiusCluster(const torch::Tensor& mentionEmbeddings, std:
     requireSoftRadiusInputs(mentionEmbeddings, lambda, epsilon);
     const auto count = mentionEmbeddings.size(0);
     if (anchor < 0 || anchor >= count)
-        fail("softRadiusCluster",
-             "anchor " + std::to_string(anchor) + " outside [0, " + std::to_string(count) + ")");
+        fail("softRadiusCluster", "anchor " + std::to_string(anchor) + " outside [0, " + std::to_string(count) + ")");
 
     // Algorithm 1, lines 4-12. Choices the paper leaves open, taken in the plainest reading:
     // - The distances come from the embeddings as they are (detached): the algorithm forms a

@@ -35,7 +35,8 @@ public:
         if (k_ == 0) throw Error("training: the preset asks for no candidates");
         useSparse_ = settings_.candidates != CandidateSource::Dense;
         if (useSparse_ || settings_.sparseWeight != 0.0) buildSparse();
-        lambda_ = torch::full({1}, settings_.sparseWeight, torch::kFloat).set_requires_grad(settings_.trainSparseWeight);
+        lambda_ =
+            torch::full({1}, settings_.sparseWeight, torch::kFloat).set_requires_grad(settings_.trainSparseWeight);
         for (const auto& mention : data_.train) documents_.push_back(mention.document);
     }
 
@@ -49,8 +50,8 @@ public:
 
     void refresh(const encoder::TextEncoder& encoder, const ProgressSink& progress, std::vector<float> names) override {
         const std::size_t dimension = encoder.dimension();
-        encoder::EncodeRequest nameRequest{.maxLength = preset_.entityMaxLength, .pooling = preset_.namePooling(),
-                                           .normalize = false};
+        encoder::EncodeRequest nameRequest{
+            .maxLength = preset_.entityMaxLength, .pooling = preset_.namePooling(), .normalize = false};
         encoder::EncodeRequest mentions{.maxLength = preset_.maxLength, .pooling = {}, .normalize = false};
         nameVectors_ = names.empty() ? encoder.encode(data_.nameInputs, nameRequest, &progress)
                                      : handedNames(std::move(names), data_.nameInputs.size(), dimension);
@@ -101,8 +102,9 @@ public:
         }
         const auto pooling = preset_.pooling;
         const auto mentionVectors = encoder.embed(mentionInputs, preset_.maxLength, pooling, false);
-        const auto candidateVectors = encoder.embed(candidateInputs, preset_.entityMaxLength, preset_.namePooling(), false)
-                                          .reshape({rows, static_cast<std::int64_t>(k_), -1});
+        const auto candidateVectors =
+            encoder.embed(candidateInputs, preset_.entityMaxLength, preset_.namePooling(), false)
+                .reshape({rows, static_cast<std::int64_t>(k_), -1});
         auto scores = torch::bmm(candidateVectors, mentionVectors.unsqueeze(2)).squeeze(2);
         if (!sparseScores_.empty()) scores = scores + lambda_.to(scores.device()) * sparse.to(scores.device());
         return marginalLikelihoodLoss(scores, positives.to(scores.device()));
@@ -160,7 +162,8 @@ private:
         const auto& gold = data_.train[m].gold;
         std::vector<std::uint32_t> goldEntries;
         for (const auto entity : gold)
-            goldEntries.insert(goldEntries.end(), data_.entityEntries[entity].begin(), data_.entityEntries[entity].end());
+            goldEntries.insert(goldEntries.end(), data_.entityEntries[entity].begin(),
+                               data_.entityEntries[entity].end());
         train::injectGold(
             row, [&](std::uint32_t entry) { return data_.isPositive(entry, gold); }, goldEntries,
             nameScore(mentionVectors.data() + m * dimension, dimension));

@@ -43,7 +43,8 @@ public:
         // BERT's initialisation, from our own generator (no global state), as the encoder's.
         torch::NoGradGuard noGrad;
         auto generator = at::detail::createCPUGenerator(seed);
-        dense->weight.copy_(torch::empty(dense->weight.sizes(), torch::kFloat).normal_(0.0, config.initializerRange, generator));
+        dense->weight.copy_(
+            torch::empty(dense->weight.sizes(), torch::kFloat).normal_(0.0, config.initializerRange, generator));
         dense->bias.zero_();
     }
 
@@ -192,9 +193,12 @@ private:
         const std::int32_t maskId = tokenizer_.maskId();
         for (const std::uint32_t position : mask.positions) {
             const double u = uniform(rng);
-            if (u < settings_.maskTokenShare) mask.inputs.push_back(maskId);
-            else if (u < settings_.maskTokenShare + settings_.randomTokenShare) mask.inputs.push_back(randomToken(rng));
-            else mask.inputs.push_back(piece.ids[position]);
+            if (u < settings_.maskTokenShare)
+                mask.inputs.push_back(maskId);
+            else if (u < settings_.maskTokenShare + settings_.randomTokenShare)
+                mask.inputs.push_back(randomToken(rng));
+            else
+                mask.inputs.push_back(piece.ids[position]);
         }
         return mask;
     }

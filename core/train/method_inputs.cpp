@@ -47,9 +47,12 @@ void appendWords(std::string& out, std::span<const std::string_view> words) {
 
 std::pair<std::string_view, std::string_view> markerTokens(ContextMarkers markers) noexcept {
     switch (markers) {
-    case ContextMarkers::Belhd: return {"[S]", "[E]"};
-    case ContextMarkers::LeNguyen: return {"[START]", "[END]"};
-    case ContextMarkers::None: break;
+        case ContextMarkers::Belhd:
+            return {"[S]", "[E]"};
+        case ContextMarkers::LeNguyen:
+            return {"[START]", "[END]"};
+        case ContextMarkers::None:
+            break;
     }
     return {};
 }

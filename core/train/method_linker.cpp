@@ -55,9 +55,12 @@ void normalizeRows(std::span<float> rows, std::size_t dimension) noexcept {
 // the negated Euclidean distance, so that higher is better for all three.
 float similarity(Similarity kind, std::span<const float> mention, std::span<const float> candidate) noexcept {
     switch (kind) {
-    case Similarity::Dot: return dot(mention, candidate);
-    case Similarity::Euclidean: return -distance(mention, candidate);
-    case Similarity::Cosine: break;
+        case Similarity::Dot:
+            return dot(mention, candidate);
+        case Similarity::Euclidean:
+            return -distance(mention, candidate);
+        case Similarity::Cosine:
+            break;
     }
     const float norms = std::sqrt(dot(mention, mention)) * std::sqrt(dot(candidate, candidate));
     return norms > 0.0f ? std::clamp(dot(mention, candidate) / norms, -1.0f, 1.0f) : 0.0f;
@@ -168,7 +171,8 @@ struct MethodLinker::State {
     /// LinkerOptions::compactAbove: the names encoded chunk by chunk straight into an IVF-fp16
     /// index, its training sample first (those names are encoded twice: 64 per list, about 2 %
     /// of 8 M names). Progress "Encoding names" over both passes.
-    void buildCompactIndex(std::span<const std::string> names, const LinkerOptions& options, const ProgressSink* progress) {
+    void buildCompactIndex(std::span<const std::string> names, const LinkerOptions& options,
+                           const ProgressSink* progress) {
         constexpr std::size_t kChunk = 65536;
         retrieval::DenseIndexOptions indexOptions;
         indexOptions.kind = retrieval::DenseIndexKind::IvfFp16;
@@ -227,7 +231,8 @@ struct MethodLinker::State {
             std::vector<float> scratch;
             for (const Candidate& candidate : found[q]) {
                 float score = candidate.score;
-                if (kind == Similarity::Euclidean) score = -distance(query, entryRow(candidate.entry, scratch));
+                if (kind == Similarity::Euclidean)
+                    score = -distance(query, entryRow(candidate.entry, scratch));
                 else if (kind == Similarity::Cosine)
                     score = std::clamp(score, -1.0f, 1.0f);
                 ranked[q].push_back({candidate.entry, score, score, 0.0f});
@@ -242,7 +247,8 @@ struct MethodLinker::State {
     /// tokens, raw vectors (the similarity normalizes what it compares, whatever the encoder's
     /// own options say).
     std::vector<float> encodeMentions(std::span<const std::string> texts) const {
-        return encoder->encode(texts, encoder::EncodeRequest{.maxLength = preset.maxLength, .pooling = {}, .normalize = false});
+        return encoder->encode(
+            texts, encoder::EncodeRequest{.maxLength = preset.maxLength, .pooling = {}, .normalize = false});
     }
     /// nameInput() of a dictionary name, shortened when the markers would not fit: a name of
     /// more than entityMaxLength tokens would lose its closing marker to the encoder's
@@ -257,16 +263,18 @@ struct MethodLinker::State {
     /// KB names (nameInput) as the method encodes them: entityMaxLength tokens.
     std::vector<float> encodeNames(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const {
         return encoder->encode(
-            texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = preset.namePooling(), .normalize = false},
+            texts,
+            encoder::EncodeRequest{
+                .maxLength = preset.entityMaxLength, .pooling = preset.namePooling(), .normalize = false},
             progress);
     }
     /// Le & Nguyen's entity representation is the [CLS] output of "type [SEP] syn1 [SEP] ..."
     /// (section 3.2.1), while the mention's is the pooling of the model (the average of the
     /// [START] and [END] outputs).
     std::vector<float> encodeEntities(std::span<const std::string> texts) const {
-        return encoder->encode(texts, encoder::EncodeRequest{.maxLength = preset.entityMaxLength,
-                                                             .pooling = encoder::Pooling::Cls,
-                                                             .normalize = false});
+        return encoder->encode(
+            texts, encoder::EncodeRequest{
+                       .maxLength = preset.entityMaxLength, .pooling = encoder::Pooling::Cls, .normalize = false});
     }
 
     /// Makes sure the vectors of these entities are cached (computed once per entity).
@@ -377,8 +385,8 @@ struct MethodLinker::State {
             if (!inside) {
                 const auto [open, close] = markerTokens(preset.markers);
                 throw Error("method linker (" + std::string(methodName(preset.method)) + "): mention input " +
-                            std::to_string(i) + " " + quotedText(inputs[i]) + " lacks the markers " + std::string(open) +
-                            " ... " + std::string(close));
+                            std::to_string(i) + " " + quotedText(inputs[i]) + " lacks the markers " +
+                            std::string(open) + " ... " + std::string(close));
             }
             insides.emplace_back(*inside);
         }
@@ -387,8 +395,8 @@ struct MethodLinker::State {
 
     void checkVectors(std::span<const std::string> inputs, std::span<const float> vectors) const {
         if (vectors.size() != inputs.size() * dimension)
-            throw Error("method linker (" + std::string(methodName(preset.method)) + "): " +
-                        std::to_string(vectors.size()) + " mention vector values given for " +
+            throw Error("method linker (" + std::string(methodName(preset.method)) +
+                        "): " + std::to_string(vectors.size()) + " mention vector values given for " +
                         std::to_string(inputs.size()) + " inputs of " + std::to_string(dimension) + " dimensions");
     }
 
@@ -404,21 +412,23 @@ struct MethodLinker::State {
             checkVectors(inputs, vectors);
 
         switch (preset.method) {
-        case Method::BioSyn: {
-            if (preset.similarity == Similarity::Cosine) normalizeRows(vectors, dimension);
-            const auto ranked = hybrid->rank(insides, vectors, k, threads);
-            std::vector<std::vector<LinkedCandidate>> out(ranked.size());
-            for (std::size_t q = 0; q < ranked.size(); ++q)
-                for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score, c.dense, c.sparse});
-            return out;
-        }
-        case Method::PrototypeSrn: return rankPrototype(insides, std::move(vectors), k);
-        case Method::Belhd:
-        case Method::Triplet:
-        case Method::KnnBioel:
-        case Method::SelfAlignment:
-        case Method::ContextAlignment:
-        case Method::MaskedLm: break;
+            case Method::BioSyn: {
+                if (preset.similarity == Similarity::Cosine) normalizeRows(vectors, dimension);
+                const auto ranked = hybrid->rank(insides, vectors, k, threads);
+                std::vector<std::vector<LinkedCandidate>> out(ranked.size());
+                for (std::size_t q = 0; q < ranked.size(); ++q)
+                    for (const auto& c : ranked[q]) out[q].push_back({c.entry, c.score, c.dense, c.sparse});
+                return out;
+            }
+            case Method::PrototypeSrn:
+                return rankPrototype(insides, std::move(vectors), k);
+            case Method::Belhd:
+            case Method::Triplet:
+            case Method::KnnBioel:
+            case Method::SelfAlignment:
+            case Method::ContextAlignment:
+            case Method::MaskedLm:
+                break;
         }
         return denseSearch(std::move(vectors), k);
     }
@@ -434,37 +444,38 @@ struct MethodLinker::State {
                 throw Error("method linker: entry " + std::to_string(entry) + " is outside the dictionary of " +
                             std::to_string(dictionary->size()));
         switch (preset.method) {
-        case Method::BioSyn: {
-            std::vector<float> query(vector.begin(), vector.end());
-            if (preset.similarity == Similarity::Cosine) normalizeRows(query, dimension);
-            const auto sparseQuery = sparse->vectorizer().transform(inside);
-            for (const std::uint32_t entry : entries) {
-                const auto c = hybrid->score(sparseQuery, query, entry);
-                scored.push_back({entry, c.score, c.dense, c.sparse});
+            case Method::BioSyn: {
+                std::vector<float> query(vector.begin(), vector.end());
+                if (preset.similarity == Similarity::Cosine) normalizeRows(query, dimension);
+                const auto sparseQuery = sparse->vectorizer().transform(inside);
+                for (const std::uint32_t entry : entries) {
+                    const auto c = hybrid->score(sparseQuery, query, entry);
+                    scored.push_back({entry, c.score, c.dense, c.sparse});
+                }
+                return scored;
             }
-            return scored;
-        }
-        case Method::PrototypeSrn: {
-            // The re-ranker's score: the entry's best entity, as rankPrototype keeps it.
-            std::vector<kb::EntityIndex> needed;
-            for (const std::uint32_t entry : entries)
-                needed.insert(needed.end(), entryEntities[entry].begin(), entryEntities[entry].end());
-            const std::lock_guard lock(entityMutex);
-            cacheEntityVectors(needed);
-            for (const std::uint32_t entry : entries) {
-                float best = -std::numeric_limits<float>::infinity();
-                for (const auto entity : entryEntities[entry])
-                    best = std::max(best, similarity(preset.similarity, vector, entityVectors.at(entity)));
-                scored.push_back({entry, best, best, 0.0f});
+            case Method::PrototypeSrn: {
+                // The re-ranker's score: the entry's best entity, as rankPrototype keeps it.
+                std::vector<kb::EntityIndex> needed;
+                for (const std::uint32_t entry : entries)
+                    needed.insert(needed.end(), entryEntities[entry].begin(), entryEntities[entry].end());
+                const std::lock_guard lock(entityMutex);
+                cacheEntityVectors(needed);
+                for (const std::uint32_t entry : entries) {
+                    float best = -std::numeric_limits<float>::infinity();
+                    for (const auto entity : entryEntities[entry])
+                        best = std::max(best, similarity(preset.similarity, vector, entityVectors.at(entity)));
+                    scored.push_back({entry, best, best, 0.0f});
+                }
+                return scored;
             }
-            return scored;
-        }
-        case Method::Belhd:
-        case Method::Triplet:
-        case Method::KnnBioel:
-        case Method::SelfAlignment:
-        case Method::ContextAlignment:
-        case Method::MaskedLm: break;
+            case Method::Belhd:
+            case Method::Triplet:
+            case Method::KnnBioel:
+            case Method::SelfAlignment:
+            case Method::ContextAlignment:
+            case Method::MaskedLm:
+                break;
         }
         std::vector<float> scratch;
         for (const std::uint32_t entry : entries) {
@@ -491,8 +502,9 @@ MethodLinker::MethodLinker(const TrainingPreset& preset, const encoder::TextEnco
 
     if (dictionary.empty()) throw Error("method linker (" + method + "): the dictionary is empty");
     if (preset.method == Method::BioSyn && preset.similarity == Similarity::Euclidean)
-        throw Error("method linker (biosyn): BioSyn's score adds lambda x sparse to an inner product; similarity "
-                    "\"euclidean\" has no such sum (use dot or cosine)");
+        throw Error(
+            "method linker (biosyn): BioSyn's score adds lambda x sparse to an inner product; similarity "
+            "\"euclidean\" has no such sum (use dot or cosine)");
     if (preset.method == Method::PrototypeSrn) {
         if (!kb) throw Error("method linker (prototype-srn): the entity inputs need the knowledge base");
         s.entryEntities.resize(dictionary.size());
@@ -523,7 +535,9 @@ MethodLinker::MethodLinker(const TrainingPreset& preset, const encoder::TextEnco
             } else {
                 ProgressSink encoding;
                 if (progress) {
-                    encoding.report = [progress](std::string_view, double fraction) { (*progress)("Encoding names", fraction); };
+                    encoding.report = [progress](std::string_view, double fraction) {
+                        (*progress)("Encoding names", fraction);
+                    };
                     encoding.cancelled = progress->cancelled;
                 }
                 s.entryVectors = s.encodeNames(names, progress ? &encoding : nullptr);
@@ -594,21 +608,23 @@ bool MethodLinker::compactNameVectors() const noexcept { return state_->compact;
 std::size_t MethodLinker::dimension() const noexcept { return state_->dimension; }
 
 std::function<std::string(const eval::EvalQuery&, std::size_t part)> mentionInputs(const TrainingPreset& preset,
-                                                                                  const Corpus& corpus,
-                                                                                  TokenCounter count) {
+                                                                                   const Corpus& corpus,
+                                                                                   TokenCounter count) {
     const ContextMarkers markers = preset.markers;
     const std::size_t maxLength = preset.maxLength;
     return [markers, maxLength, &corpus, count = std::move(count)](const eval::EvalQuery& query,
                                                                    std::size_t part) -> std::string {
         if (part >= query.parts.size())
-            throw Error("mention inputs: part " + std::to_string(part) + " of the mention " + quotedText(query.mention) +
-                        " in document " + query.document + ", which has " + std::to_string(query.parts.size()));
+            throw Error("mention inputs: part " + std::to_string(part) + " of the mention " +
+                        quotedText(query.mention) + " in document " + query.document + ", which has " +
+                        std::to_string(query.parts.size()));
         if (markers == ContextMarkers::None) return query.parts[part];
         const Document* document = corpus.find(query.document);
         if (!document)
             throw Error("mention inputs: the mention " + quotedText(query.mention) +
-                        (query.sourceFile.empty() ? std::string()
-                                                  : " (" + query.sourceFile + ":" + std::to_string(query.sourceLine) + ")") +
+                        (query.sourceFile.empty()
+                             ? std::string()
+                             : " (" + query.sourceFile + ":" + std::to_string(query.sourceLine) + ")") +
                         " is in document " + query.document + ", which the corpus does not hold");
         return fittedMentionInput(*document, query.start, query.end, query.parts[part], markers, maxLength, count);
     };

@@ -49,7 +49,7 @@ struct LinkerOptions {
     /// The dictionary's name vectors when the caller has them (the trainer after re-encoding the
     /// KB): row i = the method's nameInput() of entry i. Empty: the linker encodes them.
     std::vector<float> entryVectors;
-    std::size_t threads = 0;    ///< sparse search threads; 0: hardware
+    std::size_t threads = 0;  ///< sparse search threads; 0: hardware
     /// Above this many entries, a linker that encodes the names itself encodes them in chunks
     /// into an IVF-fp16 index (retrieval/dense_index.h) and keeps no other copy: UMLS's 8 M
     /// names of 256 dimensions take 4 GB instead of three float copies of 8 GB (the encoded
@@ -74,8 +74,8 @@ public:
     /// searches. kb is needed by prototype-srn (entity inputs) and may be null otherwise. The
     /// encoder, dictionary and kb must outlive the linker. progress: "Encoding names"; Cancelled.
     MethodLinker(const TrainingPreset& preset, const encoder::TextEncoder& encoder,
-                 const retrieval::NameDictionary& dictionary, const kb::KnowledgeBase* kb,
-                 LinkerOptions options = {}, const ProgressSink* progress = nullptr);
+                 const retrieval::NameDictionary& dictionary, const kb::KnowledgeBase* kb, LinkerOptions options = {},
+                 const ProgressSink* progress = nullptr);
     MethodLinker(MethodLinker&&) noexcept;
     MethodLinker& operator=(MethodLinker&&) noexcept;
     ~MethodLinker();
@@ -117,7 +117,7 @@ private:
 /// Error naming the query when its document is not in the corpus.
 /// With a token counter (the encoder's tokenizer), the context is cut to fit preset.maxLength.
 std::function<std::string(const eval::EvalQuery&, std::size_t part)> mentionInputs(const TrainingPreset& preset,
-                                                                                  const Corpus& corpus,
-                                                                                  TokenCounter count = {});
+                                                                                   const Corpus& corpus,
+                                                                                   TokenCounter count = {});
 
 }  // namespace linkscope::train

@@ -50,7 +50,7 @@ private:
 /// its own learning rate when it has one.
 struct LearnedScalar {
     std::string name;
-    torch::Tensor value;            ///< one element, requires grad
+    torch::Tensor value;                 ///< one element, requires grad
     std::optional<double> learningRate;  ///< nullopt: the schedule's
 };
 
@@ -134,7 +134,8 @@ std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& pres
 /// The objective of the preset's method; `kbs`: the vocabularies the self-alignment pairs
 /// synonyms of (empty: `kb` alone; the other methods read `kb` only).
 std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
-                                         const kb::KnowledgeBase& kb, std::span<const kb::KnowledgeBase* const> kbs = {});
+                                         const kb::KnowledgeBase& kb,
+                                         std::span<const kb::KnowledgeBase* const> kbs = {});
 
 /// Units 0..count-1 in an order drawn from rng, cut into batches of batchSize (the last shorter).
 std::vector<std::vector<std::size_t>> shuffledBatches(std::size_t count, std::mt19937_64& rng, std::size_t batchSize);

@@ -2,8 +2,8 @@
 // checkpoint keeps the refreshed candidates in.
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <fstream>
+#include <numeric>
 
 #include "encoder/token_batch.h"
 #include "retrieval/dense_index.h"
@@ -16,8 +16,8 @@ GradientEncoder::GradientEncoder(encoder::BertEncoderModel& model, const encoder
                                  torch::Device device)
     : model_(model), tokenizer_(tokenizer), device_(device) {}
 
-torch::Tensor GradientEncoder::embed(std::span<const std::string> texts, std::size_t maxLength, encoder::Pooling pooling,
-                                     bool normalize) {
+torch::Tensor GradientEncoder::embed(std::span<const std::string> texts, std::size_t maxLength,
+                                     encoder::Pooling pooling, bool normalize) {
     const auto spec = encoder::poolingSpecFor(tokenizer_, pooling);
     const auto encodings = encoder::tokenizeForPooling(tokenizer_, texts, maxLength, spec);
     const auto batch = encoder::makeTokenBatch(encodings, {}, tokenizer_.padId());
@@ -73,7 +73,8 @@ std::vector<T> readRaw(const std::filesystem::path& file, std::uint64_t& width) 
     in.read(magic, sizeof magic);
     in.read(reinterpret_cast<char*>(&width), sizeof width);
     in.read(reinterpret_cast<char*>(&count), sizeof count);
-    if (!in || std::memcmp(magic, kTableMagic, sizeof magic) != 0) throw Error(file.string() + ": not a checkpoint table");
+    if (!in || std::memcmp(magic, kTableMagic, sizeof magic) != 0)
+        throw Error(file.string() + ": not a checkpoint table");
     const auto size = std::filesystem::file_size(file);
     if (count > (size - 24) / sizeof(T) || count * sizeof(T) != size - 24)
         throw Error(file.string() + ": the checkpoint table is truncated or has extra bytes");
@@ -109,17 +110,23 @@ std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const Tra
                                          const kb::KnowledgeBase& kb, std::span<const kb::KnowledgeBase* const> kbs) {
     switch (preset.method) {
         case Method::BioSyn:
-        case Method::Belhd: return makeMarginalObjective(preset, data);
-        case Method::Triplet: return makeTripletObjective(preset, data);
-        case Method::PrototypeSrn: return makePrototypeObjective(preset, data, kb);
-        case Method::KnnBioel: return makeContrastiveObjective(preset, data);
-        case Method::ContextAlignment: return makeContextAlignmentObjective(preset, data);
+        case Method::Belhd:
+            return makeMarginalObjective(preset, data);
+        case Method::Triplet:
+            return makeTripletObjective(preset, data);
+        case Method::PrototypeSrn:
+            return makePrototypeObjective(preset, data, kb);
+        case Method::KnnBioel:
+            return makeContrastiveObjective(preset, data);
+        case Method::ContextAlignment:
+            return makeContextAlignmentObjective(preset, data);
         case Method::MaskedLm:
             // Its texts and tokenizer are the trainer's (makeMaskedLmObjective), not a TrainingData.
             throw Error("training: the masked-LM stage is made from its corpora's texts, not from training mentions");
         case Method::SelfAlignment: {
             const kb::KnowledgeBase* const alone[] = {&kb};
-            return makeSelfAlignmentObjective(preset, kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);
+            return makeSelfAlignmentObjective(preset,
+                                              kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);
         }
     }
     throw Error("training: unknown method");

@@ -76,7 +76,8 @@ public:
         std::vector<std::string> inputs;
         for (const auto entity : candidateEntities_) inputs.push_back(data_.entityInputs[entity]);
         entityVectors_ = encoder.encode(
-            inputs, {.maxLength = preset_.entityMaxLength, .pooling = encoder::Pooling::Cls, .normalize = false}, &progress);
+            inputs, {.maxLength = preset_.entityMaxLength, .pooling = encoder::Pooling::Cls, .normalize = false},
+            &progress);
         dimension_ = encoder.dimension();
     }
 
@@ -151,8 +152,9 @@ public:
         std::vector<std::uint32_t> shortlisted;
         std::unordered_map<std::uint32_t, std::int64_t> shortlistRow;
         for (std::int64_t c = 0; c < count; ++c) {
-            shortlists[std::size_t(c)] = nearestNegatives(clusterMentions[std::size_t(c)], clusterEntity[std::size_t(c)],
-                                                          prototypes.data_ptr<float>() + c * prototypes.size(1));
+            shortlists[std::size_t(c)] =
+                nearestNegatives(clusterMentions[std::size_t(c)], clusterEntity[std::size_t(c)],
+                                 prototypes.data_ptr<float>() + c * prototypes.size(1));
             for (const auto entity : shortlists[std::size_t(c)])
                 if (shortlistRow.try_emplace(entity, static_cast<std::int64_t>(shortlisted.size())).second)
                     shortlisted.push_back(entity);
@@ -162,7 +164,8 @@ public:
             torch::NoGradGuard noGrad;
             std::vector<std::string> texts;
             for (const auto entity : shortlisted) texts.push_back(data_.entityInputs[entity]);
-            current = encoder.embed(texts, preset_.entityMaxLength, encoder::Pooling::Cls, false).to(torch::kCPU, torch::kFloat);
+            current = encoder.embed(texts, preset_.entityMaxLength, encoder::Pooling::Cls, false)
+                          .to(torch::kCPU, torch::kFloat);
         }
         const auto distances = shortlistDistances(shortlists, shortlistRow, prototypes, current);
         std::vector<std::string> positiveInputs, negativeInputs;
@@ -173,7 +176,8 @@ public:
             // a NaN; the first when none compares). The shortlist holds negatives only.
             const auto& shortlist = shortlists[std::size_t(c)];
             const auto size = static_cast<std::int64_t>(shortlist.size());
-            const auto own = torch::from_blob(const_cast<float*>(distances.data()) + pair, {size}, torch::kFloat).clone();
+            const auto own =
+                torch::from_blob(const_cast<float*>(distances.data()) + pair, {size}, torch::kFloat).clone();
             pair += shortlist.size();
             const auto chosen = hardestNegative(own, torch::zeros({size}, torch::kBool));
             negativeInputs.push_back(data_.entityInputs[chosen ? shortlist[std::size_t(*chosen)] : shortlist.front()]);
@@ -255,7 +259,8 @@ private:
             for (const auto& candidate : retrieval::mergeCandidates(lists, depth))
                 for (const auto entity : data_.entryEntities[candidate.entry])
                     if (mentionCandidates_[m].size() < k && seen.insert(entity).second) {
-                        auto [it, added] = rowOf.try_emplace(entity, static_cast<std::uint32_t>(candidateEntities_.size()));
+                        auto [it, added] =
+                            rowOf.try_emplace(entity, static_cast<std::uint32_t>(candidateEntities_.size()));
                         if (added) candidateEntities_.push_back(entity);
                         mentionCandidates_[m].push_back(it->second);
                     }
@@ -277,16 +282,17 @@ private:
         auto entities = shortlistNegatives(
             mentions, mentionCandidates_, [this](std::uint32_t row) { return candidateEntities_[row]; },
             static_cast<std::uint32_t>(candidateEntities_.size()), gold, distance, kOnlineNegatives);
-        if (entities.empty()) throw Error("training: no negative entity for the prototype loss (the KB has one entity)");
+        if (entities.empty())
+            throw Error("training: no negative entity for the prototype loss (the KB has one entity)");
         return entities;
     }
 
     const TrainingPreset& preset_;
     const TrainingData& data_;
     std::vector<MentionGroup> groups_;
-    std::vector<std::uint32_t> candidateEntities_;             // entities met in the first stage
+    std::vector<std::uint32_t> candidateEntities_;               // entities met in the first stage
     std::vector<std::vector<std::uint32_t>> mentionCandidates_;  // rows of candidateEntities_
-    std::vector<float> entityVectors_;                          // [candidateEntities_ x dimension]
+    std::vector<float> entityVectors_;                           // [candidateEntities_ x dimension]
     std::size_t dimension_ = 0;
     torch::Tensor radius_;
 };

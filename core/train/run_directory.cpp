@@ -20,11 +20,20 @@ namespace {
 constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
 
 // The keys of run.json, in the order writeRunInfo writes them.
-constexpr std::array<std::string_view, 14> kKeys = {"status",        "preset",     "schedule",
-                                                    "device",        "epochs_done", "best_epoch",
-                                                    "best_dev_accuracy", "untrained_dev_accuracy", "sparse_weight",
-                                                    "radius",        "seconds",    "error",
-                                                    "collapse",      "collapsed_validations"};
+constexpr std::array<std::string_view, 14> kKeys = {"status",
+                                                    "preset",
+                                                    "schedule",
+                                                    "device",
+                                                    "epochs_done",
+                                                    "best_epoch",
+                                                    "best_dev_accuracy",
+                                                    "untrained_dev_accuracy",
+                                                    "sparse_weight",
+                                                    "radius",
+                                                    "seconds",
+                                                    "error",
+                                                    "collapse",
+                                                    "collapsed_validations"};
 // Keys that run.json files of older versions lack (read with a default).
 constexpr std::array<std::string_view, 3> kOptionalKeys = {"preset", "collapse", "collapsed_validations"};
 
@@ -54,8 +63,7 @@ public:
             return 0;
         const auto& value = at(key);
         // nlohmann reads "3" as unsigned, "-3" as a signed integer and "3.0" as a float.
-        if (!value.is_number_unsigned())
-            fail("\"" + std::string(key) + "\" must be a non-negative integer");
+        if (!value.is_number_unsigned()) fail("\"" + std::string(key) + "\" must be a non-negative integer");
         return value.get<std::size_t>();
     }
     double number(std::string_view key) const {

@@ -18,20 +18,20 @@
 namespace linkscope::train {
 
 struct RunInfo {
-    std::string status = "running";   ///< "running", "cancelled", "finished", "failed"
+    std::string status = "running";  ///< "running", "cancelled", "finished", "failed"
     /// The preset's name as the user chose it ("biosyn", or the stem of the file given): preset.json
     /// alone would name it "preset". Empty for runs written before run.json recorded it.
     std::string preset;
-    std::string schedule;             ///< the schedule's name ("paper", "short")
-    std::string device;               ///< "cpu", "cuda:0"
+    std::string schedule;  ///< the schedule's name ("paper", "short")
+    std::string device;    ///< "cpu", "cuda:0"
     std::size_t epochsDone = 0;
-    std::size_t bestEpoch = 0;        ///< 1-based; 0: the starting model (or none, bestDevAccuracy -1)
-    double bestDevAccuracy = -1.0;    ///< dev Acc@1 of RUN/model; -1: none
+    std::size_t bestEpoch = 0;           ///< 1-based; 0: the starting model (or none, bestDevAccuracy -1)
+    double bestDevAccuracy = -1.0;       ///< dev Acc@1 of RUN/model; -1: none
     double untrainedDevAccuracy = -1.0;  ///< dev Acc@1 before the first step
-    double sparseWeight = 0.0;        ///< BioSyn's learned lambda (of the best model)
-    double radius = 0.0;              ///< Le & Nguyen's learned soft radius
-    double seconds = 0.0;             ///< training wall time so far (resumed runs add up)
-    std::string error;                ///< why a failed run failed
+    double sparseWeight = 0.0;           ///< BioSyn's learned lambda (of the best model)
+    double radius = 0.0;                 ///< Le & Nguyen's learned soft radius
+    double seconds = 0.0;                ///< training wall time so far (resumed runs add up)
+    std::string error;                   ///< why a failed run failed
     /// Empty, or how the kept model (RUN/model) has collapsed (collapse_check.h), in plain words.
     std::string collapse;
     /// Validations (the untrained one included) whose model had collapsed.

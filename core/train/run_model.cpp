@@ -8,8 +8,9 @@ namespace linkscope::train {
 
 RunModel loadRunModel(const std::filesystem::path& run, encoder::EncoderOptions options) {
     if (!isRunDirectory(run))
-        throw Error(run.string() + " is not a run directory (it has no run.json and preset.json); "
-                                   "`linkscope-cli train --out DIR` makes one");
+        throw Error(run.string() +
+                    " is not a run directory (it has no run.json and preset.json); "
+                    "`linkscope-cli train --out DIR` makes one");
     RunInfo info = readRunInfo(run);
     // Named by run.json: preset.json alone reads back as a preset named "preset".
     TrainingPreset preset = loadRunPreset(run, info);

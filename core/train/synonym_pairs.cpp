@@ -72,8 +72,9 @@ SynonymPairs buildSynonymPairs(std::span<const kb::KnowledgeBase* const> kbs, co
         }
     }
     if (out.pairs.empty())
-        throw Error("self-alignment: the vocabularies give no pair of names (no concept has two names, and "
-                    "single-name pairs are off)");
+        throw Error(
+            "self-alignment: the vocabularies give no pair of names (no concept has two names, and "
+            "single-name pairs are off)");
     return out;
 }
 

@@ -19,12 +19,12 @@ class KnowledgeBase;
 namespace linkscope::train {
 
 struct SynonymPairs {
-    std::vector<std::string> names;                     ///< distinct normalized names
-    std::vector<std::string> conceptIds;                ///< distinct concept ids, first seen first
-    std::vector<std::array<std::uint32_t, 2>> pairs;    ///< name indexes of each pair
-    std::vector<std::uint32_t> pairConcept;             ///< concept index of each pair
-    std::size_t conceptsWithSynonyms = 0;               ///< concepts with two names or more
-    std::size_t pairsAvailable = 0;                     ///< all pairs before the per-concept cap
+    std::vector<std::string> names;                   ///< distinct normalized names
+    std::vector<std::string> conceptIds;              ///< distinct concept ids, first seen first
+    std::vector<std::array<std::uint32_t, 2>> pairs;  ///< name indexes of each pair
+    std::vector<std::uint32_t> pairConcept;           ///< concept index of each pair
+    std::size_t conceptsWithSynonyms = 0;             ///< concepts with two names or more
+    std::size_t pairsAvailable = 0;                   ///< all pairs before the per-concept cap
 };
 
 /// Every concept of the vocabularies (a concept id in several of them gathers all its names)

@@ -83,8 +83,8 @@ class AutocastGuard {
 public:
     explicit AutocastGuard(bool enabled) : enabled_(enabled) {
         if (!enabled_) return;
-        // LibTorch 2.4 names the device in the autocast calls and deprecates the CUDA-only ones
-        // that Debian's 1.13 has; the GPU machines build against a current LibTorch.
+            // LibTorch 2.4 names the device in the autocast calls and deprecates the CUDA-only ones
+            // that Debian's 1.13 has; the GPU machines build against a current LibTorch.
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
         at::autocast::set_autocast_dtype(at::kCUDA, at::kBFloat16);
         at::autocast::set_autocast_enabled(at::kCUDA, true);
@@ -113,8 +113,13 @@ class Trainer {
 public:
     Trainer(const TrainingPreset& preset, encoder::TextEncoder encoder, const TrainingInputs& inputs,
             const TrainerOptions& options)
-        : preset_(preset.scheduled(options.schedule)), schedule_(preset_.training), effective_(preset_),
-          encoder_(std::move(encoder)), inputs_(inputs), options_(options), run_(options.runDirectory) {
+        : preset_(preset.scheduled(options.schedule)),
+          schedule_(preset_.training),
+          effective_(preset_),
+          encoder_(std::move(encoder)),
+          inputs_(inputs),
+          options_(options),
+          run_(options.runDirectory) {
         if (!inputs.kb) throw Error("training: a KB is needed");
         if (!inputs.train && linksMentions(preset.method)) throw Error("training: a training corpus is needed");
         if (preset.method == Method::MaskedLm && !inputs.train && inputs.textCorpora.empty())
@@ -143,12 +148,14 @@ private:
         if (options_.resume) {
             recoverCheckpoint(checkpointDirectory(run_));
             if (!fs::exists(checkpointDirectory(run_) / "state.json"))
-                throw Error(run_.string() + ": no checkpoint to resume from (" + checkpointDirectory(run_).string() + ")");
+                throw Error(run_.string() + ": no checkpoint to resume from (" + checkpointDirectory(run_).string() +
+                            ")");
             const auto saved = TrainingPreset::load(presetFile(run_));
             auto expected = effective_;
             expected.name = saved.name;
             if (!(saved == expected))
-                throw Error(presetFile(run_).string() + ": the run was started with other settings; resume it with its own preset");
+                throw Error(presetFile(run_).string() +
+                            ": the run was started with other settings; resume it with its own preset");
             info_ = readRunInfo(run_);
             // A run.json of an older version lacks the name: the preset's (as the caller loaded it).
             if (info_.preset.empty()) info_.preset = preset_.name;
@@ -201,7 +208,8 @@ private:
         scalars_ = objective_->scalars();
         const bool adamw = schedule_.optimizer == "adamw";
         const auto options = [&](double lr, double decay) -> std::unique_ptr<torch::optim::OptimizerOptions> {
-            if (adamw) return std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(lr).weight_decay(decay));
+            if (adamw)
+                return std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(lr).weight_decay(decay));
             return std::make_unique<torch::optim::AdamOptions>(torch::optim::AdamOptions(lr).weight_decay(decay));
         };
         groups.emplace_back(encoder_.model().parameters(), options(schedule_.learningRate, schedule_.weightDecay));
@@ -216,10 +224,10 @@ private:
         }
         if (adamw)
             optimizer_ = std::make_unique<torch::optim::AdamW>(std::move(groups),
-                                                                torch::optim::AdamWOptions(schedule_.learningRate));
+                                                               torch::optim::AdamWOptions(schedule_.learningRate));
         else
             optimizer_ = std::make_unique<torch::optim::Adam>(std::move(groups),
-                                                               torch::optim::AdamOptions(schedule_.learningRate));
+                                                              torch::optim::AdamOptions(schedule_.learningRate));
     }
 
     // The objective's scalars, after a resume, are the saved values (the tensors the optimizer
@@ -227,7 +235,8 @@ private:
     void restoreScalars(const LoopState& state) {
         torch::NoGradGuard noGrad;
         for (auto& scalar : scalars_)
-            if (const auto it = state.scalars.find(scalar.name); it != state.scalars.end()) scalar.value.fill_(it->second);
+            if (const auto it = state.scalars.find(scalar.name); it != state.scalars.end())
+                scalar.value.fill_(it->second);
     }
 
     std::map<std::string, double> scalarValues() const {
@@ -277,8 +286,8 @@ private:
             } catch (const c10::Error& e) {
                 // LibTorch's message carries a C++ backtrace; its first line says what is wrong.
                 const std::string what = e.what_without_backtrace();
-                throw Error(optimizerFile.string() + ": damaged optimizer state, the run cannot resume: " +
-                            what.substr(0, what.find('\n')));
+                throw Error(optimizerFile.string() +
+                            ": damaged optimizer state, the run cannot resume: " + what.substr(0, what.find('\n')));
             } catch (const std::exception& e) {
                 throw Error(optimizerFile.string() + ": damaged optimizer state, the run cannot resume: " + e.what());
             }
@@ -336,7 +345,7 @@ private:
         if (!state.validated) finishEpoch(state);
         const Clock::time_point started = Clock::now();
         const double secondsBefore = info_.seconds;
-        for (; state.epoch < schedule_.epochs; ) {
+        for (; state.epoch < schedule_.epochs;) {
             if (stopEarly(state)) break;
             std::mt19937_64 epochRng(mixSeed(preset_.seed, state.epoch));
             const auto batches = objective_->batches(epochRng, schedule_.batchSize);
@@ -353,7 +362,8 @@ private:
             std::size_t epochSteps = 0;
             for (; state.step < steps; ++state.step) {
                 if (options_.cancelled && options_.cancelled()) return cancel(state, started, secondsBefore);
-                if (schedule_.kbRefreshSteps != 0 && state.step != 0 && state.globalStep % schedule_.kbRefreshSteps == 0)
+                if (schedule_.kbRefreshSteps != 0 && state.step != 0 &&
+                    state.globalStep % schedule_.kbRefreshSteps == 0)
                     refresh(state, steps);
                 const double loss = optimizerStep(batches, state, examples);
                 epochLoss += loss;
@@ -365,13 +375,18 @@ private:
                 progress.stageFraction = double(state.step + 1) / double(steps);
                 progress.examplesPerSecond = elapsed > 0 ? double(examples) / elapsed : 0.0;
                 const double perStep = elapsed / double(epochSteps);
-                const double stepsLeft = double(steps - state.step - 1) + double(steps) * double(schedule_.epochs - state.epoch - 1);
+                const double stepsLeft =
+                    double(steps - state.step - 1) + double(steps) * double(schedule_.epochs - state.epoch - 1);
                 progress.etaSeconds = perStep * stepsLeft;
                 ++progress.step;
                 if (options_.progress) options_.progress(progress);
                 if (options_.logSteps != 0 && state.globalStep % options_.logSteps == 0)
-                    log({{"event", "step"}, {"epoch", state.epoch + 1}, {"step", state.step + 1},
-                         {"global_step", state.globalStep}, {"loss", loss}, {"learning_rate", schedule_.learningRate},
+                    log({{"event", "step"},
+                         {"epoch", state.epoch + 1},
+                         {"step", state.step + 1},
+                         {"global_step", state.globalStep},
+                         {"loss", loss},
+                         {"learning_rate", schedule_.learningRate},
                          {"examples_per_second", progress.examplesPerSecond}});
                 if (options_.checkpointSteps != 0 && state.globalStep % options_.checkpointSteps == 0 &&
                     state.step + 1 < steps) {
@@ -383,8 +398,11 @@ private:
             encoder_.model().eval();
             encoder_.model().markWeightsChanged();
             info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
-            log({{"event", "epoch_end"}, {"epoch", state.epoch + 1}, {"train_loss", epochSteps ? epochLoss / double(epochSteps) : 0.0},
-                 {"steps", epochSteps}, {"seconds", std::chrono::duration<double>(Clock::now() - epochStarted).count()}});
+            log({{"event", "epoch_end"},
+                 {"epoch", state.epoch + 1},
+                 {"train_loss", epochSteps ? epochLoss / double(epochSteps) : 0.0},
+                 {"steps", epochSteps},
+                 {"seconds", std::chrono::duration<double>(Clock::now() - epochStarted).count()}});
             ++state.epoch;
             state.step = 0;
             state.validated = false;
@@ -418,8 +436,11 @@ private:
             } else {
                 ++state.epochsWithoutImprovement;
             }
-            nlohmann::json line = {{"event", "epoch"}, {"epoch", state.epoch}, {"dev_acc1", accuracy},
-                                   {"best", better}, {"scalars", scalarValues()}};
+            nlohmann::json line = {{"event", "epoch"},
+                                   {"epoch", state.epoch},
+                                   {"dev_acc1", accuracy},
+                                   {"best", better},
+                                   {"scalars", scalarValues()}};
             if (!ownValidation()) line["dev_acc5"] = result.all.accuracy(5);
             noteValidation(line);
             log(line);
@@ -554,7 +575,8 @@ private:
             torch::load(saved, file.string());
         } catch (const c10::Error& e) {
             const std::string what = e.what_without_backtrace();
-            throw Error(file.string() + ": damaged objective weights, the run cannot resume: " + what.substr(0, what.find('\n')));
+            throw Error(file.string() +
+                        ": damaged objective weights, the run cannot resume: " + what.substr(0, what.find('\n')));
         }
         if (saved.size() != own.size())
             throw Error(file.string() + ": holds " + std::to_string(saved.size()) + " tensors, the objective has " +
@@ -562,7 +584,8 @@ private:
         torch::NoGradGuard noGrad;
         for (std::size_t i = 0; i < own.size(); ++i) {
             if (saved[i].sizes() != own[i].sizes())
-                throw Error(file.string() + ": tensor " + std::to_string(i) + " has another shape than the objective's");
+                throw Error(file.string() + ": tensor " + std::to_string(i) +
+                            " has another shape than the objective's");
             own[i].copy_(saved[i]);
         }
     }
@@ -571,7 +594,8 @@ private:
     void noteCollapse(nlohmann::json& line) {
         line["distinct_top1"] = lastCheck_.distinctTop1;
         line["gold_entities"] = lastCheck_.goldEntities;
-        line["mean_cosine"] = std::isfinite(lastCheck_.meanCosine) ? nlohmann::json(lastCheck_.meanCosine) : nlohmann::json();
+        line["mean_cosine"] =
+            std::isfinite(lastCheck_.meanCosine) ? nlohmann::json(lastCheck_.meanCosine) : nlohmann::json();
         line["collapsed"] = lastCheck_.collapsed();
         if (lastCheck_.collapsed()) ++info_.collapsedValidations;
     }
@@ -626,7 +650,10 @@ private:
     TrainingResult cancel(LoopState& state, Clock::time_point started, double secondsBefore) {
         info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
         writeCheckpoint(state);
-        log({{"event", "cancelled"}, {"epoch", state.epoch + 1}, {"step", state.step}, {"global_step", state.globalStep}});
+        log({{"event", "cancelled"},
+             {"epoch", state.epoch + 1},
+             {"step", state.step},
+             {"global_step", state.globalStep}});
         info_.status = "cancelled";
         writeRunInfo(run_, info_);
         return {info_, true};

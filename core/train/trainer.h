@@ -27,17 +27,17 @@ namespace linkscope::train {
 
 /// What a progress callback is told after every optimizer step (and at stage changes).
 struct TrainingProgress {
-    std::string stage;              ///< "Encoding the KB", "Training", "Validating", ...
-    double stageFraction = 0.0;     ///< 0..1 of the stage
-    std::size_t epoch = 0;          ///< 1-based
+    std::string stage;           ///< "Encoding the KB", "Training", "Validating", ...
+    double stageFraction = 0.0;  ///< 0..1 of the stage
+    std::size_t epoch = 0;       ///< 1-based
     std::size_t epochs = 0;
-    std::size_t step = 0;           ///< optimizer steps done in this epoch
+    std::size_t step = 0;  ///< optimizer steps done in this epoch
     std::size_t stepsPerEpoch = 0;
-    std::size_t globalStep = 0;     ///< optimizer steps done in the run
-    double loss = 0.0;              ///< mean loss of the last step
+    std::size_t globalStep = 0;  ///< optimizer steps done in the run
+    double loss = 0.0;           ///< mean loss of the last step
     double learningRate = 0.0;
-    double examplesPerSecond = 0.0; ///< mentions (or names) per second over this epoch
-    double etaSeconds = 0.0;        ///< until the end of the run, at the current speed
+    double examplesPerSecond = 0.0;     ///< mentions (or names) per second over this epoch
+    double etaSeconds = 0.0;            ///< until the end of the run, at the current speed
     std::optional<double> devAccuracy;  ///< set on the validation after an epoch
     /// What devAccuracy measures, in words: "dev Acc@1" (dev mentions linked), or the masked-LM
     /// stage's "held-out masked-token accuracy".
@@ -59,9 +59,9 @@ struct TrainerOptions {
     /// Write a checkpoint every this many optimizer steps besides the end of every epoch; 0:
     /// epochs only (a cancellation always writes one).
     std::size_t checkpointSteps = 0;
-    std::size_t logSteps = 10;           ///< a "step" line in the log every this many steps
+    std::size_t logSteps = 10;  ///< a "step" line in the log every this many steps
     std::function<void(const TrainingProgress&)> progress;
-    std::function<bool()> cancelled;     ///< polled between steps; true: checkpoint and stop
+    std::function<bool()> cancelled;  ///< polled between steps; true: checkpoint and stop
 };
 
 /// The data of a run: the KB, its training and dev corpora, and how their mentions become
@@ -82,8 +82,8 @@ struct TrainingInputs {
 };
 
 struct TrainingResult {
-    RunInfo info;                 ///< as written to run.json
-    bool cancelled = false;       ///< stopped by the caller; the checkpoint resumes it
+    RunInfo info;            ///< as written to run.json
+    bool cancelled = false;  ///< stopped by the caller; the checkpoint resumes it
 };
 
 /// Trains `encoder` (moved in: it is the starting point, pretrained or compact) with the preset's

@@ -88,7 +88,8 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
             data.entryEntities[entry].push_back(it->second);
             data.entityEntries[it->second].push_back(entry);
         }
-        data.nameInputs.push_back(fittedNameInput(data.dictionary[entry].name, preset.nameMarkers(), preset.entityMaxLength, count));
+        data.nameInputs.push_back(
+            fittedNameInput(data.dictionary[entry].name, preset.nameMarkers(), preset.entityMaxLength, count));
     }
     if (preset.method == Method::PrototypeSrn) {
         data.entityInputs.reserve(data.entityIds.size());
@@ -134,7 +135,8 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
         }
     }
     data.trainMentionsAvailable = data.train.size();
-    if (data.train.empty()) throw Error("training: no training mention is left after preprocessing (are the ids in the KB?)");
+    if (data.train.empty())
+        throw Error("training: no training mention is left after preprocessing (are the ids in the KB?)");
     if (schedule.maxTrainMentions != 0 && data.train.size() > schedule.maxTrainMentions) {
         // Whole documents, not single mentions: a draw of mentions breaks the (document,
         // entity) groups of the prototype loss and BELHD's candidate sharing.

@@ -26,23 +26,23 @@ class KnowledgeBase;
 namespace linkscope::train {
 
 struct TrainingMention {
-    std::string part;                  ///< the normalized query part (what sparse search reads)
-    std::string input;                 ///< the method's mention input (method_inputs.h)
-    std::vector<std::uint32_t> gold;   ///< gold entities (indexes into TrainingData::entityIds)
-    std::uint32_t document = 0;        ///< index of its document in the corpus
+    std::string part;                 ///< the normalized query part (what sparse search reads)
+    std::string input;                ///< the method's mention input (method_inputs.h)
+    std::vector<std::uint32_t> gold;  ///< gold entities (indexes into TrainingData::entityIds)
+    std::uint32_t document = 0;       ///< index of its document in the corpus
 };
 
 struct TrainingData {
-    retrieval::NameDictionary dictionary;       ///< what is searched, KB names only
-    std::vector<std::string> nameInputs;         ///< nameInput() of every entry
-    std::vector<std::string> entityIds;          ///< the distinct ids of the dictionary
+    retrieval::NameDictionary dictionary;                   ///< what is searched, KB names only
+    std::vector<std::string> nameInputs;                    ///< nameInput() of every entry
+    std::vector<std::string> entityIds;                     ///< the distinct ids of the dictionary
     std::vector<std::vector<std::uint32_t>> entryEntities;  ///< entity indexes of each entry
     std::vector<std::vector<std::uint32_t>> entityEntries;  ///< entries of each entity
-    std::vector<std::string> entityInputs;       ///< Le & Nguyen's entity texts (prototype-srn only)
-    std::vector<TrainingMention> train;          ///< training mentions, at most the schedule's cap
-    eval::QuerySet devQueries;                   ///< the dev queries, evaluated after each epoch
-    std::size_t trainMentionsAvailable = 0;      ///< before the schedule's cap
-    std::size_t trainPartsWithoutEntity = 0;     ///< dropped: gold not among the dictionary's ids
+    std::vector<std::string> entityInputs;                  ///< Le & Nguyen's entity texts (prototype-srn only)
+    std::vector<TrainingMention> train;                     ///< training mentions, at most the schedule's cap
+    eval::QuerySet devQueries;                              ///< the dev queries, evaluated after each epoch
+    std::size_t trainMentionsAvailable = 0;                 ///< before the schedule's cap
+    std::size_t trainPartsWithoutEntity = 0;                ///< dropped: gold not among the dictionary's ids
 
     /// True when entry `entry` names one of `gold` (lenient, as eval::idsMatch).
     bool isPositive(std::uint32_t entry, const std::vector<std::uint32_t>& gold) const noexcept;

@@ -164,7 +164,8 @@ public:
         static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
         std::uint64_t value = into;
         if (!wholeNumber(key, value)) return;
-        if (value < minimum) fail(key, "must be at least " + std::to_string(minimum) + ", not " + std::to_string(value));
+        if (value < minimum)
+            fail(key, "must be at least " + std::to_string(minimum) + ", not " + std::to_string(value));
         into = static_cast<std::size_t>(value);
     }
     void uint64(const char* key, std::uint64_t& into) { wholeNumber(key, into); }
@@ -174,8 +175,10 @@ public:
     void optional(const char* key, std::optional<T>& into, Bounds... bounds) {
         if (!member(key)) return;
         T value{};
-        if constexpr (std::is_same_v<T, double>) real(key, value, bounds...);
-        else size(key, value, bounds...);
+        if constexpr (std::is_same_v<T, double>)
+            real(key, value, bounds...);
+        else
+            size(key, value, bounds...);
         into = value;
     }
     void real(const char* key, double& into, const RealRange& range) {
@@ -235,8 +238,8 @@ public:
             if (std::find(asked_.begin(), asked_.end(), key) == asked_.end())
                 throw ParseError(file_, 0,
                                  "unknown key \"" + keyPath(key) + "\" (known" +
-                                     (path_.empty() ? "" : " in " + path_.substr(0, path_.size() - 1)) +
-                                     ": " + joined(asked_) + ")");
+                                     (path_.empty() ? "" : " in " + path_.substr(0, path_.size() - 1)) + ": " +
+                                     joined(asked_) + ")");
     }
 
     std::string keyPath(std::string_view key) const { return path_ + std::string(key); }
@@ -258,8 +261,7 @@ private:
         if (value->is_number_integer()) fail(key, "must be a non-negative integer, not " + value->dump());
         if (!value->is_number_float()) fail(key, "must be a non-negative integer, not " + describe(*value));
         const double number = value->get<double>();
-        if (number < 0)
-            fail(key, "must be a non-negative integer, not " + value->dump());
+        if (number < 0) fail(key, "must be a non-negative integer, not " + value->dump());
         if (std::floor(number) != number) fail(key, "must be a whole number, not " + value->dump());
         if (number >= 0x1p64) fail(key, "is too large: " + value->dump());
         into = static_cast<std::uint64_t>(number);
@@ -301,23 +303,23 @@ void rejectDuplicateKeys(const std::string& text, const std::string& file) {
     const Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) {
         checkJsonDepth(depth, file);
         switch (event) {
-        case Json::parse_event_t::object_start:
-        case Json::parse_event_t::array_start:
-            levels.push_back({event == Json::parse_event_t::object_start, childPath(), {}, {}});
-            break;
-        case Json::parse_event_t::object_end:
-        case Json::parse_event_t::array_end:
-            if (!levels.empty()) levels.pop_back();
-            break;
-        case Json::parse_event_t::key:
-            if (!levels.empty() && parsed.is_string()) {
-                Level& level = levels.back();
-                level.lastKey = parsed.get<std::string>();
-                if (!level.keys.insert(level.lastKey).second && !duplicate) duplicate = level.path + level.lastKey;
-            }
-            break;
-        case Json::parse_event_t::value:
-            break;
+            case Json::parse_event_t::object_start:
+            case Json::parse_event_t::array_start:
+                levels.push_back({event == Json::parse_event_t::object_start, childPath(), {}, {}});
+                break;
+            case Json::parse_event_t::object_end:
+            case Json::parse_event_t::array_end:
+                if (!levels.empty()) levels.pop_back();
+                break;
+            case Json::parse_event_t::key:
+                if (!levels.empty() && parsed.is_string()) {
+                    Level& level = levels.back();
+                    level.lastKey = parsed.get<std::string>();
+                    if (!level.keys.insert(level.lastKey).second && !duplicate) duplicate = level.path + level.lastKey;
+                }
+                break;
+            case Json::parse_event_t::value:
+                break;
         }
         return true;
     };
@@ -332,8 +334,10 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
     encoder.size("projection_dim", preset.projectionDim);
     std::string head(encoder::projectionHeadName(preset.projectionHead));
     encoder.string("projection_head", head);
-    if (const auto parsed = encoder::parseProjectionHead(head)) preset.projectionHead = *parsed;
-    else encoder.fail("projection_head", "must be one of linear, layernorm, not \"" + head + "\"");
+    if (const auto parsed = encoder::parseProjectionHead(head))
+        preset.projectionHead = *parsed;
+    else
+        encoder.fail("projection_head", "must be one of linear, layernorm, not \"" + head + "\"");
     // Absent or null: names pool as mentions (toJson writes null for that).
     if (const Json* entity = encoder.member("entity_pooling"); entity && !entity->is_null()) {
         encoder::Pooling pooling = preset.pooling;
@@ -381,8 +385,9 @@ void readSchedules(ObjectReader& top, TrainingPreset& preset) {
         top.fail("schedules", "must be an object of named schedules {\"short\": {...}}, not " + describe(*schedules));
     for (const auto& [name, overrides] : schedules->items()) {
         if (name.empty() || name == kPaperSchedule)
-            throw ParseError(top.file(), 0,
-                             "schedules: the name \"" + name + "\" is reserved for \"training\" (the paper's schedule)");
+            throw ParseError(
+                top.file(), 0,
+                "schedules: the name \"" + name + "\" is reserved for \"training\" (the paper's schedule)");
         if (!overrides.is_object())
             throw ParseError(top.file(), 0,
                              "schedules." + name + " must be an object of training keys, not " + describe(overrides));
@@ -407,11 +412,10 @@ void readBioSyn(ObjectReader& reader, BioSynSettings& biosyn) {
     // (BELHD, Appendix E: k = 32 = 16 + 16); any other sum leaves k meaning two things.
     const bool sharing = biosyn.ownCandidates > 0 || biosyn.sharedCandidates > 0;
     if (sharing && biosyn.ownCandidates + biosyn.sharedCandidates != biosyn.topK)
-        reader.fail("own_candidates", "+ " + reader.keyPath("shared_candidates") + " must equal " +
-                                          reader.keyPath("top_k") + " when candidates are shared (" +
-                                          std::to_string(biosyn.ownCandidates) + " + " +
-                                          std::to_string(biosyn.sharedCandidates) + " != " +
-                                          std::to_string(biosyn.topK) + ")");
+        reader.fail("own_candidates",
+                    "+ " + reader.keyPath("shared_candidates") + " must equal " + reader.keyPath("top_k") +
+                        " when candidates are shared (" + std::to_string(biosyn.ownCandidates) + " + " +
+                        std::to_string(biosyn.sharedCandidates) + " != " + std::to_string(biosyn.topK) + ")");
 }
 
 void readTriplet(ObjectReader& reader, TripletSettings& triplet) {
@@ -499,9 +503,7 @@ bool looksLikePreset(const std::filesystem::path& file) {
 
 std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
 std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
-bool linksMentions(Method method) noexcept {
-    return method != Method::SelfAlignment && method != Method::MaskedLm;
-}
+bool linksMentions(Method method) noexcept { return method != Method::SelfAlignment && method != Method::MaskedLm; }
 bool validatesOwnData(Method method) noexcept { return method == Method::MaskedLm; }
 bool pretrainsEncoder(Method method) noexcept {
     return method == Method::SelfAlignment || method == Method::ContextAlignment;
@@ -515,14 +517,16 @@ std::string contextStartAdvice(const TrainingPreset& preset, StartKind start) {
     if (preset.mentionAlone && start == StartKind::NamesOnly) return {};
     const std::string method(methodName(preset.method));
     if (start == StartKind::Scratch)
-        return method + " reads each mention in its sentence. Started from random weights, it collapsed to a few "
-                        "entities or stayed far below sparse TF-IDF in our runs (docs/results.md). Pretrain an "
-                        "encoder on the KB first and start from it.";
-    return method + " reads each mention in its sentence. Started from an encoder that has read names only, pooled "
-                    "at the markers alone, it collapsed to a few entities or stayed far below sparse TF-IDF in our "
-                    "runs (docs/results.md). Take a schedule that reads the mention alone too (mention_alone: the "
-                    "\"short-pretrained\" schedule where the preset has one), or start from an encoder aligned to "
-                    "mentions in context (train the \"context-alignment\" preset from this one).";
+        return method +
+               " reads each mention in its sentence. Started from random weights, it collapsed to a few "
+               "entities or stayed far below sparse TF-IDF in our runs (docs/results.md). Pretrain an "
+               "encoder on the KB first and start from it.";
+    return method +
+           " reads each mention in its sentence. Started from an encoder that has read names only, pooled "
+           "at the markers alone, it collapsed to a few entities or stayed far below sparse TF-IDF in our "
+           "runs (docs/results.md). Take a schedule that reads the mention alone too (mention_alone: the "
+           "\"short-pretrained\" schedule where the preset has one), or start from an encoder aligned to "
+           "mentions in context (train the \"context-alignment\" preset from this one).";
 }
 
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
@@ -576,7 +580,8 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     const std::string text = readTextFile(file);  // missing file, bad UTF-8: ParseError at its line
     const Json root = parsePresetJson(text, source);
     rejectDuplicateKeys(text, source);
-    if (!root.is_object()) throw ParseError(source, 0, "a training preset must be a JSON object, not " + describe(root));
+    if (!root.is_object())
+        throw ParseError(source, 0, "a training preset must be a JSON object, not " + describe(root));
 
     TrainingPreset preset;
     preset.name = file.stem().string();
@@ -603,7 +608,8 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
 
 std::string TrainingPreset::toJson() const {
     OrderedJson schedulesJson = OrderedJson::object();
-    for (const auto& [scheduleName, scheduleValues] : schedules) schedulesJson[scheduleName] = scheduleJson(scheduleValues);
+    for (const auto& [scheduleName, scheduleValues] : schedules)
+        schedulesJson[scheduleName] = scheduleJson(scheduleValues);
     OrderedJson json{
         {"method", methodName(method)},
         {"paper", paper},

@@ -51,7 +51,7 @@ bool validatesOwnData(Method method) noexcept;
 bool pretrainsEncoder(Method method) noexcept;
 
 /// How mention and candidate vectors are compared, in training and at inference.
-enum class Similarity { Dot, Cosine, Euclidean };  ///< Euclidean: score = -distance
+enum class Similarity { Dot, Cosine, Euclidean };                 ///< Euclidean: score = -distance
 std::string_view similarityName(Similarity similarity) noexcept;  ///< "dot", "cosine", "euclidean"
 std::optional<Similarity> parseSimilarity(std::string_view name) noexcept;
 
@@ -65,12 +65,12 @@ std::string_view markersName(ContextMarkers markers) noexcept;  ///< "none", "be
 std::optional<ContextMarkers> parseMarkers(std::string_view name) noexcept;
 
 /// Where candidates come from (BioSyn's iterative retrieval; Le & Nguyen's first stage).
-enum class CandidateSource { Sparse, Dense, Both };  ///< Both: BioSyn's dense ratio alpha
+enum class CandidateSource { Sparse, Dense, Both };                     ///< Both: BioSyn's dense ratio alpha
 std::string_view candidateSourceName(CandidateSource source) noexcept;  ///< "sparse", "dense", "both"
 std::optional<CandidateSource> parseCandidateSource(std::string_view name) noexcept;
 
 /// Xu & Bethard's training sets: ontology synonyms only, or ontology plus corpus mentions.
-enum class TripletTrainingSet { Ontology, OntologyAndData };  ///< "O", "OD"
+enum class TripletTrainingSet { Ontology, OntologyAndData };               ///< "O", "OD"
 std::string_view tripletTrainingSetName(TripletTrainingSet set) noexcept;  ///< "O", "OD"
 std::optional<TripletTrainingSet> parseTripletTrainingSet(std::string_view name) noexcept;
 
@@ -87,11 +87,11 @@ std::optional<PrototypeVariant> parsePrototypeVariant(std::string_view name) noe
 /// The knobs every method has. Values not given in a schedule come from the preset's "training".
 struct Schedule {
     std::size_t epochs = 1;
-    std::size_t batchSize = 16;             ///< mentions (or names, for Train:O) per step
-    std::size_t gradientAccumulation = 1;   ///< steps whose gradients are summed before an update
+    std::size_t batchSize = 16;            ///< mentions (or names, for Train:O) per step
+    std::size_t gradientAccumulation = 1;  ///< steps whose gradients are summed before an update
     double learningRate = 1e-5;
     double weightDecay = 0.0;
-    std::string optimizer = "adamw";        ///< "adam" or "adamw" (decoupled weight decay)
+    std::string optimizer = "adamw";  ///< "adam" or "adamw" (decoupled weight decay)
     /// Re-encode the KB (and refresh dense candidates / hard negatives) every this many optimizer
     /// steps; 0: at the start of every epoch (BioSyn, BELHD, kNN-BioEL).
     std::size_t kbRefreshSteps = 0;
@@ -119,12 +119,12 @@ struct Schedule {
 };
 
 struct BioSynSettings {
-    std::size_t topK = 20;             ///< candidates per mention
-    double denseRatio = 0.5;           ///< alpha: share of the k from dense retrieval
+    std::size_t topK = 20;                               ///< candidates per mention
+    double denseRatio = 0.5;                             ///< alpha: share of the k from dense retrieval
     CandidateSource candidates = CandidateSource::Both;  ///< BELHD: Dense
-    double sparseWeight = 1.0;         ///< lambda's initial value; 0 with Dense (no sparse score)
-    bool trainSparseWeight = true;     ///< lambda is a learned parameter
-    double sparseWeightLearningRate = 0.01;  ///< lambda's own step (BioSyn's code: 0.01, no weight decay)
+    double sparseWeight = 1.0;                           ///< lambda's initial value; 0 with Dense (no sparse score)
+    bool trainSparseWeight = true;                       ///< lambda is a learned parameter
+    double sparseWeightLearningRate = 0.01;              ///< lambda's own step (BioSyn's code: 0.01, no weight decay)
     /// BELHD's candidate sharing: each mention's own top `ownCandidates` plus `sharedCandidates`
     /// taken from the other mentions of its document; 0/0: off.
     std::size_t ownCandidates = 0;
@@ -135,18 +135,18 @@ struct BioSynSettings {
 
 struct TripletSettings {
     TripletTrainingSet trainingSet = TripletTrainingSet::OntologyAndData;
-    double mentionRatio = 1.0 / 3.0;   ///< Train:OD: |D| / |O|, corpus mentions repeated to reach it
-    double sieveThreshold = 0.95;      ///< the D-T sieve's similarity threshold at inference
+    double mentionRatio = 1.0 / 3.0;  ///< Train:OD: |D| / |O|, corpus mentions repeated to reach it
+    double sieveThreshold = 0.95;     ///< the D-T sieve's similarity threshold at inference
 
     friend bool operator==(const TripletSettings&, const TripletSettings&) = default;
 };
 
 struct PrototypeSettings {
     PrototypeVariant variant = PrototypeVariant::PrototypeSrn;
-    std::size_t candidates = 64;       ///< first-stage k
+    std::size_t candidates = 64;  ///< first-stage k
     CandidateSource candidateSource = CandidateSource::Sparse;
-    double margin = 1.6;               ///< 1.2 MedMentions, 1.6 BC5CDR
-    double radiusInit = 11.0;          ///< lambda, the learnable soft radius
+    double margin = 1.6;       ///< 1.2 MedMentions, 1.6 BC5CDR
+    double radiusInit = 11.0;  ///< lambda, the learnable soft radius
     double epsilon = 1.0;
     double radiusLearningRate = 0.01;  ///< the radius' own learning rate (0.005-0.01)
     std::size_t maxSynonyms = 0;       ///< synonyms in the entity text "[CLS] type [SEP] s1 [SEP] s2"; 0: all that fit
@@ -158,8 +158,8 @@ struct PrototypeSettings {
 };
 
 struct ContrastiveSettings {
-    double temperature = 0.01;         ///< tau
-    std::size_t hardNegatives = 4;     ///< p, retrieved from the whole KB with the current model
+    double temperature = 0.01;      ///< tau
+    std::size_t hardNegatives = 4;  ///< p, retrieved from the whole KB with the current model
 
     friend bool operator==(const ContrastiveSettings&, const ContrastiveSettings&) = default;
 };
@@ -169,10 +169,10 @@ struct ContrastiveSettings {
 /// mining keeps (a positive whose similarity is below the anchor's hardest negative's plus
 /// epsilon, a negative whose similarity is above the anchor's hardest positive's minus epsilon).
 struct SelfAlignmentSettings {
-    double alpha = 2.0;       ///< scale of the positive term
-    double beta = 50.0;       ///< scale of the negative term
-    double base = 0.5;        ///< lambda: the similarity the two terms are centred on
-    double epsilon = 0.2;     ///< the miner's margin
+    double alpha = 2.0;    ///< scale of the positive term
+    double beta = 50.0;    ///< scale of the negative term
+    double base = 0.5;     ///< lambda: the similarity the two terms are centred on
+    double epsilon = 0.2;  ///< the miner's margin
     /// Pairs drawn per concept from all pairs of its distinct names (seeded); 0: all pairs.
     std::size_t maxPairsPerConcept = 50;
     /// A concept with one name gives the pair (name, name): dropout makes the two views differ,
@@ -197,9 +197,9 @@ struct MaskedLmSettings {
 };
 
 struct TrainingPreset {
-    std::string name;         ///< the file's stem ("biosyn")
+    std::string name;  ///< the file's stem ("biosyn")
     Method method = Method::BioSyn;
-    std::string paper;        ///< the citation
+    std::string paper;  ///< the citation
     std::string description;
 
     // The encoder as the method uses it.
@@ -207,13 +207,14 @@ struct TrainingPreset {
     std::size_t maxLength = 25;        ///< tokens of a mention input
     std::size_t entityMaxLength = 25;  ///< tokens of a KB name / entity input
     std::size_t projectionDim = 0;     ///< projection head size (BELHD: 128); 0: none
-    encoder::ProjectionHead projectionHead = encoder::ProjectionHead::Linear;  ///< BELHD: LayerNorm -> Linear -> LayerNorm
+    encoder::ProjectionHead projectionHead =
+        encoder::ProjectionHead::Linear;  ///< BELHD: LayerNorm -> Linear -> LayerNorm
     /// How KB names are pooled; unset: as mentions (`pooling`). BELHD's code encodes the plain name
     /// with [CLS] while the mention is pooled at its [S]/[E] markers in the sentence.
     std::optional<encoder::Pooling> entityPooling;
     Similarity similarity = Similarity::Dot;
     ContextMarkers markers = ContextMarkers::None;
-    bool homonymExpansion = false;     ///< train and search on BELHD's homonym-expanded KB
+    bool homonymExpansion = false;  ///< train and search on BELHD's homonym-expanded KB
     /// Marker pooling (markers, start-end) averaged with the [CLS] vector of the marked words read
     /// alone (encoder::BertConfig::mentionAlone): not in the papers; for the compact encoder, which
     /// reads a mention inside its sentence worse than alone. Saved in the model's config.json.
@@ -223,17 +224,17 @@ struct TrainingPreset {
     double mentionContextWeight = 0.5;
     std::uint64_t seed = 42;
 
-    Schedule training;                 ///< the paper's schedule ("training")
+    Schedule training;  ///< the paper's schedule ("training")
     /// Named overrides of `training` ("schedules": {"short": {...}}), e.g. the documented short
     /// schedule for a 2-core CPU; each holds the full schedule after the override is applied.
     std::map<std::string, Schedule> schedules;
 
-    BioSynSettings biosyn;             ///< BioSyn and BELHD
+    BioSynSettings biosyn;  ///< BioSyn and BELHD
     TripletSettings triplet;
     PrototypeSettings prototype;
     ContrastiveSettings contrastive;
     SelfAlignmentSettings selfAlignment;
-    MaskedLmSettings maskedLm;           ///< "masked_lm", written for the masked-LM stage only
+    MaskedLmSettings maskedLm;  ///< "masked_lm", written for the masked-LM stage only
 
     /// Where the paper leaves a detail open or we deviate, and what we chose (shown by the CLI
     /// and the GUI, and recorded in every run).

@@ -27,7 +27,8 @@ public:
             for (const auto& mention : data.train)
                 if (mention.gold.size() == 1) mentions.push_back(&mention);
             if (!mentions.empty()) {
-                const auto wanted = static_cast<std::size_t>(std::llround(preset.triplet.mentionRatio * double(ontology)));
+                const auto wanted =
+                    static_cast<std::size_t>(std::llround(preset.triplet.mentionRatio * double(ontology)));
                 const std::size_t count = std::max(wanted, mentions.size());
                 for (std::size_t i = 0; i < count; ++i) {
                     const auto& mention = *mentions[i % mentions.size()];
@@ -51,7 +52,8 @@ public:
             std::vector<std::size_t> shuffled = texts;
             std::shuffle(shuffled.begin(), shuffled.end(), rng);
             for (std::size_t at = 0; at < shuffled.size(); at += 2)
-                pairs.emplace_back(shuffled.begin() + long(at), shuffled.begin() + long(std::min(shuffled.size(), at + 2)));
+                pairs.emplace_back(shuffled.begin() + long(at),
+                                   shuffled.begin() + long(std::min(shuffled.size(), at + 2)));
         }
         std::shuffle(pairs.begin(), pairs.end(), rng);
         std::vector<std::vector<std::size_t>> out(1);

@@ -79,8 +79,10 @@ void restartWithHugePages(char** argv) noexcept {
         ::execv("/proc/self/exe", argv);
         // Still here: the restart failed. Run as we are, with the environment as it was.
         (void)::unsetenv("LINKSCOPE_HUGE_PAGES_RESTARTED");
-        if (had) (void)::setenv("GLIBC_TUNABLES", original.c_str(), 1);
-        else (void)::unsetenv("GLIBC_TUNABLES");
+        if (had)
+            (void)::setenv("GLIBC_TUNABLES", original.c_str(), 1);
+        else
+            (void)::unsetenv("GLIBC_TUNABLES");
     } catch (...) {
         // Nothing to undo: run without huge pages.
     }

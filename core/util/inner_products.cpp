@@ -16,15 +16,17 @@ void innerProducts(std::span<const float> a, std::span<const float> b, std::size
                     " values are not whole rows of dimension " + std::to_string(dimension));
     const std::size_t aRows = a.size() / dimension, bRows = b.size() / dimension;
     if (out.size() != aRows * bRows)
-        throw Error("inner products: room for " + std::to_string(out.size()) + " values, " + std::to_string(aRows) + " x " +
-                    std::to_string(bRows) + " needed");
+        throw Error("inner products: room for " + std::to_string(out.size()) + " values, " + std::to_string(aRows) +
+                    " x " + std::to_string(bRows) + " needed");
     if (out.empty()) return;
 #if LINKSCOPE_HAVE_TORCH
     torch::NoGradGuard noGrad;
     const auto d = static_cast<std::int64_t>(dimension);
     // from_blob wraps the callers' memory without copying; torch only reads a and b.
-    const auto left = torch::from_blob(const_cast<float*>(a.data()), {static_cast<std::int64_t>(aRows), d}, torch::kFloat);
-    const auto right = torch::from_blob(const_cast<float*>(b.data()), {static_cast<std::int64_t>(bRows), d}, torch::kFloat);
+    const auto left =
+        torch::from_blob(const_cast<float*>(a.data()), {static_cast<std::int64_t>(aRows), d}, torch::kFloat);
+    const auto right =
+        torch::from_blob(const_cast<float*>(b.data()), {static_cast<std::int64_t>(bRows), d}, torch::kFloat);
     auto result = torch::from_blob(out.data(), {static_cast<std::int64_t>(aRows), static_cast<std::int64_t>(bRows)},
                                    torch::kFloat);
     torch::mm_out(result, left, right.t());

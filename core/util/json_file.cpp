@@ -11,7 +11,8 @@ namespace {
 // 1-based line of a parser position (nlohmann counts bytes from 1, pointing at the last byte read).
 std::size_t lineOfByte(const std::string& text, std::size_t byte) {
     const std::size_t upTo = std::min(text.size(), byte > 0 ? byte - 1 : 0);
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upTo), '\n'));
+    return 1 +
+           static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upTo), '\n'));
 }
 
 // The line at which the nesting of `text` first exceeds `maxDepth` (strings skipped); the line
@@ -23,12 +24,16 @@ std::size_t lineOfDepth(const std::string& text, int maxDepth) {
     for (const char c : text) {
         if (c == '\n') ++line;
         if (inString) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') inString = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
             continue;
         }
-        if (c == '"') inString = true;
+        if (c == '"')
+            inString = true;
         else if (c == '[' || c == '{') {
             if (++depth > maxDepth) return line;
         } else if (c == ']' || c == '}') {
@@ -67,8 +72,8 @@ void checkJsonDepth(int depth, const std::string& source) {
 std::string briefJson(const nlohmann::json& value, std::size_t shown) {
     if (value.is_array()) return "an array of " + std::to_string(value.size()) + " values";
     if (value.is_object()) return "an object of " + std::to_string(value.size()) + " keys";
-    std::string text = value.is_string() ? nlohmann::json(value.get_ref<const std::string&>().substr(0, shown)).dump(
-                                               -1, ' ', false, nlohmann::json::error_handler_t::replace)
+    std::string text = value.is_string() ? nlohmann::json(value.get_ref<const std::string&>().substr(0, shown))
+                                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                                          : value.dump();
     if (text.size() > shown) text = text.substr(0, shown) + "...";
     return text;
@@ -76,7 +81,8 @@ std::string briefJson(const nlohmann::json& value, std::size_t shown) {
 
 nlohmann::json parseJson(const std::string& text, const std::string& source) {
     try {
-        const nlohmann::json::parser_callback_t bounded = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+        const nlohmann::json::parser_callback_t bounded = [](int depth, nlohmann::json::parse_event_t,
+                                                             nlohmann::json&) {
             if (depth > kMaxJsonDepth) throw TooDeep{};
             return true;
         };

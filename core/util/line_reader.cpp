@@ -18,8 +18,7 @@ struct LineReader::Stream {
 LineReader::LineReader(const std::filesystem::path& path, LineReaderOptions options)
     : stream_(std::make_unique<Stream>()), fileName_(path.string()), options_(options) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw ParseError(fileName_, 0, "is a directory, expected a file");
+    if (std::filesystem::is_directory(path, ec)) throw ParseError(fileName_, 0, "is a directory, expected a file");
     if (!std::filesystem::exists(path, ec)) throw ParseError(fileName_, 0, "no such file");
     stream_->file = gzopen(fileName_.c_str(), "rb");
     if (!stream_->file) throw ParseError(fileName_, 0, "cannot open for reading");

@@ -19,8 +19,8 @@ constexpr double kTolerance = 1e-9;
 
 QString q(const fs::path& path) { return QString::fromStdString(path.string()); }
 
-project::Decision decisionOn(std::string split, std::string document, std::size_t start, std::size_t end, std::string text,
-                             project::DecisionKind kind, std::string link, std::string curator) {
+project::Decision decisionOn(std::string split, std::string document, std::size_t start, std::size_t end,
+                             std::string text, project::DecisionKind kind, std::string link, std::string curator) {
     project::Decision d;
     d.mention = {std::move(split), std::move(document), start, end};
     d.mentionText = std::move(text);
@@ -84,7 +84,8 @@ private Q_SLOTS:
         QVERIFY(std::fabs(json["splits"]["train"]["kappa"].get<double>() - 4.0 / 7.0) < kTolerance);
         QCOMPARE(json["splits"]["train"]["only_b"].get<int>(), 1);
         QVERIFY(json["splits"]["test"]["kappa"].is_null());
-        QVERIFY(json["splits"]["test"]["kappa_undefined"].get<std::string>().find("expected agreement is 1") != std::string::npos);
+        QVERIFY(json["splits"]["test"]["kappa_undefined"].get<std::string>().find("expected agreement is 1") !=
+                std::string::npos);
         // Types from the corpora: three SpecificDisease mentions agreed, the DiseaseClass one not.
         QCOMPARE(json["types"]["SpecificDisease"]["both"].get<int>(), 3);
         QCOMPARE(json["types"]["SpecificDisease"]["agreed"].get<int>(), 3);
@@ -102,13 +103,19 @@ private Q_SLOTS:
         const auto r = test::runCli({"agreement", q(a), q(b)});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString out = QString::fromUtf8(r.out);
-        QVERIFY2(out.contains(QStringLiteral("(curators: ana)")) && out.contains(QStringLiteral("(curators: bob)")), r.out.constData());
+        QVERIFY2(out.contains(QStringLiteral("(curators: ana)")) && out.contains(QStringLiteral("(curators: bob)")),
+                 r.out.constData());
         // overall: 4 both, 3 agreed, 0.750 observed, 0.188 expected, 0.692 kappa, 0 only A, 1 only B.
-        QVERIFY2(QRegularExpression(QStringLiteral("\\noverall +4 +3 +0\\.750 +0\\.188 +0\\.692 +0 +1\\n")).match(out).hasMatch(),
+        QVERIFY2(QRegularExpression(QStringLiteral("\\noverall +4 +3 +0\\.750 +0\\.188 +0\\.692 +0 +1\\n"))
+                     .match(out)
+                     .hasMatch(),
                  r.out.constData());
-        QVERIFY2(QRegularExpression(QStringLiteral("\\nsplit test +1 +1 +1\\.000 +1\\.000 +- +0 +0\\n")).match(out).hasMatch(),
+        QVERIFY2(QRegularExpression(QStringLiteral("\\nsplit test +1 +1 +1\\.000 +1\\.000 +- +0 +0\\n"))
+                     .match(out)
+                     .hasMatch(),
                  r.out.constData());
-        QVERIFY2(out.contains(QStringLiteral("note: split test: no kappa, expected agreement is 1")), r.out.constData());
+        QVERIFY2(out.contains(QStringLiteral("note: split test: no kappa, expected agreement is 1")),
+                 r.out.constData());
         QVERIFY2(out.contains(QStringLiteral("\ntype DiseaseClass ")), r.out.constData());
     }
 
@@ -118,9 +125,11 @@ private Q_SLOTS:
         const auto b = curatorFile("bob-m.linkscope", "bob");
         auto r = test::runCli({"merge", q(a), q(b)});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY2(r.out.contains("merged 5 decision(s) by bob") && r.out.contains("1 disagreement(s) to adjudicate"), r.out.constData());
+        QVERIFY2(r.out.contains("merged 5 decision(s) by bob") && r.out.contains("1 disagreement(s) to adjudicate"),
+                 r.out.constData());
         r = test::runCli({"merge", q(a), q(b)});
-        QVERIFY2(r.exitCode == 0 && r.out.contains("merged 0 decision(s)") && r.out.contains("5 already there"), r.out.constData());
+        QVERIFY2(r.exitCode == 0 && r.out.contains("merged 0 decision(s)") && r.out.contains("5 already there"),
+                 r.out.constData());
         r = test::runCli({"agreement", q(a), "--curator", "ana", "--curator", "bob", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         checkOverall(r.json()["overall"]);
@@ -129,7 +138,8 @@ private Q_SLOTS:
         r = test::runCli({"agreement", q(a)});
         QVERIFY(r.exitCode != 0 && r.err.contains("name the two curators"));
         r = test::runCli({"agreement", q(a), "--curator", "ana", "--curator", "carol"});
-        QVERIFY2(r.exitCode != 0 && r.err.contains("no decision in effect by curator \"carol\"") && r.err.contains("ana, bob"),
+        QVERIFY2(r.exitCode != 0 && r.err.contains("no decision in effect by curator \"carol\"") &&
+                     r.err.contains("ana, bob"),
                  r.err.constData());
         QVERIFY(r.out.isEmpty());
     }

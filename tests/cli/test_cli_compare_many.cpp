@@ -12,8 +12,19 @@ class TestCliCompareMany : public QObject {
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
     static QStringList demoArguments() {
-        return {"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
-                demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--method", "sparse"};
+        return {"eval",
+                "--train",
+                demo("demo-train.txt"),
+                "--dev",
+                demo("demo-train.txt"),
+                "--test",
+                demo("demo-test.txt"),
+                "--kb",
+                demo("demo-kb.txt"),
+                "--split",
+                "test",
+                "--method",
+                "sparse"};
     }
     /// Runs eval with extra arguments, saving the per-mention file; returns eval's JSON report.
     nlohmann::json saveRun(const char* name, const QStringList& extra) {
@@ -30,7 +41,8 @@ private Q_SLOTS:
     }
     void threeRunsAsJson() {
         const nlohmann::json b = saveRun("b.jsonl", {"--no-abbreviations"});
-        const auto r = test::runCli({"compare", file("full.jsonl"), file("b.jsonl"), file("le-nguyen.jsonl"), "--json"});
+        const auto r =
+            test::runCli({"compare", file("full.jsonl"), file("b.jsonl"), file("le-nguyen.jsonl"), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = r.json();
         QCOMPARE(j["runs"].size(), std::size_t{3});
@@ -75,7 +87,8 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("no-abbreviations.jsonl"), r.out.constData());
     }
     void twoRunsWithMatrixUseTheManyRunReport() {
-        const auto r = test::runCli({"compare", file("full.jsonl"), file("no-abbreviations.jsonl"), "--matrix", "--json"});
+        const auto r =
+            test::runCli({"compare", file("full.jsonl"), file("no-abbreviations.jsonl"), "--matrix", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = r.json();
         QCOMPARE(j["pairs"].size(), std::size_t{1});
@@ -92,7 +105,8 @@ private Q_SLOTS:
         QVERIFY(mismatched.out.isEmpty());
         test::writeFile(file("bad-seen.jsonl").toStdString(),
                         "{\"document\":\"1\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":1,\"seen\":\"yes\"}\n");
-        const auto badSeen = test::runCli({"compare", file("bad-seen.jsonl"), file("bad-seen.jsonl"), file("bad-seen.jsonl")});
+        const auto badSeen =
+            test::runCli({"compare", file("bad-seen.jsonl"), file("bad-seen.jsonl"), file("bad-seen.jsonl")});
         QVERIFY(badSeen.exitCode != 0);
         QVERIFY2(badSeen.err.contains("bad-seen.jsonl:1:"), badSeen.err.constData());
         const auto one = test::runCli({"compare", file("full.jsonl")});

@@ -24,8 +24,8 @@ class TestCliCuration : public QObject {
         return {"--train", demo("demo-train.txt"), "--dev", demo("demo-test.txt"), "--kb", demo("demo-kb.txt")};
     }
     QStringList evalArguments(const QStringList& extra) const {
-        return QStringList{"eval", "--run", path("run"), "--split", "dev", "--device", "cpu", "--json"} << dataArguments()
-                                                                                                      << extra;
+        return QStringList{"eval", "--run", path("run"), "--split", "dev", "--device", "cpu", "--json"}
+               << dataArguments() << extra;
     }
     static nlohmann::json json(const test::CliResult& r) { return nlohmann::json::parse(r.out.toStdString()); }
 
@@ -77,7 +77,8 @@ private Q_SLOTS:
         const auto fromPreset = test::runCli(arguments);
         QVERIFY2(fromPreset.exitCode == 0, fromPreset.err.constData());
         QCOMPARE(json(fromPreset)["linking"].get<std::string>(), std::string("sieve D-T+OD-T (threshold 0.5)"));
-        const auto overridden = test::runCli(arguments << "--sieve-threshold" << "0.9");
+        const auto overridden = test::runCli(arguments << "--sieve-threshold"
+                                                       << "0.9");
         QVERIFY2(overridden.exitCode == 0, overridden.err.constData());
         QCOMPARE(json(overridden)["linking"].get<std::string>(), std::string("sieve D-T+OD-T (threshold 0.9)"));
     }
@@ -146,13 +147,15 @@ private Q_SLOTS:
         text.removeAll("--json");
         const auto table = test::runCli(text);
         QVERIFY2(table.exitCode == 0, table.err.constData());
-        QVERIFY2(table.out.contains("Acc@1") && table.out.contains("sieve OD-T (threshold 0.95)"), table.out.constData());
+        QVERIFY2(table.out.contains("Acc@1") && table.out.contains("sieve OD-T (threshold 0.95)"),
+                 table.out.constData());
     }
 
     void simulatedCuration() {
-        const auto r = test::runCli(QStringList{"simulate-curation", "--run", path("run"), "--device", "cpu", "--sieve",
-                                                "D-T+OD-T", "--csv", path("curve.csv"), "--svg", path("curve.svg"), "--json"}
-                                    << dataArguments());
+        const auto r =
+            test::runCli(QStringList{"simulate-curation", "--run", path("run"), "--device", "cpu", "--sieve",
+                                     "D-T+OD-T", "--csv", path("curve.csv"), "--svg", path("curve.svg"), "--json"}
+                         << dataArguments());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto report = json(r);
         const auto documents = report["documents"].get<std::size_t>();
@@ -179,10 +182,10 @@ private Q_SLOTS:
     // from the same proposals (the walk's keys are taken back between them) and end with every
     // mention decided, the whole split right.
     void reviewWithTheRun() {
-        const auto r = test::runCli(QStringList{"simulate-curation", "--order", "queue,document", "--run", path("run"),
-                                                "--device", "cpu", "--knn", "--knn-k", "2", "--json", "--csv",
-                                                path("review.csv")}
-                                    << dataArguments());
+        const auto r =
+            test::runCli(QStringList{"simulate-curation", "--order", "queue,document", "--run", path("run"), "--device",
+                                     "cpu", "--knn", "--knn-k", "2", "--json", "--csv", path("review.csv")}
+                         << dataArguments());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto report = json(r);
         QVERIFY2(report["linking"].get<std::string>().find("with its datastore, knn (k 2") != std::string::npos,
@@ -196,9 +199,9 @@ private Q_SLOTS:
         }
         QVERIFY(test::readFile(path("review.csv").toStdString()).starts_with("order,apply_to_all,decisions"));
         // Without a datastore the run's decisions would reach nothing.
-        const auto noKnn = test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", path("run"),
-                                                    "--device", "cpu"}
-                                        << dataArguments());
+        const auto noKnn =
+            test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", path("run"), "--device", "cpu"}
+                         << dataArguments());
         QVERIFY(noKnn.exitCode != 0);
         QVERIFY2(noKnn.err.contains("--knn or --sieve"), noKnn.err.constData());
     }

@@ -33,9 +33,22 @@ class TestCliEncoder : public QObject {
     static QString demo(const char* name) { return test::demoFile(name); }
     static QString preset() { return QStringLiteral(LINKSCOPE_SOURCE_DIR "/models/compact-encoder.json"); }
     QStringList evalArguments(const QString& method, const QString& model) const {
-        return {"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
-                demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--method", method,
-                "--model", model, "--json"};
+        return {"eval",
+                "--train",
+                demo("demo-train.txt"),
+                "--dev",
+                demo("demo-train.txt"),
+                "--test",
+                demo("demo-test.txt"),
+                "--kb",
+                demo("demo-kb.txt"),
+                "--split",
+                "test",
+                "--method",
+                method,
+                "--model",
+                model,
+                "--json"};
     }
 
 private Q_SLOTS:
@@ -44,8 +57,9 @@ private Q_SLOTS:
         // A tokenizer written by hand: ids are line numbers; [S] and [E] are added tokens.
         const std::filesystem::path tok = path("tokenizer").toStdString();
         std::filesystem::create_directories(tok);
-        test::writeFile(tok / "vocab.txt",
-                        "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nbreast\ncancer\n##s\ntumor\n-\n\xce\xb1\ncafe\n[S]\n[E]\n");
+        test::writeFile(
+            tok / "vocab.txt",
+            "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nbreast\ncancer\n##s\ntumor\n-\n\xce\xb1\ncafe\n[S]\n[E]\n");
         test::writeFile(tok / "tokenizer_config.json", R"({"do_lower_case": true, "model_max_length": 512})");
         test::writeFile(tok / "added_tokens.json", R"({"[S]": 12, "[E]": 13})");
 
@@ -64,7 +78,8 @@ private Q_SLOTS:
                                     "Breast cancers\nCaf\xc3\xa9 tumor-\xce\xb1\nxyz\n[S] breast cancer [E]\n");
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out, QByteArray("2 5 6 7 3\n2 11 8 9 10 3\n2 1 3\n2 12 5 6 13 3\n"));
-        const auto truncated = test::runCli({"tokenize", "--model", path("tokenizer"), "--max-length", "4"}, "Breast cancers\n");
+        const auto truncated =
+            test::runCli({"tokenize", "--model", path("tokenizer"), "--max-length", "4"}, "Breast cancers\n");
         QCOMPARE(truncated.out, QByteArray("2 5 6 3\n"));
         const auto pieces = test::runCli({"tokenize", "--model", path("tokenizer"), "--tokens"}, "Breast cancers\r\n");
         QCOMPARE(pieces.out, QByteArray("breast cancer ##s\n"));
@@ -82,7 +97,9 @@ private Q_SLOTS:
         const auto r = test::runCli({"tokenize", "--model", path("tokenizer")}, endless);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("<stdin>:2: line longer than 1048576 bytes"), r.err.constData());
-        const auto bom = test::runCli({"tokenize", "--model", path("tokenizer")}, "\xEF\xBB\xBF" "Breast cancers\n");
+        const auto bom = test::runCli({"tokenize", "--model", path("tokenizer")},
+                                      "\xEF\xBB\xBF"
+                                      "Breast cancers\n");
         QVERIFY2(bom.exitCode == 0, bom.err.constData());
         QCOMPARE(bom.out, QByteArray("2 5 6 7 3\n"));
     }
@@ -94,8 +111,8 @@ private Q_SLOTS:
         QCOMPARE(config["model_type"].get<std::string>(), std::string("bert"));
         QCOMPARE(config["hidden_size"].get<int>(), 256);
         // A second init-model into the same directory must not silently replace the model.
-        const auto again = test::runCli({"init-model", "--preset", preset(), "--kb", demo("demo-kb.txt"), "--out",
-                                         path("compact")});
+        const auto again =
+            test::runCli({"init-model", "--preset", preset(), "--kb", demo("demo-kb.txt"), "--out", path("compact")});
         QCOMPARE(again.exitCode, 1);
         QVERIFY(again.err.contains("--force"));
     }
@@ -103,17 +120,19 @@ private Q_SLOTS:
     void malformedPresetsAreRefusedWithFileAndLine() {
         const auto initWith = [&](const char* name, const std::string& content) {
             test::writeFile(path(name).toStdString(), content);
-            return test::runCli({"init-model", "--preset", path(name), "--kb", demo("demo-kb.txt"), "--out",
-                                 path("never-written")});
+            return test::runCli(
+                {"init-model", "--preset", path(name), "--kb", demo("demo-kb.txt"), "--out", path("never-written")});
         };
         const auto syntax = initWith("syntax.json", "{\n  \"config\": oops\n}\n");
         QCOMPARE(syntax.exitCode, 1);
         QVERIFY2(syntax.err.contains("syntax.json:2: not valid JSON"), syntax.err.constData());
         const auto noConfig = initWith("no-config.json", "{\"vocabulary\": {\"size\": 100}}\n");
         QCOMPARE(noConfig.exitCode, 1);
-        QVERIFY2(noConfig.err.contains("no-config.json") && noConfig.err.contains("\"config\""), noConfig.err.constData());
-        const auto badSize = initWith("bad-size.json", "{\"config\": {\"hidden_size\": 30, \"num_hidden_layers\": 1, "
-                                                        "\"num_attention_heads\": 4, \"intermediate_size\": 8}}\n");
+        QVERIFY2(noConfig.err.contains("no-config.json") && noConfig.err.contains("\"config\""),
+                 noConfig.err.constData());
+        const auto badSize = initWith("bad-size.json",
+                                      "{\"config\": {\"hidden_size\": 30, \"num_hidden_layers\": 1, "
+                                      "\"num_attention_heads\": 4, \"intermediate_size\": 8}}\n");
         QCOMPARE(badSize.exitCode, 1);  // 30 hidden units do not split over 4 heads
         QVERIFY2(badSize.err.contains("bad-size.json"), badSize.err.constData());
         const auto badUtf8 = initWith("utf8.json", "{\"description\": \"\xff\"}\n");
@@ -134,13 +153,15 @@ private Q_SLOTS:
         // Deterministic from run to run; 9 significant digits print every float exactly.
         QCOMPARE(test::runCli({"encode", "--model", path("compact")}, input).out, r.out);
 
-        const auto normalized = parseVectors(test::runCli({"encode", "--model", path("compact"), "--normalize"}, input).out);
+        const auto normalized =
+            parseVectors(test::runCli({"encode", "--model", path("compact"), "--normalize"}, input).out);
         for (const auto& v : normalized) {
             double norm = 0.0;
             for (double x : v) norm += x * x;
             QVERIFY(std::abs(std::sqrt(norm) - 1.0) < 1e-5);
         }
-        const auto mean = parseVectors(test::runCli({"encode", "--model", path("compact"), "--pooling", "mean"}, input).out);
+        const auto mean =
+            parseVectors(test::runCli({"encode", "--model", path("compact"), "--pooling", "mean"}, input).out);
         QCOMPARE(mean.size(), std::size_t{3});
         QVERIFY(mean[0] != vectors[0]);
     }
@@ -149,7 +170,8 @@ private Q_SLOTS:
                                      "in [S] breast cancer [E] patients\n");
         QVERIFY2(ok.exitCode == 0, ok.err.constData());
         QCOMPARE(parseVectors(ok.out).size(), std::size_t{1});
-        const auto missing = test::runCli({"encode", "--model", path("compact"), "--pooling", "markers"}, "breast cancer\n");
+        const auto missing =
+            test::runCli({"encode", "--model", path("compact"), "--pooling", "markers"}, "breast cancer\n");
         QCOMPARE(missing.exitCode, 1);
         QVERIFY2(missing.err.contains("[S]") || missing.err.contains("marker"), missing.err.constData());
     }
@@ -173,11 +195,13 @@ private Q_SLOTS:
 
         // lambda 0: S is the dense score alone, so the hybrid ranking is the dense one, name for
         // name and score for score (the hybrid ranker rescores exactly what FAISS scored).
-        const auto densePredictions = test::runCli(evalArguments("dense", path("compact"))
-                                                   << "--per-mention" << path("dense.jsonl"));
+        const auto densePredictions =
+            test::runCli(evalArguments("dense", path("compact")) << "--per-mention" << path("dense.jsonl"));
         QVERIFY2(densePredictions.exitCode == 0, densePredictions.err.constData());
-        const auto zero = test::runCli(evalArguments("hybrid", path("compact"))
-                                       << "--sparse-weight" << "0" << "--per-mention" << path("hybrid0.jsonl"));
+        const auto zero =
+            test::runCli(evalArguments("hybrid", path("compact")) << "--sparse-weight"
+                                                                  << "0"
+                                                                  << "--per-mention" << path("hybrid0.jsonl"));
         QVERIFY2(zero.exitCode == 0, zero.err.constData());
         QCOMPARE(zero.json()["acc@k"], d["acc@k"]);
         const std::string denseLines = test::readFile(path("dense.jsonl").toStdString());
@@ -186,15 +210,16 @@ private Q_SLOTS:
 
         // A large lambda lets the sparse score decide: every demo test mention is a KB name
         // (the sparse linker's acc@1 is 1), and untrained dense scores only break ties.
-        const auto sparseLed = test::runCli(evalArguments("hybrid", path("compact")) << "--sparse-weight" << "1000");
+        const auto sparseLed = test::runCli(evalArguments("hybrid", path("compact")) << "--sparse-weight"
+                                                                                     << "1000");
         QVERIFY2(sparseLed.exitCode == 0, sparseLed.err.constData());
         QCOMPARE(sparseLed.json()["acc@1"].get<double>(), 1.0);
         QCOMPARE(sparseLed.json()["sparse_weight"].get<std::string>(), std::string("1000"));
     }
     void indexesAreBuiltOnceAndRefusedForAnotherModel() {
         const auto built = test::runCli({"index", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"),
-                                         "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test",
-                                         "--sparse-index", path("demo.sparse"), "--model", path("compact"),
+                                         "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split",
+                                         "test", "--sparse-index", path("demo.sparse"), "--model", path("compact"),
                                          "--dense-index", path("demo.dense"), "--json"});
         QVERIFY2(built.exitCode == 0, built.err.constData());
         QVERIFY(QFile::exists(path("demo.sparse")) && QFile::exists(path("demo.dense")));
@@ -210,20 +235,21 @@ private Q_SLOTS:
         QCOMPARE(loaded.json()["acc@k"], fresh.json()["acc@k"]);
 
         // Another model (no markers: another vocabulary) must not use these vectors.
-        const auto other = test::runCli({"init-model", "--preset", preset(), "--kb", demo("demo-kb.txt"), "--out",
-                                         path("other")});
+        const auto other =
+            test::runCli({"init-model", "--preset", preset(), "--kb", demo("demo-kb.txt"), "--out", path("other")});
         QVERIFY2(other.exitCode == 0, other.err.constData());
-        const auto refused = test::runCli(evalArguments("dense", path("other")) << "--dense-index" << path("demo.dense"));
+        const auto refused =
+            test::runCli(evalArguments("dense", path("other")) << "--dense-index" << path("demo.dense"));
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("linkscope-cli index"), refused.err.constData());
 
         // A rebuild that fails (IVF-PQ needs more names than the demo KB has) keeps the old
         // index: it was deleted before the build began.
         const std::string before = test::readFile(path("demo.dense").toStdString());
-        const auto failed = test::runCli({"index", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"),
-                                          "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test",
-                                          "--model", path("compact"), "--dense-index", path("demo.dense"),
-                                          "--dense-kind", "ivf-pq"});
+        const auto failed =
+            test::runCli({"index", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
+                          demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--model",
+                          path("compact"), "--dense-index", path("demo.dense"), "--dense-kind", "ivf-pq"});
         QCOMPARE(failed.exitCode, 1);
         QVERIFY2(failed.err.contains("IVF-PQ cannot be trained"), failed.err.constData());
         QCOMPARE(test::readFile(path("demo.dense").toStdString()), before);

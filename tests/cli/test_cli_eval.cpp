@@ -14,8 +14,19 @@ class TestCliEval : public QObject {
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
     static QStringList demoArguments() {
-        return {"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"), "--test",
-                demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test", "--method", "sparse"};
+        return {"eval",
+                "--train",
+                demo("demo-train.txt"),
+                "--dev",
+                demo("demo-train.txt"),
+                "--test",
+                demo("demo-test.txt"),
+                "--kb",
+                demo("demo-kb.txt"),
+                "--split",
+                "test",
+                "--method",
+                "sparse"};
     }
 
 private Q_SLOTS:
@@ -32,8 +43,9 @@ private Q_SLOTS:
         QVERIFY(j["seconds"].get<double>() > 0.0);
     }
     void withoutAbbreviationsCopdIsNotExpanded() {
-        const auto r = test::runCli(demoArguments() << "--no-abbreviations" << "--json" << "--per-mention"
-                                                    << file("no-abbreviations.jsonl"));
+        const auto r = test::runCli(demoArguments() << "--no-abbreviations"
+                                                    << "--json"
+                                                    << "--per-mention" << file("no-abbreviations.jsonl"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // The two "COPD" mentions are read as written, not expanded from their abstract; they
         // still link, since the demo KB lists "COPD" as a synonym of D029424 ("HD"/"MS"-style
@@ -53,15 +65,20 @@ private Q_SLOTS:
         QCOMPARE(copd, 2);
     }
     void typesRestrictTheMentions() {
-        const auto r = test::runCli(demoArguments() << "--types" << "SpecificDisease" << "--json");
+        const auto r = test::runCli(demoArguments() << "--types"
+                                                    << "SpecificDisease"
+                                                    << "--json");
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.json()["mentions"].get<int>(), 15);
-        const auto none = test::runCli(demoArguments() << "--types" << "Chemical" << "--json");
+        const auto none = test::runCli(demoArguments() << "--types"
+                                                       << "Chemical"
+                                                       << "--json");
         QVERIFY2(none.exitCode == 0, none.err.constData());
         QCOMPARE(none.json()["mentions"].get<int>(), 0);
     }
     void perMentionFileAndReportAreWritten() {
-        const auto r = test::runCli(demoArguments() << "--per-mention" << file("mentions.tsv") << "--report" << file("report.json"));
+        const auto r = test::runCli(demoArguments()
+                                    << "--per-mention" << file("mentions.tsv") << "--report" << file("report.json"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("acc@1"));
         const std::string perMention = test::readFile(file("mentions.tsv").toStdString());
@@ -80,7 +97,8 @@ private Q_SLOTS:
         QCOMPARE(second.json()["index"].get<std::string>().rfind("loaded", 0), std::size_t{0});
         QCOMPARE(second.json()["acc@1"].get<double>(), first.json()["acc@1"].get<double>());
         // Another vocabulary makes another dictionary: the saved index must be refused.
-        test::writeFile(file("kb2.txt").toStdString(), test::readFile(demo("demo-kb.txt").toStdString()) + "D000001||Something Else\n");
+        test::writeFile(file("kb2.txt").toStdString(),
+                        test::readFile(demo("demo-kb.txt").toStdString()) + "D000001||Something Else\n");
         QStringList other = demoArguments();
         other[other.indexOf("--kb") + 1] = file("kb2.txt");
         const auto refused = test::runCli(other << "--index" << index);
@@ -90,7 +108,8 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains("dictionary"), refused.err.constData());
         // The comparison without preprocessing searches another dictionary and leaves the saved
         // index (made for the preprocessed one) alone.
-        const auto compared = test::runCli(demoArguments() << "--index" << index << "--compare-preprocessing" << "--json");
+        const auto compared = test::runCli(demoArguments() << "--index" << index << "--compare-preprocessing"
+                                                           << "--json");
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         QVERIFY(compared.json().contains("comparison_without_preprocessing"));
     }
@@ -99,23 +118,31 @@ private Q_SLOTS:
         // every demo mention's KB name, the report says the search was approximate, and --index
         // is left unwritten with a note, since such an index is built where it is used.
         const QString index = file("approximate.index");
-        const auto r = test::runCli(demoArguments() << "--sparse-search" << "approximate" << "--sparse-candidates"
-                                                    << "8" << "--index" << index << "--json");
+        const auto r = test::runCli(demoArguments() << "--sparse-search"
+                                                    << "approximate"
+                                                    << "--sparse-candidates"
+                                                    << "8"
+                                                    << "--index" << index << "--json");
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         QVERIFY2(r.json()["ranker"].get<std::string>().find("approximate") != std::string::npos, r.out.constData());
         QVERIFY(!QFile::exists(index));
         QVERIFY2(r.err.contains("not written"), r.err.constData());
-        const auto exact = test::runCli(demoArguments() << "--sparse-search" << "exact" << "--json");
+        const auto exact = test::runCli(demoArguments() << "--sparse-search"
+                                                        << "exact"
+                                                        << "--json");
         QVERIFY2(exact.exitCode == 0, exact.err.constData());
         QVERIFY(exact.json()["ranker"].get<std::string>().find("approximate") == std::string::npos);
-        const auto bad = test::runCli(demoArguments() << "--sparse-search" << "fast");
+        const auto bad = test::runCli(demoArguments() << "--sparse-search"
+                                                      << "fast");
         QVERIFY(bad.exitCode != 0);
         QVERIFY2(bad.err.contains("--sparse-search"), bad.err.constData());
     }
     void leNguyenCandidatesAlsoLinkTheDemo() {
         // Char 2-5 grams and words, merged: exact names still come first.
-        const auto r = test::runCli(demoArguments() << "--sparse" << "le-nguyen" << "--json");
+        const auto r = test::runCli(demoArguments() << "--sparse"
+                                                    << "le-nguyen"
+                                                    << "--json");
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         QVERIFY(r.json()["ranker"].get<std::string>().find("merged") != std::string::npos);
@@ -124,7 +151,8 @@ private Q_SLOTS:
         // Run A: the full protocol; run B: without abbreviation expansion. B can only lose.
         const auto a = test::runCli(demoArguments() << "--per-mention" << file("a.jsonl"));
         QVERIFY2(a.exitCode == 0, a.err.constData());
-        const auto b = test::runCli(demoArguments() << "--no-abbreviations" << "--per-mention" << file("b.jsonl") << "--json");
+        const auto b = test::runCli(demoArguments() << "--no-abbreviations"
+                                                    << "--per-mention" << file("b.jsonl") << "--json");
         QVERIFY2(b.exitCode == 0, b.err.constData());
         const auto r = test::runCli({"compare", file("a.jsonl"), file("b.jsonl"), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());

@@ -15,8 +15,9 @@ private Q_SLOTS:
         LINKSCOPE_REQUIRE_DATA(medic, "medic/medic_06Jul2012.txt");
         LINKSCOPE_REQUIRE_DATA(spelling, "medic/ncbi-spell-check.txt");
         const auto q = [](const std::filesystem::path& p) { return QString::fromStdString(p.string()); };
-        const auto r = test::runCli({"eval", "--train", q(train), "--dev", q(dev), "--test", q(testSet), "--kb", q(medic),
-                                     "--spelling", q(spelling), "--split", "test", "--method", "sparse", "--json"});
+        const auto r =
+            test::runCli({"eval", "--train", q(train), "--dev", q(dev), "--test", q(testSet), "--kb", q(medic),
+                          "--spelling", q(spelling), "--split", "test", "--method", "sparse", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = r.json();
         QCOMPARE(j["mentions"].get<int>(), 960);

@@ -69,7 +69,8 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("train: 6 documents"), r.out.constData());
 
         const auto folder = dir_.path("all");
-        r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "pubtator", "--out", q(folder)});
+        r = test::runCli(
+            {"export", "--manifest", test::demoFile("demo-project.json"), "--format", "pubtator", "--out", q(folder)});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(test::readFile(folder / "train.pubtator.txt") == test::readFile(demoPath("demo-train.txt")));
         QVERIFY(test::readFile(folder / "test.pubtator.txt") == test::readFile(demoPath("demo-test.txt")));
@@ -78,28 +79,33 @@ private Q_SLOTS:
     void projectDecisionsChangeExactlyTheirLines() {
         const auto project = demoProject("p.linkscope");
         const auto out = dir_.path("corrected.txt");
-        const auto r = test::runCli({"export", "--project", q(project), "--format", "pubtator", "--split", "train", "--out", q(out)});
+        const auto r = test::runCli(
+            {"export", "--project", q(project), "--format", "pubtator", "--split", "train", "--out", q(out)});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("2 decisions applied, 2 mentions changed"), r.out.constData());
         const auto before = linesOf(test::readFile(demoPath("demo-train.txt")));
         const auto after = linesOf(test::readFile(out));
         QCOMPARE(after.size(), before.size());
         for (std::size_t i = 0; i < before.size(); ++i) {
-            if (i == 4) QCOMPARE(after[i], std::string("90000001\t90\t92\tHD\tSpecificDisease\tD006816|D009069"));
-            else if (i == 6) QCOMPARE(after[i], std::string("90000001\t222\t228\tchorea\tSpecificDisease\t"));
-            else QCOMPARE(after[i], before[i]);
+            if (i == 4)
+                QCOMPARE(after[i], std::string("90000001\t90\t92\tHD\tSpecificDisease\tD006816|D009069"));
+            else if (i == 6)
+                QCOMPARE(after[i], std::string("90000001\t222\t228\tchorea\tSpecificDisease\t"));
+            else
+                QCOMPARE(after[i], before[i]);
         }
     }
 
     void bioCBratAndDecisionLog() {
         const auto project = demoProject("formats.linkscope");
         const auto xml = dir_.path("train.xml");
-        auto r = test::runCli({"export", "--project", q(project), "--format", "bioc", "--split", "train", "--out", q(xml),
-                               "--date", "20260101"});
+        auto r = test::runCli({"export", "--project", q(project), "--format", "bioc", "--split", "train", "--out",
+                               q(xml), "--date", "20260101"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const Corpus bioc = readBioC(xml);
         QCOMPARE(bioc.size(), std::size_t{6});
-        QCOMPARE(bioc.find("90000001")->mentions[2].ids.ids, (std::vector<std::string>{"MESH:D006816", "MESH:D009069"}));
+        QCOMPARE(bioc.find("90000001")->mentions[2].ids.ids,
+                 (std::vector<std::string>{"MESH:D006816", "MESH:D009069"}));
         QVERIFY(test::readFile(xml).find("<date>20260101</date>") != std::string::npos);
 
         const auto brat = dir_.path("brat");
@@ -135,8 +141,8 @@ private Q_SLOTS:
                                "--split", "dev", "--out", q(dir_.path("x.txt"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no split \"dev\" (its splits: test, train)"), r.err.constData());
-        r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "decisions",
-                          "--out", q(dir_.path("x.jsonl"))});
+        r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "decisions", "--out",
+                          q(dir_.path("x.jsonl"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("needs --project"), r.err.constData());
         r = test::runCli({"export", "--format", "pubtator", "--out", q(dir_.path("y.txt"))});

@@ -48,18 +48,31 @@ class TestCliProgress : public QObject {
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QStringList demoEval() {
-        return {"eval", "--train", test::demoFile("demo-train.txt"), "--dev", test::demoFile("demo-train.txt"),
-                "--test", test::demoFile("demo-test.txt"), "--kb", test::demoFile("demo-kb.txt"), "--split", "test",
-                "--method", "sparse"};
+        return {"eval",
+                "--train",
+                test::demoFile("demo-train.txt"),
+                "--dev",
+                test::demoFile("demo-train.txt"),
+                "--test",
+                test::demoFile("demo-test.txt"),
+                "--kb",
+                test::demoFile("demo-kb.txt"),
+                "--split",
+                "test",
+                "--method",
+                "sparse"};
     }
 
     // The CLI with standard error written to `errFile` (not a terminal) and the progress
     // interval set; returns stdout.
-    static test::CliResult runWithErrorFile(const QStringList& arguments, const QString& errFile, const char* interval) {
+    static test::CliResult runWithErrorFile(const QStringList& arguments, const QString& errFile,
+                                            const char* interval) {
         QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        if (interval) environment.insert("LINKSCOPE_PROGRESS_INTERVAL", QString::fromLatin1(interval));
-        else environment.remove("LINKSCOPE_PROGRESS_INTERVAL");
+        if (interval)
+            environment.insert("LINKSCOPE_PROGRESS_INTERVAL", QString::fromLatin1(interval));
+        else
+            environment.remove("LINKSCOPE_PROGRESS_INTERVAL");
         process.setProcessEnvironment(environment);
         process.setStandardErrorFile(errFile);
         process.start(QStringLiteral(LINKSCOPE_CLI_PATH), arguments);
@@ -254,10 +267,10 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("progress: Ranking queries 100 %"), r.err.constData());
     }
     void sparseIndexBuildIsReported() {
-        const auto r = runWithErrorFile({"index", "--train", test::demoFile("demo-train.txt"), "--dev",
-                                         test::demoFile("demo-train.txt"), "--split", "dev", "--kb",
-                                         test::demoFile("demo-kb.txt"), "--sparse-index", file("demo.index"), "--json"},
-                                        file("index.err"), "0");
+        const auto r = runWithErrorFile(
+            {"index", "--train", test::demoFile("demo-train.txt"), "--dev", test::demoFile("demo-train.txt"), "--split",
+             "dev", "--kb", test::demoFile("demo-kb.txt"), "--sparse-index", file("demo.index"), "--json"},
+            file("index.err"), "0");
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.json().contains("sparse"));
         QVERIFY2(r.err.contains("progress: Building sparse index 0 %"), r.err.constData());

@@ -19,8 +19,8 @@ class TestCliReview : public QObject {
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     QStringList dataArguments() const {
-        return {"--train", test::demoFile("demo-train.txt"), "--dev", path("dev.txt"), "--kb", test::demoFile("demo-kb.txt"),
-                "--split", "dev"};
+        return {"--train", test::demoFile("demo-train.txt"), "--dev",   path("dev.txt"),
+                "--kb",    test::demoFile("demo-kb.txt"),    "--split", "dev"};
     }
     static nlohmann::json json(const test::CliResult& r) { return nlohmann::json::parse(r.out.toStdString()); }
 
@@ -42,8 +42,8 @@ private Q_SLOTS:
     }
 
     void theQueueReviewsTheTieFirst() {
-        const auto r = test::runCli(QStringList{"simulate-curation", "--order", "queue,document", "--target", "1", "--json",
-                                                "--csv", path("review.csv"), "--svg", path("review.svg")}
+        const auto r = test::runCli(QStringList{"simulate-curation", "--order", "queue,document", "--target", "1",
+                                                "--json", "--csv", path("review.csv"), "--svg", path("review.svg")}
                                     << dataArguments());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto report = json(r);
@@ -99,8 +99,8 @@ private Q_SLOTS:
             test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", dir_.path()} << dataArguments());
         QVERIFY(withRun.exitCode != 0);  // a run's review links with its datastore
         QVERIFY2(withRun.err.contains("--knn or --sieve"), withRun.err.constData());
-        const auto notRun = test::runCli(QStringList{"simulate-curation", "--order", "queue", "--run", dir_.path(), "--knn"}
-                                         << dataArguments());
+        const auto notRun = test::runCli(
+            QStringList{"simulate-curation", "--order", "queue", "--run", dir_.path(), "--knn"} << dataArguments());
         QVERIFY(notRun.exitCode != 0);  // not a run directory: named
         QVERIFY2(notRun.err.contains(dir_.path().toUtf8()), notRun.err.constData());
     }

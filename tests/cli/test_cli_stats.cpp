@@ -18,8 +18,8 @@ class TestCliStats : public QObject {
 
 private Q_SLOTS:
     void demoProjectFigures() {
-        const auto r = test::runCli({"stats", "--corpus", demo("demo-train.txt"), demo("demo-test.txt"),
-                                     "--kb", demo("demo-kb.txt"), "--json"});
+        const auto r = test::runCli({"stats", "--corpus", demo("demo-train.txt"), demo("demo-test.txt"), "--kb",
+                                     demo("demo-kb.txt"), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = r.json();
         QCOMPARE(j["documents"].get<int>(), 8);
@@ -67,7 +67,8 @@ private Q_SLOTS:
         expectFailure(test::runCli({"stats", "--corpus", file("bad.txt"), "--json"}), "bad.txt:3:");
     }
     void offsetMismatchFailsUnlessLenient() {
-        test::writeFile(file("m.txt").toStdString(), "1|t|Title here\n1|a|Abstract\n1\t0\t5\tTitel\tDisease\tD006816\n");
+        test::writeFile(file("m.txt").toStdString(),
+                        "1|t|Title here\n1|a|Abstract\n1\t0\t5\tTitel\tDisease\tD006816\n");
         expectFailure(test::runCli({"stats", "--corpus", file("m.txt")}), "m.txt:3:");
         const auto r = test::runCli({"stats", "--corpus", file("m.txt"), "--lenient", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -84,7 +85,9 @@ private Q_SLOTS:
     void brokenKbFailsWithFileAndLine() {
         test::writeFile(file("kb.txt").toStdString(), "D000001||Good name\nD000002 no separator here\n");
         test::writeFile(file("ok.txt").toStdString(), "1|t|T\n1|a|A\n");
-        expectFailure(test::runCli({"stats", "--corpus", file("ok.txt"), "--kb", file("kb.txt"), "--kb-format", "medic"}), "kb.txt:2:");
+        expectFailure(
+            test::runCli({"stats", "--corpus", file("ok.txt"), "--kb", file("kb.txt"), "--kb-format", "medic"}),
+            "kb.txt:2:");
     }
     void emptyCorpusFileIsAnError() {
         test::writeFile(file("empty.txt").toStdString(), "");

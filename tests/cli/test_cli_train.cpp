@@ -24,7 +24,8 @@ class TestCliTrain : public QObject {
         return {"--train", demo("demo-train.txt"), "--dev", demo("demo-test.txt"), "--kb", demo("demo-kb.txt")};
     }
     QStringList trainArguments(const QString& preset, const QString& out) const {
-        return QStringList{"train", "--preset", preset, "--schedule", "short", "--compact", "--device", "cpu", "--out", out}
+        return QStringList{"train",     "--preset", preset, "--schedule", "short",
+                           "--compact", "--device", "cpu",  "--out",      out}
                << dataArguments();
     }
     QStringList evalRunArguments(const QString& option, const QString& run) const {
@@ -52,8 +53,8 @@ private Q_SLOTS:
 
     void theRunDirectoryHoldsModelLogAndStatus() {
         const fs::path run = path("run").toStdString();
-        for (const char* file : {"model/config.json", "model/model.safetensors", "model/vocab.txt", "preset.json", "run.json",
-                                 "log.jsonl"})
+        for (const char* file : {"model/config.json", "model/model.safetensors", "model/vocab.txt", "preset.json",
+                                 "run.json", "log.jsonl"})
             QVERIFY2(fs::exists(run / file), file);
 
         const auto info = nlohmann::json::parse(test::readFile(run / "run.json"));
@@ -98,14 +99,16 @@ private Q_SLOTS:
         QVERIFY2(table.out.contains("acc@1") && table.out.contains("biosyn"), table.out.constData());
         QVERIFY2(table.out.contains("(preset tiny-biosyn)"), table.out.constData());
 
-        const auto json = test::runCli(evalRunArguments("--run", path("run")) << "--json" << "--per-mention" << path("run.jsonl"));
+        const auto json = test::runCli(evalRunArguments("--run", path("run")) << "--json"
+                                                                              << "--per-mention" << path("run.jsonl"));
         QVERIFY2(json.exitCode == 0, json.err.constData());
         const auto report = json.json();
         QCOMPARE(report["method"].get<std::string>(), std::string("biosyn"));
         QCOMPARE(report["run"].get<std::string>(), path("run").toStdString());
         QCOMPARE(report["schedule"].get<std::string>(), std::string("short"));
         QCOMPARE(report["preset"].get<std::string>(), std::string("tiny-biosyn"));
-        QCOMPARE(report["preset_file"].get<std::string>(), (fs::path(path("run").toStdString()) / "preset.json").string());
+        QCOMPARE(report["preset_file"].get<std::string>(),
+                 (fs::path(path("run").toStdString()) / "preset.json").string());
         QVERIFY(report.contains("sparse_weight"));
         QCOMPARE(report["mentions"].get<int>(), 15);
         // The summary's Acc@1 is the share of the per-mention rows right at 1 (to 1e-12).
@@ -129,7 +132,8 @@ private Q_SLOTS:
         QCOMPARE(viaModel.json()["acc@k"], report["acc@k"]);
 
         // Options that choose another linker are refused rather than ignored.
-        const auto conflicting = test::runCli(evalRunArguments("--run", path("run")) << "--method" << "dense");
+        const auto conflicting = test::runCli(evalRunArguments("--run", path("run")) << "--method"
+                                                                                     << "dense");
         QCOMPARE(conflicting.exitCode, 1);
         QVERIFY2(conflicting.err.contains("--method"), conflicting.err.constData());
         // A folder that is no run.
@@ -158,21 +162,22 @@ private Q_SLOTS:
         fs::create_directories(bare);
         fs::copy_file(path("run/run.json").toStdString(), bare / "run.json");
         fs::copy_file(path("run/preset.json").toStdString(), bare / "preset.json");
-        const auto noCheckpoint = test::runCli(QStringList{"train", "--resume", "--out", path("bare")} << dataArguments());
+        const auto noCheckpoint =
+            test::runCli(QStringList{"train", "--resume", "--out", path("bare")} << dataArguments());
         QCOMPARE(noCheckpoint.exitCode, 1);
         QVERIFY2(noCheckpoint.err.contains("no checkpoint"), noCheckpoint.err.constData());
 
         // A resume takes the preset and the encoder from the run: --compact is refused with it.
-        const auto withCompact = test::runCli(QStringList{"train", "--resume", "--compact", "--out", path("run")}
-                                              << dataArguments());
+        const auto withCompact =
+            test::runCli(QStringList{"train", "--resume", "--compact", "--out", path("run")} << dataArguments());
         QCOMPARE(withCompact.exitCode, 1);
         QVERIFY2(withCompact.err.contains("--compact"), withCompact.err.constData());
     }
 
     void resumingAFinishedRunKeepsIt() {
         const auto before = test::readFile(path("run/run.json").toStdString());
-        const auto r = test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("run")}
-                                    << dataArguments());
+        const auto r =
+            test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("run")} << dataArguments());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // Resumed from the run's own preset.json, it keeps the preset's name.
         QVERIFY2(r.out.contains("resuming with the run's preset \"tiny-biosyn\""), r.out.constData());
@@ -200,7 +205,8 @@ private Q_SLOTS:
         const auto resumed = test::runCli(QStringList{"train", "--resume", "--device", "cpu", "--out", path("old-run")}
                                           << dataArguments());
         QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
-        QCOMPARE(nlohmann::json::parse(test::readFile(old / "run.json"))["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(nlohmann::json::parse(test::readFile(old / "run.json"))["status"].get<std::string>(),
+                 std::string("finished"));
     }
 
     // pretrain: SapBERT's self-alignment on the demo KB's synonyms into a run folder, which
@@ -219,9 +225,10 @@ private Q_SLOTS:
         compact["config"]["intermediate_size"] = 64;
         test::writeFile(path("tiny-compact.json").toStdString(), compact.dump(2));
 
-        const auto pretrained = test::runCli({"pretrain", "--preset", path("tiny-sapbert.json"), "--schedule", "short",
-                                              "--compact-preset", path("tiny-compact.json"), "--kb", demo("demo-kb.txt"),
-                                              "--dev", demo("demo-test.txt"), "--device", "cpu", "--out", path("sap")});
+        const auto pretrained =
+            test::runCli({"pretrain", "--preset", path("tiny-sapbert.json"), "--schedule", "short", "--compact-preset",
+                          path("tiny-compact.json"), "--kb", demo("demo-kb.txt"), "--dev", demo("demo-test.txt"),
+                          "--device", "cpu", "--out", path("sap")});
         QVERIFY2(pretrained.exitCode == 0, pretrained.err.constData());
         QVERIFY2(pretrained.out.contains("pretraining (self-alignment") && pretrained.out.contains("fine-tune it with"),
                  pretrained.out.constData());
@@ -233,16 +240,17 @@ private Q_SLOTS:
         const auto added = nlohmann::json::parse(test::readFile(path("sap/model/added_tokens.json").toStdString()));
         for (const char* marker : {"[S]", "[E]", "[START]", "[END]"}) QVERIFY2(added.contains(marker), marker);
 
-        const auto tuned = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--schedule", "short",
-                                                    "--model", path("sap"), "--device", "cpu", "--out", path("from-sap")}
-                                        << dataArguments());
+        const auto tuned =
+            test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--schedule", "short", "--model",
+                                     path("sap"), "--device", "cpu", "--out", path("from-sap")}
+                         << dataArguments());
         QVERIFY2(tuned.exitCode == 0, tuned.err.constData());
         // The fine-tuned model is the pretrained one's size, not the default compact encoder's.
         const auto config = nlohmann::json::parse(test::readFile(path("from-sap/model/config.json").toStdString()));
         QCOMPARE(config["hidden_size"].get<int>(), 32);
 
-        const auto wrongPreset = test::runCli({"pretrain", "--preset", path("tiny-biosyn.json"), "--kb", demo("demo-kb.txt"),
-                                               "--out", path("never-sap")});
+        const auto wrongPreset = test::runCli({"pretrain", "--preset", path("tiny-biosyn.json"), "--kb",
+                                               demo("demo-kb.txt"), "--out", path("never-sap")});
         QCOMPARE(wrongPreset.exitCode, 1);
         QVERIFY2(wrongPreset.err.contains("not the self-alignment pretraining"), wrongPreset.err.constData());
     }
@@ -270,12 +278,13 @@ private Q_SLOTS:
         compact["config"]["num_attention_heads"] = 2;
         compact["config"]["intermediate_size"] = 64;
         test::writeFile(path("mlm-compact.json").toStdString(), compact.dump(2));
-        const QStringList common{"--preset",     path("tiny-sap.json"), "--mlm-preset", path("tiny-mlm.json"),
-                                 "--schedule",   "short",               "--kb",         demo("demo-kb.txt"),
-                                 "--mlm-corpus", demo("demo-train.txt"), "--device",    "cpu"};
+        const QStringList common{
+            "--preset", path("tiny-sap.json"), "--mlm-preset", path("tiny-mlm.json"),  "--schedule", "short",
+            "--kb",     demo("demo-kb.txt"),   "--mlm-corpus", demo("demo-train.txt"), "--device",   "cpu"};
 
-        const auto both = test::runCli(QStringList{"pretrain"} << common << "--compact-preset" << path("mlm-compact.json")
-                                                               << "--out" << path("mlm-sap"));
+        const auto both =
+            test::runCli(QStringList{"pretrain"} << common << "--compact-preset" << path("mlm-compact.json") << "--out"
+                                                 << path("mlm-sap"));
         QVERIFY2(both.exitCode == 0, both.err.constData());
         const qsizetype stage = both.out.indexOf("masked-LM stage (preset \"tiny-mlm\", schedule short)");
         const qsizetype alignment = both.out.indexOf("pretraining (self-alignment");
@@ -303,17 +312,19 @@ private Q_SLOTS:
         const auto resumed = test::runCli(QStringList{"pretrain", "--resume"} << common << "--out" << path("mlm-sap"));
         QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
         QVERIFY2(resumed.out.contains("masked-LM stage: finished in"), resumed.out.constData());
-        QCOMPARE(nlohmann::json::parse(test::readFile(path("mlm-sap/run.json").toStdString()))["status"].get<std::string>(),
-                 std::string("finished"));
+        QCOMPARE(
+            nlohmann::json::parse(test::readFile(path("mlm-sap/run.json").toStdString()))["status"].get<std::string>(),
+            std::string("finished"));
 
         // The presets in each other's places.
-        const auto swapped = test::runCli({"pretrain", "--preset", path("tiny-sap.json"), "--mlm-preset", path("tiny-sap.json"),
-                                           "--kb", demo("demo-kb.txt"), "--mlm-corpus", demo("demo-train.txt"),
-                                           "--compact-preset", path("mlm-compact.json"), "--out", path("never-mlm")});
+        const auto swapped =
+            test::runCli({"pretrain", "--preset", path("tiny-sap.json"), "--mlm-preset", path("tiny-sap.json"), "--kb",
+                          demo("demo-kb.txt"), "--mlm-corpus", demo("demo-train.txt"), "--compact-preset",
+                          path("mlm-compact.json"), "--out", path("never-mlm")});
         QCOMPARE(swapped.exitCode, 1);
         QVERIFY2(swapped.err.contains("not the masked-LM stage"), swapped.err.constData());
-        const auto reversed = test::runCli({"pretrain", "--preset", path("tiny-mlm.json"), "--kb", demo("demo-kb.txt"),
-                                            "--out", path("never-sap-2")});
+        const auto reversed = test::runCli(
+            {"pretrain", "--preset", path("tiny-mlm.json"), "--kb", demo("demo-kb.txt"), "--out", path("never-sap-2")});
         QCOMPARE(reversed.exitCode, 1);
         QVERIFY2(reversed.err.contains("not the self-alignment pretraining"), reversed.err.constData());
     }
@@ -326,8 +337,8 @@ private Q_SLOTS:
         const auto both = test::runCli(trainArguments(path("tiny-biosyn.json"), path("b")) << "--model" << dir_.path());
         QCOMPARE(both.exitCode, 1);
         QVERIFY2(both.err.contains("not both"), both.err.constData());
-        const auto badSchedule = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--schedule", "long",
-                                                          "--compact", "--out", path("s")}
+        const auto badSchedule = test::runCli(QStringList{"train", "--preset", path("tiny-biosyn.json"), "--schedule",
+                                                          "long", "--compact", "--out", path("s")}
                                               << dataArguments());
         QCOMPARE(badSchedule.exitCode, 1);
         QVERIFY2(badSchedule.err.contains("long") && badSchedule.err.contains("short"), badSchedule.err.constData());

@@ -48,8 +48,8 @@ inline ParseErrorCheck checkParseError(const std::function<void()>& action, cons
         action();
     } catch (const ParseError& e) {
         ParseErrorCheck check{e.what(), {}};
-        const bool sameFile = file.has_parent_path() ? e.file() == file.string()
-                                                     : std::filesystem::path(e.file()).filename() == file;
+        const bool sameFile =
+            file.has_parent_path() ? e.file() == file.string() : std::filesystem::path(e.file()).filename() == file;
         const std::string location = e.file() + (line == 0 ? ": " : ":" + std::to_string(line) + ": ");
         if (!sameFile || e.line() != line || !check.message.starts_with(location) ||
             check.message.find(fragment) == std::string::npos)
@@ -65,9 +65,8 @@ inline ParseErrorCheck checkParseError(const std::function<void()>& action, cons
 
 /// QVERIFY that `statement` throws a ParseError at FILE:LINE containing `fragment` (see
 /// checkParseError); on failure the message says what happened instead.
-#define LINKSCOPE_EXPECT_PARSE_ERROR(statement, file, line, fragment)                      \
-    do {                                                                                   \
-        const auto parseErrorCheck_ =                                                      \
-            ::linkscope::test::checkParseError([&] { statement; }, file, line, fragment);  \
-        QVERIFY2(parseErrorCheck_.ok(), parseErrorCheck_.problem.c_str());                 \
+#define LINKSCOPE_EXPECT_PARSE_ERROR(statement, file, line, fragment)                                               \
+    do {                                                                                                            \
+        const auto parseErrorCheck_ = ::linkscope::test::checkParseError([&] { statement; }, file, line, fragment); \
+        QVERIFY2(parseErrorCheck_.ok(), parseErrorCheck_.problem.c_str());                                          \
     } while (false)

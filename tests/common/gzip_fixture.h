@@ -1,8 +1,8 @@
 #pragma once
 // Writing gzip fixtures, for suites that check that readers open .gz files transparently.
 // A suite that includes this links ZLIB::ZLIB (LIBS in linkscope_add_test).
-#include <QtTest/QtTest>
 #include <zlib.h>
+#include <QtTest/QtTest>
 
 #include <filesystem>
 #include <string_view>

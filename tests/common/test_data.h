@@ -39,10 +39,10 @@ inline std::string readFile(const std::filesystem::path& path) {
 /// Skips the current test with a message naming the missing data, e.g.
 ///   LINKSCOPE_REQUIRE_DATA(path, "ncbi-disease/NCBItestset_corpus.txt");
 /// The message starts with "absent" so ctest reports the suite as skipped, not passed.
-#define LINKSCOPE_REQUIRE_DATA(var, relative)                                                  \
-    const std::filesystem::path var = ::linkscope::test::sharedData(relative);                 \
-    if (var.empty())                                                                           \
-        QSKIP(qPrintable(QStringLiteral("absent: shared data %1 not found under %2 (set "      \
-                                        "LINKSCOPE_DATA_DIR to point at it)")                  \
-                             .arg(QString::fromUtf8(relative))                                 \
-                             .arg(QString::fromStdString(::linkscope::test::sharedDataDir().string()))))
+#define LINKSCOPE_REQUIRE_DATA(var, relative)                                         \
+    const std::filesystem::path var = ::linkscope::test::sharedData(relative);        \
+    if (var.empty())                                                                  \
+    QSKIP(qPrintable(QStringLiteral("absent: shared data %1 not found under %2 (set " \
+                                    "LINKSCOPE_DATA_DIR to point at it)")             \
+                         .arg(QString::fromUtf8(relative))                            \
+                         .arg(QString::fromStdString(::linkscope::test::sharedDataDir().string()))))

@@ -24,7 +24,8 @@ inline void writeTinyTripletRun(const std::filesystem::path& run, const std::vec
     std::vector<std::string> contents;
     for (const auto& file : texts) {
         std::string text = readFile(file);
-        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::transform(text.begin(), text.end(), text.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         contents.push_back(std::move(text));
     }
     tinyBert(contents, preset.pooling).save(train::modelDirectory(run));

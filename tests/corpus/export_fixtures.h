@@ -64,17 +64,21 @@ inline std::string annotationDifference(const Document& a, const Document& b, An
         const Mention& x = a.mentions[i];
         const Mention& y = b.mentions[i];
         const std::string which = where + "mention " + std::to_string(i + 1) + " (" + x.text + "): ";
-        if (x.start != y.start || x.end != y.end) return which + "offsets " + std::to_string(y.start) + "-" + std::to_string(y.end);
+        if (x.start != y.start || x.end != y.end)
+            return which + "offsets " + std::to_string(y.start) + "-" + std::to_string(y.end);
         if (x.text != y.text) return which + "text \"" + y.text + "\"";
         if (x.type != y.type || x.semanticTypes != y.semanticTypes) return which + "type \"" + y.type + "\"";
-        if (!sameIds(x.ids, y.ids)) return which + "ids \"" + formatLinkColumn(y.ids) + "\" (id column \"" + y.idColumn + "\")";
+        if (!sameIds(x.ids, y.ids))
+            return which + "ids \"" + formatLinkColumn(y.ids) + "\" (id column \"" + y.idColumn + "\")";
         if (isUnlinked(x) != isUnlinked(y)) return which + "unlinked vs CUI-less";
-        if (check.individualMentions && x.individualMentions != y.individualMentions) return which + "individual mentions";
+        if (check.individualMentions && x.individualMentions != y.individualMentions)
+            return which + "individual mentions";
         if (!y.offsetsValid) return which + "offsets not valid";
     }
     if (check.relations) {
         if (a.relations.size() != b.relations.size())
-            return where + std::to_string(a.relations.size()) + " vs " + std::to_string(b.relations.size()) + " relations";
+            return where + std::to_string(a.relations.size()) + " vs " + std::to_string(b.relations.size()) +
+                   " relations";
         for (std::size_t i = 0; i < a.relations.size(); ++i)
             if (a.relations[i].type != b.relations[i].type || a.relations[i].arguments != b.relations[i].arguments)
                 return where + "relation " + std::to_string(i + 1);

@@ -125,19 +125,22 @@ private Q_SLOTS:
     void pubTatorCentralStyle() {
         // PTC writes MESH-prefixed identifiers, several gene ids joined by ';', extra infons,
         // and relations with role infons or nodes.
-        const auto file = dir_.write("ptc.xml",
+        const auto file = dir_.write(
+            "ptc.xml",
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><!DOCTYPE collection SYSTEM \"BioC.dtd\">\n"
             "<collection><source>PubTator</source><date>2024</date><key>BioC.key</key>\n"
             "<document><id>123</id>\n"
             "<passage><infon key=\"type\">title</infon><offset>0</offset><text>TP53 in lung cancer.</text>\n"
             "<annotation id=\"1\"><infon key=\"identifier\">7157;7158</infon><infon key=\"type\">Gene</infon>"
-            "<infon key=\"NCBI Homologene\">460</infon><location offset=\"0\" length=\"4\"/><text>TP53</text></annotation>\n"
+            "<infon key=\"NCBI Homologene\">460</infon><location offset=\"0\" "
+            "length=\"4\"/><text>TP53</text></annotation>\n"
             "<annotation id=\"2\"><infon key=\"identifier\">MESH:D008175</infon><infon key=\"type\">Disease</infon>"
             "<location offset=\"8\" length=\"11\"/><text>lung cancer</text></annotation>\n"
             "</passage>\n"
             "<relation id=\"R1\"><infon key=\"type\">Association</infon><infon key=\"role1\">7157</infon>"
             "<infon key=\"role2\">MESH:D008175</infon></relation>\n"
-            "<relation id=\"R2\"><infon key=\"type\">Bind</infon><node refid=\"1\" role=\"a\"/><node refid=\"2\" role=\"b\"/></relation>\n"
+            "<relation id=\"R2\"><infon key=\"type\">Bind</infon><node refid=\"1\" role=\"a\"/><node refid=\"2\" "
+            "role=\"b\"/></relation>\n"
             "</document></collection>\n");
         const Corpus corpus = readBioC(file);
         QCOMPARE(corpus.size(), std::size_t{1});
@@ -187,7 +190,8 @@ private Q_SLOTS:
 
     // --- malformed input: ParseError naming file and line ------------------------------------
     void malformedXml() {
-        const auto file = dir_.write("broken.xml", "<collection>\n<document>\n<id>1</id>\n<passage>\n</document>\n</collection>\n");
+        const auto file =
+            dir_.write("broken.xml", "<collection>\n<document>\n<id>1</id>\n<passage>\n</document>\n</collection>\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 5, "not well-formed XML");
     }
     void truncatedFile() {
@@ -226,13 +230,15 @@ private Q_SLOTS:
         xml.replace(xml.find("Fever and cough."), 16, "F&#xe9;ver and c&#111;ugh&#x1F600;");
         const Corpus corpus = readBioC(dir_.write("allowed.xml", xml));
         QCOMPARE(corpus.size(), std::size_t{1});
-        QCOMPARE(corpus.documents()[0].title, std::string("F\xc3\xa9ver and cough\xf0\x9f\x98\x80"));  // 16 characters, as before
+        QCOMPARE(corpus.documents()[0].title,
+                 std::string("F\xc3\xa9ver and cough\xf0\x9f\x98\x80"));  // 16 characters, as before
     }
     // A document after 200,000 blank lines: its line is still right, and the reader keeps no
     // table of line starts (it held 8 bytes per line, 4.7 GB for a small gzip of newlines).
     void linesAfterManyBlankLines() {
-        std::string xml = withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
-                                         "<location offset=\"17\" length=\"50\"/><text>Cough</text></annotation>\n");
+        std::string xml = withAnnotation(
+            "<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+            "<location offset=\"17\" length=\"50\"/><text>Cough</text></annotation>\n");
         xml.insert(0, std::string(200000, '\n'));
         const auto file = dir_.write("blank-lines.xml", xml);
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 200009, "");
@@ -246,70 +252,75 @@ private Q_SLOTS:
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 1, "no <document>");
     }
     void missingOffset() {
-        const auto file = dir_.write("nooffset.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
-                                                    "<location length=\"5\"/><text>Cough</text></annotation>\n"));
+        const auto file =
+            dir_.write("nooffset.xml", withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                                      "<location length=\"5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "\"offset\" attribute");
     }
     void invalidLength() {
-        const auto file = dir_.write("badlength.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
-                                                    "<location offset=\"17\" length=\"-5\"/><text>Cough</text></annotation>\n"));
+        const auto file =
+            dir_.write("badlength.xml",
+                       withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                      "<location offset=\"17\" length=\"-5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "not a non-negative integer");
     }
     void annotationOutsideTheText() {
-        const auto file = dir_.write("outside.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
-                                                    "<location offset=\"30\" length=\"5\"/><text>Cough</text></annotation>\n"));
+        const auto file = dir_.write(
+            "outside.xml", withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                          "<location offset=\"30\" length=\"5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "outside the text of document 7 (33 characters)");
     }
     void textMismatch() {
-        const auto file = dir_.write("mismatch.xml",
-                                     withAnnotation("\n<annotation id=\"1\"><infon key=\"type\">Disease</infon>"
-                                                    "<location offset=\"18\" length=\"5\"/><text>Cough</text></annotation>\n"));
+        const auto file = dir_.write(
+            "mismatch.xml", withAnnotation("\n<annotation id=\"1\"><infon key=\"type\">Disease</infon>"
+                                           "<location offset=\"18\" length=\"5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "does not match the document text \"ough \"");
     }
     void passageOffsetMismatch() {
-        const auto file = dir_.write("passage.xml", collectionWith(
-            "<passage><offset>0</offset><text>Fever and cough.</text></passage>\n"
-            "<passage><offset>18</offset><text>Cough persisted.</text></passage>\n"));
+        const auto file = dir_.write(
+            "passage.xml", collectionWith("<passage><offset>0</offset><text>Fever and cough.</text></passage>\n"
+                                          "<passage><offset>18</offset><text>Cough persisted.</text></passage>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 7, "expected 17");
     }
     void discontinuousAnnotation() {
-        const auto file = dir_.write("discontinuous.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
-                                                    "<location offset=\"0\" length=\"5\"/>\n"
-                                                    "<location offset=\"10\" length=\"5\"/><text>Fever cough</text></annotation>\n"));
+        const auto file =
+            dir_.write("discontinuous.xml",
+                       withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                      "<location offset=\"0\" length=\"5\"/>\n"
+                                      "<location offset=\"10\" length=\"5\"/><text>Fever cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 10, "discontinuous");
     }
     void missingType() {
-        const auto file = dir_.write("notype.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"identifier\">D1</infon>"
-                                                    "<location offset=\"17\" length=\"5\"/><text>Cough</text></annotation>\n"));
+        const auto file = dir_.write(
+            "notype.xml", withAnnotation("<annotation id=\"1\"><infon key=\"identifier\">D1</infon>"
+                                         "<location offset=\"17\" length=\"5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 8, "\"type\" infon");
     }
     void brokenIdentifier() {
-        const auto file = dir_.write("badid.xml",
-                                     withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>"
-                                                    "<infon key=\"identifier\">D003371|D1+D2</infon>"
-                                                    "<location offset=\"17\" length=\"5\"/><text>Cough</text></annotation>\n"));
+        const auto file = dir_.write(
+            "badid.xml", withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>"
+                                        "<infon key=\"identifier\">D003371|D1+D2</infon>"
+                                        "<location offset=\"17\" length=\"5\"/><text>Cough</text></annotation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 8, "mixes '|' and '+'");
     }
     void tooManyPassages() {
-        const auto file = dir_.write("three.xml", collectionWith(
-            "<passage><offset>0</offset><text>A.</text></passage>\n"
-            "<passage><offset>3</offset><text>B.</text></passage>\n"
-            "<passage><offset>6</offset><text>C.</text></passage>\n"));
+        const auto file =
+            dir_.write("three.xml", collectionWith("<passage><offset>0</offset><text>A.</text></passage>\n"
+                                                   "<passage><offset>3</offset><text>B.</text></passage>\n"
+                                                   "<passage><offset>6</offset><text>C.</text></passage>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 8, "only title + abstract");
     }
     void relationWithoutArguments() {
-        const auto file = dir_.write("relation.xml", collectionWith(
-            std::string(kTwoPassages) + "</passage>\n<relation id=\"R1\"><infon key=\"type\">CID</infon>"
-                                        "<infon key=\"argument1\">D1</infon></relation>\n"));
+        const auto file =
+            dir_.write("relation.xml", collectionWith(std::string(kTwoPassages) +
+                                                      "</passage>\n<relation id=\"R1\"><infon key=\"type\">CID</infon>"
+                                                      "<infon key=\"argument1\">D1</infon></relation>\n"));
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "fewer than two argument infons");
     }
     void missingDocumentId() {
-        const auto file = dir_.write("noid.xml", "<collection>\n<document>\n<passage><offset>0</offset></passage>\n</document>\n</collection>\n");
+        const auto file =
+            dir_.write("noid.xml",
+                       "<collection>\n<document>\n<passage><offset>0</offset></passage>\n</document>\n</collection>\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 2, "without an <id>");
     }
 };

@@ -54,16 +54,19 @@ private Q_SLOTS:
         QVERIFY(!summary.complete());
         const Corpus back = readBrat(folder);
         QVERIFY(back.diagnostics.empty());
-        const auto difference = test::annotationDifference(original, back, {.relations = false, .individualMentions = false});
+        const auto difference =
+            test::annotationDifference(original, back, {.relations = false, .individualMentions = false});
         QVERIFY2(difference.empty(), difference.c_str());
     }
 
     void exactFiles() {
         const auto folder = dir_.path("exact");
         writeBrat(fixture(), folder);
-        QCOMPARE(test::readFile(folder / "1001.txt"),
-                 std::string("BRCA1 mutations cause breast cancer.\n"
-                             "Ovarian cancer and breast cancer share risk factors; an X-linked dysmyelinating disorder is rare.\n"));
+        QCOMPARE(
+            test::readFile(folder / "1001.txt"),
+            std::string(
+                "BRCA1 mutations cause breast cancer.\n"
+                "Ovarian cancer and breast cancer share risk factors; an X-linked dysmyelinating disorder is rare.\n"));
         QCOMPARE(test::readFile(folder / "1001.ann"),
                  std::string("T1\tGene 0 5\tBRCA1\n"
                              "N1\tReference T1 id:672\tBRCA1\n"
@@ -79,12 +82,14 @@ private Q_SLOTS:
                              "N7\tReference T5 MESH:D035583\tX-linked dysmyelinating disorder\n"
                              "A5\tIdJoin T5 Conjunction\n"));
         const std::string ann300 = test::readFile(folder / "300.ann");
-        QVERIFY(ann300.find("T1\tChemical 8 19\t\xce\xb1-synuclein\nN1\tReference T1 CUI-less:-1\t") != std::string::npos);
+        QVERIFY(ann300.find("T1\tChemical 8 19\t\xce\xb1-synuclein\nN1\tReference T1 CUI-less:-1\t") !=
+                std::string::npos);
         QVERIFY(ann300.find("N3\tReference T3 MESH:D010300\t") != std::string::npos);
         QVERIFY(ann300.find("N4\tReference T3 CUI-less:-1\t") != std::string::npos);
         // The unlinked mention has its T line and no N line.
         QVERIFY(ann300.find("T5\tDisease 86 103\tParkinson disease\nT6\t") != std::string::npos);
-        QVERIFY(ann300.find("T7\tT116,T123 136 140\tTP53\nN7\tReference T7 UMLS:C0079419\tTP53\n") != std::string::npos);
+        QVERIFY(ann300.find("T7\tT116,T123 136 140\tTP53\nN7\tReference T7 UMLS:C0079419\tTP53\n") !=
+                std::string::npos);
         // Title only: the title and the final line break; no mentions: an empty .ann.
         QCOMPARE(test::readFile(folder / "400.txt"), std::string("Hypertension after clonidine withdrawal.\n"));
         QCOMPARE(test::readFile(folder / "401.ann"), std::string());
@@ -146,7 +151,7 @@ private Q_SLOTS:
         std::vector<Diagnostic> diagnostics;
         const Document read = readBratDocument(ann, diagnostics);
         QCOMPARE(read.mentions.size(), std::size_t{2});
-        QVERIFY(isUnlinked(read.mentions[0]));  // no N line
+        QVERIFY(isUnlinked(read.mentions[0]));                                         // no N line
         QCOMPARE(read.mentions[1].ids.ids, std::vector<std::string>{"MESH:D003371"});  // canonicalised
         QCOMPARE(diagnostics.size(), std::size_t{3});
         const auto has = [&](std::string_view text, std::size_t line) {
@@ -165,7 +170,8 @@ private Q_SLOTS:
     }
 
     void normalizationBeforeItsTarget() {
-        const Document read = readOne(document("order", "N1\tReference T1 MESH:D005334\tFever\nT1\tDisease 0 5\tFever\n"));
+        const Document read =
+            readOne(document("order", "N1\tReference T1 MESH:D005334\tFever\nT1\tDisease 0 5\tFever\n"));
         QCOMPARE(read.mentions[0].ids.ids, std::vector<std::string>{"MESH:D005334"});
     }
 

@@ -7,7 +7,6 @@
 
 using namespace linkscope;
 
-
 class TestConceptId : public QObject {
     Q_OBJECT
 
@@ -15,26 +14,46 @@ private Q_SLOTS:
     void canonicalSpelling_data() {
         QTest::addColumn<QString>("raw");
         QTest::addColumn<QString>("canonical");  // empty: nullopt
-        QTest::newRow("mesh descriptor") << "D012878" << "MESH:D012878";
-        QTest::newRow("mesh supplementary") << "C535700" << "MESH:C535700";
-        QTest::newRow("mesh 9 digits") << "D000081029" << "MESH:D000081029";
-        QTest::newRow("supplementary 9 digits") << "C000603933" << "MESH:C000603933";
-        QTest::newRow("umls cui") << "C0011849" << "UMLS:C0011849";
-        QTest::newRow("prefixed mesh") << "MESH:D012878" << "MESH:D012878";
-        QTest::newRow("mixed-case prefix") << "MeSH:D012878" << "MESH:D012878";
-        QTest::newRow("omim") << "OMIM:217000" << "OMIM:217000";
-        QTest::newRow("lower-case omim") << "omim:217000" << "OMIM:217000";
-        QTest::newRow("umls prefixed") << "UMLS:C0011849" << "UMLS:C0011849";
-        QTest::newRow("leading space (NCBI train)") << " D007153" << "MESH:D007153";
-        QTest::newRow("trailing space (NCBI)") << "OMIM:106210 " << "OMIM:106210";
-        QTest::newRow("space after colon") << "OMIM: 106210" << "OMIM:106210";
-        QTest::newRow("chebi") << "CHEBI:15377" << "CHEBI:15377";
-        QTest::newRow("unknown scheme kept") << "foo123" << "foo123";
-        QTest::newRow("short D number is not MeSH") << "D1234" << "D1234";
-        QTest::newRow("cui-less") << "-1" << "";
-        QTest::newRow("cui-less with spaces") << " -1 " << "";
-        QTest::newRow("empty") << "" << "";
-        QTest::newRow("blank") << "   " << "";
+        QTest::newRow("mesh descriptor") << "D012878"
+                                         << "MESH:D012878";
+        QTest::newRow("mesh supplementary") << "C535700"
+                                            << "MESH:C535700";
+        QTest::newRow("mesh 9 digits") << "D000081029"
+                                       << "MESH:D000081029";
+        QTest::newRow("supplementary 9 digits") << "C000603933"
+                                                << "MESH:C000603933";
+        QTest::newRow("umls cui") << "C0011849"
+                                  << "UMLS:C0011849";
+        QTest::newRow("prefixed mesh") << "MESH:D012878"
+                                       << "MESH:D012878";
+        QTest::newRow("mixed-case prefix") << "MeSH:D012878"
+                                           << "MESH:D012878";
+        QTest::newRow("omim") << "OMIM:217000"
+                              << "OMIM:217000";
+        QTest::newRow("lower-case omim") << "omim:217000"
+                                         << "OMIM:217000";
+        QTest::newRow("umls prefixed") << "UMLS:C0011849"
+                                       << "UMLS:C0011849";
+        QTest::newRow("leading space (NCBI train)") << " D007153"
+                                                    << "MESH:D007153";
+        QTest::newRow("trailing space (NCBI)") << "OMIM:106210 "
+                                               << "OMIM:106210";
+        QTest::newRow("space after colon") << "OMIM: 106210"
+                                           << "OMIM:106210";
+        QTest::newRow("chebi") << "CHEBI:15377"
+                               << "CHEBI:15377";
+        QTest::newRow("unknown scheme kept") << "foo123"
+                                             << "foo123";
+        QTest::newRow("short D number is not MeSH") << "D1234"
+                                                    << "D1234";
+        QTest::newRow("cui-less") << "-1"
+                                  << "";
+        QTest::newRow("cui-less with spaces") << " -1 "
+                                              << "";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("blank") << "   "
+                               << "";
     }
     void canonicalSpelling() {
         QFETCH(QString, raw);

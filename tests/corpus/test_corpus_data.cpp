@@ -122,7 +122,8 @@ private Q_SLOTS:
         checkCounts(corpus, {100, 960, 15, 0, 0, 0, 0, 200});
         QVERIFY(corpus.diagnostics.empty());
         const auto& mentions = corpus.find("9703418")->mentions;
-        const auto stray = std::find_if(mentions.begin(), mentions.end(), [](const Mention& m) { return m.sourceLine == 837; });
+        const auto stray =
+            std::find_if(mentions.begin(), mentions.end(), [](const Mention& m) { return m.sourceLine == 837; });
         QVERIFY(stray != mentions.end());
         QCOMPARE(stray->idColumn, std::string(" D007153"));
         QCOMPARE(stray->ids.ids, (std::vector<std::string>{"MESH:D007153"}));

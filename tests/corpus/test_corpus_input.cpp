@@ -32,7 +32,8 @@ std::vector<std::string> pmidsOf(const Corpus& corpus) {
 }
 
 bool hasNote(const std::vector<Diagnostic>& notes, const std::string& fragment) {
-    return std::any_of(notes.begin(), notes.end(), [&](const Diagnostic& d) { return d.message.find(fragment) != std::string::npos; });
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const Diagnostic& d) { return d.message.find(fragment) != std::string::npos; });
 }
 
 }  // namespace
@@ -63,7 +64,8 @@ private Q_SLOTS:
         QCOMPARE(detectCorpusFormat(dir_.path("brat")), CorpusFormat::Brat);
         // Leading blank lines (NCBI Disease starts with one) do not decide.
         QCOMPARE(detectCorpusFormat(dir_.write("lead.txt", "\n\n" + documents({7}))), CorpusFormat::PubTator);
-        QCOMPARE(detectCorpusFormat(dir_.write("lead.xml", "\n  <?xml version=\"1.0\"?><collection/>")), CorpusFormat::BioC);
+        QCOMPARE(detectCorpusFormat(dir_.write("lead.xml", "\n  <?xml version=\"1.0\"?><collection/>")),
+                 CorpusFormat::BioC);
         LINKSCOPE_EXPECT_PARSE_ERROR(detectCorpusFormat(dir_.path("absent.txt")), dir_.path("absent.txt"), 0,
                                      "no such corpus file or folder");
         QCOMPARE(corpusFormatFromName("brat"), std::optional(CorpusFormat::Brat));
@@ -81,7 +83,8 @@ private Q_SLOTS:
         // A named format is used as named: a PubTator file read as BioC is a BioC error.
         CorpusReadOptions bioc;
         bioc.format = CorpusFormat::BioC;
-        LINKSCOPE_EXPECT_PARSE_ERROR(readCorpus(dir_.path("c.txt"), bioc), dir_.path("c.txt"), 11, "not well-formed XML");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readCorpus(dir_.path("c.txt"), bioc), dir_.path("c.txt"), 11,
+                                     "not well-formed XML");
         // Lenient reading is PubTator's: asked of another format it is refused, not ignored.
         CorpusReadOptions lenient;
         lenient.lenient = true;
@@ -121,7 +124,8 @@ private Q_SLOTS:
         QVERIFY(splits.notes.empty());
         // The same over a brat folder and a BioC file.
         writeAllFormats();
-        const std::vector<PmidListSplit> two{{"train", dir_.write("a.txt", "1\n2\n")}, {"test", dir_.write("b.txt", "3\n")}};
+        const std::vector<PmidListSplit> two{{"train", dir_.write("a.txt", "1\n2\n")},
+                                             {"test", dir_.write("b.txt", "3\n")}};
         for (const char* input : {"brat", "c.bioc.xml"}) {
             const auto read = readSplitsByPmidLists(dir_.path(input), two);
             QCOMPARE(pmidsOf(read.splits[1].corpus), (std::vector<std::string>{"3"}));
@@ -133,8 +137,8 @@ private Q_SLOTS:
         const auto read = readSplitsByPmidLists(dir_.path("all.txt"), lists);
         QCOMPARE(read.notes.size(), std::size_t{1});
         QCOMPARE(read.notes[0].file, dir_.path("all.txt").string());
-        QVERIFY2(read.notes[0].message.find("6 of 7 documents are in no PMID list and in no split: 2, 3, 4, 5, 6, ...") !=
-                     std::string::npos,
+        QVERIFY2(read.notes[0].message.find(
+                     "6 of 7 documents are in no PMID list and in no split: 2, 3, 4, 5, 6, ...") != std::string::npos,
                  read.notes[0].message.c_str());
     }
     void listedButAbsentNamesTheListLine() {
@@ -143,7 +147,8 @@ private Q_SLOTS:
         const std::vector<PmidListSplit> lists{{"test", list}};
         LINKSCOPE_EXPECT_PARSE_ERROR(readSplitsByPmidLists(dir_.path("all.txt"), lists), list, 3,
                                      "PMID 99 of the test list is not in the corpus");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readSplitsByPmidLists(dir_.path("all.txt"), lists), list, 3, "(2 listed PMIDs are missing in all)");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readSplitsByPmidLists(dir_.path("all.txt"), lists), list, 3,
+                                     "(2 listed PMIDs are missing in all)");
     }
     void aPmidInTwoListsIsAnError() {
         dir_.write("all.txt", documents({1, 2, 3}));

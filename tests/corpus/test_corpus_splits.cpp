@@ -49,7 +49,10 @@ private Q_SLOTS:
         QTest::newRow("repeated") << QByteArray("123\n456\n123\n") << 3 << "PMID 123 listed twice (first at line 1)";
         QTest::newRow("empty") << QByteArray("") << 0 << "no PMIDs";
         QTest::newRow("blank") << QByteArray("\n  \n") << 0 << "no PMIDs";
-        QTest::newRow("binary") << QByteArray("123\n4\xff" "5\n") << 2 << "UTF-8";
+        QTest::newRow("binary") << QByteArray(
+                                       "123\n4\xff"
+                                       "5\n")
+                                << 2 << "UTF-8";
         QTest::newRow("huge") << QByteArray::fromStdString("123\n" + std::string(100000, '7') + "\n") << 2
                               << "line longer than";
     }

@@ -58,9 +58,8 @@ private Q_SLOTS:
     void countsMentionsKeptByALenientReader() {
         PubTatorOptions lenient;
         lenient.lenient = true;
-        const Corpus corpus = readPubTator(dir_.write("lenient.txt",
-                                                      "1|t|Lung cancer.\n1|a|x\n1\t0\t4\tLing\tDisease\tD008175\n"),
-                                           lenient);
+        const Corpus corpus = readPubTator(
+            dir_.write("lenient.txt", "1|t|Lung cancer.\n1|a|x\n1\t0\t4\tLing\tDisease\tD008175\n"), lenient);
         QCOMPARE(computeCorpusStats(corpus).mentionsWithInvalidOffsets, std::size_t{1});
     }
 

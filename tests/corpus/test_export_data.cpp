@@ -23,7 +23,8 @@ class TestExportData : public QObject {
         writeBioC(corpus, file);
         const Corpus back = readBioC(file);
         QVERIFY(back.diagnostics.empty());
-        for (std::size_t i = 0; i < corpus.size(); ++i) QCOMPARE(back.documents()[i].pmid(), corpus.documents()[i].pmid());
+        for (std::size_t i = 0; i < corpus.size(); ++i)
+            QCOMPARE(back.documents()[i].pmid(), corpus.documents()[i].pmid());
         const auto difference = test::annotationDifference(corpus, back);
         QVERIFY2(difference.empty(), difference.c_str());
         qInfo("%s: BioC file of %llu bytes", name.c_str(),
@@ -37,7 +38,8 @@ class TestExportData : public QObject {
         const Corpus back = readBrat(folder);
         [&] {
             QVERIFY(back.diagnostics.empty());
-            const auto difference = test::annotationDifference(corpus, back, {.relations = false, .individualMentions = false});
+            const auto difference =
+                test::annotationDifference(corpus, back, {.relations = false, .individualMentions = false});
             QVERIFY2(difference.empty(), difference.c_str());
         }();
         return summary;
@@ -54,7 +56,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) return;
         QCOMPARE(summary.documents, corpus.size());
         QCOMPARE(summary.mentions, std::size_t{5134});  // 5,145 lines less the 11 of the duplicate
-        QVERIFY(summary.complete());  // NCBI Disease has no relations and no individual mentions
+        QVERIFY(summary.complete());                    // NCBI Disease has no relations and no individual mentions
     }
 
     void bc5cdrTrainingThroughBioC() {

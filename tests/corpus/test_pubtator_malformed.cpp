@@ -66,13 +66,20 @@ private Q_SLOTS:
     void badOffsets_data() {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("letters in start") << "1\t13x\t26\tBreast cancer\tDisease\tD001943" << "start offset \"13x\"";
-        QTest::newRow("negative start") << "1\t-3\t26\tBreast cancer\tDisease\tD001943" << "start offset \"-3\"";
-        QTest::newRow("word as end") << "1\t13\tabc\tBreast cancer\tDisease\tD001943" << "end offset \"abc\"";
-        QTest::newRow("empty end") << "1\t13\t\tBreast cancer\tDisease\tD001943" << "end offset \"\"";
-        QTest::newRow("space in start") << "1\t 13\t26\tBreast cancer\tDisease\tD001943" << "start offset \" 13\"";
-        QTest::newRow("decimal") << "1\t13.0\t26\tBreast cancer\tDisease\tD001943" << "start offset";
-        QTest::newRow("overflow") << "1\t13\t99999999999999999999999\tBreast cancer\tDisease\tD001943" << "too large";
+        QTest::newRow("letters in start") << "1\t13x\t26\tBreast cancer\tDisease\tD001943"
+                                          << "start offset \"13x\"";
+        QTest::newRow("negative start") << "1\t-3\t26\tBreast cancer\tDisease\tD001943"
+                                        << "start offset \"-3\"";
+        QTest::newRow("word as end") << "1\t13\tabc\tBreast cancer\tDisease\tD001943"
+                                     << "end offset \"abc\"";
+        QTest::newRow("empty end") << "1\t13\t\tBreast cancer\tDisease\tD001943"
+                                   << "end offset \"\"";
+        QTest::newRow("space in start") << "1\t 13\t26\tBreast cancer\tDisease\tD001943"
+                                        << "start offset \" 13\"";
+        QTest::newRow("decimal") << "1\t13.0\t26\tBreast cancer\tDisease\tD001943"
+                                 << "start offset";
+        QTest::newRow("overflow") << "1\t13\t99999999999999999999999\tBreast cancer\tDisease\tD001943"
+                                  << "too large";
     }
     void badOffsets() {
         QFETCH(QString, line);
@@ -89,7 +96,8 @@ private Q_SLOTS:
     }
     void textMismatchStrictAndLenient() {
         const std::string line = "1\t13\t26\tBreast tumour\tDisease\tD001943";
-        expectLine4(line, "mention text \"Breast tumour\" does not match the document text \"Breast cancer\" at offsets 13-26");
+        expectLine4(
+            line, "mention text \"Breast tumour\" does not match the document text \"Breast cancer\" at offsets 13-26");
         PubTatorOptions lenient;
         lenient.lenient = true;
         const auto path = dir_.write("mismatch.txt", std::string(kGood) + line + "\n");
@@ -133,10 +141,11 @@ private Q_SLOTS:
     void hugeLine() {
         PubTatorOptions options;
         options.maxLineBytes = 1000;
-        expectLine4("1\t13\t26\t" + std::string(5000, 'x') + "\tDisease\tD001943", "line longer than 1000 bytes", options);
+        expectLine4("1\t13\t26\t" + std::string(5000, 'x') + "\tDisease\tD001943", "line longer than 1000 bytes",
+                    options);
         // a huge line within the limit is read, and its mismatch message stays short
-        const auto path = dir_.write("long.txt", std::string(kGood) + "1\t13\t26\t" + std::string(100000, 'x') +
-                                                     "\tDisease\tD001943\n");
+        const auto path = dir_.write(
+            "long.txt", std::string(kGood) + "1\t13\t26\t" + std::string(100000, 'x') + "\tDisease\tD001943\n");
         const auto check = test::checkParseError([&] { readPubTator(path); }, "long.txt", 4, "(100000 bytes)");
         QVERIFY2(check.ok(), check.problem.c_str());
         QVERIFY(check.message.size() < 400);
@@ -152,7 +161,8 @@ private Q_SLOTS:
         LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(path), "no_title.txt", 1, "before any title line");
     }
     void mentionAfterTheBlankLine() {
-        const auto path = dir_.write("after_blank.txt", std::string(kGood) + "\n1\t13\t26\tBreast cancer\tDisease\tD001943\n");
+        const auto path =
+            dir_.write("after_blank.txt", std::string(kGood) + "\n1\t13\t26\tBreast cancer\tDisease\tD001943\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(path), "after_blank.txt", 5,
                                      "outside a document: the blank line at line 4 ended document 1");
     }
@@ -161,7 +171,8 @@ private Q_SLOTS:
         const auto path = dir_.write("no_t.txt", "1|a|Breast cancer.\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(path), "no_t.txt", 1, "without a title line");
         const auto later = dir_.write("no_t2.txt", std::string(kGood) + "\n2|a|Other.\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(later), "no_t2.txt", 5, "abstract line (|a|) for PMID 2 without a title");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(later), "no_t2.txt", 5,
+                                     "abstract line (|a|) for PMID 2 without a title");
     }
     void abstractOfAnotherDocument() { expectLine4("2|a|Other.", "abstract line for PMID 2 inside document 1"); }
     void secondAbstract() { expectLine4("1|a|Again.", "second abstract line for PMID 1 (first at line 2)"); }
@@ -190,11 +201,16 @@ private Q_SLOTS:
     void brokenIdColumns_data() {
         QTest::addColumn<QString>("ids");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("mixed separators") << "D001943|D010051+D008175" << "mixes '|' and '+'";
-        QTest::newRow("empty part") << "D001943||D010051" << "empty identifier";
-        QTest::newRow("comma list") << "D001943,D010051" << "contains ','";
-        QTest::newRow("semicolon list") << "D001943;D010051" << "contains ';'";
-        QTest::newRow("space inside") << "D0019 43" << "contains a space";
+        QTest::newRow("mixed separators") << "D001943|D010051+D008175"
+                                          << "mixes '|' and '+'";
+        QTest::newRow("empty part") << "D001943||D010051"
+                                    << "empty identifier";
+        QTest::newRow("comma list") << "D001943,D010051"
+                                    << "contains ','";
+        QTest::newRow("semicolon list") << "D001943;D010051"
+                                        << "contains ';'";
+        QTest::newRow("space inside") << "D0019 43"
+                                      << "contains a space";
     }
     void brokenIdColumns() {
         QFETCH(QString, ids);
@@ -236,7 +252,8 @@ private Q_SLOTS:
             content += pmid + "|t|Lung cancer.\n" + pmid + "|a|Breast cancer.\n" + pmid +
                        "\t0\t11\tLung cancer\tDisease\tD008175\n\n";
         }
-        content += "501|t|Lung cancer.\n501\t0\t11\tLung cancer\tDisease\tD008175\n501\t0\t4\tLunge\tDisease\tD008175\n";
+        content +=
+            "501|t|Lung cancer.\n501\t0\t11\tLung cancer\tDisease\tD008175\n501\t0\t4\tLunge\tDisease\tD008175\n";
         const auto path = dir_.write("late_error.txt", content);
         LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(path), "late_error.txt", 2003, "\"Lunge\" does not match");
     }

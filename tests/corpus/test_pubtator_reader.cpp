@@ -154,7 +154,7 @@ private Q_SLOTS:
         QCOMPARE(doc.mentions[1].semanticTypes, (std::vector<std::string>{"T047"}));
         QCOMPARE(doc.mentions[1].text, std::string("chronic Pseudomonas aeruginosa infection"));
         QCOMPARE(doc.mentions[2].ids.ids, (std::vector<std::string>{"UMLS:C0010674"}));  // st21pv spelling
-        QVERIFY(doc.mentions[3].semanticTypes.empty());  // not a TUI list
+        QVERIFY(doc.mentions[3].semanticTypes.empty());                                  // not a TUI list
         QCOMPARE(doc.mentions[3].text, std::string("pulmonary disease"));
     }
 
@@ -265,8 +265,9 @@ private Q_SLOTS:
         QCOMPARE(corpus.duplicates[0].droppedFile, c.string());
         QVERIFY(corpus.duplicates[0].identical);
         const auto message = corpus.diagnostics.at(0).toString();
-        QVERIFY2(message.find("part_c.txt:2:") != std::string::npos && message.find("part_a.txt:2") != std::string::npos,
-                 message.c_str());
+        QVERIFY2(
+            message.find("part_c.txt:2:") != std::string::npos && message.find("part_a.txt:2") != std::string::npos,
+            message.c_str());
         // layout: leading blank lines of the first file, trailing ones of the last
         QCOMPARE(corpus.layout.leadingBlankLines, std::size_t{1});
         QCOMPARE(corpus.layout.trailingBlankLines, std::size_t{0});
@@ -294,9 +295,9 @@ private Q_SLOTS:
         const auto path = dir_.write("lenient.txt",
                                      "5|t|Lung cancer.\n5|a|Breast cancer.\n"
                                      "5\t0\t11\tLung cancer\tDisease\tD008175\n"
-                                     "5\t12\t18\tBreast\tDisease\tD001943\n"   // shifted by one: " Breas"
+                                     "5\t12\t18\tBreast\tDisease\tD001943\n"         // shifted by one: " Breas"
                                      "5\t13\t90\tBreast cancer\tDisease\tD001943\n"  // beyond the text
-                                     "5\t8\t8\tx\tDisease\tD001943\n");             // empty range
+                                     "5\t8\t8\tx\tDisease\tD001943\n");              // empty range
         LINKSCOPE_EXPECT_PARSE_ERROR(readPubTator(path), "lenient.txt", 4, "does not match the document text");
         PubTatorOptions lenient;
         lenient.lenient = true;
@@ -316,7 +317,8 @@ private Q_SLOTS:
     }
 
     void titleOnlyDocument() {
-        const Corpus corpus = readPubTator(dir_.write("title_only.txt", "11|t|Just a title.\n11\t5\t6\ta\tX\tD000001\n"));
+        const Corpus corpus =
+            readPubTator(dir_.write("title_only.txt", "11|t|Just a title.\n11\t5\t6\ta\tX\tD000001\n"));
         const Document& doc = corpus.documents()[0];
         QVERIFY(!doc.hasAbstract);
         QCOMPARE(doc.text(), std::string("Just a title."));
@@ -354,9 +356,10 @@ private Q_SLOTS:
     }
 
     void individualMentionCountMismatchIsReported() {
-        const Corpus corpus = readPubTator(dir_.write("individual.txt",
-                                                      "1|t|lung and liver cancer\n1|a|\n"
-                                                      "1\t0\t21\tlung and liver cancer\tDisease\tD008175|D008113\tlung cancer\n"));
+        const Corpus corpus =
+            readPubTator(dir_.write("individual.txt",
+                                    "1|t|lung and liver cancer\n1|a|\n"
+                                    "1\t0\t21\tlung and liver cancer\tDisease\tD008175|D008113\tlung cancer\n"));
         QCOMPARE(corpus.documents()[0].mentions[0].individualMentions.size(), std::size_t{1});
         QVERIFY(anyDiagnostic(corpus, 3, "names 1 mentions for 2 ids"));
     }

@@ -47,9 +47,12 @@ Decision decisionOn(std::string split, std::string document, std::size_t start, 
 // "HD" as a set of two ids written in another order and spelling, and a rejection, agree too.
 // Ana's skip of "depression" decides nothing; Bob alone decided "Parkinson disease".
 void recordAna(ProjectStore& store) {
-    store.record(decisionOn("train", "90000001", 21, 39, "Huntington disease", DecisionKind::Accept, "MESH:D006816", "ana"));
-    store.record(decisionOn("train", "90000001", 90, 92, "HD", DecisionKind::Correct, "MESH:D006816|MESH:D009069", "ana"));
-    store.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Accept, "MESH:D019636", "ana"));
+    store.record(
+        decisionOn("train", "90000001", 21, 39, "Huntington disease", DecisionKind::Accept, "MESH:D006816", "ana"));
+    store.record(
+        decisionOn("train", "90000001", 90, 92, "HD", DecisionKind::Correct, "MESH:D006816|MESH:D009069", "ana"));
+    store.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Accept,
+                            "MESH:D019636", "ana"));
     store.record(decisionOn("train", "90000001", 222, 228, "chorea", DecisionKind::Reject, "", "ana"));
     store.record(decisionOn("train", "90000001", 289, 299, "depression", DecisionKind::Skip, "", "ana"));
     store.record(decisionOn("test", "90000007", 0, 6, "Asthma", DecisionKind::Accept, "MESH:D001249", "ana"));
@@ -59,9 +62,11 @@ void recordAna(ProjectStore& store) {
 void recordBob(ProjectStore& store) {
     store.record(decisionOn("train", "90000001", 21, 39, "Huntington disease", DecisionKind::Accept, "D006816", "bob"));
     store.record(decisionOn("train", "90000001", 90, 92, "HD", DecisionKind::Correct, "D009069|D006816", "bob"));
-    store.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct, "MESH:D002819", "bob"));
+    store.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct,
+                            "MESH:D002819", "bob"));
     store.record(decisionOn("train", "90000001", 222, 228, "chorea", DecisionKind::Reject, "", "bob"));
-    store.record(decisionOn("train", "90000001", 326, 343, "Parkinson disease", DecisionKind::Accept, "MESH:D010300", "bob"));
+    store.record(
+        decisionOn("train", "90000001", 326, 343, "Parkinson disease", DecisionKind::Accept, "MESH:D010300", "bob"));
     store.record(decisionOn("test", "90000007", 0, 6, "Asthma", DecisionKind::Accept, "MESH:D001249", "bob"));
     store.record(decisionOn("test", "90000007", 137, 141, "COPD", DecisionKind::Correct, "MESH:D029424", "bob"));
 }
@@ -145,7 +150,8 @@ private Q_SLOTS:
         QVERIFY(!figures.observed && !figures.expected && !figures.kappa);
         QVERIFY(figures.undefinedReason.find("no mention") != std::string::npos);
         // One and the same category throughout: p_e = 1, p_o = 1, no kappa.
-        figures = cohensKappa(std::vector<std::pair<std::string, std::string>>{{"MESH:D1", "MESH:D1"}, {"MESH:D1", "MESH:D1"}});
+        figures = cohensKappa(
+            std::vector<std::pair<std::string, std::string>>{{"MESH:D1", "MESH:D1"}, {"MESH:D1", "MESH:D1"}});
         QVERIFY(near(figures.observed, 1.0));
         QVERIFY(near(figures.expected, 1.0));
         QVERIFY(!figures.kappa);
@@ -222,7 +228,8 @@ private Q_SLOTS:
             QFAIL("files of different manifests were taken as one");
         } catch (const Error& e) {
             const std::string message = e.what();
-            QVERIFY2(message.find(a.file().string()) != std::string::npos && message.find(b.file().string()) != std::string::npos,
+            QVERIFY2(message.find(a.file().string()) != std::string::npos &&
+                         message.find(b.file().string()) != std::string::npos,
                      e.what());
             QVERIFY2(message.find("splits differ") != std::string::npos, e.what());
         }
@@ -370,14 +377,15 @@ private Q_SLOTS:
         // The adjudicator takes Ana's link on "neurodegenerative disorder".
         QCOMPARE(adjudicatorName("carol"), std::string("carol (adjudicator)"));
         QCOMPARE(adjudicatorName("carol (adjudicator)"), std::string("carol (adjudicator)"));
-        a.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct, "MESH:D019636",
-                            adjudicatorName("carol")));
+        a.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct,
+                            "MESH:D019636", adjudicatorName("carol")));
         disagreements = findDisagreements(a.doneDecisions(), "ana", "bob");
         QCOMPARE(disagreements.size(), std::size_t{2});  // still a disagreement of theirs, now settled
         QVERIFY(disagreements[1].settled());
         QCOMPARE(disagreements[1].adjudication->newLink, std::string("MESH:D019636"));
         QCOMPARE(openDisagreements(a.doneDecisions()), std::size_t{1});
-        QCOMPARE(curatorsOf(a.doneDecisions()), (std::vector<std::string>{"ana", "bob"}));  // adjudicators are not curators
+        QCOMPARE(curatorsOf(a.doneDecisions()),
+                 (std::vector<std::string>{"ana", "bob"}));  // adjudicators are not curators
 
         // The export writes the adjudicated link (short form, as the corpus spells ids) and notes
         // the disagreement still open.
@@ -388,13 +396,16 @@ private Q_SLOTS:
         options.splits = {"train"};
         const auto report = exportProject(exportInputOf(a), options);
         const std::string text = test::readFile(out);
-        QVERIFY2(text.find("90000001\t110\t136\tneurodegenerative disorder\tDiseaseClass\tD019636\n") != std::string::npos, text.c_str());
+        QVERIFY2(
+            text.find("90000001\t110\t136\tneurodegenerative disorder\tDiseaseClass\tD019636\n") != std::string::npos,
+            text.c_str());
         bool noted = false;
         for (const auto& note : report.notes) noted = noted || note.find("1 disagreement(s)") != std::string::npos;
         QVERIFY(noted);
 
         // Bob decides again after the adjudication: it is open again.
-        a.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct, "MESH:D009410", "bob"));
+        a.record(decisionOn("train", "90000001", 110, 136, "neurodegenerative disorder", DecisionKind::Correct,
+                            "MESH:D009410", "bob"));
         QVERIFY(!findDisagreements(a.doneDecisions(), "ana", "bob")[1].settled());
         QCOMPARE(openDisagreements(a.doneDecisions()), std::size_t{2});
     }

@@ -111,7 +111,8 @@ private Q_SLOTS:
         const std::map<std::size_t, std::string> changed{
             {4, "100\t37\t51\tOvarian cancer\tSpecificDisease\tD010051|OMIM:167000"},
             {9, "200\t0\t8\tNaloxone\tChemical\t-1\t"},
-            {11, "200\t69\t97\tocular and auditory toxicity\tDisease\tD014786+D006311\tocular toxicity|auditory toxicity"},
+            {11,
+             "200\t69\t97\tocular and auditory toxicity\tDisease\tD014786+D006311\tocular toxicity|auditory toxicity"},
             {12, "200\t107\t115\tnalozone\tChemical\t"},
         };
         for (std::size_t i = 0; i < before.size(); ++i) {
@@ -131,9 +132,9 @@ private Q_SLOTS:
         writePubTator(exported, file);
         const Corpus back = readPubTator(file);
         const Document& chem = *back.find("200");
-        QVERIFY(chem.mentions[0].ids.cuiLess);       // nil: CUI-less "-1"
+        QVERIFY(chem.mentions[0].ids.cuiLess);  // nil: CUI-less "-1"
         QVERIFY(!isUnlinked(chem.mentions[0]));
-        QVERIFY(isUnlinked(chem.mentions[3]));       // reject: unlinked, empty column
+        QVERIFY(isUnlinked(chem.mentions[3]));  // reject: unlinked, empty column
         QCOMPARE(chem.mentions[2].ids.join, IdJoin::Conjunction);
         QCOMPARE(back.find("100")->mentions[1].ids.ids, (std::vector<std::string>{"MESH:D010051", "OMIM:167000"}));
         const auto difference = test::annotationDifference(exported, back);
@@ -149,7 +150,8 @@ private Q_SLOTS:
         QVERIFY2(difference.empty(), difference.c_str());
         const auto folder = dir_.path("corrected-brat");
         writeBrat(exported, folder);
-        difference = test::annotationDifference(exported, readBrat(folder), {.relations = false, .individualMentions = false});
+        difference =
+            test::annotationDifference(exported, readBrat(folder), {.relations = false, .individualMentions = false});
         QVERIFY2(difference.empty(), difference.c_str());
     }
 
@@ -158,8 +160,8 @@ private Q_SLOTS:
         decisions.push_back(decision(20, "train", "999", 0, 5, "BRCA1", DecisionKind::Accept, "MESH:D1"));
         decisions.push_back(decision(21, "train", "100", 1, 2, "R", DecisionKind::Accept, "MESH:D1"));
         decisions.push_back(decision(22, "train", "100", 22, 35, "breast cancers", DecisionKind::Accept, "MESH:D1"));
-        decisions.push_back(decision(23, "train", "100", 37, 69, "Ovarian cancer and breast cancer", DecisionKind::Correct,
-                                     "MESH:D1|MESH:D2+MESH:D3"));
+        decisions.push_back(decision(23, "train", "100", 37, 69, "Ovarian cancer and breast cancer",
+                                     DecisionKind::Correct, "MESH:D1|MESH:D2+MESH:D3"));
         Decision undone = decision(24, "train", "100", 22, 35, "breast cancer", DecisionKind::Accept, "MESH:D1");
         undone.state = DecisionState::Undone;
         decisions.push_back(undone);
@@ -170,31 +172,38 @@ private Q_SLOTS:
             const std::string message = e.what();
             QVERIFY2(message.starts_with("5 curation decisions cannot be applied to split \"train\""), e.what());
             QVERIFY2(message.find("decision 20 (train document 999") != std::string::npos &&
-                         message.find("no document 999") != std::string::npos, e.what());
+                         message.find("no document 999") != std::string::npos,
+                     e.what());
             QVERIFY2(message.find("decision 21 ") != std::string::npos &&
-                         message.find("no mention at these offsets") != std::string::npos, e.what());
+                         message.find("no mention at these offsets") != std::string::npos,
+                     e.what());
             QVERIFY2(message.find("decision 22 ") != std::string::npos &&
-                         message.find("the mention there reads \"breast cancer\"") != std::string::npos, e.what());
-            QVERIFY2(message.find("decision 23 ") != std::string::npos && message.find("does not parse") != std::string::npos,
+                         message.find("the mention there reads \"breast cancer\"") != std::string::npos,
                      e.what());
-            QVERIFY2(message.find("decision 24 ") != std::string::npos && message.find("state undone") != std::string::npos,
+            QVERIFY2(message.find("decision 23 ") != std::string::npos &&
+                         message.find("does not parse") != std::string::npos,
                      e.what());
+            QVERIFY2(
+                message.find("decision 24 ") != std::string::npos && message.find("state undone") != std::string::npos,
+                e.what());
         }
     }
 
     void mentionsSharingOffsetsAreAllDecided() {
         // The key names a mention by its offsets: two annotations of one span (other types) take
         // the decision together.
-        const std::string text = "5|t|Lead poisoning.\n5\t0\t14\tLead poisoning\tDisease\tD007855\n"
-                                 "5\t0\t14\tLead poisoning\tChemicalInduced\tD007855\n";
+        const std::string text =
+            "5|t|Lead poisoning.\n5\t0\t14\tLead poisoning\tDisease\tD007855\n"
+            "5\t0\t14\tLead poisoning\tChemicalInduced\tD007855\n";
         const Corpus corpus = readPubTator(dir_.write("shared.txt", text));
         const std::vector<Decision> decisions{
             decision(1, "test", "5", 0, 14, "Lead poisoning", DecisionKind::Correct, "MESH:D007854")};
         curation::ApplySummary summary;
         const Corpus exported = curation::applyDecisions(corpus, "test", decisions, &summary);
         QCOMPARE(summary.changedMentions, std::size_t{2});
-        QCOMPARE(formatPubTator(exported), std::string("5|t|Lead poisoning.\n5\t0\t14\tLead poisoning\tDisease\tD007854\n"
-                                                       "5\t0\t14\tLead poisoning\tChemicalInduced\tD007854\n"));
+        QCOMPARE(formatPubTator(exported),
+                 std::string("5|t|Lead poisoning.\n5\t0\t14\tLead poisoning\tDisease\tD007854\n"
+                             "5\t0\t14\tLead poisoning\tChemicalInduced\tD007854\n"));
     }
 };
 

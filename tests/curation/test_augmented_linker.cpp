@@ -47,8 +47,8 @@ kb::KnowledgeBase tinyKb() {
 }
 
 // Mention texts the tests link: lay names the KB does not hold.
-const std::vector<std::string> kMentions = {"heart trouble", "chest pain attack", "sugar disease", "kidney trouble",
-                                            "lump in breast", "heart stop"};
+const std::vector<std::string> kMentions = {"heart trouble",  "chest pain attack", "sugar disease",
+                                            "kidney trouble", "lump in breast",    "heart stop"};
 
 // The KB's names and the mentions, so the vocabulary covers every text.
 std::vector<std::string> vocabularyTexts(const kb::KnowledgeBase& kb) {
@@ -99,7 +99,9 @@ struct Fixture {
     std::vector<float> vectorOf(const std::string& text) const {
         return model.encodeMentions(std::vector<std::string>{text});
     }
-    retrieval::KnnDatastore emptyStore() const { return retrieval::KnnDatastore(model.dimension(), encoder.fingerprint()); }
+    retrieval::KnnDatastore emptyStore() const {
+        return retrieval::KnnDatastore(model.dimension(), encoder.fingerprint());
+    }
 
     /// The entity the model alone ranks first for a text, and one it does not.
     std::pair<std::string, std::string> topAndOther(const std::string& text) const {
@@ -112,7 +114,8 @@ struct Fixture {
     }
 };
 
-eval::EvalQuery query(const std::string& document, std::size_t start, const std::string& text, const std::string& gold) {
+eval::EvalQuery query(const std::string& document, std::size_t start, const std::string& text,
+                      const std::string& gold) {
     eval::EvalQuery q;
     q.document = document;
     q.start = start;
@@ -159,8 +162,10 @@ private Q_SLOTS:
         double modelSum = 0.0;
         for (const auto& [id, score] : best) modelSum += std::exp(score / 0.05);
         std::map<std::string, double> knnMax;
-        for (const auto& [text, id] : std::vector<std::pair<std::string, std::string>>{
-                 {"heart stop", "MESH:D000006"}, {"chest pain attack", "MESH:D000006"}, {"kidney trouble", "MESH:D000005"}}) {
+        for (const auto& [text, id] :
+             std::vector<std::pair<std::string, std::string>>{{"heart stop", "MESH:D000006"},
+                                                              {"chest pain attack", "MESH:D000006"},
+                                                              {"kidney trouble", "MESH:D000005"}}) {
             const double weight = std::exp(cosine(mention, f.vectorOf(text)) / 0.5);
             knnMax[id] = std::max(knnMax[id], weight);
         }
@@ -376,8 +381,8 @@ private Q_SLOTS:
                     const auto mention = std::span<const float>(vectors).subspan(q * dimension, dimension);
                     for (std::size_t i = 0; i < lists[q].size(); ++i) {
                         const auto& row = lists[q][i];
-                        const double byHand =
-                            cosine(mention, f.model.entryVectors().subspan(std::size_t{row.entry} * dimension, dimension));
+                        const double byHand = cosine(
+                            mention, f.model.entryVectors().subspan(std::size_t{row.entry} * dimension, dimension));
                         QVERIFY2(std::abs(row.score - byHand) < 1e-5, spec);
                         if (i > 0) QVERIFY(lists[q][i - 1].score >= row.score);
                     }
@@ -396,9 +401,9 @@ private Q_SLOTS:
                             // lists came from another batch. Equal entities unless tied that close.
                             QVERIFY2(std::abs(kept[q][i].score - searched[q][i].score) < 1e-5, spec);
                             if (kept[q][i].entity != searched[q][i].entity) {
-                                const auto same = std::find_if(searched[q].begin(), searched[q].end(), [&](const auto& r) {
-                                    return r.entity == kept[q][i].entity;
-                                });
+                                const auto same =
+                                    std::find_if(searched[q].begin(), searched[q].end(),
+                                                 [&](const auto& r) { return r.entity == kept[q][i].entity; });
                                 QVERIFY2(same != searched[q].end() && std::abs(same->score - kept[q][i].score) < 1e-5,
                                          "only entities tied within 1e-5 may swap places");
                             }
@@ -465,7 +470,8 @@ private Q_SLOTS:
             const std::vector<std::string> keyTexts{"sugar disease", "heart stop"};
             const auto keyVectors = f.model.encodeMentions(keyTexts);
             std::vector<std::vector<retrieval::DatastoreNeighbor>> nearest{{}};
-            const auto ranked = linker.combine(keyTexts, keyVectors, linker.modelLists(keyTexts, keyVectors), 4, &nearest);
+            const auto ranked =
+                linker.combine(keyTexts, keyVectors, linker.modelLists(keyTexts, keyVectors), 4, &nearest);
             QVERIFY(nearest.empty());
             for (const auto& row : ranked) QCOMPARE(row.front().sieveStage, 0);
         }
@@ -505,48 +511,48 @@ private Q_SLOTS:
     // The same with the loop's vectors in half precision (a large project's, target_vectors.h).
     void correctionChangesTheSameMentionElsewhere() {
         for (const std::size_t budget : {TargetVectors::kDefaultFloatBudget, std::size_t{0}})
-        for (const LinkMode mode : {LinkMode::Sieve, LinkMode::Knn}) {
-            const Fixture f;
-            auto store = f.emptyStore();
-            AugmentedOptions options;
-            options.mode = mode;
-            options.sieve = retrieval::parseSieve("D-T+OD-T");
-            // kNN-BioEL's lambda = 0.1 lets one key outvote a confident model only when the
-            // model hesitates; a curator's correction should win, hence lambda 0.9 here.
-            options.knn = {.k = 4, .lambda = 0.9, .beta1 = 0.01, .beta2 = 1.0};
-            const AugmentedLinker linker(f.model, f.dictionary, &store, options);
-            const std::vector<LinkTarget> targets = {{"1", 0, 13, "heart trouble", "heart trouble"},
-                                                     {"2", 40, 53, "heart trouble", "heart trouble"},
-                                                     {"2", 60, 73, "sugar disease", "sugar disease"}};
-            FeedbackLoop loop(linker, store, targets, budget);
-            const std::vector<std::size_t> all = {0, 1, 2};
-            const auto before = loop.predict(all, 1);
-            QCOMPARE(loop.halfPrecision(), budget == 0);
-            QVERIFY(loop.memoryBytes() > 0);
-            const std::string predicted = linker.entityId(before[1][0].entity);
-            const std::string corrected = predicted == "MESH:D000004" ? "MESH:D000005" : "MESH:D000004";
+            for (const LinkMode mode : {LinkMode::Sieve, LinkMode::Knn}) {
+                const Fixture f;
+                auto store = f.emptyStore();
+                AugmentedOptions options;
+                options.mode = mode;
+                options.sieve = retrieval::parseSieve("D-T+OD-T");
+                // kNN-BioEL's lambda = 0.1 lets one key outvote a confident model only when the
+                // model hesitates; a curator's correction should win, hence lambda 0.9 here.
+                options.knn = {.k = 4, .lambda = 0.9, .beta1 = 0.01, .beta2 = 1.0};
+                const AugmentedLinker linker(f.model, f.dictionary, &store, options);
+                const std::vector<LinkTarget> targets = {{"1", 0, 13, "heart trouble", "heart trouble"},
+                                                         {"2", 40, 53, "heart trouble", "heart trouble"},
+                                                         {"2", 60, 73, "sugar disease", "sugar disease"}};
+                FeedbackLoop loop(linker, store, targets, budget);
+                const std::vector<std::size_t> all = {0, 1, 2};
+                const auto before = loop.predict(all, 1);
+                QCOMPARE(loop.halfPrecision(), budget == 0);
+                QVERIFY(loop.memoryBytes() > 0);
+                const std::string predicted = linker.entityId(before[1][0].entity);
+                const std::string corrected = predicted == "MESH:D000004" ? "MESH:D000005" : "MESH:D000004";
 
-            const auto effect = loop.record(0, corrected, DecisionKind::Correct);
-            QVERIFY(effect.key.has_value());
-            QCOMPARE(store.size(), std::size_t{1});
-            QCOMPARE(effect.sameSurface.size(), std::size_t{1});
-            QCOMPARE(effect.sameSurface[0].target, std::size_t{1});
-            QCOMPARE(effect.sameSurface[0].before, predicted);
-            QCOMPARE(effect.sameSurface[0].after, corrected);
-            QVERIFY(effect.sameSurface[0].changed());
-            const auto after = loop.predict(all, 1);
-            QCOMPARE(linker.entityId(after[1][0].entity), corrected);
+                const auto effect = loop.record(0, corrected, DecisionKind::Correct);
+                QVERIFY(effect.key.has_value());
+                QCOMPARE(store.size(), std::size_t{1});
+                QCOMPARE(effect.sameSurface.size(), std::size_t{1});
+                QCOMPARE(effect.sameSurface[0].target, std::size_t{1});
+                QCOMPARE(effect.sameSurface[0].before, predicted);
+                QCOMPARE(effect.sameSurface[0].after, corrected);
+                QVERIFY(effect.sameSurface[0].changed());
+                const auto after = loop.predict(all, 1);
+                QCOMPARE(linker.entityId(after[1][0].entity), corrected);
 
-            QVERIFY(loop.undo(*effect.key));
-            QVERIFY(!loop.undo(*effect.key));
-            QCOMPARE(linker.entityId(loop.predict(all, 1)[1][0].entity), predicted);
+                QVERIFY(loop.undo(*effect.key));
+                QVERIFY(!loop.undo(*effect.key));
+                QCOMPARE(linker.entityId(loop.predict(all, 1)[1][0].entity), predicted);
 
-            // A rejection adds no key; an unknown entity is refused.
-            QVERIFY(!loop.record(0, corrected, DecisionKind::Reject).key);
-            QCOMPARE(store.size(), std::size_t{0});
-            QVERIFY_THROWS_EXCEPTION(Error, loop.record(0, "MESH:D999999", DecisionKind::Correct));
-            QVERIFY_THROWS_EXCEPTION(Error, loop.record(9, corrected, DecisionKind::Correct));
-        }
+                // A rejection adds no key; an unknown entity is refused.
+                QVERIFY(!loop.record(0, corrected, DecisionKind::Reject).key);
+                QCOMPARE(store.size(), std::size_t{0});
+                QVERIFY_THROWS_EXCEPTION(Error, loop.record(0, "MESH:D999999", DecisionKind::Correct));
+                QVERIFY_THROWS_EXCEPTION(Error, loop.record(9, corrected, DecisionKind::Correct));
+            }
     }
 
     void trainingDatastore() {
@@ -597,10 +603,12 @@ private Q_SLOTS:
         options.sieve = retrieval::parseSieve("D-T+OD-T");
         const AugmentedLinker linker(f.model, f.dictionary, &store, options);
         // Gold is what the linker does not predict: wrong in every document without feedback.
-        const std::string predicted = linker.entityId(linker.link(std::vector<std::string>{"sugar disease"}, 1)[0][0].entity);
+        const std::string predicted =
+            linker.entityId(linker.link(std::vector<std::string>{"sugar disease"}, 1)[0][0].entity);
         const std::string gold = predicted == "MESH:D000004" ? "MESH:D000005" : "MESH:D000004";
         std::vector<eval::EvalQuery> queries;
-        for (const char* document : {"10", "11", "12", "13"}) queries.push_back(query(document, 0, "sugar disease", gold));
+        for (const char* document : {"10", "11", "12", "13"})
+            queries.push_back(query(document, 0, "sugar disease", gold));
         CurationSimulationOptions simulationOptions;
         const auto simulation = simulateCuration(
             linker, store, queries, [](const eval::EvalQuery& q, std::size_t part) { return q.parts[part]; },
@@ -634,10 +642,12 @@ private Q_SLOTS:
         options.mode = LinkMode::Knn;
         options.knn = {.k = 2, .lambda = 0.9, .beta1 = 0.01, .beta2 = 0.05};  // a sharp p_kNN: the exact key wins
         const AugmentedLinker linker(f.model, f.dictionary, &store, options);
-        const std::string predicted = linker.entityId(linker.link(std::vector<std::string>{"heart trouble"}, 1)[0][0].entity);
+        const std::string predicted =
+            linker.entityId(linker.link(std::vector<std::string>{"heart trouble"}, 1)[0][0].entity);
         const std::string gold = predicted == "MESH:D000001" ? "MESH:D000005" : "MESH:D000001";
-        std::vector<eval::EvalQuery> queries = {query("1", 0, "heart trouble", gold), query("1", 20, "sugar disease", "MESH:D000004"),
-                                                query("2", 0, "Heart  Trouble", gold), query("2", 30, "kidney trouble", "MESH:D000005")};
+        std::vector<eval::EvalQuery> queries = {
+            query("1", 0, "heart trouble", gold), query("1", 20, "sugar disease", "MESH:D000004"),
+            query("2", 0, "Heart  Trouble", gold), query("2", 30, "kidney trouble", "MESH:D000005")};
         const auto input = [](const eval::EvalQuery& q, std::size_t part) { return q.parts[part]; };
         queries[2].parts = {"heart trouble"};  // the query text the normalizer makes
         const std::vector<std::vector<std::string>> others = {{"A", "B", "C", "D"}};

@@ -19,7 +19,9 @@ Decision sample(std::int64_t id, DecisionKind kind, DecisionState state) {
     d.mentionText = "breast cancer";
     d.kind = kind;
     d.previousLink = "MESH:D001943";
-    d.newLink = kind == DecisionKind::Nil ? "-1" : kind == DecisionKind::Reject || kind == DecisionKind::Skip ? "" : "MESH:D001943";
+    d.newLink = kind == DecisionKind::Nil                                    ? "-1"
+                : kind == DecisionKind::Reject || kind == DecisionKind::Skip ? ""
+                                                                             : "MESH:D001943";
     d.curator = "ana";
     d.timestamp = "2026-11-22T07:30:12.123Z";
     d.state = state;
@@ -57,7 +59,10 @@ class TestDecisionLog : public QObject {
     }
 
 private Q_SLOTS:
-    void exactLineFormat() { QCOMPARE(curation::formatDecisionLogLine(sample(1, DecisionKind::Accept, DecisionState::Done)), std::string(kGoodLine)); }
+    void exactLineFormat() {
+        QCOMPARE(curation::formatDecisionLogLine(sample(1, DecisionKind::Accept, DecisionState::Done)),
+                 std::string(kGoodLine));
+    }
 
     void roundTrip() {
         std::vector<Decision> decisions{
@@ -79,7 +84,8 @@ private Q_SLOTS:
         QVERIFY(text.find("\xce\xb2-amyloid") != std::string::npos);  // UTF-8 kept, not \u-escaped
         const auto back = curation::readDecisionLog(file);
         QCOMPARE(back.size(), decisions.size());
-        for (std::size_t i = 0; i < decisions.size(); ++i) QVERIFY2(same(back[i], decisions[i]), std::to_string(i).c_str());
+        for (std::size_t i = 0; i < decisions.size(); ++i)
+            QVERIFY2(same(back[i], decisions[i]), std::to_string(i).c_str());
     }
 
     void blankLinesAndGzip() {
@@ -120,11 +126,13 @@ private Q_SLOTS:
     }
     void wrongType() {
         const auto file = logWith("type.jsonl", variant("\"start\":22", "\"start\":\"22\""));
-        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "\"start\" must be a non-negative integer");
+        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2,
+                                     "\"start\" must be a non-negative integer");
     }
     void negativeOffset() {
         const auto file = logWith("negative.jsonl", variant("\"start\":22", "\"start\":-3"));
-        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "\"start\" must be a non-negative integer");
+        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2,
+                                     "\"start\" must be a non-negative integer");
     }
     void fractionalId() {
         const auto file = logWith("fraction.jsonl", variant("\"id\":2", "\"id\":2.5"));
@@ -144,10 +152,13 @@ private Q_SLOTS:
     }
     void repeatedId() {
         const auto file = logWith("repeat.jsonl", kGoodLine);
-        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "decision id 1 appears again (first at line 1)");
+        LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2,
+                                     "decision id 1 appears again (first at line 1)");
     }
     void notUtf8() {
-        const auto file = logWith("latin1.jsonl", variant("breast", "br\xe9" "ast"));
+        const auto file = logWith("latin1.jsonl", variant("breast",
+                                                          "br\xe9"
+                                                          "ast"));
         LINKSCOPE_EXPECT_PARSE_ERROR(curation::readDecisionLog(file), file, 2, "invalid UTF-8");
     }
 };

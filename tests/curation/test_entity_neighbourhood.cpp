@@ -52,8 +52,10 @@ std::vector<SplitCorpus> makeSplits() {
     Document a("100");
     a.title = "Huntington disease and HD.";
     a.abstract = "HD, HD and hirschsprung disease; breast neoplasms and tumors.";
-    a.mentions = {mention(0, "Huntington disease", "D006816"), mention(23, "HD", "D006816"),
-                  mention(27, "HD", "D006627"), mention(31, "HD", "OMIM:143100"),
+    a.mentions = {mention(0, "Huntington disease", "D006816"),
+                  mention(23, "HD", "D006816"),
+                  mention(27, "HD", "D006627"),
+                  mention(31, "HD", "OMIM:143100"),
                   mention(38, "hirschsprung disease", "D006627"),
                   mention(60, "breast neoplasms and tumors", "D001943|D009369")};
     splits[0].corpus.add(std::move(a));
@@ -130,8 +132,8 @@ private Q_SLOTS:
                 QVERIFY(n.distance(i, j) >= 0.0 && n.distance(i, j) <= 1.0 + 1e-12);
             }
         }
-        QVERIFY(n.distance(2, 4) < 1e-6);   // name "HD" and mention "HD"
-        QVERIFY(n.distance(0, 3) < 1e-6);   // "Huntington Disease" and "Huntington disease"
+        QVERIFY(n.distance(2, 4) < 1e-6);  // name "HD" and mention "HD"
+        QVERIFY(n.distance(0, 3) < 1e-6);  // "Huntington Disease" and "Huntington disease"
         QVERIFY(n.distance(0, 2) > 0.5);
     }
 
@@ -139,7 +141,7 @@ private Q_SLOTS:
         const std::vector<std::string> texts{"ab", "AB", "cd", "", "abcd"};
         const std::vector<double> d = tfidfCosineDistances(texts);
         QCOMPARE(d.size(), std::size_t{25});
-        QVERIFY(std::abs(d[0 * 5 + 1]) < 1e-6);        // same after lower-casing
+        QVERIFY(std::abs(d[0 * 5 + 1]) < 1e-6);         // same after lower-casing
         QVERIFY(std::abs(d[0 * 5 + 2] - 1.0) < 1e-12);  // nothing shared
         QVERIFY(std::abs(d[3 * 5 + 0] - 1.0) < 1e-12);  // an empty text is unrelated to all
         QCOMPARE(d[3 * 5 + 3], 0.0);
@@ -152,13 +154,15 @@ private Q_SLOTS:
         const EntityNeighbourhood n = gatherEntityNeighbourhood(kb_, splits_, candidates_, "MESH:D006816", options);
         QVERIFY(n.entities.size() >= 2 && n.entities.size() <= kb_.entityCount());
         QCOMPARE(n.entities[1].id, std::string("MESH:D006627"));
-        for (std::size_t i = 2; i < n.entities.size(); ++i) QVERIFY(n.entities[i - 1].competition >= n.entities[i].competition);
+        for (std::size_t i = 2; i < n.entities.size(); ++i)
+            QVERIFY(n.entities[i - 1].competition >= n.entities[i].competition);
         std::vector<std::string> ids;
         for (const auto& e : n.entities) ids.push_back(e.id);
         std::sort(ids.begin(), ids.end());
         QVERIFY(std::adjacent_find(ids.begin(), ids.end()) == ids.end());  // each entity once
         options.competitors = 0;
-        QCOMPARE(gatherEntityNeighbourhood(kb_, splits_, candidates_, "D006816", options).entities.size(), std::size_t{1});
+        QCOMPARE(gatherEntityNeighbourhood(kb_, splits_, candidates_, "D006816", options).entities.size(),
+                 std::size_t{1});
     }
 
     void entityWithoutMentionsUsesItsNames() {
@@ -237,7 +241,9 @@ private Q_SLOTS:
                 const bool hj = n.points[j].label[0] == 'H' || n.points[j].label[0] == 'h';
                 QCOMPARE(n.distance(i, j), hi == hj ? 0.0 : 1.0);
             }
-        options.embed = [](std::span<const std::string> texts) { return std::vector<float>(texts.size() * 2 + 1, 1.0f); };
+        options.embed = [](std::span<const std::string> texts) {
+            return std::vector<float>(texts.size() * 2 + 1, 1.0f);
+        };
         QVERIFY_THROWS_EXCEPTION(Error, (void)gatherEntityNeighbourhood(kb_, splits_, candidates_, "D006816", options));
     }
 
@@ -251,7 +257,8 @@ private Q_SLOTS:
         QVERIFY(threw);
         ProgressSink stop;
         stop.cancelled = [] { return true; };
-        QVERIFY_THROWS_EXCEPTION(Cancelled, (void)gatherEntityNeighbourhood(kb_, splits_, candidates_, "D006816", {}, stop));
+        QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                 (void)gatherEntityNeighbourhood(kb_, splits_, candidates_, "D006816", {}, stop));
     }
 };
 

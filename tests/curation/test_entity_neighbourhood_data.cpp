@@ -26,8 +26,9 @@ private Q_SLOTS:
         manifest.name = "NCBI Disease";
         manifest.knowledgeBase.path = medic;
         manifest.knowledgeBase.format = KbFormat::Medic;
-        for (const auto& [split, file] : {std::pair{"train", "NCBItrainset_corpus.txt"}, std::pair{"dev", "NCBIdevelopset_corpus.txt"},
-                                          std::pair{"test", "NCBItestset_corpus.txt"}})
+        for (const auto& [split, file] :
+             {std::pair{"train", "NCBItrainset_corpus.txt"}, std::pair{"dev", "NCBIdevelopset_corpus.txt"},
+              std::pair{"test", "NCBItestset_corpus.txt"}})
             manifest.corpora.push_back({split, ncbi / file, CorpusFormat::PubTator, {}});
         QElapsedTimer timer;
         timer.start();
@@ -44,10 +45,11 @@ private Q_SLOTS:
             const qint64 mdsMs = timer.restart();
             std::size_t mentionsInProject = 0;
             for (const NeighbourhoodEntity& e : n.entities) mentionsInProject += e.mentionsInProject;
-            qInfo("%s: %zu entities, %zu points (%zu mentions in the project, %zu sampled out); "
-                  "gather %lld ms, MDS %lld ms, variance explained %.1f%%",
-                  entity, n.entities.size(), n.points.size(), mentionsInProject, n.sampledOutMentions,
-                  static_cast<long long>(gatherMs), static_cast<long long>(mdsMs), 100.0 * mds.varianceExplained());
+            qInfo(
+                "%s: %zu entities, %zu points (%zu mentions in the project, %zu sampled out); "
+                "gather %lld ms, MDS %lld ms, variance explained %.1f%%",
+                entity, n.entities.size(), n.points.size(), mentionsInProject, n.sampledOutMentions,
+                static_cast<long long>(gatherMs), static_cast<long long>(mdsMs), 100.0 * mds.varianceExplained());
 
             QCOMPARE(n.entities.size(), std::size_t{6});
             QVERIFY(n.points.size() <= 400);
@@ -62,15 +64,17 @@ private Q_SLOTS:
                 QVERIFY(split != project.splits.end());
                 const Document* document = split->corpus.find(p.pmid);
                 QVERIFY(document);
-                const auto mention = std::find_if(document->mentions.begin(), document->mentions.end(),
-                                                  [&](const Mention& m) { return m.start == p.start && m.end == p.end; });
+                const auto mention =
+                    std::find_if(document->mentions.begin(), document->mentions.end(),
+                                 [&](const Mention& m) { return m.start == p.start && m.end == p.end; });
                 QVERIFY(mention != document->mentions.end());
                 QCOMPARE(mention->text, p.label);
                 const kb::EntityIndex e = *project.kb->findEntity(p.entity);
-                const bool linked = std::any_of(mention->ids.ids.begin(), mention->ids.ids.end(), [&](const std::string& id) {
-                    const auto holders = project.kb->findById(id);
-                    return std::find(holders.begin(), holders.end(), e) != holders.end();
-                });
+                const bool linked =
+                    std::any_of(mention->ids.ids.begin(), mention->ids.ids.end(), [&](const std::string& id) {
+                        const auto holders = project.kb->findById(id);
+                        return std::find(holders.begin(), holders.end(), e) != holders.end();
+                    });
                 QVERIFY2(linked, p.label.c_str());
             }
             QCOMPARE(mds.points, n.points.size());

@@ -5,9 +5,9 @@
 #include <QTest>
 
 #include <atomic>
-#include <thread>
 #include <cmath>
 #include <set>
+#include <thread>
 
 #include "corpus/corpus.h"
 #include "curation/proposal_ranking.h"
@@ -36,8 +36,8 @@ LoadedProject projectOf(std::size_t documents, std::size_t mentions) {
     add("MESH:D003924", {"Diabetes Mellitus, Type 2"});
     LoadedProject project;
     project.kb = std::make_unique<kb::KnowledgeBase>(builder.build());
-    const std::vector<std::string> texts{"huntington disease", "breast neoplasm", "ovarian neoplasms", "type 2 diabetes",
-                                         "HD"};
+    const std::vector<std::string> texts{"huntington disease", "breast neoplasm", "ovarian neoplasms",
+                                         "type 2 diabetes", "HD"};
     for (const std::string split : {"train", "test"}) {
         SplitCorpus corpus{split, Corpus(split)};
         for (std::size_t d = 0; d < documents; ++d) {
@@ -106,7 +106,8 @@ private Q_SLOTS:
         // Batches of whole documents, at least 5 mentions each but the last: 2 documents (6
         // mentions) per batch, so 7 batches for 14 documents.
         QCOMPARE(delivered.batches.size(), std::size_t{7});
-        for (std::size_t b = 0; b < delivered.batches.size(); ++b) QCOMPARE(delivered.batches[b].size(), std::size_t{6});
+        for (std::size_t b = 0; b < delivered.batches.size(); ++b)
+            QCOMPARE(delivered.batches[b].size(), std::size_t{6});
         QCOMPARE(delivered.documentsOf(0), (std::set<std::string>{"train-0", "train-1"}));
     }
 
@@ -148,15 +149,17 @@ private Q_SLOTS:
         ranking.prioritize("test", "no-such-document");  // ignored
         Delivered delivered;
         bool asked = false;
-        ranking.run([&](ProposalRanking::Batch&& batch) {
-            delivered.batches.push_back(std::move(batch));
-            // While the second batch is delivered, the curator opens another far document.
-            if (delivered.batches.size() == 2 && !asked) {
-                ranking.prioritize("test", "test-5");
-                ranking.prioritize("train", "train-0");  // already ranked: nothing more
-                asked = true;
-            }
-        }, {}, 4);
+        ranking.run(
+            [&](ProposalRanking::Batch&& batch) {
+                delivered.batches.push_back(std::move(batch));
+                // While the second batch is delivered, the curator opens another far document.
+                if (delivered.batches.size() == 2 && !asked) {
+                    ranking.prioritize("test", "test-5");
+                    ranking.prioritize("train", "train-0");  // already ranked: nothing more
+                    asked = true;
+                }
+            },
+            {}, 4);
         QCOMPARE(delivered.documentsOf(0), (std::set<std::string>{"test-9"}));
         QCOMPARE(delivered.documentsOf(1), (std::set<std::string>{"train-0", "train-1"}));
         QCOMPARE(delivered.documentsOf(2), (std::set<std::string>{"test-5"}));

@@ -34,7 +34,8 @@ ReviewSignals signal(std::string proposal, double margin, std::vector<std::strin
 // "followers" to the decided ids, as a datastore key can (reach counts the undecided ones).
 class ScriptedLinker : public ReviewLinker {
 public:
-    explicit ScriptedLinker(std::vector<ReviewSignals> signals) : signals_(std::move(signals)), followers_(signals_.size()) {}
+    explicit ScriptedLinker(std::vector<ReviewSignals> signals)
+        : signals_(std::move(signals)), followers_(signals_.size()) {}
     void follow(std::size_t leader, std::vector<std::size_t> followers) { followers_[leader] = std::move(followers); }
     std::size_t size() const override { return signals_.size(); }
     ReviewSignals signals(std::size_t mention) const override { return signals_.at(mention); }
@@ -155,8 +156,8 @@ private Q_SLOTS:
             mention("1", "a", {"A"}), mention("1", "b", {"B"}), mention("2", "c", {"C"}),
             mention("2", "d", {"D"}), mention("3", "e", {"E"}), mention("3", "f", {"F"}),
         };
-        const std::vector<ReviewSignals> signals{signal("A", 0.5),  signal("B", 0.09), signal("C", 0.4),
-                                                 signal("D", 0.3),  signal("X", 0.01), signal("Y", 0.0)};
+        const std::vector<ReviewSignals> signals{signal("A", 0.5), signal("B", 0.09), signal("C", 0.4),
+                                                 signal("D", 0.3), signal("X", 0.01), signal("Y", 0.0)};
         for (const auto order : {ReviewOrderKind::Document, ReviewOrderKind::Queue}) {
             ScriptedLinker linker(signals);
             ReviewWalkOptions options;
@@ -187,10 +188,11 @@ private Q_SLOTS:
     // is only half of mention 4's; one decision then fixes four mentions.
     void theQueueWeighsWhatADecisionReaches() {
         const std::vector<ReviewMention> mentions{
-            mention("1", "a", {"A"}), mention("1", "a2", {"A"}), mention("2", "a3", {"A"}),
+            mention("1", "a", {"A"}),  mention("1", "a2", {"A"}), mention("2", "a3", {"A"}),
             mention("2", "a4", {"A"}), mention("3", "z", {"Z"}),
         };
-        ScriptedLinker linker({signal("W", 0.05), signal("W", 0.2), signal("W", 0.2), signal("W", 0.2), signal("Y", 0.0)});
+        ScriptedLinker linker(
+            {signal("W", 0.05), signal("W", 0.2), signal("W", 0.2), signal("W", 0.2), signal("Y", 0.0)});
         linker.follow(0, {1, 2, 3});
         ReviewWalkOptions options;
         options.maxDecisions = 2;
@@ -208,10 +210,11 @@ private Q_SLOTS:
     // already proposes the decided link is left undecided, as the GUI lists only the others.
     void applyToAllDecidesTheIdenticalMentions() {
         const std::vector<ReviewMention> mentions{
-            mention("1", "hd", {"H"}), mention("1", "hd", {"H"}), mention("2", "hd", {"G"}),
+            mention("1", "hd", {"H"}), mention("1", "hd", {"H"}),    mention("2", "hd", {"G"}),
             mention("2", "hd", {"H"}), mention("3", "other", {"O"}),
         };
-        ScriptedLinker linker({signal("G", 0.0), signal("G", 0.0), signal("G", 0.0), signal("H", 0.0), signal("O", 0.5)});
+        ScriptedLinker linker(
+            {signal("G", 0.0), signal("G", 0.0), signal("G", 0.0), signal("H", 0.0), signal("O", 0.5)});
         ReviewWalkOptions options;
         options.order = ReviewOrderKind::Document;
         options.applyToAll = true;
@@ -227,10 +230,11 @@ private Q_SLOTS:
         QCOMPARE(linker.decisions.size(), std::size_t{3});  // each applied decision fed too
 
         // In the queue the reach of "hd" (3 others) puts it first.
-        ScriptedLinker queued({signal("O", 0.05), signal("G", 0.0), signal("G", 0.0), signal("G", 0.0), signal("H", 0.0)});
+        ScriptedLinker queued(
+            {signal("O", 0.05), signal("G", 0.0), signal("G", 0.0), signal("G", 0.0), signal("H", 0.0)});
         const std::vector<ReviewMention> later{
             mention("1", "other", {"O"}), mention("1", "hd", {"H"}), mention("2", "hd", {"H"}),
-            mention("2", "hd", {"H"}), mention("3", "hd", {"H"}),
+            mention("2", "hd", {"H"}),    mention("3", "hd", {"H"}),
         };
         options.order = ReviewOrderKind::Queue;
         const ReviewWalk fast = simulateReview(queued, later, options);

@@ -105,8 +105,8 @@ private Q_SLOTS:
 
     void misuseIsAnError() {
         TargetVectors vectors(3);
-        QVERIFY_THROWS_EXCEPTION(Error, vectors.get(0));             // never set
-        QVERIFY_THROWS_EXCEPTION(Error, vectors.set(3, {}));         // out of range
+        QVERIFY_THROWS_EXCEPTION(Error, vectors.get(0));                        // never set
+        QVERIFY_THROWS_EXCEPTION(Error, vectors.set(3, {}));                    // out of range
         QVERIFY_THROWS_EXCEPTION(Error, vectors.set(0, std::vector<float>{}));  // no dimension
         vectors.set(0, std::vector<float>{1.0f, 2.0f});
         QVERIFY_THROWS_EXCEPTION(Error, vectors.set(1, std::vector<float>{1.0f}));  // another dimension

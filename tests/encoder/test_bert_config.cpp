@@ -206,14 +206,14 @@ private Q_SLOTS:
     }
 
     void linkscopeKeys() {
-        const BertConfig config =
-            BertConfig::load(dir_.write("config.json", requiredWith(R"("linkscope": {"pooling": "start-end", "projection_dim": 32})")));
+        const BertConfig config = BertConfig::load(
+            dir_.write("config.json", requiredWith(R"("linkscope": {"pooling": "start-end", "projection_dim": 32})")));
         QCOMPARE(config.pooling, Pooling::StartEnd);
         QCOMPARE(config.projectionDim, std::size_t{32});
         QCOMPARE(config.extraJson, std::string("{}"));
         QCOMPARE(config.projectionHead, ProjectionHead::Linear);  // older files: a plain Linear head
-        const BertConfig belhd = BertConfig::load(
-            dir_.write("belhd.json", requiredWith(R"("linkscope": {"projection_dim": 8, "projection_head": "layernorm"})")));
+        const BertConfig belhd = BertConfig::load(dir_.write(
+            "belhd.json", requiredWith(R"("linkscope": {"projection_dim": 8, "projection_head": "layernorm"})")));
         QCOMPARE(belhd.projectionHead, ProjectionHead::LayerNorm);
         QCOMPARE(belhd.mentionContextWeight, 0.5);  // without the key: the plain mean
         const BertConfig weighted = BertConfig::load(dir_.write(
@@ -227,7 +227,8 @@ private Q_SLOTS:
     // A damaged "projection_head" is refused with the file's name, never read as another head.
     void badProjectionHead() {
         for (const char* value : {R"("banana")", "3", "null", R"(["layernorm"])"}) {
-            const auto file = dir_.write("head.json", requiredWith(std::string(R"("linkscope": {"projection_head": )") + value + "}"));
+            const auto file = dir_.write(
+                "head.json", requiredWith(std::string(R"("linkscope": {"projection_head": )") + value + "}"));
             try {
                 BertConfig::load(file);
                 QFAIL(qPrintable(QString("accepted projection_head %1").arg(value)));
@@ -252,9 +253,11 @@ private Q_SLOTS:
         // 200 KB of nesting crashed encode / eval / train: error messages dumped the value.
         row("nested 100,000 deep", "{\"hidden_size\": " + std::string(100000, '[') + std::string(100000, ']') + "}", 1,
             "nested deeper than 64 levels");
-        row("nested value of a key", requiredWith("\"linkscope\": {\"pooling\": " + std::string(60, '[') + std::string(60, ']') + "}"),
-            0, "\"pooling\" must be a string");
-        for (const char* key : {"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size"}) {
+        row("nested value of a key",
+            requiredWith("\"linkscope\": {\"pooling\": " + std::string(60, '[') + std::string(60, ']') + "}"), 0,
+            "\"pooling\" must be a string");
+        for (const char* key :
+             {"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size"}) {
             // The SapBERT config without that key's line (and without the comma that would
             // then dangle before the closing brace, when it was the last key).
             std::string text = sap;
@@ -312,7 +315,8 @@ private Q_SLOTS:
         QFETCH(int, line);
         QFETCH(QString, fragment);
         const auto path = dir_.write("config.json", content.toStdString());
-        LINKSCOPE_EXPECT_PARSE_ERROR(BertConfig::load(path), path, static_cast<std::size_t>(line), fragment.toStdString());
+        LINKSCOPE_EXPECT_PARSE_ERROR(BertConfig::load(path), path, static_cast<std::size_t>(line),
+                                     fragment.toStdString());
     }
 
     void nonUtf8ConfigNamesTheLine() {
@@ -359,7 +363,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("vocabulary");
         QTest::addColumn<QString>("fragment");
-        const QString sane = R"("hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128)";
+        const QString sane =
+            R"("hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128)";
         const QString vocabulary = R"({"size": 100})";
         QTest::newRow("sane") << sane << vocabulary << "";
         QTest::newRow("hidden 1e9") << QString(sane).replace("\"hidden_size\": 64", "\"hidden_size\": 1000000000")
@@ -369,19 +374,25 @@ private Q_SLOTS:
             << "parameter";
         QTest::newRow("positions 1e12") << sane + R"(, "max_position_embeddings": 1000000000000)" << vocabulary
                                         << "max_position_embeddings";
-        QTest::newRow("layers 1e7") << QString(sane).replace("\"num_hidden_layers\": 2", "\"num_hidden_layers\": 10000000")
+        QTest::newRow("layers 1e7") << QString(sane).replace("\"num_hidden_layers\": 2",
+                                                             "\"num_hidden_layers\": 10000000")
                                     << vocabulary << "num_hidden_layers";
-        QTest::newRow("vocabulary 1e30") << sane << R"({"size": 1e30})" << "\"size\" must be a whole number";
-        QTest::newRow("vocabulary 2.5") << sane << R"({"size": 2.5})" << "\"size\" must be a whole number";
-        QTest::newRow("vocabulary -1") << sane << R"({"size": -1})" << "\"size\" must be a whole number";
-        QTest::newRow("lower_case 1") << sane << R"({"lower_case": 1})" << "lower_case";
+        QTest::newRow("vocabulary 1e30") << sane << R"({"size": 1e30})"
+                                         << "\"size\" must be a whole number";
+        QTest::newRow("vocabulary 2.5") << sane << R"({"size": 2.5})"
+                                        << "\"size\" must be a whole number";
+        QTest::newRow("vocabulary -1") << sane << R"({"size": -1})"
+                                       << "\"size\" must be a whole number";
+        QTest::newRow("lower_case 1") << sane << R"({"lower_case": 1})"
+                                      << "lower_case";
     }
     void compactPresetSizesAreBoundedBeforeAllocation() {
         QFETCH(QString, config);
         QFETCH(QString, vocabulary);
         QFETCH(QString, fragment);
-        const auto path = dir_.write("compact-preset.json", ("{\"config\": {" + config + "}, \"vocabulary\": " +
-                                                             vocabulary + ", \"seed\": 1}").toStdString());
+        const auto path = dir_.write(
+            "compact-preset.json",
+            ("{\"config\": {" + config + "}, \"vocabulary\": " + vocabulary + ", \"seed\": 1}").toStdString());
         if (fragment.isEmpty()) {
             const CompactEncoderPreset preset = CompactEncoderPreset::load(path);
             QCOMPARE(preset.config.hiddenSize, std::size_t{64});

@@ -1,8 +1,8 @@
 // The BERT module against an independent composition of torch functional calls written here
 // from the raw weight tensors, padding invariance, Hugging Face parameter names, pooling and
 // BERT's initialisation.
-#include <torch/torch.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
 
 #include <cmath>
 #include <limits>
@@ -85,7 +85,8 @@ torch::Tensor referenceForward(const std::map<std::string, torch::Tensor>& weigh
         const auto probabilities = torch::exp(scores - std::get<0>(scores.max(-1, true)));
         const auto attention = probabilities / probabilities.sum(-1, true);
         const auto context = torch::matmul(attention, v).permute({0, 2, 1, 3}).reshape({batch, length, hidden});
-        const auto attended = layerNorm(linear(context, p + "attention.output.dense") + x, p + "attention.output.LayerNorm");
+        const auto attended =
+            layerNorm(linear(context, p + "attention.output.dense") + x, p + "attention.output.LayerNorm");
         const auto inner = linear(attended, p + "intermediate.dense");
         const auto gelu = inner * 0.5 * (1.0 + torch::erf(inner / std::sqrt(2.0)));
         x = layerNorm(linear(gelu, p + "output.dense") + attended, p + "output.LayerNorm");
@@ -102,8 +103,8 @@ struct Batch {
 Batch threeTexts() {
     Batch b;
     b.ids = torch::tensor({2, 11, 25, 7, 39, 14, 3,  //
-                           2, 5, 6, 3, 0, 0, 0,      //
-                           2, 3, 0, 0, 0, 0, 0},
+                           2, 5,  6,  3, 0,  0,  0,  //
+                           2, 3,  0,  0, 0,  0,  0},
                           torch::kLong)
                 .reshape({3, 7});
     b.mask = b.ids.ne(0).to(torch::kLong);
@@ -158,7 +159,8 @@ private Q_SLOTS:
         withHead.projectionDim = 8;
         BertEncoderModel full(withHead, /*withPooler=*/true);
         auto names = expectedNames(config);
-        for (const char* extra : {"pooler.dense.weight", "pooler.dense.bias", "projection.dense.weight", "projection.dense.bias"})
+        for (const char* extra :
+             {"pooler.dense.weight", "pooler.dense.bias", "projection.dense.weight", "projection.dense.bias"})
             names.push_back(extra);
         QCOMPARE(namesOf(full), names);
         const auto parameters = parameterMap(full);
@@ -197,7 +199,8 @@ private Q_SLOTS:
         torch::NoGradGuard noGrad;
         const auto batch = threeTexts();
         const auto a = model.forward(batch.ids, batch.mask, batch.types);
-        const auto b = model.forward(batch.ids.to(torch::kInt), batch.mask.to(torch::kFloat), batch.types.to(torch::kInt));
+        const auto b =
+            model.forward(batch.ids.to(torch::kInt), batch.mask.to(torch::kFloat), batch.types.to(torch::kInt));
         QVERIFY(torch::equal(a, b));
     }
 

@@ -113,7 +113,8 @@ private Q_SLOTS:
     }
 
     void shardsListedByTheIndex() {
-        const auto directory = folder("sharded", {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"});
+        const auto directory =
+            folder("sharded", {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"});
         test::writeFile(directory / "model.safetensors.index.json",
                         R"({"metadata": {"total_size": 12},
                             "weight_map": {"a.weight": "model-00002-of-00002.safetensors",
@@ -126,10 +127,12 @@ private Q_SLOTS:
 
     void missingShardIsNamed() {
         const auto directory = folder("missing-shard", {"model-00001-of-00002.safetensors"});
-        test::writeFile(directory / "model.safetensors.index.json",
-                        R"({"weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
+        test::writeFile(
+            directory / "model.safetensors.index.json",
+            R"({"weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
         const std::string message = refusal(directory);
-        QVERIFY2(message.find("shard \"model-00002-of-00002.safetensors\" listed in model.safetensors.index.json is missing") !=
+        QVERIFY2(message.find(
+                     "shard \"model-00002-of-00002.safetensors\" listed in model.safetensors.index.json is missing") !=
                      std::string::npos,
                  message.c_str());
     }
@@ -138,11 +141,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("index");
         QTest::addColumn<QString>("fragment");
         QTest::addColumn<int>("line");  // a syntax error names its line; the others the whole file
-        QTest::newRow("not JSON") << R"({"weight_map": )" << "not valid JSON" << 1;
-        QTest::newRow("not JSON, line 2") << "{\n\"weight_map\": oops}" << "not valid JSON" << 2;
-        QTest::newRow("no weight_map") << R"({"metadata": {}})" << "missing a non-empty \"weight_map\"" << 0;
-        QTest::newRow("empty weight_map") << R"({"weight_map": {}})" << "missing a non-empty \"weight_map\"" << 0;
-        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})" << "entry \"a\" is not a file name" << 0;
+        QTest::newRow("not JSON") << R"({"weight_map": )"
+                                  << "not valid JSON" << 1;
+        QTest::newRow("not JSON, line 2") << "{\n\"weight_map\": oops}"
+                                          << "not valid JSON" << 2;
+        QTest::newRow("no weight_map") << R"({"metadata": {}})"
+                                       << "missing a non-empty \"weight_map\"" << 0;
+        QTest::newRow("empty weight_map") << R"({"weight_map": {}})"
+                                          << "missing a non-empty \"weight_map\"" << 0;
+        QTest::newRow("shard not a string") << R"({"weight_map": {"a": 3}})"
+                                            << "entry \"a\" is not a file name" << 0;
         QTest::newRow("shard outside") << R"({"weight_map": {"a": "../model.safetensors"}})"
                                        << "not a file name inside the checkpoint folder" << 0;
         QTest::newRow("shard absolute") << R"({"weight_map": {"a": "/etc/passwd"}})"
@@ -161,19 +169,26 @@ private Q_SLOTS:
     void refusals_data() {
         QTest::addColumn<QString>("setup");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("folder absent") << "absent" << "checkpoint folder does not exist";
-        QTest::newRow("a file, not a folder") << "file" << "not a folder";
-        QTest::newRow("no config.json") << "no-config" << "no config.json";
+        QTest::newRow("folder absent") << "absent"
+                                       << "checkpoint folder does not exist";
+        QTest::newRow("a file, not a folder") << "file"
+                                              << "not a folder";
+        QTest::newRow("no config.json") << "no-config"
+                                        << "no config.json";
         QTest::newRow("no vocab.txt") << "no-vocab"
                                       << "no vocab.txt (the WordPiece vocabulary). If the checkpoint has only "
                                          "tokenizer.json, write vocab.txt with: python3 -c \"from transformers "
                                          "import AutoTokenizer; AutoTokenizer.from_pretrained(";
         QTest::newRow("no weights") << "no-weights"
                                     << "no model weights: expected model.safetensors (or model.safetensors.index.json";
-        QTest::newRow("pickle") << "pytorch_model.bin" << "a Python pickle, which Linkscope never loads";
-        QTest::newRow("sharded pickle") << "pytorch_model.bin.index.json" << "a Python pickle";
-        QTest::newRow("tensorflow") << "tf_model.h5" << "tf_model.h5 (TensorFlow), which Linkscope does not read";
-        QTest::newRow("flax") << "flax_model.msgpack" << "flax_model.msgpack (Flax), which Linkscope does not read";
+        QTest::newRow("pickle") << "pytorch_model.bin"
+                                << "a Python pickle, which Linkscope never loads";
+        QTest::newRow("sharded pickle") << "pytorch_model.bin.index.json"
+                                        << "a Python pickle";
+        QTest::newRow("tensorflow") << "tf_model.h5"
+                                    << "tf_model.h5 (TensorFlow), which Linkscope does not read";
+        QTest::newRow("flax") << "flax_model.msgpack"
+                              << "flax_model.msgpack (Flax), which Linkscope does not read";
     }
     void refusals() {
         QFETCH(QString, setup);
@@ -200,8 +215,9 @@ private Q_SLOTS:
     void pickleMessageGivesTheConversionCommand() {
         const auto directory = folder("pickled", {"pytorch_model.bin"});
         const std::string dir = fs::absolute(directory).lexically_normal().string();
-        const std::string expected = "python3 -c \"from transformers import AutoModel, AutoTokenizer; m=AutoModel.from_pretrained('" +
-                                     dir + "'); m.save_pretrained('" + dir + "', safe_serialization=True)\"";
+        const std::string expected =
+            "python3 -c \"from transformers import AutoModel, AutoTokenizer; m=AutoModel.from_pretrained('" + dir +
+            "'); m.save_pretrained('" + dir + "', safe_serialization=True)\"";
         const std::string message = refusal(directory);
         QVERIFY2(message.ends_with("\n  " + expected), message.c_str());
     }
@@ -209,17 +225,22 @@ private Q_SLOTS:
     void conversionCommandsRunAsShown_data() {
         QTest::addColumn<QString>("weights");
         QTest::addColumn<QString>("loadOptions");
-        QTest::newRow("pickle") << "pytorch_model.bin" << "[]";
-        QTest::newRow("tensorflow") << "tf_model.h5" << "[('from_tf', True)]";
-        QTest::newRow("flax") << "flax_model.msgpack" << "[('from_flax', True)]";
+        QTest::newRow("pickle") << "pytorch_model.bin"
+                                << "[]";
+        QTest::newRow("tensorflow") << "tf_model.h5"
+                                    << "[('from_tf', True)]";
+        QTest::newRow("flax") << "flax_model.msgpack"
+                              << "[('from_flax', True)]";
     }
     void conversionCommandsRunAsShown() {
-        if (QStandardPaths::findExecutable("python3").isEmpty()) QSKIP("python3 is absent: the shown command cannot be run");
+        if (QStandardPaths::findExecutable("python3").isEmpty())
+            QSKIP("python3 is absent: the shown command cannot be run");
         QFETCH(QString, weights);
         QFETCH(QString, loadOptions);
         // Quotes, a dollar, a backquote and a backslash in the folder name: the command must pass
         // the name through the shell and Python unchanged.
-        const auto directory = folder("it's a \"$HOME\" `x` \\ folder " + weights.toStdString(), {weights.toStdString()});
+        const auto directory =
+            folder("it's a \"$HOME\" `x` \\ folder " + weights.toStdString(), {weights.toStdString()});
         const QString dir = QString::fromStdString(fs::absolute(directory).lexically_normal().string());
         const QString output = runShownCommand(refusal(directory));
         // Python's repr of the folder name, as the fake module prints it.
@@ -230,7 +251,8 @@ private Q_SLOTS:
     }
 
     void vocabularyCommandRunsAsShown() {
-        if (QStandardPaths::findExecutable("python3").isEmpty()) QSKIP("python3 is absent: the shown command cannot be run");
+        if (QStandardPaths::findExecutable("python3").isEmpty())
+            QSKIP("python3 is absent: the shown command cannot be run");
         const auto directory = folder("tokenizer only $x", {"model.safetensors", "tokenizer.json"});
         fs::remove(directory / "vocab.txt");
         const QString dir = QString::fromStdString(fs::absolute(directory).lexically_normal().string());

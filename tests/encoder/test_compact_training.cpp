@@ -19,10 +19,14 @@ namespace {
 
 // Synonym pairs with no word in common: only training can relate them.
 const std::vector<std::pair<std::string, std::string>> kSynonyms{
-    {"heart attack", "myocardial infarction"}, {"high blood pressure", "hypertension"},
-    {"cancer", "neoplasm"},                    {"stroke", "cerebrovascular accident"},
-    {"fever", "pyrexia"},                      {"itching", "pruritus"},
-    {"baldness", "alopecia"},                  {"nosebleed", "epistaxis"},
+    {"heart attack", "myocardial infarction"},
+    {"high blood pressure", "hypertension"},
+    {"cancer", "neoplasm"},
+    {"stroke", "cerebrovascular accident"},
+    {"fever", "pyrexia"},
+    {"itching", "pruritus"},
+    {"baldness", "alopecia"},
+    {"nosebleed", "epistaxis"},
 };
 
 // How many first synonyms have their own second synonym as the nearest second synonym.
@@ -125,7 +129,8 @@ private Q_SLOTS:
             const auto b = model.embed(secondIds, secondMask, torch::zeros_like(secondIds), cls, true);
             const auto logits = torch::matmul(a, b.t()) / 0.1;
             const auto loss = (torch::nn::functional::cross_entropy(logits, labels) +
-                               torch::nn::functional::cross_entropy(logits.t(), labels)) / 2;
+                               torch::nn::functional::cross_entropy(logits.t(), labels)) /
+                              2;
             loss.backward();
             optimizer.step();
             (step == 0 ? firstLoss : lastLoss) = loss.item<double>();

@@ -85,10 +85,16 @@ class TestSafetensors : public QObject {
 
 private Q_SLOTS:
     void dtypeNamesAndSizes() {
-        const std::array<std::pair<const char*, std::size_t>, 10> expected{{{"F64", 8}, {"F32", 4}, {"F16", 2},
-                                                                             {"BF16", 2}, {"I64", 8}, {"I32", 4},
-                                                                             {"I16", 2}, {"I8", 1}, {"U8", 1},
-                                                                             {"BOOL", 1}}};
+        const std::array<std::pair<const char*, std::size_t>, 10> expected{{{"F64", 8},
+                                                                            {"F32", 4},
+                                                                            {"F16", 2},
+                                                                            {"BF16", 2},
+                                                                            {"I64", 8},
+                                                                            {"I32", 4},
+                                                                            {"I16", 2},
+                                                                            {"I8", 1},
+                                                                            {"U8", 1},
+                                                                            {"BOOL", 1}}};
         for (std::size_t i = 0; i < kAllDTypes.size(); ++i) {
             QCOMPARE(dtypeName(kAllDTypes[i]), std::string_view(expected[i].first));
             QCOMPARE(dtypeSize(kAllDTypes[i]), expected[i].second);
@@ -114,7 +120,8 @@ private Q_SLOTS:
 
         const auto raw = test::readFile(path);
         std::uint64_t headerLength = 0;
-        for (std::size_t i = 0; i < 8; ++i) headerLength |= std::uint64_t{static_cast<unsigned char>(raw[i])} << (8 * i);
+        for (std::size_t i = 0; i < 8; ++i)
+            headerLength |= std::uint64_t{static_cast<unsigned char>(raw[i])} << (8 * i);
         QCOMPARE(headerLength % 8, std::uint64_t{0});  // the data section starts 8-byte aligned
 
         const auto file = SafetensorsFile::read(path);
@@ -181,9 +188,8 @@ private Q_SLOTS:
         writer.add("b", DType::I16, {1}, bytesOf(std::vector<std::int16_t>{-2}));
         const auto path = dir_.path("exact.safetensors");
         writer.write(path);
-        std::string header =
-            R"({"__metadata__":{"format":"pt"},"b":{"dtype":"I16","shape":[1],"data_offsets":[0,2]},)"
-            R"("w":{"dtype":"U8","shape":[3],"data_offsets":[2,5]}})";
+        std::string header = R"({"__metadata__":{"format":"pt"},"b":{"dtype":"I16","shape":[1],"data_offsets":[0,2]},)"
+                             R"("w":{"dtype":"U8","shape":[3],"data_offsets":[2,5]}})";
         header.append((8 - header.size() % 8) % 8, ' ');
         std::string data = "\xfe\xff";
         for (const std::byte b : patternBytes(3, 0)) data += static_cast<char>(b);
@@ -240,7 +246,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, writer.add("a", DType::F32, {2}, patternBytes(8, 0)));
         QVERIFY_THROWS_EXCEPTION(Error, writer.add("b", DType::F32, {2}, patternBytes(7, 0)));
         QVERIFY_THROWS_EXCEPTION(Error, writer.add("c", DType::F32, {-1}, {}));
-        QVERIFY_THROWS_EXCEPTION(Error, writer.add("d", DType::F64, {std::int64_t{1} << 40, std::int64_t{1} << 40}, {}));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 writer.add("d", DType::F64, {std::int64_t{1} << 40, std::int64_t{1} << 40}, {}));
         QVERIFY_THROWS_EXCEPTION(Error, writer.add("__metadata__", DType::U8, {0}, {}));
         QVERIFY_THROWS_EXCEPTION(Error, writer.setMetadata("format", "np"));
         // The refused tensors were not kept: the file holds "a" only.
@@ -273,7 +280,8 @@ private Q_SLOTS:
         row("header not JSON", rawFile("{not json", ""), "not valid JSON");
         row("header truncated JSON", rawFile(R"({"a":{"dtype":)", ""), "not valid JSON");
         row("header JSON array", rawFile("[1,2]", ""), "not a JSON object");
-        row("header nested 100,000 deep", rawFile("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}", ""),
+        row("header nested 100,000 deep",
+            rawFile("{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}", ""),
             "nested deeper than 64 levels");
         row("shape nested", rawFile(R"({"a":{"dtype":"U8","shape":[[[[1]]]],"data_offsets":[0,1]}})", "x"),
             "not a non-negative integer");
@@ -304,27 +312,23 @@ private Q_SLOTS:
         row("offsets negative", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[-4,0]}})", "abcd"),
             "not non-negative integers");
         row("overlapping",
-            rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"b":{)" + u8 + R"(,"data_offsets":[2,6]}})",
-                    "abcdef"),
+            rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"b":{)" + u8 + R"(,"data_offsets":[2,6]}})", "abcdef"),
             "tensor \"b\" overlaps tensor \"a\"");
         row("hole",
             rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"b":{)" + u8 + R"(,"data_offsets":[6,10]}})",
                     "abcdefghij"),
             "bytes 4 to 6 of the data section belong to no tensor");
-        row("hole at the start", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[2,6]}})", "abcdef"),
-            "bytes 0 to 2");
+        row("hole at the start", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[2,6]}})", "abcdef"), "bytes 0 to 2");
         row("extra trailing bytes", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]}})", "abcdef"),
             "2 trailing bytes");
         row("end beyond file", rawFile(R"({"a":{"dtype":"U8","shape":[8],"data_offsets":[0,8]}})", "abcd"),
             "end past the data section (4 bytes)");
         row("length mismatch with shape", rawFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", "abcd"),
             "span 4 bytes but shape [2] of F32 needs 8");
-        row("duplicate tensor", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"a":{)" + u8 +
-                                            R"(,"data_offsets":[0,4]}})",
-                                        "abcd"),
+        row("duplicate tensor",
+            rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"a":{)" + u8 + R"(,"data_offsets":[0,4]}})", "abcd"),
             "the key \"a\" twice");
-        row("duplicate field",
-            rawFile(R"({"a":{"dtype":"U8","dtype":"I8","shape":[4],"data_offsets":[0,4]}})", "abcd"),
+        row("duplicate field", rawFile(R"({"a":{"dtype":"U8","dtype":"I8","shape":[4],"data_offsets":[0,4]}})", "abcd"),
             "the key \"dtype\" twice");
         row("metadata value not string", rawFile(R"({"__metadata__":{"format":1}})", ""),
             "value of \"format\" is a number, not a string");
@@ -333,14 +337,16 @@ private Q_SLOTS:
     void malformed() {
         QFETCH(QByteArray, content);
         QFETCH(QString, fragment);
-        const auto path = dir_.write("bad.safetensors", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        const auto path = dir_.write("bad.safetensors",
+                                     std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
         LINKSCOPE_EXPECT_PARSE_ERROR(SafetensorsFile::read(path), path, 0, fragment.toStdString());
     }
 
     void messagesStayShortForHugeNames() {
         const std::string name(100000, 'n');
-        const auto path = dir_.write("long-name.safetensors",
-                                     rawFile("{\"" + name + "\":{\"dtype\":\"Q\",\"shape\":[1],\"data_offsets\":[0,1]}}", "x"));
+        const auto path =
+            dir_.write("long-name.safetensors",
+                       rawFile("{\"" + name + "\":{\"dtype\":\"Q\",\"shape\":[1],\"data_offsets\":[0,1]}}", "x"));
         LINKSCOPE_EXPECT_PARSE_ERROR(SafetensorsFile::read(path), path, 0, "...\": unknown dtype \"Q\"");
         try {
             SafetensorsFile::read(path);
@@ -408,7 +414,8 @@ private Q_SLOTS:
     }
 
     void independentPythonReaderAgrees() {
-        if (!QFileInfo::exists("/usr/bin/python3")) QSKIP("/usr/bin/python3 is absent: the independent check cannot run");
+        if (!QFileInfo::exists("/usr/bin/python3"))
+            QSKIP("/usr/bin/python3 is absent: the independent check cannot run");
         SafetensorsWriter writer;
         std::vector<float> weights(3 * 5);
         for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = 0.1f * static_cast<float>(i) - 0.7f;
@@ -437,7 +444,8 @@ private Q_SLOTS:
             QCOMPARE(fields.value(1).toStdString(), tensor.name);
             QCOMPARE(fields.value(2).toStdString(), std::string(dtypeName(tensor.dtype)));
             QString shape = "[";
-            for (std::size_t d = 0; d < tensor.shape.size(); ++d) shape += (d ? ", " : "") + QString::number(tensor.shape[d]);
+            for (std::size_t d = 0; d < tensor.shape.size(); ++d)
+                shape += (d ? ", " : "") + QString::number(tensor.shape[d]);
             QCOMPARE(fields.value(3), shape + "]");
             if (tensor.dtype != DType::F32) {
                 QCOMPARE(fields.size(), qsizetype{4});
@@ -461,15 +469,17 @@ private Q_SLOTS:
                             "abcdefghij"));
         row("overlap", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"b":{)" + u8 + R"(,"data_offsets":[2,6]}})",
                                "abcdef"));
-        row("duplicate", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"a":{)" + u8 + R"(,"data_offsets":[0,4]}})",
-                                 "abcd"));
+        row("duplicate",
+            rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]},"a":{)" + u8 + R"(,"data_offsets":[0,4]}})", "abcd"));
         row("trailing", rawFile(R"({"a":{)" + u8 + R"(,"data_offsets":[0,4]}})", "abcdef"));
         row("7 bytes", std::string(7, '\0'));
     }
     void independentPythonReaderRefusesWhatWeRefuse() {
-        if (!QFileInfo::exists("/usr/bin/python3")) QSKIP("/usr/bin/python3 is absent: the independent check cannot run");
+        if (!QFileInfo::exists("/usr/bin/python3"))
+            QSKIP("/usr/bin/python3 is absent: the independent check cannot run");
         QFETCH(QByteArray, content);
-        const auto path = dir_.write("python-bad.safetensors", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        const auto path = dir_.write("python-bad.safetensors",
+                                     std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
         QVERIFY_THROWS_EXCEPTION(ParseError, SafetensorsFile::read(path));
         const ToolRun run = runChecker(path);
         QCOMPARE(run.exitCode, 1);

@@ -27,11 +27,10 @@ namespace fs = std::filesystem;
 namespace {
 
 BertTokenizer smallTokenizer() {
-    std::vector<std::string> tokens = {"[PAD]",  "[UNK]",   "[CLS]",    "[SEP]",   "[MASK]",  "heart",   "attack",
-                                       "disease", "cancer", "breast",   "of",      "the",     "type",    "2",
-                                       "diabetes", "lung",  "renal",    "failure", "acute",   "chronic", "kidney",
-                                       "(",       ")",      ",",        "-",       "syndrome", "tumor",
-                                       "##ous",   "cardiac", "arrest",  "mellitus"};
+    std::vector<std::string> tokens = {
+        "[PAD]", "[UNK]", "[CLS]", "[SEP]",    "[MASK]", "heart", "attack",  "disease", "cancer",  "breast", "of",
+        "the",   "type",  "2",     "diabetes", "lung",   "renal", "failure", "acute",   "chronic", "kidney", "(",
+        ")",     ",",     "-",     "syndrome", "tumor",  "##ous", "cardiac", "arrest",  "mellitus"};
     for (char c = 'a'; c <= 'z'; ++c) {
         tokens.emplace_back(1, c);
         tokens.push_back(std::string("##") + c);
@@ -55,7 +54,8 @@ EncoderOptions cpuOptions() {
     return options;
 }
 
-TextEncoder tinyEncoder(std::uint64_t seed = 17, BertConfig config = tinyConfig(), EncoderOptions options = cpuOptions()) {
+TextEncoder tinyEncoder(std::uint64_t seed = 17, BertConfig config = tinyConfig(),
+                        EncoderOptions options = cpuOptions()) {
     return TextEncoder::create(config, smallTokenizer(), seed, options);
 }
 
@@ -77,8 +77,8 @@ bool sameParameters(const TextEncoder& a, const TextEncoder& b) {
 
 const std::vector<std::string>& sampleTexts() {
     static const std::vector<std::string> texts = {
-        "heart attack", "breast cancer", "type 2 diabetes mellitus", "acute renal failure",
-        "chronic kidney disease", "lung tumor", "cardiac arrest"};
+        "heart attack", "breast cancer", "type 2 diabetes mellitus", "acute renal failure", "chronic kidney disease",
+        "lung tumor",   "cardiac arrest"};
     return texts;
 }
 
@@ -150,14 +150,15 @@ std::string errorProblem(const std::function<void()>& action, std::initializer_l
     return "nothing was thrown";
 }
 
-#define EXPECT_ERROR(statement, ...)                                                  \
-    do {                                                                              \
-        const auto problem_ = errorProblem([&] { statement; }, {__VA_ARGS__});        \
-        QVERIFY2(problem_.empty(), problem_.c_str());                                 \
+#define EXPECT_ERROR(statement, ...)                                           \
+    do {                                                                       \
+        const auto problem_ = errorProblem([&] { statement; }, {__VA_ARGS__}); \
+        QVERIFY2(problem_.empty(), problem_.c_str());                          \
     } while (false)
 
 /// Hidden states of one text as the encoder tokenizes it: rows x hidden.
-std::vector<std::vector<float>> tokenRows(const TextEncoder& encoder, const std::string& text, Encoding* encodingOut = nullptr) {
+std::vector<std::vector<float>> tokenRows(const TextEncoder& encoder, const std::string& text,
+                                          Encoding* encodingOut = nullptr) {
     const auto encoding = encoder.tokenizer().encode(text, {.maxLength = encoder.options().maxLength});
     const auto flat = encoder.tokenOutputs(encoding);
     const auto hidden = encoder.config().hiddenSize;
@@ -185,7 +186,8 @@ private Q_SLOTS:
         QCOMPARE(encoder.config().vocabSize, smallTokenizer().vocabularySize());
         const auto path = dir_.path("roundtrip");
         encoder.save(path);
-        for (const char* file : {"config.json", "model.safetensors", "vocab.txt"}) QVERIFY2(fs::exists(path / file), file);
+        for (const char* file : {"config.json", "model.safetensors", "vocab.txt"})
+            QVERIFY2(fs::exists(path / file), file);
         const auto loaded = TextEncoder::load(path, cpuOptions());
         QVERIFY(sameParameters(encoder, loaded));
         QCOMPARE(loaded.config().hiddenSize, std::size_t{16});
@@ -216,13 +218,14 @@ private Q_SLOTS:
             QCOMPARE(info.dtype, DType::F32);
         }
         QCOMPARE(names.size(), std::size_t{5 + 2 * 16});
-        for (const char* name : {"embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
-                                 "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight",
-                                 "embeddings.LayerNorm.bias", "encoder.layer.0.attention.self.query.weight",
-                                 "encoder.layer.1.attention.output.LayerNorm.bias",
-                                 "encoder.layer.1.intermediate.dense.weight", "encoder.layer.1.output.dense.bias"})
+        for (const char* name :
+             {"embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
+              "embeddings.token_type_embeddings.weight", "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias",
+              "encoder.layer.0.attention.self.query.weight", "encoder.layer.1.attention.output.LayerNorm.bias",
+              "encoder.layer.1.intermediate.dense.weight", "encoder.layer.1.output.dense.bias"})
             QVERIFY2(names.contains(name), name);
-        for (const auto& name : names) QVERIFY2(!name.starts_with("bert.") && !name.starts_with("pooler."), name.c_str());
+        for (const auto& name : names)
+            QVERIFY2(!name.starts_with("bert.") && !name.starts_with("pooler."), name.c_str());
         const auto* words = file.find("embeddings.word_embeddings.weight");
         QVERIFY(words);
         QCOMPARE(words->shape, (std::vector<std::int64_t>{static_cast<std::int64_t>(encoder.config().vocabSize), 16}));
@@ -251,8 +254,12 @@ private Q_SLOTS:
             tensors.push_back({"bert.embeddings.token_type_ids", DType::I64, {1, 32}, positions});
             const auto floats = [](std::int64_t n) { return std::vector<std::byte>(static_cast<std::size_t>(n) * 4); };
             tensors.push_back({"cls.predictions.bias", DType::F32, {40}, floats(40)});
-            tensors.push_back({"cls.predictions.transform.dense.weight", DType::F32, {hidden, hidden}, floats(hidden * hidden)});
-            tensors.push_back({"cls.seq_relationship.weight", DType::I64, {2, hidden}, std::vector<std::byte>(static_cast<std::size_t>(2 * hidden * 8))});
+            tensors.push_back(
+                {"cls.predictions.transform.dense.weight", DType::F32, {hidden, hidden}, floats(hidden * hidden)});
+            tensors.push_back({"cls.seq_relationship.weight",
+                               DType::I64,
+                               {2, hidden},
+                               std::vector<std::byte>(static_cast<std::size_t>(2 * hidden * 8))});
             // A pooler, as BertForPreTraining checkpoints have: loaded and saved again.
             tensors.push_back({"bert.pooler.dense.weight", DType::F32, {hidden, hidden}, floats(hidden * hidden)});
             tensors.push_back({"bert.pooler.dense.bias", DType::F32, {hidden}, floats(hidden)});
@@ -280,7 +287,8 @@ private Q_SLOTS:
 
     void halfPrecisionWeightsBecomeFloat() {
         const auto encoder = tinyEncoder();
-        for (const auto& [dtype, torchType] : {std::pair{DType::F16, torch::kHalf}, std::pair{DType::BF16, torch::kBFloat16}}) {
+        for (const auto& [dtype, torchType] :
+             {std::pair{DType::F16, torch::kHalf}, std::pair{DType::BF16, torch::kBFloat16}}) {
             const auto path = dir_.path(std::string("half-") + std::string(dtypeName(dtype)));
             encoder.save(path);
             rewriteWeights(path, [&, dtype = dtype, torchType = torchType](std::vector<RawTensor>& tensors) {
@@ -315,7 +323,8 @@ private Q_SLOTS:
         }
         writeRaw(path / "model-00001-of-00002.safetensors", first);
         writeRaw(path / "model-00002-of-00002.safetensors", second);
-        test::writeFile(path / "model.safetensors.index.json", "{\"metadata\": {}, \"weight_map\": {" + weightMap + "}}");
+        test::writeFile(path / "model.safetensors.index.json",
+                        "{\"metadata\": {}, \"weight_map\": {" + weightMap + "}}");
         fs::remove(path / "model.safetensors");
         const auto loaded = TextEncoder::load(path, cpuOptions());
         QVERIFY(sameParameters(loaded, encoder));
@@ -338,7 +347,8 @@ private Q_SLOTS:
             // Stored under another name: as many values as config.json needs, one tensor missing.
             const auto path = fresh("missing");
             rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
-                findRaw(tensors, "encoder.layer.1.output.dense.bias")->name = "encoder.layer.1.output.dense.bias_renamed";
+                findRaw(tensors, "encoder.layer.1.output.dense.bias")->name =
+                    "encoder.layer.1.output.dense.bias_renamed";
             });
             EXPECT_ERROR(TextEncoder::load(path), "encoder.layer.1.output.dense.bias", "missing");
         }
@@ -346,10 +356,11 @@ private Q_SLOTS:
             // Fewer values than config.json describes: refused before the model is allocated.
             const auto path = fresh("removed");
             rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
-                std::erase_if(tensors, [](const RawTensor& t) { return t.name == "encoder.layer.1.output.dense.bias"; });
+                std::erase_if(tensors,
+                              [](const RawTensor& t) { return t.name == "encoder.layer.1.output.dense.bias"; });
             });
-            EXPECT_ERROR(TextEncoder::load(path), "config.json", "encoder parameters but the weights (model.safetensors)",
-                         "does not belong to these weights");
+            EXPECT_ERROR(TextEncoder::load(path), "config.json",
+                         "encoder parameters but the weights (model.safetensors)", "does not belong to these weights");
         }
         {
             // A config.json of 10^9 words beside a small model: refused, not 16 GB allocated.
@@ -359,14 +370,16 @@ private Q_SLOTS:
             QVERIFY(at != std::string::npos);
             config.replace(at, config.find_first_of(",\n}", at) - at, "\"vocab_size\": 1000000000");
             test::writeFile(path / "config.json", config);
-            EXPECT_ERROR(TextEncoder::load(path), "config.json", "describes 160000", "does not belong to these weights");
+            EXPECT_ERROR(TextEncoder::load(path), "config.json", "describes 160000",
+                         "does not belong to these weights");
         }
         {
             // One NaN in a weight would make every vector NaN: refused naming the tensor.
             const auto path = fresh("nan");
             rewriteWeights(path, [](std::vector<RawTensor>& tensors) {
                 auto* t = findRaw(tensors, "encoder.layer.0.attention.self.query.weight");
-                const float values[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+                const float values[] = {std::numeric_limits<float>::quiet_NaN(),
+                                        std::numeric_limits<float>::infinity()};
                 std::memcpy(t->bytes.data() + 8, values, sizeof values);
             });
             EXPECT_ERROR(TextEncoder::load(path), "model.safetensors", "encoder.layer.0.attention.self.query.weight",
@@ -530,7 +543,8 @@ private Q_SLOTS:
         const auto quarter = encoder.encode(marked);
         const auto quarterPath = dir_.path("mention-context-weight");
         encoder.save(quarterPath);
-        QVERIFY(test::readFile(quarterPath / "config.json").find("\"mention_context_weight\": 0.25") != std::string::npos);
+        QVERIFY(test::readFile(quarterPath / "config.json").find("\"mention_context_weight\": 0.25") !=
+                std::string::npos);
         const auto quarterLoaded = TextEncoder::load(quarterPath, options);
         QCOMPARE(quarterLoaded.config().mentionContextWeight, 0.25);
         QVERIFY(maxDifference(quarterLoaded.encode(marked), quarter) < 1e-6);
@@ -581,7 +595,8 @@ private Q_SLOTS:
         const auto rows = tokenRows(encoder, sampleTexts()[2]);
         auto mean = torch::zeros({16});
         for (const auto& row : rows) mean += torch::tensor(row) / static_cast<double>(rows.size());
-        const auto expected = torch::matmul(parameters.at("projection.dense.weight"), mean) + parameters.at("projection.dense.bias");
+        const auto expected =
+            torch::matmul(parameters.at("projection.dense.weight"), mean) + parameters.at("projection.dense.bias");
         QVERIFY(maxDifference(std::span(vectors).subspan(2 * 8, 8),
                               std::vector<float>(expected.data_ptr<float>(), expected.data_ptr<float>() + 8)) < 1e-5);
 
@@ -706,7 +721,8 @@ private Q_SLOTS:
         const auto vectors = encoder.encode(sampleTexts());
         const std::vector<std::string> markers = {"[S]", "[E]"};
         const auto ids = encoder.addTokens(markers, 77);
-        QCOMPARE(ids, (std::vector<std::int32_t>{static_cast<std::int32_t>(rows), static_cast<std::int32_t>(rows + 1)}));
+        QCOMPARE(ids,
+                 (std::vector<std::int32_t>{static_cast<std::int32_t>(rows), static_cast<std::int32_t>(rows + 1)}));
         const auto after = parametersOf(encoder).at("embeddings.word_embeddings.weight");
         QCOMPARE(after.size(0), rows + 2);
         QCOMPARE(encoder.config().vocabSize, static_cast<std::size_t>(rows + 2));
@@ -735,7 +751,7 @@ private Q_SLOTS:
         auto encoder = tinyEncoder(14);
         QVERIFY(!encoder.model().is_training());  // an encoder is for inference by default
         const auto inEval = encoder.encode(sampleTexts());
-        encoder.model().train();  // a trainer validating in the middle of an epoch
+        encoder.model().train();                          // a trainer validating in the middle of an epoch
         QCOMPARE(encoder.encode(sampleTexts()), inEval);  // no dropout
         QVERIFY(encoder.model().is_training());
         const auto encoding = encoder.tokenizer().encode("heart attack");

@@ -21,17 +21,17 @@ namespace {
 
 // A small hand-written vocabulary; the comment after each token is its id.
 const std::vector<std::string> kVocabulary = {
-    "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]",        // 0-4
-    "the", "breast", "cancer", "gene", "##s",            // 5-9
-    "cafe", "muller", "café", "müller", "Café",          // 10-14
-    "Müller", "Cafe", "α", "-", "/",                     // 15-19
-    "+", "syn", "##uc", "##lein", "tnf",                 // 20-24
-    "TNF", "il", "IL", "2", "5",                         // 25-29
-    "##q", "##31", "乳", "腺", "癌",                     // 30-34
-    "a", "##a", "##b", "σ", "##α",                       // 35-39
-    "##σ", "bre", "##ast", ",", ".",                     // 40-44
-    "(", ")", "[", "]", "b",                             // 45-49
-    "°", "##c", "c", "–",                                // 50-53 (the last is U+2013 EN DASH)
+    "[PAD]",  "[UNK]",  "[CLS]",  "[SEP]",  "[MASK]",  // 0-4
+    "the",    "breast", "cancer", "gene",   "##s",     // 5-9
+    "cafe",   "muller", "café",   "müller", "Café",    // 10-14
+    "Müller", "Cafe",   "α",      "-",      "/",       // 15-19
+    "+",      "syn",    "##uc",   "##lein", "tnf",     // 20-24
+    "TNF",    "il",     "IL",     "2",      "5",       // 25-29
+    "##q",    "##31",   "乳",     "腺",     "癌",      // 30-34
+    "a",      "##a",    "##b",    "σ",      "##α",     // 35-39
+    "##σ",    "bre",    "##ast",  ",",      ".",       // 40-44
+    "(",      ")",      "[",      "]",      "b",       // 45-49
+    "°",      "##c",    "c",      "–",                 // 50-53 (the last is U+2013 EN DASH)
 };
 constexpr std::int32_t kVocabularySize = 54;
 
@@ -219,7 +219,8 @@ private Q_SLOTS:
     }
     void invalidUtf8IsAnError() {
         const auto tokenizer = makeTokenizer();
-        QVERIFY_THROWS_EXCEPTION(Error, tokenizer.tokenize("bre\xff" "ast"));
+        QVERIFY_THROWS_EXCEPTION(Error, tokenizer.tokenize("bre\xff"
+                                                           "ast"));
         QVERIFY_THROWS_EXCEPTION(Error, tokenizer.encode("\xc3"));
     }
 
@@ -364,7 +365,8 @@ private Q_SLOTS:
         const auto empty = dir_.write("empty.txt", "");
         LINKSCOPE_EXPECT_PARSE_ERROR(Vocabulary::load(empty), empty, 0, "empty vocabulary");
         const auto duplicate = dir_.write("dup.txt", "[PAD]\nthe\nthe\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(Vocabulary::load(duplicate), duplicate, 3, "duplicate token \"the\" (first on line 2)");
+        LINKSCOPE_EXPECT_PARSE_ERROR(Vocabulary::load(duplicate), duplicate, 3,
+                                     "duplicate token \"the\" (first on line 2)");
         const auto blank = dir_.write("blank.txt", "[PAD]\n\nthe\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(Vocabulary::load(blank), blank, 2, "empty token");
         const auto binary = dir_.write("binary.txt", "[PAD]\nth\xe9\nthe\n");
@@ -533,7 +535,8 @@ private Q_SLOTS:
         // A conflict with vocab.txt found only when the tokenizer is built is blamed on the
         // file that gave the token its id, not on tokenizer_config.json.
         test::writeFile(added, R"({"[X]": 5})");
-        LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), added, 0, "which vocab.txt gives to \"the\"");
+        LINKSCOPE_EXPECT_PARSE_ERROR(BertTokenizer::fromDirectory(folder), added, 0,
+                                     "which vocab.txt gives to \"the\"");
         std::filesystem::remove(added);
         QCOMPARE(BertTokenizer::fromDirectory(folder).tokenId("[S]"), std::optional<std::int32_t>(54));
     }

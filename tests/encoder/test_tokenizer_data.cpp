@@ -45,8 +45,8 @@ private Q_SLOTS:
             const auto tokens = tokenizer.tokenize(name);
             QVERIFY2(std::find(tokens.begin(), tokens.end(), "[UNK]") == tokens.end(), name.c_str());
             pieces += tokens.size();
-            words += static_cast<std::size_t>(std::count_if(tokens.begin(), tokens.end(),
-                                                            [](const std::string& t) { return !t.starts_with("##"); }));
+            words += static_cast<std::size_t>(
+                std::count_if(tokens.begin(), tokens.end(), [](const std::string& t) { return !t.starts_with("##"); }));
         }
         qInfo("MEDIC names: %.2f pieces per name, %.3f pieces per word", double(pieces) / double(names.size()),
               double(pieces) / double(words));

@@ -176,7 +176,7 @@ private Q_SLOTS:
         QVERIFY(learned.size() > 100);  // the corpus does allow many merges
     }
     void deterministic() {
-        std::vector<std::string> texts = {"breast cancer", "ovarian cancer", "breast-ovarian cancer syndrome",
+        std::vector<std::string> texts = {"breast cancer",        "ovarian cancer",    "breast-ovarian cancer syndrome",
                                           "Cancer of the breast", "colorectal cancer", "colon cancer"};
         VocabularyBuilderOptions options;
         options.vocabularySize = 60;

@@ -39,7 +39,8 @@ inline BioSynQueries readBioSynQueries(const std::string& tar, const std::string
 }
 
 /// The lines of <split>_dictionary.txt as (ids, name), in file order.
-inline std::vector<std::pair<std::string, std::string>> readBioSynDictionary(const std::string& tar, const std::string& split) {
+inline std::vector<std::pair<std::string, std::string>> readBioSynDictionary(const std::string& tar,
+                                                                             const std::string& split) {
     std::vector<std::pair<std::string, std::string>> lines;
     const std::string wanted = split + "_dictionary.txt";
     forEachTarMember(tar, [&](const std::string& name, std::string_view data) {

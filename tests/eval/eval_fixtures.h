@@ -42,11 +42,12 @@ inline std::string pubTatorDocument(const std::string& pmid, const std::string& 
     std::string out = pmid + "|t|" + title + "\n" + pmid + "|a|" + abstract + "\n";
     for (const auto& mention : mentions) {
         std::size_t at = text.find(mention.text);
-        for (std::size_t i = 0; i < mention.occurrence && at != std::string::npos; ++i) at = text.find(mention.text, at + 1);
+        for (std::size_t i = 0; i < mention.occurrence && at != std::string::npos; ++i)
+            at = text.find(mention.text, at + 1);
         if (at == std::string::npos) qFatal("fixture mention \"%s\" is not in the text", mention.text.c_str());
-        out += pmid + "\t" + std::to_string(at) + "\t" + std::to_string(at + mention.text.size()) + "\t" + mention.text +
-               "\t" + mention.type + "\t" + mention.ids + (mention.individual.empty() ? "" : "\t" + mention.individual) +
-               "\n";
+        out += pmid + "\t" + std::to_string(at) + "\t" + std::to_string(at + mention.text.size()) + "\t" +
+               mention.text + "\t" + mention.type + "\t" + mention.ids +
+               (mention.individual.empty() ? "" : "\t" + mention.individual) + "\n";
     }
     return out + "\n";
 }

@@ -37,7 +37,9 @@ inline std::set<std::string> wordSet(std::string_view text) {
 /// selects from 73,000 scores a few thousand times.
 [[gnu::optimize("O2"), gnu::no_sanitize("address", "undefined")]] inline std::vector<retrieval::Candidate> topK(
     const std::vector<float>& scores, std::size_t k, bool skipZero) {
-    const auto better = [&](std::uint32_t a, std::uint32_t b) { return scores[a] > scores[b] || (scores[a] == scores[b] && a < b); };
+    const auto better = [&](std::uint32_t a, std::uint32_t b) {
+        return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+    };
     std::vector<std::uint32_t> heap;  // the worst kept candidate on top
     heap.reserve(k + 1);
     for (std::uint32_t i = 0; i < scores.size(); ++i) {
@@ -63,7 +65,8 @@ public:
         for (const auto& entry : dictionary) words_.push_back(wordSet(entry.name));
     }
 
-    std::vector<std::vector<retrieval::Candidate>> operator()(std::span<const std::string> queries, std::size_t k) const {
+    std::vector<std::vector<retrieval::Candidate>> operator()(std::span<const std::string> queries,
+                                                              std::size_t k) const {
         std::vector<std::vector<retrieval::Candidate>> out;
         for (const auto& query : queries) {
             const auto q = wordSet(query);
@@ -126,16 +129,19 @@ public:
             idf_[f] = static_cast<float>(std::log((1.0 + n) / (1.0 + documentFrequency[f])) + 1.0);
         postings_.resize(idf_.size());
         for (std::uint32_t d = 0; d < dictionary.size(); ++d)
-            for (const auto& [feature, weight] : weigh(counts(dictionary[d].name, [this](const std::string& g) { return knownFeature(g); })))
+            for (const auto& [feature, weight] :
+                 weigh(counts(dictionary[d].name, [this](const std::string& g) { return knownFeature(g); })))
                 postings_[feature].push_back({d, weight});
     }
 
-    std::vector<std::vector<retrieval::Candidate>> operator()(std::span<const std::string> queries, std::size_t k) const {
+    std::vector<std::vector<retrieval::Candidate>> operator()(std::span<const std::string> queries,
+                                                              std::size_t k) const {
         std::vector<std::vector<retrieval::Candidate>> out;
         std::vector<float> scores(size_);
         for (const auto& query : queries) {
             std::fill(scores.begin(), scores.end(), 0.0f);
-            for (const auto& [feature, weight] : weigh(counts(query, [this](const std::string& g) { return knownFeature(g); }))) {
+            for (const auto& [feature, weight] :
+                 weigh(counts(query, [this](const std::string& g) { return knownFeature(g); }))) {
                 const auto& list = postings_[feature];
                 accumulateScores(list.data(), list.size(), weight, scores.data());
             }

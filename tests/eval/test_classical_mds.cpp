@@ -21,7 +21,8 @@ std::vector<double> distancesOf(const Points& points) {
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) {
             double sum = 0.0;
-            for (std::size_t k = 0; k < points[i].size(); ++k) sum += (points[i][k] - points[j][k]) * (points[i][k] - points[j][k]);
+            for (std::size_t k = 0; k < points[i].size(); ++k)
+                sum += (points[i][k] - points[j][k]) * (points[i][k] - points[j][k]);
             d[i * n + j] = std::sqrt(sum);
         }
     return d;
@@ -37,7 +38,8 @@ double planeDistance(const MdsResult& r, std::size_t i, std::size_t j) {
 double worstDistanceError(const std::vector<double>& d, const MdsResult& r) {
     double worst = 0.0;
     for (std::size_t i = 0; i < r.points; ++i)
-        for (std::size_t j = 0; j < r.points; ++j) worst = std::max(worst, std::abs(d[i * r.points + j] - planeDistance(r, i, j)));
+        for (std::size_t j = 0; j < r.points; ++j)
+            worst = std::max(worst, std::abs(d[i * r.points + j] - planeDistance(r, i, j)));
     return worst;
 }
 
@@ -75,7 +77,10 @@ private Q_SLOTS:
     void recoversALargerRandomCloud() {
         Points points;
         unsigned state = 12345;
-        const auto next = [&state] { state = state * 1103515245u + 12345u; return static_cast<double>((state >> 8) % 10000) / 100.0; };
+        const auto next = [&state] {
+            state = state * 1103515245u + 12345u;
+            return static_cast<double>((state >> 8) % 10000) / 100.0;
+        };
         for (int i = 0; i < 120; ++i) points.push_back({next(), next()});
         const std::vector<double> d = distancesOf(points);
         const MdsResult r = classicalMds(d);
@@ -106,7 +111,8 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < r.points; ++i) QVERIFY(std::abs(r.coordinate(i, 1)) < 1e-7);
         QVERIFY(std::abs(r.varianceExplained(0) - 1.0) < 1e-9);
         // The line's own coordinates: centred at the mean 2.6, up to sign.
-        for (std::size_t i = 0; i < r.points; ++i) QVERIFY(std::abs(std::abs(r.coordinate(i, 0)) - std::abs(points[i][0] - 2.6)) < 1e-9);
+        for (std::size_t i = 0; i < r.points; ++i)
+            QVERIFY(std::abs(std::abs(r.coordinate(i, 0)) - std::abs(points[i][0] - 2.6)) < 1e-9);
     }
 
     void duplicatesAreAtTheSamePlace() {
@@ -166,12 +172,12 @@ private Q_SLOTS:
     }
 
     void refusesBadMatrices() {
-        QVERIFY(throwsError({0, 1, 1}));                        // 3 entries: not square
-        QVERIFY(throwsError({0, 1, 2, 0}));                     // asymmetric
-        QVERIFY(throwsError({0, -1, -1, 0}));                   // negative
+        QVERIFY(throwsError({0, 1, 1}));       // 3 entries: not square
+        QVERIFY(throwsError({0, 1, 2, 0}));    // asymmetric
+        QVERIFY(throwsError({0, -1, -1, 0}));  // negative
         QVERIFY(throwsError({0, std::nan(""), std::nan(""), 0}));
         QVERIFY(throwsError({0, INFINITY, INFINITY, 0}));
-        QVERIFY(throwsError({1, 2, 2, 0}));                     // non-zero diagonal
+        QVERIFY(throwsError({1, 2, 2, 0}));  // non-zero diagonal
         bool threw = false;
         try {
             (void)classicalMds(std::vector<double>{0, 1, 2, 0});

@@ -98,7 +98,8 @@ private Q_SLOTS:
         QVERIFY(!hyper.has(ErrorCategory::Hyponym));
         QVERIFY(!hyper.has(ErrorCategory::IncompleteSynset));
         // eye movement abnormalities vs gold "Eye Abnormalities": the mention is more specific.
-        const auto hypo = categorize({"eye movement abnormalities", {"MESH:D015835"}, "eye movement disorder", {"MESH:D000003"}});
+        const auto hypo =
+            categorize({"eye movement abnormalities", {"MESH:D015835"}, "eye movement disorder", {"MESH:D000003"}});
         QVERIFY(hypo.has(ErrorCategory::Hyponym));
         QVERIFY(!hypo.has(ErrorCategory::Hypernym));
         QVERIFY(hypo.has(ErrorCategory::OverlappedEntity));
@@ -130,7 +131,8 @@ private Q_SLOTS:
         QVERIFY(!got.has(ErrorCategory::Homonym));
     }
     void compositeAndUnseen() {
-        auto got = categorize({"mood and eye disorders", {"MESH:D019964", "MESH:D015835"}, "mood disorders", {"MESH:D019964"}});
+        auto got = categorize(
+            {"mood and eye disorders", {"MESH:D019964", "MESH:D015835"}, "mood disorders", {"MESH:D019964"}});
         QVERIFY(got.has(ErrorCategory::Composite));
         QVERIFY(got.has(ErrorCategory::Unseen));  // one of the two gold ids never trained on
         got = categorize({"mood disorder", {"MESH:D019964"}, "mood disorders", {"MESH:D019964"}, true});
@@ -168,7 +170,8 @@ private Q_SLOTS:
         QVERIFY(eval::comparisonWords(" -- ").empty());
         QVERIFY_THROWS_EXCEPTION(Error, eval::comparisonWords("bad \xff byte"));
         QVERIFY(!eval::looksLikeShortForm("\xff\xfe"));
-        QCOMPARE(eval::describe(setOf({ErrorCategory::Hyponym, ErrorCategory::Unseen})), std::string("unseen, hyponym"));
+        QCOMPARE(eval::describe(setOf({ErrorCategory::Hyponym, ErrorCategory::Unseen})),
+                 std::string("unseen, hyponym"));
         QCOMPARE(eval::ErrorCategories::fromBits(0xFFFFFFFFu).list().size(), eval::kErrorCategoryCount);
         for (std::size_t i = 0; i < eval::kErrorCategoryCount; ++i)
             QVERIFY(eval::errorCategoryName(static_cast<ErrorCategory>(i)) != "?");

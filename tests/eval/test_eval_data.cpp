@@ -55,7 +55,8 @@ std::string trimmed(std::string_view s) {
 std::string bioSynIdToPrimary(const kb::KnowledgeBase& kb, const std::string& raw) {
     const std::string id = trimmed(raw);
     if (id.find('+') != std::string::npos) return id;
-    const bool digits = !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isdigit(c); });
+    const bool digits =
+        !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isdigit(c); });
     if (const auto entity = kb.findEntity(digits ? "OMIM:" + id : id)) return std::string(kb.primaryId(*entity));
     return id;
 }
@@ -95,7 +96,8 @@ class TestEvalData : public QObject {
         Agreement agreement;
         const auto plain = bioSynQueryNormalizer(spelling_);
         for (const auto& query : ours.queries) {
-            const auto found = theirs.find({query.document, std::to_string(query.start) + "|" + std::to_string(query.end)});
+            const auto found =
+                theirs.find({query.document, std::to_string(query.start) + "|" + std::to_string(query.end)});
             if (found == theirs.end()) {
                 ++agreement.missing;
                 continue;
@@ -140,10 +142,12 @@ class TestEvalData : public QObject {
             qInfo("  %s %s %zu: \"%s\" -> ours \"%s\" | BioSyn \"%s\" [%s]", split.c_str(), query.document.c_str(),
                   query.start, query.mention.c_str(), mine.c_str(), reference.c_str(), category.c_str());
         }
-        qInfo("%s: %zu of %zu queries identical to BioSyn's processed_%s (%.2f%%), %zu without a BioSyn row; gold ids agree "
-              "on %zu",
-              split.c_str(), agreement.identical, agreement.compared, split.c_str(),
-              percent(agreement.identical, agreement.compared), agreement.missing, agreement.goldAgree);
+        qInfo(
+            "%s: %zu of %zu queries identical to BioSyn's processed_%s (%.2f%%), %zu without a BioSyn row; gold ids "
+            "agree "
+            "on %zu",
+            split.c_str(), agreement.identical, agreement.compared, split.c_str(),
+            percent(agreement.identical, agreement.compared), agreement.missing, agreement.goldAgree);
         for (const auto& [category, count] : agreement.differences) qInfo("    %-45s %zu", category.c_str(), count);
         return agreement;
     }
@@ -216,10 +220,11 @@ private Q_SLOTS:
         QVERIFY(ready_);
         const QuerySet set = ncbiQueries("NCBItestset_corpus.txt", queryOptions());
         const auto& s = set.statistics;
-        qInfo("NCBI test: %zu documents, %zu mentions, %zu queries, %zu parts; CUI-less %zu, unknown ids %zu; "
-              "%zu composite (%zu split, %zu not), %zu with mixed OMIM/MeSH ids, %zu abbreviations expanded",
-              s.documents, s.mentions, s.queries, s.parts, s.cuiLessDropped, s.unknownIdsDropped, s.composites,
-              s.compositesSplit, s.splitFailed, s.mixedIdsFiltered, s.abbreviationsExpanded);
+        qInfo(
+            "NCBI test: %zu documents, %zu mentions, %zu queries, %zu parts; CUI-less %zu, unknown ids %zu; "
+            "%zu composite (%zu split, %zu not), %zu with mixed OMIM/MeSH ids, %zu abbreviations expanded",
+            s.documents, s.mentions, s.queries, s.parts, s.cuiLessDropped, s.unknownIdsDropped, s.composites,
+            s.compositesSplit, s.splitFailed, s.mixedIdsFiltered, s.abbreviationsExpanded);
         QCOMPARE(s.documents, std::size_t{100});
         QCOMPARE(s.mentions, std::size_t{960});
         QCOMPARE(s.queries, std::size_t{960});
@@ -274,11 +279,13 @@ private Q_SLOTS:
         for (const auto& [name, ids] : reference)
             if (!ourNames.contains(name) && ++listed <= 12) qInfo("  only BioSyn's: \"%s\"", name.c_str());
         const auto& s = ours.statistics;
-        qInfo("test dictionary: ours %zu entries (%zu KB pairs, %zu mentions: %zu new names, %zu new ids; %zu with several "
-              "ids), BioSyn %zu lines / %zu names; %zu names in both (%zu with the same ids), %zu only ours, %zu only "
-              "BioSyn's",
-              ours.entries.size(), s.kbPairs, s.mentionsAdded, s.mentionsNewNames, s.mentionsNewIds,
-              s.entriesWithSeveralIds, theirs.size(), reference.size(), common, sameIds, onlyOurs, onlyTheirs);
+        qInfo(
+            "test dictionary: ours %zu entries (%zu KB pairs, %zu mentions: %zu new names, %zu new ids; %zu with "
+            "several "
+            "ids), BioSyn %zu lines / %zu names; %zu names in both (%zu with the same ids), %zu only ours, %zu only "
+            "BioSyn's",
+            ours.entries.size(), s.kbPairs, s.mentionsAdded, s.mentionsNewNames, s.mentionsNewIds,
+            s.entriesWithSeveralIds, theirs.size(), reference.size(), common, sameIds, onlyOurs, onlyTheirs);
         QVERIFY(ours.entries.size() >= 72900 && ours.entries.size() <= 73150);
         QVERIFY2(percent(common, reference.size()) >= 99.9, qPrintable(QString::number(common)));
         QVERIFY2(percent(sameIds, common) >= 99.8, qPrintable(QString::number(sameIds)));
@@ -301,23 +308,26 @@ private Q_SLOTS:
         for (const auto& [ids, name] : test::readBioSynDictionary(tar_, "train")) trainNames.push_back(name);
         const test::CharTfidfRanker trainFitRanker(theirDictionary, trainNames);
         const EvalResult trainFit = evaluate(theirQueries, theirDictionary, trainFitRanker.asRankFn(), options);
-        qInfo("TF-IDF char 1-2 on BioSyn's processed_test + test_dictionary: acc@1 %.4f acc@5 %.4f (fitted on the test "
-              "dictionary), acc@1 %.4f acc@5 %.4f (fitted on train_dictionary.txt); %zu mentions",
-              reference.all.accuracy(1), reference.all.accuracy(5), trainFit.all.accuracy(1), trainFit.all.accuracy(5),
-              reference.all.mentions);
+        qInfo(
+            "TF-IDF char 1-2 on BioSyn's processed_test + test_dictionary: acc@1 %.4f acc@5 %.4f (fitted on the test "
+            "dictionary), acc@1 %.4f acc@5 %.4f (fitted on train_dictionary.txt); %zu mentions",
+            reference.all.accuracy(1), reference.all.accuracy(5), trainFit.all.accuracy(1), trainFit.all.accuracy(5),
+            reference.all.mentions);
 
         const EvalDictionary& dictionary = defaultTestDictionary();
         const test::CharTfidfRanker ranker(dictionary.entries);
         std::vector<EvalQuery> marked = ours.queries;
         const std::size_t affected = markHomonymAffected(marked, kb_);
-        const EvalResult result = evaluate(QuerySet{marked, ours.statistics}, dictionary.entries, ranker.asRankFn(), options);
+        const EvalResult result =
+            evaluate(QuerySet{marked, ours.statistics}, dictionary.entries, ranker.asRankFn(), options);
         qInfo("TF-IDF char 1-2 on our queries + dictionary:\n%s", formatTable(result).c_str());
         HomonymAffectedOptions keyHomonyms;
         keyHomonyms.homonymsOnMatchKeys = true;
         std::vector<EvalQuery> keyMarked = ours.queries;
-        qInfo("homonym-affected mentions (BELHD §3): %zu of %zu with exact KB homonyms, %zu with homonyms on BELHD's "
-              "match keys",
-              affected, marked.size(), markHomonymAffected(keyMarked, kb_, keyHomonyms));
+        qInfo(
+            "homonym-affected mentions (BELHD §3): %zu of %zu with exact KB homonyms, %zu with homonyms on BELHD's "
+            "match keys",
+            affected, marked.size(), markHomonymAffected(keyMarked, kb_, keyHomonyms));
 
         // Why strict accuracy is lower: the top entry names several entities. Are they KB
         // homonyms, or names that training mentions gave other ids?
@@ -337,16 +347,18 @@ private Q_SLOTS:
                 break;
             }
         }
-        qInfo("right at 1 but strictly wrong: %zu mentions; top entry a KB homonym %zu, a name given more ids by "
-              "training mentions %zu",
-              lenientOnly, kbHomonym, mentionMerged);
+        qInfo(
+            "right at 1 but strictly wrong: %zu mentions; top entry a KB homonym %zu, a name given more ids by "
+            "training mentions %zu",
+            lenientOnly, kbHomonym, mentionMerged);
 
         QueryOptions anywhereOptions = queryOptions();
         anywhereOptions.abbreviationMatching = AbbreviationMatching::Anywhere;
         const QuerySet anywhereQueries = ncbiQueries("NCBItestset_corpus.txt", anywhereOptions);
         const EvalDictionary anywhereDictionary = ourTestDictionary(anywhereOptions);
         const test::CharTfidfRanker anywhereRanker(anywhereDictionary.entries);
-        const EvalResult anywhere = evaluate(anywhereQueries, anywhereDictionary.entries, anywhereRanker.asRankFn(), options);
+        const EvalResult anywhere =
+            evaluate(anywhereQueries, anywhereDictionary.entries, anywhereRanker.asRankFn(), options);
         qInfo("abbreviations expanded anywhere in the mention (not token by token): acc@1 %.4f acc@5 %.4f",
               anywhere.all.accuracy(1), anywhere.all.accuracy(5));
 
@@ -390,10 +402,11 @@ private Q_SLOTS:
         options.types = {"Disease"};
         const QuerySet set = buildQueries(readPubTator(corpus), kb_, options);
         const auto& s = set.statistics;
-        qInfo("BC5CDR dev, Disease only: %zu mentions, %zu other types left out, %zu CUI-less, %zu unknown ids, %zu "
-              "queries, %zu composite (%zu split, %zu by the corpus' own parts), %zu abbreviations expanded",
-              s.mentions, s.filteredByType, s.cuiLessDropped, s.unknownIdsDropped, s.queries, s.composites,
-              s.compositesSplit, s.compositesFromCorpus, s.abbreviationsExpanded);
+        qInfo(
+            "BC5CDR dev, Disease only: %zu mentions, %zu other types left out, %zu CUI-less, %zu unknown ids, %zu "
+            "queries, %zu composite (%zu split, %zu by the corpus' own parts), %zu abbreviations expanded",
+            s.mentions, s.filteredByType, s.cuiLessDropped, s.unknownIdsDropped, s.queries, s.composites,
+            s.compositesSplit, s.compositesFromCorpus, s.abbreviationsExpanded);
         QCOMPARE(s.mentions, std::size_t{9591});
         QCOMPARE(s.filteredByType, std::size_t{5347});
         QCOMPARE(s.queries + s.cuiLessDropped + s.unknownIdsDropped, std::size_t{4244});

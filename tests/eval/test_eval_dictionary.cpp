@@ -38,7 +38,9 @@ class TestEvalDictionary : public QObject {
     QTemporaryDir dir_;
     kb::KnowledgeBase kb_;
 
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
+    std::filesystem::path file(const char* name) const {
+        return std::filesystem::path(dir_.path().toStdString()) / name;
+    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -67,11 +69,11 @@ private Q_SLOTS:
         EvalDictionaryBuilder builder;
         builder.addKnowledgeBase(kb_);
         const std::vector<EvalQuery> training = {
-            trainingQuery({"huntington chorea"}, {"MESH:D006816"}),                     // new name
-            trainingQuery({"cold"}, {"MESH:D003139"}),                                 // known name and id
-            trainingQuery({"cancer"}, {"MESH:D001943"}),                               // known name, new id
+            trainingQuery({"huntington chorea"}, {"MESH:D006816"}),                                // new name
+            trainingQuery({"cold"}, {"MESH:D003139"}),                                             // known name and id
+            trainingQuery({"cancer"}, {"MESH:D001943"}),                                           // known name, new id
             trainingQuery({"breast cancer", "ovarian cancer"}, {"MESH:D001943", "MESH:D010051"}),  // composite
-            trainingQuery({"Huntington-Chorea!"}, {"MESH:D006816"}),                   // normalizes to a name added above
+            trainingQuery({"Huntington-Chorea!"}, {"MESH:D006816"}),  // normalizes to a name added above
         };
         builder.addMentions(training);
         const EvalDictionary dictionary = builder.build();

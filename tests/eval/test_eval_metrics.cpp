@@ -106,7 +106,8 @@ private Q_SLOTS:
     }
 
     void homonymsLenientVersusStrict() {
-        const NameDictionary dictionary = {{"cold", {"C1", "C2"}}, {"common cold", {"C1"}}, {"cold temperature", {"C2"}}};
+        const NameDictionary dictionary = {
+            {"cold", {"C1", "C2"}}, {"common cold", {"C1"}}, {"cold temperature", {"C2"}}};
         const test::WordOverlapRanker ranker(dictionary);
         const std::vector<EvalQuery> queries = {
             query("1", {"cold"}, {"C1"}),        // homonym entry first, then "common cold" (1/2, index 1)
@@ -133,10 +134,10 @@ private Q_SLOTS:
         const NameDictionary dictionary = {{"breast cancer", {"B"}}, {"ovarian cancer", {"O"}}, {"melanoma", {"M"}}};
         const test::WordOverlapRanker ranker(dictionary);
         const std::vector<EvalQuery> queries = {
-            query("1", {"breast cancer"}, {"B"}, "SpecificDisease"),                      // seen, right
-            query("1", {"ovarian cancer"}, {"O"}, "SpecificDisease"),                     // unseen, right
-            query("2", {"breast cancer", "ovarian cancer"}, {"B", "O"}, "Modifier"),      // unseen (O), right
-            query("2", {"skin tumour"}, {"M"}, "DiseaseClass"),                           // seen, wrong
+            query("1", {"breast cancer"}, {"B"}, "SpecificDisease"),                  // seen, right
+            query("1", {"ovarian cancer"}, {"O"}, "SpecificDisease"),                 // unseen, right
+            query("2", {"breast cancer", "ovarian cancer"}, {"B", "O"}, "Modifier"),  // unseen (O), right
+            query("2", {"skin tumour"}, {"M"}, "DiseaseClass"),                       // seen, wrong
         };
         EvalOptions options;
         options.trainingIds = std::unordered_set<std::string>{"B", "M"};
@@ -185,7 +186,8 @@ private Q_SLOTS:
         loose.minSimilarity = 0.5;
         QCOMPARE(markHomonymAffected(queries, kb, loose), std::size_t{2});
 
-        const NameDictionary dictionary = {{"cold", {"MESH:D003139", "MESH:D003080"}}, {"breast cancer", {"MESH:D001943"}}};
+        const NameDictionary dictionary = {{"cold", {"MESH:D003139", "MESH:D003080"}},
+                                           {"breast cancer", {"MESH:D001943"}}};
         const test::WordOverlapRanker ranker(dictionary);
         const EvalResult result = evaluate(queries, dictionary, ranker.asRankFn());
         QVERIFY(result.homonymAffected && result.notHomonymAffected);
@@ -245,7 +247,8 @@ private Q_SLOTS:
             for (std::uint32_t i = 70; i-- > 0;) all.push_back({i, 1.0f});
             return std::vector<std::vector<retrieval::Candidate>>(texts.size(), all);
         };
-        const EvalResult result = evaluate(std::vector<EvalQuery>{query("1", {"alpha"}, {"X:69"})}, dictionary, everything);
+        const EvalResult result =
+            evaluate(std::vector<EvalQuery>{query("1", {"alpha"}, {"X:69"})}, dictionary, everything);
         QCOMPARE(result.mentions[0].parts[0].candidates.size(), kMinimumDepth);
         QCOMPARE(result.mentions[0].rank, std::size_t{1});
     }

@@ -11,10 +11,11 @@ class TestEvalPerMention : public QObject {
 
 private Q_SLOTS:
     void readsRanksAndTreatsNullAsNotFound() {
-        const auto file = dir_.write("runs.jsonl",
-                                     "{\"document\":\"1\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":3,\"extra\":true}\n"
-                                     "\n"
-                                     "{\"document\":\"2\",\"start\":7,\"end\":9,\"rank\":null,\"strict_rank\":null}\n");
+        const auto file =
+            dir_.write("runs.jsonl",
+                       "{\"document\":\"1\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":3,\"extra\":true}\n"
+                       "\n"
+                       "{\"document\":\"2\",\"start\":7,\"end\":9,\"rank\":null,\"strict_rank\":null}\n");
         const eval::EvalResult result = eval::readPerMention(file);
         QCOMPARE(result.mentions.size(), std::size_t{2});
         QCOMPARE(result.mentions[0].document, std::string("1"));
@@ -25,11 +26,13 @@ private Q_SLOTS:
         QVERIFY(!result.mentions[1].correctAt(64));
     }
     void malformedLinesNameFileAndLine() {
-        const auto notJson = dir_.write("a.jsonl", "{\"document\":\"1\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":1}\n{oops\n");
+        const auto notJson =
+            dir_.write("a.jsonl", "{\"document\":\"1\",\"start\":0,\"end\":5,\"rank\":1,\"strict_rank\":1}\n{oops\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(notJson), notJson, 2, "not valid JSON");
         const auto missing = dir_.write("b.jsonl", "{\"document\":\"1\",\"start\":0,\"end\":5}\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(missing), missing, 1, "not a per-mention line");
-        const auto wrongType = dir_.write("c.jsonl", "{\"document\":\"1\",\"start\":\"zero\",\"end\":5,\"rank\":1,\"strict_rank\":1}\n");
+        const auto wrongType =
+            dir_.write("c.jsonl", "{\"document\":\"1\",\"start\":\"zero\",\"end\":5,\"rank\":1,\"strict_rank\":1}\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(wrongType), wrongType, 1, "\"start\" must be a whole number");
         const auto empty = dir_.write("d.jsonl", "");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(empty), empty, 0, "no mentions");
@@ -44,7 +47,8 @@ private Q_SLOTS:
                    ",\"strict_rank\":1}\n";
         };
         const auto negative = dir_.write("neg.jsonl", line("0", "5", "1") + line("-1", "5", "1"));
-        LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(negative), negative, 2, "\"start\" must be a whole number >= 0, not -1");
+        LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(negative), negative, 2,
+                                     "\"start\" must be a whole number >= 0, not -1");
         const auto fraction = dir_.write("frac.jsonl", line("1.9", "5", "1"));
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(fraction), fraction, 1, "not 1.9");
         const auto rank = dir_.write("rank.jsonl", line("0", "5", "-3"));
@@ -54,7 +58,8 @@ private Q_SLOTS:
         const auto array = dir_.write("array.jsonl", "[1, 2]\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(array), array, 1, "one JSON object per line");
         // A line of 100,000 nested arrays: an error at that line, not a stack overflow.
-        const auto deep = dir_.write("deep.jsonl", line("0", "5", "1") + std::string(100000, '[') + std::string(100000, ']') + "\n");
+        const auto deep =
+            dir_.write("deep.jsonl", line("0", "5", "1") + std::string(100000, '[') + std::string(100000, ']') + "\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(eval::readPerMention(deep), deep, 2, "nested deeper than");
         // With a byte-order mark and CR line ends (an editor on Windows or a classic Mac), the
         // same two mentions as without.

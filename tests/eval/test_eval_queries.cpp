@@ -24,7 +24,8 @@ using Strings = std::vector<std::string>;
 namespace {
 
 const EvalQuery* findQuery(const QuerySet& set, std::string_view mention) {
-    const auto found = std::find_if(set.queries.begin(), set.queries.end(), [&](const auto& q) { return q.mention == mention; });
+    const auto found =
+        std::find_if(set.queries.begin(), set.queries.end(), [&](const auto& q) { return q.mention == mention; });
     return found == set.queries.end() ? nullptr : &*found;
 }
 
@@ -38,7 +39,9 @@ class TestEvalQueries : public QObject {
     Corpus corpus_;
     std::shared_ptr<const text::SpellingMap> spelling_;
 
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
+    std::filesystem::path file(const char* name) const {
+        return std::filesystem::path(dir_.path().toStdString()) / name;
+    }
 
     QueryOptions bioSynOptions() const {
         QueryOptions options;
@@ -135,13 +138,15 @@ private Q_SLOTS:
         const QuerySet tokens = buildQueries(corpus, kb_, bioSynOptions());
         QCOMPARE(findQuery(tokens, "HPRT-deficient")->parts, Strings{"hprt deficient"});
         QVERIFY(!findQuery(tokens, "HPRT-deficient")->abbreviationExpanded);
-        QCOMPARE(findQuery(tokens, "HPRT deficiency")->parts, Strings{"hypoxanthine phosphoribosyltransferase deficiency"});
+        QCOMPARE(findQuery(tokens, "HPRT deficiency")->parts,
+                 Strings{"hypoxanthine phosphoribosyltransferase deficiency"});
         QCOMPARE(tokens.statistics.abbreviationsExpanded, std::size_t{1});
 
         QueryOptions anywhere = bioSynOptions();
         anywhere.abbreviationMatching = AbbreviationMatching::Anywhere;
         const QuerySet loose = buildQueries(corpus, kb_, anywhere);
-        QCOMPARE(findQuery(loose, "HPRT-deficient")->parts, Strings{"hypoxanthine phosphoribosyltransferase deficient"});
+        QCOMPARE(findQuery(loose, "HPRT-deficient")->parts,
+                 Strings{"hypoxanthine phosphoribosyltransferase deficient"});
         QCOMPARE(loose.statistics.abbreviationsExpanded, std::size_t{2});
     }
 
@@ -153,12 +158,17 @@ private Q_SLOTS:
             return d;
         };
         const std::vector<text::AbbreviationDefinition> definitions = {
-            definition("CL", "cleft lip"), definition("P", "palate"),       definition("HD", "Hun disease"),
-            definition("HD", "Huntington disease"),                          // defined twice: the last wins
-            definition("Hex A", "hexosaminidase A"), definition("IDMS", "isolated DMS"),
-            definition("DMS", "diffuse mesangial sclerosis"), definition("LOOP", "LOOP again")};
+            definition("CL", "cleft lip"),
+            definition("P", "palate"),
+            definition("HD", "Hun disease"),
+            definition("HD", "Huntington disease"),  // defined twice: the last wins
+            definition("Hex A", "hexosaminidase A"),
+            definition("IDMS", "isolated DMS"),
+            definition("DMS", "diffuse mesangial sclerosis"),
+            definition("LOOP", "LOOP again")};
         QCOMPARE(expandAbbreviationTokens("CL/P", definitions).text, std::string("cleft lip/palate"));
-        QCOMPARE(expandAbbreviationTokens("HD, or CL", definitions).text, std::string("Huntington disease, or cleft lip"));
+        QCOMPARE(expandAbbreviationTokens("HD, or CL", definitions).text,
+                 std::string("Huntington disease, or cleft lip"));
         QCOMPARE(expandAbbreviationTokens("IDMS", definitions).text,
                  std::string("isolated diffuse mesangial sclerosis"));  // re-read until stable
         const auto untouched = expandAbbreviationTokens("HD-related  Hex A", definitions);
@@ -194,9 +204,9 @@ private Q_SLOTS:
         // BC5CDR lists the parts of a composite in a 7th column; they are used as they are
         // (abbreviations expanded), here deliberately different from what the splitter makes.
         test::writeFile(file("bc5cdr.txt"),
-                        test::pubTatorDocument("4004", "Ovarian and breast neoplasms (OBN) in women.", "Rare.",
-                                               {{"Ovarian and breast neoplasms", "Disease", "D010051|D001943", 0,
-                                                 "ovary tumour|OBN"}}));
+                        test::pubTatorDocument(
+                            "4004", "Ovarian and breast neoplasms (OBN) in women.", "Rare.",
+                            {{"Ovarian and breast neoplasms", "Disease", "D010051|D001943", 0, "ovary tumour|OBN"}}));
         const Corpus corpus = readPubTator(file("bc5cdr.txt"));
         const QuerySet listed = buildQueries(corpus, kb_, bioSynOptions());
         QCOMPARE(listed.queries.front().parts, (Strings{"ovary tumour", "ovarian and breast neoplasms"}));

@@ -40,15 +40,20 @@ class TestEvalReport : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-    NameDictionary dictionary_ = {{"cold", {"C1", "C2"}}, {"common cold", {"C1"}}, {"breast cancer", {"B"}},
-                                  {"ovarian cancer", {"O"}}, {"cancer", {"N"}}};
+    NameDictionary dictionary_ = {{"cold", {"C1", "C2"}},
+                                  {"common cold", {"C1"}},
+                                  {"breast cancer", {"B"}},
+                                  {"ovarian cancer", {"O"}},
+                                  {"cancer", {"N"}}};
     std::vector<EvalQuery> queries_ = {
-        query("1", 0, {"cold"}, {"C1"}, "Disease"),                                  // lenient 1, strict 2
-        query("1", 20, {"breast cancer", "cancer"}, {"B", "O"}, "Modifier"),          // rank 2
-        query("2", 0, {"melanoma"}, {"M"}, "Disease"),                               // never
+        query("1", 0, {"cold"}, {"C1"}, "Disease"),                           // lenient 1, strict 2
+        query("1", 20, {"breast cancer", "cancer"}, {"B", "O"}, "Modifier"),  // rank 2
+        query("2", 0, {"melanoma"}, {"M"}, "Disease"),                        // never
     };
 
-    std::filesystem::path file(const char* name) const { return std::filesystem::path(dir_.path().toStdString()) / name; }
+    std::filesystem::path file(const char* name) const {
+        return std::filesystem::path(dir_.path().toStdString()) / name;
+    }
 
     EvalResult run() const {
         const test::WordOverlapRanker ranker(dictionary_);
@@ -66,8 +71,8 @@ private Q_SLOTS:
         ReportOptions options;
         options.extra["ranker"] = "word overlap";
         const json report = json::parse(reportJson(result, options));
-        for (const char* key : {"acc@1", "acc@5", "mentions", "seconds", "acc@k", "recall@k", "strict", "per_type", "seen",
-                                "unseen", "homonym_affected", "queries", "depth", "parts", "ranker"})
+        for (const char* key : {"acc@1", "acc@5", "mentions", "seconds", "acc@k", "recall@k", "strict", "per_type",
+                                "seen", "unseen", "homonym_affected", "queries", "depth", "parts", "ranker"})
             QVERIFY2(report.contains(key), key);
         QCOMPARE(report["mentions"].get<std::size_t>(), std::size_t{3});
         QCOMPARE(report["parts"].get<std::size_t>(), std::size_t{4});

@@ -65,7 +65,8 @@ private Q_SLOTS:
         const std::vector<double> expected = {0.03, 0.06, 0.06, 0.02};
         const std::vector<double> adjusted = holmAdjust(p);
         QCOMPARE(adjusted.size(), expected.size());
-        for (std::size_t i = 0; i < p.size(); ++i) QVERIFY2(std::abs(adjusted[i] - expected[i]) < kTolerance, qPrintable(QString::number(adjusted[i])));
+        for (std::size_t i = 0; i < p.size(); ++i)
+            QVERIFY2(std::abs(adjusted[i] - expected[i]) < kTolerance, qPrintable(QString::number(adjusted[i])));
         // Capped at 1: 2 * 0.6 = 1.2 -> 1, and the larger raw p cannot get a smaller adjusted one.
         const std::vector<double> capped = holmAdjust(std::vector<double>{0.7, 0.6});
         QCOMPARE(capped, (std::vector<double>{1.0, 1.0}));
@@ -166,7 +167,8 @@ private Q_SLOTS:
         QCOMPARE(seen.correct, (std::vector<std::size_t>{2, 1, 3}));
         QVERIFY(std::abs(seen.accuracy[0].estimate - 2.0 / 3.0) < kTolerance);
         QVERIFY(std::abs(seen.accuracy[2].estimate - 1.0) < kTolerance);
-        QVERIFY(seen.accuracy[0].lower <= seen.accuracy[0].estimate && seen.accuracy[0].estimate <= seen.accuracy[0].upper);
+        QVERIFY(seen.accuracy[0].lower <= seen.accuracy[0].estimate &&
+                seen.accuracy[0].estimate <= seen.accuracy[0].upper);
         const GroupRow& chemical = comparison.groups[3];  // mentions 4, 5
         QCOMPARE(chemical.correct, (std::vector<std::size_t>{2, 1, 1}));
         QVERIFY(std::abs(chemical.accuracy[1].estimate - 0.5) < kTolerance);

@@ -27,7 +27,8 @@ using namespace linkscope::retrieval;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 3) return 0;
     const auto kind = static_cast<DenseIndexKind>(data[0] % 3);
-    const std::uint64_t dimension = (static_cast<std::uint64_t>(data[1]) | static_cast<std::uint64_t>(data[2]) << 8) % 64 + 1;
+    const std::uint64_t dimension =
+        (static_cast<std::uint64_t>(data[1]) | static_cast<std::uint64_t>(data[2]) << 8) % 64 + 1;
     const std::string payload(fuzz::bytesOf(data + 3, size - 3));
     std::istringstream in(payload);
     const auto problem = faissPayloadProblem(in, payload.size(), kind, dimension);

@@ -21,8 +21,9 @@ const std::filesystem::path& projectFolder() {
         for (const char* name : {"kb.txt", "demo-kb.txt"}) fuzz::writeFile(f / name, kb);
         for (const char* name : {"c.txt", "demo-train.txt", "demo-test.txt", "train.txt", "test.txt"})
             fuzz::writeFile(f / name, corpus);
-        fuzz::writeFile(f / "MRCONSO.RRF",
-                        "C0000001|ENG|P|L0000001|PF|S0000001|Y|A0000001||M0000001|D000001|MSH|PT|D000001|Name|0|N|256|\n");
+        fuzz::writeFile(
+            f / "MRCONSO.RRF",
+            "C0000001|ENG|P|L0000001|PF|S0000001|Y|A0000001||M0000001|D000001|MSH|PT|D000001|Name|0|N|256|\n");
         fuzz::writeFile(f / "MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT00000001|256|\n");
         fuzz::writeFile(f / "CTD_diseases.tsv",
                         "# Fields:\n# DiseaseName\tDiseaseID\tAltDiseaseIDs\tDefinition\tParentIDs\tTreeNumbers\t"

@@ -11,6 +11,7 @@
 // expected outcome of a bad file. Anything else is a finding: another exception type (it is
 // printed, then the process aborts so that libFuzzer keeps the input), std::bad_alloc, a crash,
 // an AddressSanitizer or UndefinedBehaviorSanitizer report, a time-out or running out of memory.
+#include <unistd.h>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -22,7 +23,6 @@
 #include <string_view>
 #include <system_error>
 #include <typeinfo>
-#include <unistd.h>
 #include <vector>
 
 #include "util/error.h"

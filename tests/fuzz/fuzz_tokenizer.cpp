@@ -17,14 +17,15 @@ using namespace linkscope;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static constexpr std::array<const char*, 4> kFiles{"vocab.txt", "tokenizer_config.json", "special_tokens_map.json",
-                                                        "added_tokens.json"};
+                                                       "added_tokens.json"};
     const auto parts = fuzz::splitParts(fuzz::bytesOf(data, size), kFiles.size());
     const auto folder = fuzz::freshFolder("tokenizer");
     for (std::size_t i = 0; i < parts.size(); ++i) fuzz::writeFile(folder / kFiles[i], parts[i]);
     fuzz::expectErrorOr("BertTokenizer::fromDirectory", [&] {
         const auto tokenizer = encoder::BertTokenizer::fromDirectory(folder);
-        const std::string_view text = "[CLS] Naloxone [S] reverses [E] the Caf\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87 "
-                                      "\xce\xb1-synuclein (PMD) [MASK] [UNK] ##x [START] end [END]";
+        const std::string_view text =
+            "[CLS] Naloxone [S] reverses [E] the Caf\xc3\xa9 \xe4\xb8\xad\xe6\x96\x87 "
+            "\xce\xb1-synuclein (PMD) [MASK] [UNK] ##x [START] end [END]";
         (void)tokenizer.tokenize(text);
         encoder::EncodeOptions options;
         options.maxLength = 16;

@@ -113,8 +113,9 @@ retrieval::KnnDatastore datastoreOf(const kb::KnowledgeBase& kb, std::size_t dim
     const std::size_t keys = std::min<std::size_t>(kb.entityCount(), 6);
     for (std::size_t k = 0; k < keys; ++k) {
         for (std::size_t i = 0; i < dimension; ++i) vector[i] = static_cast<float>((k * 7 + i * 3) % 5) - 1.5f;
-        const auto origin = k % 3 == 0 ? retrieval::KeyOrigin::Training
-                                       : (k % 3 == 1 ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected);
+        const auto origin = k % 3 == 0
+                                ? retrieval::KeyOrigin::Training
+                                : (k % 3 == 1 ? retrieval::KeyOrigin::Accepted : retrieval::KeyOrigin::Corrected);
         store.add(vector, kb.primaryId(static_cast<kb::EntityIndex>(k)), origin, "train:" + std::to_string(k));
     }
     if (store.size() > 2) store.remove(2);  // a hole in the key ids
@@ -163,7 +164,8 @@ void writeTokenizers(const fs::path& seeds, const std::vector<std::string>& text
         tokenizer.save(folder);
         std::vector<std::string> parts;
         std::size_t present = 0;  // the parts up to the last file that exists (a missing file is a missing part)
-        for (const char* file : {"vocab.txt", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json"}) {
+        for (const char* file :
+             {"vocab.txt", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json"}) {
             parts.push_back(fs::exists(folder / file) ? readWhole(folder / file) : std::string());
             if (fs::exists(folder / file)) present = parts.size();
         }
@@ -315,7 +317,8 @@ int main(int argc, char** argv) {
                 if (ann.extension() != ".ann") continue;
                 auto txt = ann;
                 txt.replace_extension(".txt");
-                writeWhole(seeds / "brat" / (stem + "-" + ann.stem().string()), joined({readWhole(txt), readWhole(ann)}));
+                writeWhole(seeds / "brat" / (stem + "-" + ann.stem().string()),
+                           joined({readWhole(txt), readWhole(ann)}));
             }
             fs::remove_all(bratFolder, ignored);
             for (const auto& document : corpus.documents()) texts.push_back(document.text());

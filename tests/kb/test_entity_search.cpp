@@ -27,7 +27,8 @@ namespace {
 constexpr std::string_view kKb =
     "D009369||Neoplasms|Tumors|Neoplasm|Cancer\n"
     "D001943||Breast Neoplasms|Breast Cancer|Breast Tumors|Cancer of Breast\n"
-    "D003123|120435||Colorectal Neoplasms, Hereditary Nonpolyposis|Hereditary Nonpolyposis Colorectal Cancer|Lynch Syndrome\n"
+    "D003123|120435||Colorectal Neoplasms, Hereditary Nonpolyposis|Hereditary Nonpolyposis Colorectal Cancer|Lynch "
+    "Syndrome\n"
     "D012859||Sj\xC3\xB6gren's Syndrome|Sicca Syndrome\n"
     "D006816|143100||Huntington Disease|Huntington Chorea|HD\n"
     "D006627||Hirschsprung Disease|Aganglionic Megacolon|HD\n"
@@ -46,7 +47,8 @@ struct Got {
 };
 
 char* toString(const Got& g) {
-    return QTest::toString(QString::fromStdString(g.id + " " + std::string(kb::toString(g.match)) + " \"" + g.text + "\""));
+    return QTest::toString(
+        QString::fromStdString(g.id + " " + std::string(kb::toString(g.match)) + " \"" + g.text + "\""));
 }
 
 class TestEntitySearch : public QObject {
@@ -83,7 +85,8 @@ class TestEntitySearch : public QObject {
         for (EntityIndex e = 0; e < kb_.entityCount(); ++e) {
             std::optional<std::pair<Order, Got>> mine;
             const auto offer = [&](Order order, SearchMatch match, std::string_view text) {
-                if (!mine || order < mine->first) mine = {{order, {std::string(kb_.primaryId(e)), match, std::string(text)}}};
+                if (!mine || order < mine->first)
+                    mine = {{order, {std::string(kb_.primaryId(e)), match, std::string(text)}}};
             };
             std::vector<std::tuple<std::string, bool, std::string_view>> idForms;  // (upper-cased form, primary, id)
             const auto addForms = [&](std::string_view id, bool primary) {
@@ -96,7 +99,8 @@ class TestEntitySearch : public QObject {
             addForms(kb_.primaryId(e), true);
             for (const auto alt : kb_.alternativeIds(e)) addForms(alt, false);
             for (const auto& [form, primary, text] : idForms) {
-                if (!idQuery.empty() && form == idQuery) offer({0, 0, primary ? 0 : 1, "", e}, SearchMatch::ExactId, text);
+                if (!idQuery.empty() && form == idQuery)
+                    offer({0, 0, primary ? 0 : 1, "", e}, SearchMatch::ExactId, text);
                 else if (digit && !idQuery.empty() && form.starts_with(idQuery))
                     offer({3, form.size(), 0, form + (primary ? "\x01" : "\x02"), e}, SearchMatch::IdPrefix, text);
             }
@@ -108,21 +112,30 @@ class TestEntitySearch : public QObject {
                     b = end + 1;
                 }
                 for (std::size_t pair = kb_.firstPair(e); pair < kb_.firstPair(e) + kb_.nameIds(e).size(); ++pair) {
-                    std::vector<std::pair<std::string_view, bool>> texts{{kb_.strings().view(kb_.pairName(pair)), false}};
+                    std::vector<std::pair<std::string_view, bool>> texts{
+                        {kb_.strings().view(kb_.pairName(pair)), false}};
                     if (withExpanded && homonyms_->expandedName(pair) != texts[0].first)
                         texts.push_back({homonyms_->expandedName(pair), true});
                     for (const auto& [text, isExpanded] : texts) {
                         const std::string k = index.normalizedKey(text);
                         const bool preferred = !isExpanded && pair == kb_.firstPair(e);
                         const Order tie{0, k.size(), preferred ? 0 : 1, k, e};
-                        const auto with = [&](int cls) { auto o = tie; std::get<0>(o) = cls; return o; };
+                        const auto with = [&](int cls) {
+                            auto o = tie;
+                            std::get<0>(o) = cls;
+                            return o;
+                        };
                         bool words = true;
                         for (const auto& w : queryWords)
                             words = words && (k.starts_with(w) || k.find(" " + w) != std::string::npos);
-                        if (k == key) offer(with(1), SearchMatch::ExactName, text);
-                        else if (k.starts_with(key)) offer(with(2), SearchMatch::NamePrefix, text);
-                        else if (words) offer(with(4), SearchMatch::WordPrefix, text);
-                        else if (k.find(key) != std::string::npos) offer(with(5), SearchMatch::Substring, text);
+                        if (k == key)
+                            offer(with(1), SearchMatch::ExactName, text);
+                        else if (k.starts_with(key))
+                            offer(with(2), SearchMatch::NamePrefix, text);
+                        else if (words)
+                            offer(with(4), SearchMatch::WordPrefix, text);
+                        else if (k.find(key) != std::string::npos)
+                            offer(with(5), SearchMatch::Substring, text);
                     }
                 }
             }
@@ -178,11 +191,13 @@ private Q_SLOTS:
     }
 
     void wordPrefixesInAnyOrder() {
-        QCOMPARE(run(*plain_, "canc breast"), (std::vector<Got>{{"MESH:D001943", SearchMatch::WordPrefix, "Breast Cancer"}}));
+        QCOMPARE(run(*plain_, "canc breast"),
+                 (std::vector<Got>{{"MESH:D001943", SearchMatch::WordPrefix, "Breast Cancer"}}));
         // The shorter of D003123's matching names stands for it, and it is shorter than C535972's.
         QCOMPARE(run(*plain_, "hered nonpol"),
-                 (std::vector<Got>{{"MESH:D003123", SearchMatch::WordPrefix, "Hereditary Nonpolyposis Colorectal Cancer"},
-                                   {"MESH:C535972", SearchMatch::WordPrefix, "Colorectal cancer, hereditary nonpolyposis, type 1"}}));
+                 (std::vector<Got>{
+                     {"MESH:D003123", SearchMatch::WordPrefix, "Hereditary Nonpolyposis Colorectal Cancer"},
+                     {"MESH:C535972", SearchMatch::WordPrefix, "Colorectal cancer, hereditary nonpolyposis, type 1"}}));
         QVERIFY(plain_->search("breast lynch").empty());
     }
 
@@ -213,12 +228,12 @@ private Q_SLOTS:
     }
 
     void idPrefixesOnceADigitIsTyped() {
-        QCOMPARE(run(*plain_, "D0093"),
-                 (std::vector<Got>{{"MESH:D009369", SearchMatch::IdPrefix, "MESH:D009369"},
-                                   {"MESH:D009370", SearchMatch::IdPrefix, "MESH:D009370"}}));
+        QCOMPARE(run(*plain_, "D0093"), (std::vector<Got>{{"MESH:D009369", SearchMatch::IdPrefix, "MESH:D009369"},
+                                                          {"MESH:D009370", SearchMatch::IdPrefix, "MESH:D009370"}}));
         QCOMPARE(ids(*plain_, "omim:1"), (std::vector<std::string>{"MESH:D003123", "MESH:D006816"}));
         // Without a digit no id prefix is tried: "d" finds names only.
-        for (const auto& g : run(*plain_, "d")) QVERIFY(g.match != SearchMatch::IdPrefix && g.match != SearchMatch::ExactId);
+        for (const auto& g : run(*plain_, "d"))
+            QVERIFY(g.match != SearchMatch::IdPrefix && g.match != SearchMatch::ExactId);
     }
 
     void homonymExpandedNamesAreFound() {
@@ -251,9 +266,9 @@ private Q_SLOTS:
 
     // Every prefix of every name, id and expanded name, plus some words and substrings.
     std::set<std::string> allQueries() const {
-        std::set<std::string> queries{"syndrome", "ease", "canc", "cancer breast", "colo can", "1", "D00", "omim",
-                                      "c5", "tumors", "neoplasms neuro", "hd (", "(", "a b", "z", "plasm", "eredit",
-                                      "ogren", "ndrome", "s s", "ton cho"};
+        std::set<std::string> queries{"syndrome", "ease",  "canc",   "cancer breast",   "colo can", "1",   "D00",
+                                      "omim",     "c5",    "tumors", "neoplasms neuro", "hd (",     "(",   "a b",
+                                      "z",        "plasm", "eredit", "ogren",           "ndrome",   "s s", "ton cho"};
         kb_.forEachNamePair([&](EntityIndex, StringId name) {
             const std::string_view text = kb_.strings().view(name);
             for (std::size_t n = 1; n <= text.size(); ++n) queries.insert(std::string(text.substr(0, n)));
@@ -275,7 +290,8 @@ private Q_SLOTS:
             QCOMPARE(run(*plain_, query, 1000), want);
             QCOMPARE(run(*expanded_, query, 1000), reference(*expanded_, query, true));
             // A small limit stops early (later classes are skipped) and must keep the best ones.
-            QCOMPARE(run(*plain_, query, 3), std::vector<Got>(want.begin(), want.begin() + std::min<std::ptrdiff_t>(3, std::ssize(want))));
+            QCOMPARE(run(*plain_, query, 3),
+                     std::vector<Got>(want.begin(), want.begin() + std::min<std::ptrdiff_t>(3, std::ssize(want))));
             ++checked;
         }
         QVERIFY(checked > 300);
@@ -299,8 +315,8 @@ private Q_SLOTS:
                 if (plain.normalizedKey(query).size() >= 3) {
                     QCOMPARE(got, want);
                     ++longer;
-                    substringHits += static_cast<int>(
-                        std::count_if(got.begin(), got.end(), [](const Got& g) { return g.match == SearchMatch::Substring; }));
+                    substringHits += static_cast<int>(std::count_if(
+                        got.begin(), got.end(), [](const Got& g) { return g.match == SearchMatch::Substring; }));
                 } else {
                     std::vector<Got> better;
                     std::copy_if(want.begin(), want.end(), std::back_inserter(better),
@@ -317,7 +333,8 @@ private Q_SLOTS:
         // Gaps of 299 keys need two varint bytes; a key holding a 3-gram twice is listed once;
         // bytes of UTF-8 are 3-grams like any others.
         std::vector<std::string> keys;
-        for (int i = 0; i < 1000; ++i) keys.push_back(i % 299 == 0 ? "xx aaaa aaa" : i == 500 ? "sj\xC3\xB6gren" : "bbbb");
+        for (int i = 0; i < 1000; ++i)
+            keys.push_back(i % 299 == 0 ? "xx aaaa aaa" : i == 500 ? "sj\xC3\xB6gren" : "bbbb");
         const TrigramPostings::KeyFn keyOf = [&](std::uint32_t k) { return std::string_view(keys[k]); };
         const TrigramPostings postings(static_cast<std::uint32_t>(keys.size()), keyOf);
         const std::vector<std::uint32_t> every299{0, 299, 598, 897};
@@ -325,7 +342,7 @@ private Q_SLOTS:
         QCOMPARE(postings.containing("aaaa", keyOf), every299);
         QCOMPARE(postings.containing("x aaaa a", keyOf), every299);
         QCOMPARE(postings.containing("\xC3\xB6gr", keyOf), std::vector<std::uint32_t>{500});
-        QVERIFY(postings.containing("aab", keyOf).empty());       // a 3-gram no key holds
+        QVERIFY(postings.containing("aab", keyOf).empty());        // a 3-gram no key holds
         QVERIFY(postings.containing("aaaa aaaa", keyOf).empty());  // every 3-gram held, the text not
         QVERIFY_THROWS_EXCEPTION(Error, postings.containing("aa", keyOf));
         QCOMPARE(TrigramPostings(0, keyOf).gramCount(), std::size_t{0});

@@ -22,7 +22,9 @@ const std::string kPreamble =
     "#\n";
 const std::string kDiseaseHeader =
     "# Fields:\n"
-    "# DiseaseName\tDiseaseID\tAltDiseaseIDs\tDefinition\tParentIDs\tTreeNumbers\tParentTreeNumbers\tSynonyms\tSlimMappings\n"
+    "# "
+    "DiseaseName\tDiseaseID\tAltDiseaseIDs\tDefinition\tParentIDs\tTreeNumbers\tParentTreeNumbers\tSynonyms\tSlimMappin"
+    "gs\n"
     "#\n";
 const std::string kDiseaseRows =
     "Cardiomyopathy, Dilated\tMESH:D002311\tDO:DOID:12930|OMIM:115200|OMIM:613424\tA disease.\tMESH:D009202\t"
@@ -120,7 +122,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("fragment");
         const QByteArray header = QByteArray::fromStdString(kDiseaseHeader);  // 3 lines
-        QTest::newRow("truncated row") << header + "Name\tMESH:D000001\t\t\n" << 4 << "expected 9 tab-separated columns, found 4";
+        QTest::newRow("truncated row") << header + "Name\tMESH:D000001\t\t\n"
+                                       << 4 << "expected 9 tab-separated columns, found 4";
         QTest::newRow("extra column") << header + "N\tMESH:D000001\t\t\t\t\t\t\t\textra\n" << 4 << "found 10";
         QTest::newRow("empty id") << header + "Name\t\t\t\t\t\t\t\t\n" << 4 << "empty identifier";
         QTest::newRow("empty name") << header + "\tMESH:D000001\t\t\t\t\t\t\t\n" << 4 << "empty name";
@@ -134,7 +137,8 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = dir_.write("bad.tsv", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        const auto path =
+            dir_.write("bad.tsv", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
         LINKSCOPE_EXPECT_PARSE_ERROR(loadCtd(path), path, static_cast<std::size_t>(line), fragment.toStdString());
     }
 
@@ -164,7 +168,8 @@ private Q_SLOTS:
     }
 
     void emptyAndCommentOnlyFilesLoadNothing() {
-        for (const auto& [name, content] : {std::pair{"empty.tsv", std::string()}, std::pair{"comments.tsv", kPreamble}}) {
+        for (const auto& [name, content] :
+             {std::pair{"empty.tsv", std::string()}, std::pair{"comments.tsv", kPreamble}}) {
             const auto result = loadCtd(dir_.write(name, content));
             QCOMPARE(result.kb.entityCount(), std::size_t{0});
             QCOMPARE(result.diagnostics.size(), std::size_t{1});

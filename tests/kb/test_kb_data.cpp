@@ -86,9 +86,8 @@ HomonymStatistics naiveCount(const std::vector<RawEntry>& entries, const Key& ke
             } else {
                 ++s.preferredNamePairs;
                 for (const auto& other : entry.names)  // shortest, then byte order
-                    if (key(other) != key(name) &&
-                        (disambiguator.empty() || other.size() < disambiguator.size() ||
-                         (other.size() == disambiguator.size() && other < disambiguator)))
+                    if (key(other) != key(name) && (disambiguator.empty() || other.size() < disambiguator.size() ||
+                                                    (other.size() == disambiguator.size() && other < disambiguator)))
                         disambiguator = other;
                 if (disambiguator.empty()) ++s.unexpandablePairs;
             }
@@ -105,12 +104,13 @@ HomonymStatistics naiveCount(const std::vector<RawEntry>& entries, const Key& ke
 }
 
 void printTable(const char* title, const HomonymStatistics& s) {
-    qInfo("%s: entities %zu, names (pairs) %zu, distinct names %zu, homonym names %zu, homonym pairs %zu "
-          "(pref. name %zu of which unexpandable %zu, other %zu, cross-species %zu), failed pairs %zu, "
-          "success rate %.4f, remaining duplicate names %zu",
-          title, s.entities, s.pairs, s.distinctNames, s.homonymNames, s.homonymPairs, s.preferredNamePairs,
-          s.unexpandablePairs, s.otherNamePairs, s.crossSpeciesPairs, s.failedPairs, s.successRate(),
-          s.remainingDuplicateNames);
+    qInfo(
+        "%s: entities %zu, names (pairs) %zu, distinct names %zu, homonym names %zu, homonym pairs %zu "
+        "(pref. name %zu of which unexpandable %zu, other %zu, cross-species %zu), failed pairs %zu, "
+        "success rate %.4f, remaining duplicate names %zu",
+        title, s.entities, s.pairs, s.distinctNames, s.homonymNames, s.homonymPairs, s.preferredNamePairs,
+        s.unexpandablePairs, s.otherNamePairs, s.crossSpeciesPairs, s.failedPairs, s.successRate(),
+        s.remainingDuplicateNames);
 }
 
 }  // namespace
@@ -228,7 +228,8 @@ private Q_SLOTS:
         LINKSCOPE_REQUIRE_DATA(archive, "biosyn-ncbi-disease/ncbi-disease.tar.gz");
         QTemporaryDir dir;
         QProcess tar;
-        tar.start("tar", {"xzf", QString::fromStdString(archive.string()), "-C", dir.path(), "ncbi-disease/test_dictionary.txt"});
+        tar.start("tar", {"xzf", QString::fromStdString(archive.string()), "-C", dir.path(),
+                          "ncbi-disease/test_dictionary.txt"});
         QVERIFY(tar.waitForFinished(60000));
         QCOMPARE(tar.exitCode(), 0);
         const std::filesystem::path path = dir.path().toStdString() + "/ncbi-disease/test_dictionary.txt";

@@ -160,8 +160,10 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = dir_.write("bad.txt", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
-        LINKSCOPE_EXPECT_PARSE_ERROR(loadDictionary(path), path, static_cast<std::size_t>(line), fragment.toStdString());
+        const auto path =
+            dir_.write("bad.txt", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadDictionary(path), path, static_cast<std::size_t>(line),
+                                     fragment.toStdString());
     }
 
     void hugeLineIsAnErrorNotACrash() {
@@ -202,9 +204,7 @@ private Q_SLOTS:
         QVERIFY(result.diagnostics[0].message.find("2 empty name") != std::string::npos);
     }
 
-    void missingFileIsAParseError() {
-        QVERIFY_THROWS_EXCEPTION(ParseError, loadDictionary(dir_.path("absent.txt")));
-    }
+    void missingFileIsAParseError() { QVERIFY_THROWS_EXCEPTION(ParseError, loadDictionary(dir_.path("absent.txt"))); }
 };
 
 QTEST_APPLESS_MAIN(TestKbDictionary)

@@ -50,8 +50,8 @@ std::vector<std::string> expandedOf(const HomonymExpansion& expansion, EntityInd
 
 // The same figures computed naively with ordered maps, straight from the definitions, to
 // cross-check the compact implementation on random KBs.
-HomonymStatistics naiveStatistics(const std::vector<EntitySpec>& specs, const std::function<std::string(std::string_view)>& key,
-                                  DisambiguatorChoice choice) {
+HomonymStatistics naiveStatistics(const std::vector<EntitySpec>& specs,
+                                  const std::function<std::string(std::string_view)>& key, DisambiguatorChoice choice) {
     std::vector<std::vector<std::string>> names;  // deduplicated, preferred first
     for (const auto& spec : specs) {
         std::vector<std::string> unique;
@@ -102,7 +102,9 @@ HomonymStatistics naiveStatistics(const std::vector<EntitySpec>& specs, const st
                     for (const auto& candidate : names[e]) {
                         if (key(candidate) == key(name)) continue;
                         const auto better = [&](const std::string& a, const std::string& b) {  // a before b?
-                            if (a.size() != b.size()) return choice == DisambiguatorChoice::Shortest ? a.size() < b.size() : a.size() > b.size();
+                            if (a.size() != b.size())
+                                return choice == DisambiguatorChoice::Shortest ? a.size() < b.size()
+                                                                               : a.size() > b.size();
                             return a < b;
                         };
                         if (!d || better(candidate, *d)) d = candidate;
@@ -154,7 +156,8 @@ class TestKbHomonyms : public QObject {
 private Q_SLOTS:
     void caseA_otherNameGetsThePreferredName() {
         // Figure 1 of the paper: "Discharge" names two UMLS concepts.
-        const auto kb = makeKb({{"C0030685", {"Patient Discharge", "Discharge"}}, {"C0600083", {"Body Fluid Discharge", "Discharge"}}});
+        const auto kb = makeKb(
+            {{"C0030685", {"Patient Discharge", "Discharge"}}, {"C0600083", {"Body Fluid Discharge", "Discharge"}}});
         const auto expansion = expandHomonyms(kb);
         QCOMPARE(expandedOf(expansion, 0), (Strings{"Patient Discharge", "Discharge (Patient Discharge)"}));
         QCOMPARE(expandedOf(expansion, 1), (Strings{"Body Fluid Discharge", "Discharge (Body Fluid Discharge)"}));
@@ -236,10 +239,10 @@ private Q_SLOTS:
         const auto kb = makeKb({{"C0003663", {"Aquacobalamin", "Hydroxocobalamin", "Vitamin B12a hydrate"}},
                                 {"C0020316", {"Hydroxocobalamin", "Aquacobalamin", "Hydroxocobalamin Acetate"}}});
         const auto expansion = expandHomonyms(kb);
-        QCOMPARE(expandedOf(expansion, 0),
-                 (Strings{"Aquacobalamin (Hydroxocobalamin)", "Hydroxocobalamin (Aquacobalamin)", "Vitamin B12a hydrate"}));
-        QCOMPARE(expandedOf(expansion, 1),
-                 (Strings{"Hydroxocobalamin (Aquacobalamin)", "Aquacobalamin (Hydroxocobalamin)", "Hydroxocobalamin Acetate"}));
+        QCOMPARE(expandedOf(expansion, 0), (Strings{"Aquacobalamin (Hydroxocobalamin)",
+                                                    "Hydroxocobalamin (Aquacobalamin)", "Vitamin B12a hydrate"}));
+        QCOMPARE(expandedOf(expansion, 1), (Strings{"Hydroxocobalamin (Aquacobalamin)",
+                                                    "Aquacobalamin (Hydroxocobalamin)", "Hydroxocobalamin Acetate"}));
         const auto& s = expansion.statistics();
         QCOMPARE(s.homonymNames, std::size_t{2});
         QCOMPARE(s.homonymPairs, std::size_t{4});
@@ -262,7 +265,8 @@ private Q_SLOTS:
                                 {"NCBIGENE:3494", {"IGHA2", "A2M"}, "human"},
                                 {"NCBIGENE:281614", {"A2M", "alpha-2-macroglobulin"}, "cattle"}});
         const auto expansion = expandHomonyms(kb);
-        QCOMPARE(expandedOf(expansion, 0), (Strings{"A2M (alpha-2-macroglobulin, human)", "alpha-2-macroglobulin (human)"}));
+        QCOMPARE(expandedOf(expansion, 0),
+                 (Strings{"A2M (alpha-2-macroglobulin, human)", "alpha-2-macroglobulin (human)"}));
         QCOMPARE(expandedOf(expansion, 1), (Strings{"IGHA2", "A2M (IGHA2, human)"}));
         QCOMPARE(expandedOf(expansion, 2), (Strings{"A2M (cattle)", "alpha-2-macroglobulin (cattle)"}));
         QVERIFY(expansion.homonymCase(0) == HomonymCase::PreferredName);

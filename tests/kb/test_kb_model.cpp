@@ -158,10 +158,11 @@ private Q_SLOTS:
         };
         KnowledgeBaseBuilder plain;
         const KnowledgeBase expected = fill(plain, false);
-        for (const auto& [entities, names, bytes] : {std::tuple{std::size_t{0}, std::size_t{0}, std::size_t{0}},
-                                                   std::tuple{std::size_t{100}, std::size_t{200}, std::size_t{2000}},
-                                                   std::tuple{std::size_t{3000}, std::size_t{6000}, std::size_t{80000}},
-                                                   std::tuple{std::size_t{100000}, std::size_t{300000}, std::size_t{1} << 24}}) {
+        for (const auto& [entities, names, bytes] :
+             {std::tuple{std::size_t{0}, std::size_t{0}, std::size_t{0}},
+              std::tuple{std::size_t{100}, std::size_t{200}, std::size_t{2000}},
+              std::tuple{std::size_t{3000}, std::size_t{6000}, std::size_t{80000}},
+              std::tuple{std::size_t{100000}, std::size_t{300000}, std::size_t{1} << 24}}) {
             KnowledgeBaseBuilder builder;
             builder.reserve(entities, names, bytes);
             const KnowledgeBase kb = fill(builder, true);
@@ -221,8 +222,8 @@ private Q_SLOTS:
         const KnowledgeBase kb = builder.build();
         QCOMPARE(primaryIdsOf(kb, kb.findByName("Discharge")), (Strings{"MESH:D000001", "MESH:D000002"}));
         QCOMPARE(primaryIdsOf(kb, kb.findByName("Patient Discharge")), (Strings{"MESH:D000001"}));
-        QVERIFY(kb.findByName("discharge").empty());      // exact, case-sensitive
-        QVERIFY(kb.findByName("MESH:D000001").empty());   // ids are not names
+        QVERIFY(kb.findByName("discharge").empty());     // exact, case-sensitive
+        QVERIFY(kb.findByName("MESH:D000001").empty());  // ids are not names
         const auto stats = kb.statistics();
         QCOMPARE(stats.namePairs, std::size_t{4});
         QCOMPARE(stats.distinctNames, std::size_t{3});
@@ -240,7 +241,8 @@ private Q_SLOTS:
         const KnowledgeBase kb = builder.build();
 
         std::vector<std::pair<EntityIndex, std::string>> pairs;
-        kb.forEachNamePair([&](EntityIndex e, StringId name) { pairs.emplace_back(e, std::string(kb.strings().view(name))); });
+        kb.forEachNamePair(
+            [&](EntityIndex e, StringId name) { pairs.emplace_back(e, std::string(kb.strings().view(name))); });
         QCOMPARE(pairs.size(), std::size_t{3});
         QCOMPARE(pairs[0], (std::pair<EntityIndex, std::string>{a, "a1"}));
         QCOMPARE(pairs[2], (std::pair<EntityIndex, std::string>{c, "c1"}));

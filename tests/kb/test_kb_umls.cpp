@@ -25,8 +25,8 @@ struct Row {
 
 // CUI|LAT|TS|LUI|STT|SUI|ISPREF|AUI|SAUI|SCUI|SDUI|SAB|TTY|CODE|STR|SRL|SUPPRESS|CVF|
 std::string mrconso(const Row& r) {
-    return r.cui + "|" + r.lat + "|" + r.ts + "|L0000001|" + r.stt + "|S0000001|" + r.ispref + "|A0000001||M0000001|D000001|" +
-           r.sab + "|PT|D000001|" + r.str + "|0|" + r.suppress + "|256|\n";
+    return r.cui + "|" + r.lat + "|" + r.ts + "|L0000001|" + r.stt + "|S0000001|" + r.ispref +
+           "|A0000001||M0000001|D000001|" + r.sab + "|PT|D000001|" + r.str + "|0|" + r.suppress + "|256|\n";
 }
 Row preferred(std::string cui, std::string str, std::string lat = "ENG") {
     Row r(std::move(cui));
@@ -50,12 +50,10 @@ Row with(Row r, std::string Row::*field, std::string value) {
 // Rows of a concept are not adjacent, the preferred row is not the first, and some rows are
 // filtered by language, suppression or source.
 std::string fixture() {
-    return mrconso(other("C0030685", "Discharge, Patient")) +
-           mrconso(preferred("C0600083", "Body Fluid Discharge")) +
+    return mrconso(other("C0030685", "Discharge, Patient")) + mrconso(preferred("C0600083", "Body Fluid Discharge")) +
            mrconso(other("C0030685", "Discharge")) +
            mrconso(with(other("C0030685", "Sortie du patient"), &Row::lat, "FRE")) +
-           mrconso(preferred("C0030685", "Patient Discharge")) +
-           mrconso(other("C0600083", "Discharge")) +
+           mrconso(preferred("C0030685", "Patient Discharge")) + mrconso(other("C0600083", "Discharge")) +
            mrconso(with(other("C0600083", "Obsolete discharge"), &Row::suppress, "O")) +
            mrconso(with(other("C0600083", "Editor suppressed"), &Row::suppress, "E")) +
            mrconso(with(other("C0600083", "Source suppressed"), &Row::suppress, "Y")) +
@@ -117,7 +115,8 @@ private Q_SLOTS:
         const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), std::nullopt, options);
         const KnowledgeBase& kb = result.kb;
         const auto fluid = kb.findEntity("C0600083").value();
-        QCOMPARE(toStrings(kb.names(fluid)), (Strings{"Body Fluid Discharge", "Discharge", "Obsolete discharge", "Editor suppressed"}));
+        QCOMPARE(toStrings(kb.names(fluid)),
+                 (Strings{"Body Fluid Discharge", "Discharge", "Obsolete discharge", "Editor suppressed"}));
         QVERIFY(kb.findEntity("C0000005").has_value());  // French kept now
         const auto patient = kb.findEntity("C0030685").value();
         QCOMPARE(kb.names(patient).size(), std::size_t{4});
@@ -147,25 +146,31 @@ private Q_SLOTS:
         std::string unterminated = mrconso(other("C0000002", "No last bar"));
         unterminated.resize(unterminated.size() - 2);  // drop "|\n"
         unterminated += '\n';
-        QTest::newRow("truncated") << good + QByteArray::fromStdString(truncated) << 2 << "expected 18 '|'-terminated fields";
+        QTest::newRow("truncated") << good + QByteArray::fromStdString(truncated) << 2
+                                   << "expected 18 '|'-terminated fields";
         QTest::newRow("no trailing bar") << good + QByteArray::fromStdString(unterminated) << 2 << "found 17";
         QTest::newRow("extra field") << good + good.left(good.size() - 1) + "extra|\n" << 2 << "found 19";
         QTest::newRow("bad CUI") << QByteArray::fromStdString(mrconso(other("X123", "Bad"))) << 1 << "not a UMLS CUI";
-        QTest::newRow("bad SUPPRESS") << good + QByteArray::fromStdString(mrconso(with(other("C0000002", "S"), &Row::suppress, "Q")))
+        QTest::newRow("bad SUPPRESS") << good + QByteArray::fromStdString(
+                                                    mrconso(with(other("C0000002", "S"), &Row::suppress, "Q")))
                                       << 2 << "unknown SUPPRESS value";
-        QTest::newRow("non-UTF-8") << good + QByteArray::fromStdString(mrconso(other("C0000002", "Caf\xe9"))) << 2 << "invalid UTF-8";
+        QTest::newRow("non-UTF-8") << good + QByteArray::fromStdString(mrconso(other("C0000002", "Caf\xe9"))) << 2
+                                   << "invalid UTF-8";
     }
     void malformedRowsNameFileAndLine() {
         QFETCH(QByteArray, content);
         QFETCH(int, line);
         QFETCH(QString, fragment);
-        const auto path = dir_.write("MRCONSO.RRF", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
-        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt), path, static_cast<std::size_t>(line), fragment.toStdString());
+        const auto path =
+            dir_.write("MRCONSO.RRF", std::string_view(content.constData(), static_cast<std::size_t>(content.size())));
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt), path, static_cast<std::size_t>(line),
+                                     fragment.toStdString());
     }
 
     void malformedSemanticTypeRows() {
         const auto conso = dir_.write("MRCONSO.RRF", mrconso(preferred("C0000001", "Good")));
-        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nC0000001|T047|B2\n");
+        const auto sty =
+            dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nC0000001|T047|B2\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(conso, sty), sty, 2, "expected 6 '|'-terminated fields");
     }
 
@@ -210,10 +215,11 @@ private Q_SLOTS:
         const auto content = mrconso(other("C9999999", "Last")) + mrconso(other("C0000000", "Zero")) +
                              mrconso(other("C5000000", "Middle")) + mrconso(preferred("C9999999", "Last preferred")) +
                              mrconso(other("C0000000", "Zero again")) + mrconso(other("C0000001", "One"));
-        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\n"
-                                                 "C1234567|T047|B2.2.1.2.1|Disease or Syndrome|AT2||\n"
-                                                 "C9999999|T031|A1.4.2|Body Substance|AT3||\n"
-                                                 "C0000000|T058|B1.3.1.2|Health Care Activity|AT4||\n");
+        const auto sty = dir_.write("MRSTY.RRF",
+                                    "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\n"
+                                    "C1234567|T047|B2.2.1.2.1|Disease or Syndrome|AT2||\n"
+                                    "C9999999|T031|A1.4.2|Body Substance|AT3||\n"
+                                    "C0000000|T058|B1.3.1.2|Health Care Activity|AT4||\n");
         const auto result = loadUmls(dir_.write("MRCONSO.RRF", content), sty);
         const KnowledgeBase& kb = result.kb;
         QCOMPARE(kb.entityCount(), std::size_t{4});
@@ -233,7 +239,8 @@ private Q_SLOTS:
 
     void emptyFileAndEmptyNames() {
         QCOMPARE(loadUmls(dir_.write("empty.RRF", ""), std::nullopt).kb.entityCount(), std::size_t{0});
-        const auto result = loadUmls(dir_.write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);
+        const auto result = loadUmls(
+            dir_.write("MRCONSO.RRF", mrconso(other("C0000001", "")) + mrconso(other("C0000002", "x"))), std::nullopt);
         QCOMPARE(result.kb.entityCount(), std::size_t{1});
         QCOMPARE(result.diagnostics.size(), std::size_t{1});
         QVERIFY(result.diagnostics[0].message.find("1 row(s) with an empty STR") != std::string::npos);
@@ -255,15 +262,16 @@ private Q_SLOTS:
         const auto result = loadUmls(dir_.write("MRCONSO.RRF", fixture()), sty, options);
         const KnowledgeBase& kb = result.kb;
         QCOMPARE(kb.entityCount(), std::size_t{2});
-        QVERIFY(kb.findEntity("C0000010").has_value());  // T038 itself
-        QVERIFY(kb.findEntity("C0600083").has_value());  // T046 Pathologic Function, B2.2.1.2, lies under it
+        QVERIFY(kb.findEntity("C0000010").has_value());   // T038 itself
+        QVERIFY(kb.findEntity("C0600083").has_value());   // T046 Pathologic Function, B2.2.1.2, lies under it
         QVERIFY(!kb.findEntity("C0030685").has_value());  // T058, B1.3.1.2: elsewhere
         // Every type of a kept concept stays with it.
         QCOMPARE(kb.semanticTypes(kb.findEntity("C0600083").value()).size(), std::size_t{2});
         QCOMPARE(result.linesFiltered, std::size_t{8});  // 5 by the default filters, 3 rows of C0030685
         // "B2.2.10" is not under "B2.2.1": the prefix is checked at a dot.
-        const auto sibling = dir_.write("MRSTY2.RRF", "C0000010|T038|B2.2.1|Biologic Function|AT1||\n"
-                                                      "C0030685|T999|B2.2.10|Made Up|AT2||\n");
+        const auto sibling = dir_.write("MRSTY2.RRF",
+                                        "C0000010|T038|B2.2.1|Biologic Function|AT1||\n"
+                                        "C0030685|T999|B2.2.10|Made Up|AT2||\n");
         QVERIFY(!loadUmls(dir_.path("MRCONSO.RRF"), sibling, options).kb.findEntity("C0030685").has_value());
     }
     void st21pvNamesTheMedMentionsSets() {
@@ -273,7 +281,8 @@ private Q_SLOTS:
         QCOMPARE(types.back(), std::string("T204"));
         QCOMPARE(kb::sourceFilter(std::vector<std::string>{"st21pv"}).size(), std::size_t{18});
         // Comma lists, blanks and repeats, set members mixed with TUIs.
-        QCOMPARE(kb::semanticTypeFilter(std::vector<std::string>{"T047, T038", "", "T047,st21pv"}).size(), std::size_t{22});
+        QCOMPARE(kb::semanticTypeFilter(std::vector<std::string>{"T047, T038", "", "T047,st21pv"}).size(),
+                 std::size_t{22});
         QCOMPARE(kb::sourceFilter(std::vector<std::string>{"MSH,SNOMEDCT_US", "MSH"}), (Strings{"MSH", "SNOMEDCT_US"}));
         QCOMPARE(kb::languageFilter(std::vector<std::string>{"ENG,FRE"}), (Strings{"ENG", "FRE"}));
         try {
@@ -314,7 +323,8 @@ private Q_SLOTS:
     }
     void malformedMrstyUnderTheFilter() {
         const auto conso = dir_.write("MRCONSO.RRF", mrconso(preferred("C0000001", "Good")));
-        const auto sty = dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nX0000001|T047|B|D|A||\n");
+        const auto sty =
+            dir_.write("MRSTY.RRF", "C0000001|T047|B2.2.1.2.1|Disease or Syndrome|AT1||\nX0000001|T047|B|D|A||\n");
         UmlsOptions options;
         options.semanticTypes = {"T047"};
         LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(conso, sty, options), sty, 2, "is not a UMLS CUI");

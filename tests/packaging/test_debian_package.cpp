@@ -80,15 +80,18 @@ private Q_SLOTS:
     void installsTheDesktopFiles() {
         const std::pair<const char*, const char*> files[] = {
             {"usr/share/applications/org.linkscope.Linkscope.desktop", "packaging/org.linkscope.Linkscope.desktop"},
-            {"usr/share/metainfo/org.linkscope.Linkscope.metainfo.xml", "packaging/org.linkscope.Linkscope.metainfo.xml"},
-            {"usr/share/icons/hicolor/scalable/apps/org.linkscope.Linkscope.svg", "resources/icons/org.linkscope.Linkscope.svg"},
+            {"usr/share/metainfo/org.linkscope.Linkscope.metainfo.xml",
+             "packaging/org.linkscope.Linkscope.metainfo.xml"},
+            {"usr/share/icons/hicolor/scalable/apps/org.linkscope.Linkscope.svg",
+             "resources/icons/org.linkscope.Linkscope.svg"},
             {"usr/share/linkscope/demo/demo-project.json", "resources/demo/demo-project.json"},
             {"usr/share/linkscope/models/biosyn.json", "models/biosyn.json"},
         };
         for (const auto& [installed, source] : files) {
             const QByteArray bytes = contentsOf(packaged(QString::fromUtf8(installed)));
             QVERIFY2(!bytes.isEmpty(), installed);
-            QVERIFY2(bytes == contentsOf(QStringLiteral(LINKSCOPE_SOURCE_DIR "/") + QString::fromUtf8(source)), installed);
+            QVERIFY2(bytes == contentsOf(QStringLiteral(LINKSCOPE_SOURCE_DIR "/") + QString::fromUtf8(source)),
+                     installed);
         }
     }
 
@@ -98,7 +101,8 @@ private Q_SLOTS:
         const std::pair<const char*, const char*> binaries[] = {{"linkscope", LINKSCOPE_GUI_PATH},
                                                                 {"linkscope-cli", LINKSCOPE_CLI_PATH}};
         for (const auto& [name, built] : binaries) {
-            const test::ElfFile stripped = test::readElf(packaged(QStringLiteral("usr/bin/") + QString::fromUtf8(name)));
+            const test::ElfFile stripped =
+                test::readElf(packaged(QStringLiteral("usr/bin/") + QString::fromUtf8(name)));
             QVERIFY2(stripped.ok, name);
             QVERIFY2(!stripped.sections.count(".debug_info") && !stripped.sections.count(".symtab"), name);
             QVERIFY2(stripped.sections.count(".gnu_debuglink"), name);
@@ -122,7 +126,8 @@ private Q_SLOTS:
     void cliRunsFromThePackage() {
         const auto r = test::runTool(packaged(QStringLiteral("usr/bin/linkscope-cli")), {QStringLiteral("--help")});
         QVERIFY2(r.exitCode == 0, r.all().constData());
-        QVERIFY2(r.out.contains("Subcommands:") && r.out.contains("stats") && r.out.contains("export"), r.out.constData());
+        QVERIFY2(r.out.contains("Subcommands:") && r.out.contains("stats") && r.out.contains("export"),
+                 r.out.constData());
     }
 
     // The packaged GUI on the packaged demo project: --screenshot quits with 0 only when the
@@ -146,7 +151,8 @@ private Q_SLOTS:
 
         const QImage image(screenshot);
         QVERIFY2(!image.isNull(), qPrintable(screenshot));
-        QVERIFY2(image.width() >= 200 && image.height() >= 150, qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+        QVERIFY2(image.width() >= 200 && image.height() >= 150,
+                 qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
         // A window with docks, text and highlighted mentions, not a blank surface.
         QSet<QRgb> colours;
         for (int y = 0; y < image.height(); y += 3)

@@ -31,7 +31,8 @@ QMap<QString, QString> desktopEntry(const QString& path) {
     bool inEntry = false;
     for (const QByteArray& raw : contentsOf(path).split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
-        if (line.startsWith(QLatin1Char('['))) inEntry = line == QLatin1String("[Desktop Entry]");
+        if (line.startsWith(QLatin1Char('[')))
+            inEntry = line == QLatin1String("[Desktop Entry]");
         else if (inEntry && line.contains(QLatin1Char('=')) && !line.startsWith(QLatin1Char('#')))
             keys.insert(line.section(QLatin1Char('='), 0, 0).trimmed(), line.section(QLatin1Char('='), 1).trimmed());
     }
@@ -50,12 +51,18 @@ Metainfo readMetainfo(const QString& path) {
     while (!xml.atEnd()) {
         if (xml.readNext() != QXmlStreamReader::StartElement) continue;
         const auto name = xml.name();
-        if (name == QLatin1String("id")) info.id = xml.readElementText();
-        else if (name == QLatin1String("launchable")) info.launchable = xml.readElementText();
-        else if (name == QLatin1String("developer_name")) info.developer = xml.readElementText();
-        else if (name == QLatin1String("binary")) info.binaries << xml.readElementText();
-        else if (name == QLatin1String("content_rating")) info.contentRating = true;
-        else if (name == QLatin1String("url") && xml.attributes().value(QLatin1String("type")) == QLatin1String("homepage"))
+        if (name == QLatin1String("id"))
+            info.id = xml.readElementText();
+        else if (name == QLatin1String("launchable"))
+            info.launchable = xml.readElementText();
+        else if (name == QLatin1String("developer_name"))
+            info.developer = xml.readElementText();
+        else if (name == QLatin1String("binary"))
+            info.binaries << xml.readElementText();
+        else if (name == QLatin1String("content_rating"))
+            info.contentRating = true;
+        else if (name == QLatin1String("url") &&
+                 xml.attributes().value(QLatin1String("type")) == QLatin1String("homepage"))
             info.homepage = xml.readElementText();
     }
     if (xml.hasError()) info.id = QStringLiteral("XML error: ") + xml.errorString();
@@ -72,8 +79,9 @@ private Q_SLOTS:
     void desktopEntryValidates() {
         const QString validator = QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
         if (validator.isEmpty())
-            QSKIP("absent: desktop-file-validate is not installed (Debian package desktop-file-utils, "
-                  "packaging/install-deps.sh)");
+            QSKIP(
+                "absent: desktop-file-validate is not installed (Debian package desktop-file-utils, "
+                "packaging/install-deps.sh)");
         const auto r = test::runTool(validator, {kDesktopFile});
         QVERIFY2(r.exitCode == 0, r.all().constData());
         QVERIFY2(r.all().trimmed().isEmpty(), r.all().constData());
@@ -121,7 +129,9 @@ private Q_SLOTS:
     // must come out whole, on a transparent ground, at every size a desktop asks for.
     void iconDrawsWithQt() {
         if (!QImageReader::supportedImageFormats().contains("svg"))
-            QSKIP("absent: Qt's SVG image plugin is not installed (Debian package libqt6svg6, packaging/install-deps.sh)");
+            QSKIP(
+                "absent: Qt's SVG image plugin is not installed (Debian package libqt6svg6, "
+                "packaging/install-deps.sh)");
         for (const int size : {16, 24, 32, 48, 64, 128, 256}) {
             QImageReader reader(kIconFile);
             reader.setScaledSize(QSize(size, size));
@@ -134,8 +144,10 @@ private Q_SLOTS:
             QCOMPARE(at(127, 0).alpha(), 0);
             const QColor ring = at(54, 16);
             // Opaque but for antialiasing: at 16 px the pixel also takes in the ring's edge.
-            QVERIFY2(ring.alpha() >= 240, qPrintable(QStringLiteral("%1 px: ring alpha %2").arg(size).arg(ring.alpha())));
-            QVERIFY2(ring.blue() > ring.red() + 60, qPrintable(QStringLiteral("%1 px: ring %2").arg(size).arg(ring.name())));
+            QVERIFY2(ring.alpha() >= 240,
+                     qPrintable(QStringLiteral("%1 px: ring alpha %2").arg(size).arg(ring.alpha())));
+            QVERIFY2(ring.blue() > ring.red() + 60,
+                     qPrintable(QStringLiteral("%1 px: ring %2").arg(size).arg(ring.name())));
             if (size >= 32) {
                 const QColor mention = at(39, 66);
                 QVERIFY2(mention.red() > mention.blue() + 60,

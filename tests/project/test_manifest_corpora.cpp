@@ -35,7 +35,8 @@ class TestManifestCorpora : public QObject {
         return dir_.write("m.json", R"({"format":"linkscope-project-manifest","version":)" + version +
                                         R"(,"knowledgeBase":)" + kb + R"(,"corpora":)" + corpora + "}");
     }
-    void expectError(const std::string& version, const std::string& kb, const std::string& corpora, const std::string& fragment) {
+    void expectError(const std::string& version, const std::string& kb, const std::string& corpora,
+                     const std::string& fragment) {
         const auto path = manifest(version, kb, corpora);
         LINKSCOPE_EXPECT_PARSE_ERROR(readProjectManifest(path), path, 0, fragment);
     }
@@ -47,27 +48,30 @@ private Q_SLOTS:
         dir_.write("dev.txt", "2\n");
         dir_.write("test.txt", "3\n");
         dir_.write("kb.txt", "D1||Fever\n");
-        dir_.write("MRCONSO.RRF", conso("C0015967", "ENG", "MSH", "Fever") + conso("C0015967", "FRE", "MSHFRE", "Fievre") +
-                                      conso("C0010200", "ENG", "MSH", "Cough") + conso("C0010200", "ENG", "LNC", "Tussis") +
-                                      conso("C0021400", "ENG", "MSH", "Influenza") + conso("C0018681", "ENG", "MSH", "Headache") +
-                                      conso("C0000001", "ENG", "MSH", "Aspirin"));
-        dir_.write("MRSTY.RRF", "C0015967|T184|A2.2.2|Sign or Symptom|AT1||\n"
-                                "C0010200|T184|A2.2.2|Sign or Symptom|AT2||\n"
-                                "C0021400|T047|B2.2.1.2.1|Disease or Syndrome|AT3||\n"
-                                "C0018681|T184|A2.2.2|Sign or Symptom|AT4||\n"
-                                "C0000001|T109|A1.4.1.2.1|Organic Chemical|AT5||\n"
-                                "C0000002|T033|A2.2|Finding|AT6||\n"
-                                "C0000003|T038|B2.2.1|Biologic Function|AT7||\n");
+        dir_.write("MRCONSO.RRF",
+                   conso("C0015967", "ENG", "MSH", "Fever") + conso("C0015967", "FRE", "MSHFRE", "Fievre") +
+                       conso("C0010200", "ENG", "MSH", "Cough") + conso("C0010200", "ENG", "LNC", "Tussis") +
+                       conso("C0021400", "ENG", "MSH", "Influenza") + conso("C0018681", "ENG", "MSH", "Headache") +
+                       conso("C0000001", "ENG", "MSH", "Aspirin"));
+        dir_.write("MRSTY.RRF",
+                   "C0015967|T184|A2.2.2|Sign or Symptom|AT1||\n"
+                   "C0010200|T184|A2.2.2|Sign or Symptom|AT2||\n"
+                   "C0021400|T047|B2.2.1.2.1|Disease or Syndrome|AT3||\n"
+                   "C0018681|T184|A2.2.2|Sign or Symptom|AT4||\n"
+                   "C0000001|T109|A1.4.1.2.1|Organic Chemical|AT5||\n"
+                   "C0000002|T033|A2.2|Finding|AT6||\n"
+                   "C0000003|T038|B2.2.1|Biologic Function|AT7||\n");
         const Corpus corpus = readPubTator(dir_.write("c.txt", kCorpus));
         writeBioC(corpus, dir_.path("c.bioc.xml"));
         writeBrat(corpus, dir_.path("brat"));
     }
 
     void medMentionsLayoutLoads() {
-        const auto path = manifest("2",
-                                   R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF",
+        const auto path =
+            manifest("2",
+                     R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF",
                                        "semanticTypeFilter":["T033","T038"],"sources":"MSH","languages":["ENG"]})",
-                                   R"([{"path":"corpus_pubtator.txt.gz","pmidLists":[{"split":"train","path":"trng.txt"},
+                     R"([{"path":"corpus_pubtator.txt.gz","pmidLists":[{"split":"train","path":"trng.txt"},
                                         {"split":"dev","path":"dev.txt"},{"split":"test","path":"test.txt"}]}])");
         const ProjectManifest m = readProjectManifest(path);
         QCOMPARE(m.corpora.size(), std::size_t{3});
@@ -92,9 +96,10 @@ private Q_SLOTS:
         QVERIFY(!project.kb->findByName("Cough").empty());
     }
     void st21pvByName() {
-        const auto m = readProjectManifest(manifest("2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF",
+        const auto m =
+            readProjectManifest(manifest("2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF",
                                                              "semanticTypeFilter":"st21pv","sources":["st21pv"]})",
-                                                    R"([{"split":"train","path":"c.txt"}])"));
+                                         R"([{"split":"train","path":"c.txt"}])"));
         QCOMPARE(m.knowledgeBase.semanticTypeFilter.size(), std::size_t{21});
         QCOMPARE(m.knowledgeBase.sources.size(), std::size_t{18});
         QCOMPARE(loadProject(m).kb->entityCount(), std::size_t{4});
@@ -115,13 +120,16 @@ private Q_SLOTS:
     }
     void loadingNamesAListedPmidTheCorpusLacks() {
         dir_.write("bad.txt", "3\n4\n");
-        const auto m = readProjectManifest(manifest("2", R"({"path":"kb.txt"})",
-                                                    R"([{"path":"c.txt","pmidLists":[{"split":"train","path":"trng.txt"},
+        const auto m =
+            readProjectManifest(manifest("2", R"({"path":"kb.txt"})",
+                                         R"([{"path":"c.txt","pmidLists":[{"split":"train","path":"trng.txt"},
                                                                                       {"split":"test","path":"bad.txt"}]}])"));
-        LINKSCOPE_EXPECT_PARSE_ERROR(loadProject(m), dir_.path("bad.txt"), 2, "PMID 4 of the test list is not in the corpus");
+        LINKSCOPE_EXPECT_PARSE_ERROR(loadProject(m), dir_.path("bad.txt"), 2,
+                                     "PMID 4 of the test list is not in the corpus");
         // A document in no list (2) is a diagnostic of the project, not lost silently.
-        const auto partial = readProjectManifest(manifest("2", R"({"path":"kb.txt"})",
-                                                          R"([{"path":"c.txt","pmidLists":[{"split":"train","path":"trng.txt"},
+        const auto partial =
+            readProjectManifest(manifest("2", R"({"path":"kb.txt"})",
+                                         R"([{"path":"c.txt","pmidLists":[{"split":"train","path":"trng.txt"},
                                                                                             {"split":"test","path":"test.txt"}]}])"));
         const LoadedProject project = loadProject(partial);
         QVERIFY(std::any_of(project.diagnostics.begin(), project.diagnostics.end(), [](const Diagnostic& d) {
@@ -164,16 +172,19 @@ private Q_SLOTS:
         expectError("2", kb, R"([{"path":"c.txt","pmidLists":[]}])", "\"pmidLists\" is empty");
         expectError("2", kb, R"([{"path":"c.txt","pmidLists":[{"split":"train","path":"nope.txt"}]}])",
                     "corpora[0].pmidLists[0]: ");
-        expectError("2", kb, R"([{"path":"c.txt","pmidLists":[{"split":"../x","path":"trng.txt"}]}])", "path separator");
+        expectError("2", kb, R"([{"path":"c.txt","pmidLists":[{"split":"../x","path":"trng.txt"}]}])",
+                    "path separator");
         expectError("2", kb, R"([{"path":"c.txt","pmidLists":["trng.txt"]}])", "expected an object");
         expectError("1", kb, R"([{"path":"c.txt","format":"owl"}])", "unknown corpus format \"owl\"");
         expectError("1", R"({"path":"MRCONSO.RRF","format":"umls","sources":"MSH"})", R"([{"path":"c.txt"}])",
                     "need \"version\": 2");
-        expectError("2", R"({"path":"kb.txt","sources":"MSH"})", R"([{"path":"c.txt"}])", "this knowledge base is medic");
-        expectError("2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypeFilter":"T047"})", R"([{"path":"c.txt"}])",
-                    "semanticTypeFilter needs \"semanticTypes\"");
-        expectError("2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF","semanticTypeFilter":"Disease"})",
-                    R"([{"path":"c.txt"}])", "\"Disease\" is not a semantic type id");
+        expectError("2", R"({"path":"kb.txt","sources":"MSH"})", R"([{"path":"c.txt"}])",
+                    "this knowledge base is medic");
+        expectError("2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypeFilter":"T047"})",
+                    R"([{"path":"c.txt"}])", "semanticTypeFilter needs \"semanticTypes\"");
+        expectError(
+            "2", R"({"path":"MRCONSO.RRF","format":"umls","semanticTypes":"MRSTY.RRF","semanticTypeFilter":"Disease"})",
+            R"([{"path":"c.txt"}])", "\"Disease\" is not a semantic type id");
         expectError("2", R"({"path":"MRCONSO.RRF","format":"umls","sources":[3]})", R"([{"path":"c.txt"}])",
                     "\"sources\" must be a string or an array of strings");
     }

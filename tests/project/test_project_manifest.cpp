@@ -41,57 +41,78 @@ private Q_SLOTS:
         QCOMPARE(m.name, std::string("m"));  // defaults to the file name
     }
     void syntaxErrorNamesTheLine() {
-        expectError("{\n\"format\": \"linkscope-project-manifest\",\n\"version\": 1,\n\"name\": oops\n}", "not valid JSON", 4);
+        expectError("{\n\"format\": \"linkscope-project-manifest\",\n\"version\": 1,\n\"name\": oops\n}",
+                    "not valid JSON", 4);
     }
-    void notAManifest() { expectError(R"({"format":"something-else","version":1})", "not a Linkscope project manifest"); }
-    void wrongVersion() { expectError(R"({"format":"linkscope-project-manifest","version":7})", "unsupported manifest version"); }
+    void notAManifest() {
+        expectError(R"({"format":"something-else","version":1})", "not a Linkscope project manifest");
+    }
+    void wrongVersion() {
+        expectError(R"({"format":"linkscope-project-manifest","version":7})", "unsupported manifest version");
+    }
     void missingKnowledgeBase() {
         expectError(R"({"format":"linkscope-project-manifest","version":1,"corpora":[]})", "missing \"knowledgeBase\"");
     }
     void missingFile() {
         expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"nope.txt"},
-                       "corpora":[{"path":"c.txt"}]})", "does not exist");
+                       "corpora":[{"path":"c.txt"}]})",
+                    "does not exist");
     }
     void unknownKbFormat() {
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt","format":"owl"},
-                       "corpora":[{"path":"c.txt"}]})", "unknown knowledge-base format");
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt","format":"owl"},
+                       "corpora":[{"path":"c.txt"}]})",
+            "unknown knowledge-base format");
     }
     void emptyCorpora() {
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[]})",
-                    "\"corpora\" is empty");
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[]})",
+            "\"corpora\" is empty");
     }
     void wrongTypes() {
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":3},"corpora":[{"path":"c.txt"}]})",
-                    "\"path\" has the wrong type");
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":3},"corpora":[{"path":"c.txt"}]})",
+            "\"path\" has the wrong type");
     }
     // A split name becomes an export's file or folder name: one that leaves the output folder,
     // or is no name at all, is refused where it is read.
     void hostileSplitNames_data() {
         QTest::addColumn<QString>("split");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("parent") << "../../etc/x" << "holds a path separator";
-        QTest::newRow("absolute") << "/tmp/evil" << "holds a path separator";
-        QTest::newRow("backslash") << "..\\\\x" << "holds a path separator";
-        QTest::newRow("dot dot") << ".." << "is not a file name";
-        QTest::newRow("dot") << "." << "is not a file name";
-        QTest::newRow("empty") << "" << "the split name is empty";
-        QTest::newRow("NUL") << "dev\\u0000x" << "control character";
-        QTest::newRow("newline") << "dev\\nx" << "control character";
+        QTest::newRow("parent") << "../../etc/x"
+                                << "holds a path separator";
+        QTest::newRow("absolute") << "/tmp/evil"
+                                  << "holds a path separator";
+        QTest::newRow("backslash") << "..\\\\x"
+                                   << "holds a path separator";
+        QTest::newRow("dot dot") << ".."
+                                 << "is not a file name";
+        QTest::newRow("dot") << "."
+                             << "is not a file name";
+        QTest::newRow("empty") << ""
+                               << "the split name is empty";
+        QTest::newRow("NUL") << "dev\\u0000x"
+                             << "control character";
+        QTest::newRow("newline") << "dev\\nx"
+                                 << "control character";
         QTest::newRow("too long") << QString(101, 'a') << "longer than 100 bytes";
     }
     void hostileSplitNames() {
         QFETCH(QString, split);
         QFETCH(QString, fragment);
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
-                        split.toStdString() + R"(","path":"c.txt"}]})",
-                    "corpora[0]: the split name");
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
-                        split.toStdString() + R"(","path":"c.txt"}]})",
-                    fragment.toStdString());
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
+                split.toStdString() + R"(","path":"c.txt"}]})",
+            "corpora[0]: the split name");
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":")" +
+                split.toStdString() + R"(","path":"c.txt"}]})",
+            fragment.toStdString());
     }
     void splitOfTheWrongType() {
-        expectError(R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":7,"path":"c.txt"}]})",
-                    "\"split\" has the wrong type");
+        expectError(
+            R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt"},"corpora":[{"split":7,"path":"c.txt"}]})",
+            "\"split\" has the wrong type");
     }
     void ordinarySplitNamesRead() {
         for (const std::string split : {"train", "dev-2", "test set", "étude", "v1.2"}) {

@@ -68,7 +68,9 @@ Decision decisionOn(std::string split, std::string document, std::size_t start, 
 QString history(const ProjectStore& store) {
     QStringList parts;
     for (const auto& decision : store.decisions())
-        parts << QStringLiteral("%1:%2").arg(decision.id).arg(QString::fromUtf8(decisionStateName(decision.state).data()));
+        parts << QStringLiteral("%1:%2")
+                     .arg(decision.id)
+                     .arg(QString::fromUtf8(decisionStateName(decision.state).data()));
     return parts.join(u' ');
 }
 
@@ -208,16 +210,19 @@ private Q_SLOTS:
         QVERIFY(read.corpora[2].pmidList.empty());
         {
             SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
-            QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(), std::string("2"));
-            QCOMPARE(raw.execAndGet("SELECT pmid_list FROM corpora WHERE position = 0").getString(), std::string("trng.txt"));
+            QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(),
+                     std::string("2"));
+            QCOMPARE(raw.execAndGet("SELECT pmid_list FROM corpora WHERE position = 0").getString(),
+                     std::string("trng.txt"));
         }
 
         // A version-1 file: the columns it never had, gone; it opens with neither lists nor filters.
         {
             SQLite::Database raw(file.string(), SQLite::OPEN_READWRITE);
-            raw.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'; DELETE FROM corpora WHERE position > 0; "
-                     "UPDATE corpora SET path = 'corpus.txt.gz'; ALTER TABLE corpora DROP COLUMN pmid_list; "
-                     "ALTER TABLE knowledge_base DROP COLUMN filters");
+            raw.exec(
+                "UPDATE meta SET value = '1' WHERE key = 'schema_version'; DELETE FROM corpora WHERE position > 0; "
+                "UPDATE corpora SET path = 'corpus.txt.gz'; ALTER TABLE corpora DROP COLUMN pmid_list; "
+                "ALTER TABLE knowledge_base DROP COLUMN filters");
         }
         const ProjectManifest old = ProjectStore::open(file).manifest();
         QCOMPARE(old.corpora.size(), std::size_t{1});
@@ -388,7 +393,7 @@ private Q_SLOTS:
             auto store = ProjectStore::open(file);
             const auto r4 = store.record(decisionOn("train", "100", 0, 5, DecisionKind::Nil, ""));
             QCOMPARE(r4.id, std::int64_t{4});
-            QCOMPARE(r4.newLink, std::string("-1"));  // nil filled in
+            QCOMPARE(r4.newLink, std::string("-1"));                                       // nil filled in
             QCOMPARE(history(store), QStringLiteral("1:done 2:done 3:discarded 4:done"));  // redo cut
             QVERIFY(!store.canRedo());
             QVERIFY(!store.redo().has_value());
@@ -460,8 +465,8 @@ private Q_SLOTS:
         QCOMPARE(decidedLink(decision), std::optional<std::string>(""));
         decision.kind = DecisionKind::Skip;
         QCOMPARE(decidedLink(decision), std::optional<std::string>());
-        for (const auto kind : {DecisionKind::Accept, DecisionKind::Correct, DecisionKind::Reject, DecisionKind::Nil,
-                                DecisionKind::Skip})
+        for (const auto kind :
+             {DecisionKind::Accept, DecisionKind::Correct, DecisionKind::Reject, DecisionKind::Nil, DecisionKind::Skip})
             QCOMPARE(parseDecisionKind(decisionKindName(kind)), std::optional<DecisionKind>(kind));
         QVERIFY(!parseDecisionKind("Accept").has_value());
         for (const auto state : {DecisionState::Done, DecisionState::Undone, DecisionState::Discarded})
@@ -532,7 +537,8 @@ private Q_SLOTS:
         test::FixtureDir dir;
         const auto file = dir.write(kProjectName, "precious");
         const QString error = errorOf([&] { newProject(dir); });
-        QVERIFY2(error.startsWith(q(file) + u':') && error.contains(QStringLiteral("already exists")), qPrintable(error));
+        QVERIFY2(error.startsWith(q(file) + u':') && error.contains(QStringLiteral("already exists")),
+                 qPrintable(error));
         QCOMPARE(test::readFile(file), std::string("precious"));
 
         const QString noFolder = errorOf([&] {
@@ -582,8 +588,9 @@ private Q_SLOTS:
                 QFAIL(qPrintable(QStringLiteral("%1 was opened").arg(QString::fromUtf8(name))));
             } catch (const ParseError& e) {
                 QCOMPARE(e.file(), file.string());
-                QVERIFY2(QString::fromStdString(e.what()).startsWith(q(file) + QStringLiteral(": not a Linkscope project")),
-                         e.what());
+                QVERIFY2(
+                    QString::fromStdString(e.what()).startsWith(q(file) + QStringLiteral(": not a Linkscope project")),
+                    e.what());
             } catch (const std::exception& e) {
                 QFAIL(qPrintable(QStringLiteral("%1: not a ParseError: %2").arg(QString::fromUtf8(name), e.what())));
             }
@@ -618,7 +625,8 @@ private Q_SLOTS:
             db.exec(sql);
             return file;
         };
-        const auto otherFormat = edited("other.linkscope", "UPDATE meta SET value = 'someone-else' WHERE key = 'format'");
+        const auto otherFormat =
+            edited("other.linkscope", "UPDATE meta SET value = 'someone-else' WHERE key = 'format'");
         error = errorOf([&] { ProjectStore::open(otherFormat); });
         QVERIFY2(error.startsWith(q(otherFormat) + QStringLiteral(": not a Linkscope project")) &&
                      error.contains(QStringLiteral("someone-else")),
@@ -629,13 +637,15 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith(q(newer) + QStringLiteral(": schema version 3 is newer than this Linkscope (2)")),
                  qPrintable(error));
         // Version 1 knew PubTator only: another format there is damage, not a guess.
-        const auto oldBioC = edited("old-bioc.linkscope", "UPDATE meta SET value = '1' WHERE key = 'schema_version'; "
-                                                          "UPDATE corpora SET format = 'bioc'");
+        const auto oldBioC = edited("old-bioc.linkscope",
+                                    "UPDATE meta SET value = '1' WHERE key = 'schema_version'; "
+                                    "UPDATE corpora SET format = 'bioc'");
         error = errorOf([&] { ProjectStore::open(oldBioC); });
         QVERIFY2(error.contains(QStringLiteral("unknown corpus format \"bioc\"")), qPrintable(error));
         const auto badFilters = edited("bad-filters.linkscope", "UPDATE knowledge_base SET filters = '[1]'");
         error = errorOf([&] { ProjectStore::open(badFilters); });
-        QVERIFY2(error.startsWith(q(badFilters) + QStringLiteral(": damaged project: the knowledge-base filters")), qPrintable(error));
+        QVERIFY2(error.startsWith(q(badFilters) + QStringLiteral(": damaged project: the knowledge-base filters")),
+                 qPrintable(error));
 
         const auto noVersion = edited("no-version.linkscope", "DELETE FROM meta WHERE key = 'schema_version'");
         error = errorOf([&] { ProjectStore::open(noVersion); });
@@ -648,7 +658,9 @@ private Q_SLOTS:
         // A split name becomes an export's file name: one that leaves the folder is damage.
         const auto escaping = edited("escaping.linkscope", "UPDATE corpora SET split = '../../outside'");
         error = errorOf([&] { ProjectStore::open(escaping); });
-        QVERIFY2(error.startsWith(q(escaping) + QStringLiteral(": damaged project: the split name \"../../outside\" holds a path separator")),
+        QVERIFY2(error.startsWith(
+                     q(escaping) +
+                     QStringLiteral(": damaged project: the split name \"../../outside\" holds a path separator")),
                  qPrintable(error));
 
         const auto badFormat = edited("bad-kb.linkscope", "UPDATE knowledge_base SET format = 'owl'");
@@ -688,7 +700,8 @@ private Q_SLOTS:
 
         QString error = errorOf([&] { loadDatastore(store, "biosyn", "encoder-B"); });
         QVERIFY2(error.startsWith(q(store.file())) && error.contains(QStringLiteral("encoder-A")) &&
-                     error.contains(QStringLiteral("encoder-B")) && !error.contains(QStringLiteral("linkscope-knn-datastore-")),
+                     error.contains(QStringLiteral("encoder-B")) &&
+                     !error.contains(QStringLiteral("linkscope-knn-datastore-")),
                  qPrintable(error));
 
         // A damaged blob is refused by the datastore's checksum, naming the project file.
@@ -743,13 +756,20 @@ private Q_SLOTS:
     void refusesDamagedDecisionRows_data() {
         QTest::addColumn<QString>("update");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("fractional start") << "start = 0.5" << "not whole numbers";
-        QTest::newRow("fractional end") << "\"end\" = 4.5" << "not whole numbers";
-        QTest::newRow("text offset") << "\"end\" = 'four'" << "not whole numbers";
-        QTest::newRow("tab in link") << "new_link = 'MESH:D1' || char(9) || 'x'" << "tab or a line break";
-        QTest::newRow("newline in previous link") << "previous_link = 'a' || char(10) || 'b'" << "tab or a line break";
-        QTest::newRow("split with a slash") << "split = '../x'" << "bad split";
-        QTest::newRow("document with CR") << "document = '1' || char(13)" << "tab or a line break";
+        QTest::newRow("fractional start") << "start = 0.5"
+                                          << "not whole numbers";
+        QTest::newRow("fractional end") << "\"end\" = 4.5"
+                                        << "not whole numbers";
+        QTest::newRow("text offset") << "\"end\" = 'four'"
+                                     << "not whole numbers";
+        QTest::newRow("tab in link") << "new_link = 'MESH:D1' || char(9) || 'x'"
+                                     << "tab or a line break";
+        QTest::newRow("newline in previous link") << "previous_link = 'a' || char(10) || 'b'"
+                                                  << "tab or a line break";
+        QTest::newRow("split with a slash") << "split = '../x'"
+                                            << "bad split";
+        QTest::newRow("document with CR") << "document = '1' || char(13)"
+                                          << "tab or a line break";
     }
     void refusesDamagedDecisionRows() {
         QFETCH(QString, update);
@@ -766,8 +786,9 @@ private Q_SLOTS:
             QCOMPARE(raw.exec(("UPDATE decisions SET " + update).toStdString()), 1);
         }
         const QString error = errorOf([&] { ProjectStore::open(file).decisions(); });
-        QVERIFY2(error.startsWith(q(file) + QStringLiteral(": damaged project: decision 1 ")) && error.contains(fragment),
-                 qPrintable(error));
+        QVERIFY2(
+            error.startsWith(q(file) + QStringLiteral(": damaged project: decision 1 ")) && error.contains(fragment),
+            qPrintable(error));
     }
 
     // A path with a NUL in a project edited outside Linkscope: the operating system would open
@@ -816,8 +837,10 @@ private Q_SLOTS:
                 const QByteArray line = pending.left(end);
                 bool ok = false;
                 const qlonglong id = line.startsWith("saved ") ? line.mid(6).toLongLong(&ok) : 0;
-                if (ok) saved.push_back(id);
-                else unexpected << QString::fromUtf8(line);
+                if (ok)
+                    saved.push_back(id);
+                else
+                    unexpected << QString::fromUtf8(line);
             }
         };
         while (saved.size() < 20 && writer.waitForReadyRead(60000)) takeLines();
@@ -841,9 +864,9 @@ private Q_SLOTS:
             expected.id = static_cast<std::int64_t>(i + 1);
             expected.state = DecisionState::Done;
             const auto problems = differences(decisions[i], expected);
-            QVERIFY2(problems.empty(), qPrintable(QStringLiteral("decision %1 differs in %2")
-                                                      .arg(i + 1)
-                                                      .arg(QString::fromStdString(problems))));
+            QVERIFY2(problems.empty(),
+                     qPrintable(
+                         QStringLiteral("decision %1 differs in %2").arg(i + 1).arg(QString::fromStdString(problems))));
         }
         SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
         QCOMPARE(raw.execAndGet("PRAGMA integrity_check").getString(), std::string("ok"));

@@ -49,10 +49,10 @@ private Q_SLOTS:
     }
     void groupsByIdSetInRankOrder() {
         const NameDictionary dictionary{
-            {"heart attack", {"MESH:D009203"}},                  // 0
-            {"myocardial infarction", {"MESH:D009203"}},         // 1
-            {"cold", {"MESH:D003139", "MESH:D003141"}},          // 2: a homonym left unresolved
-            {"common cold", {"MESH:D003139"}},                   // 3
+            {"heart attack", {"MESH:D009203"}},                      // 0
+            {"myocardial infarction", {"MESH:D009203"}},             // 1
+            {"cold", {"MESH:D003139", "MESH:D003141"}},              // 2: a homonym left unresolved
+            {"common cold", {"MESH:D003139"}},                       // 3
             {"cold (ambiguous)", {"MESH:D003141", "MESH:D003139"}},  // 4: same set, other order
         };
         const std::vector<Candidate> ranked{{2, 0.9f}, {0, 0.8f}, {4, 0.7f}, {1, 0.6f}, {3, 0.5f}};

@@ -1,6 +1,5 @@
 // DenseIndex (FAISS) against brute force: exact search and its tie order, the recall of the
 // approximate kinds on clustered vectors, saving and loading, and damaged files.
-#include <QtTest/QtTest>
 #include <faiss/IndexFlat.h>
 #include <faiss/IndexHNSW.h>
 #include <faiss/IndexIVFPQ.h>
@@ -8,14 +7,15 @@
 #include <faiss/index_io.h>
 #include <faiss/invlists/InvertedLists.h>
 #include <zlib.h>
+#include <QtTest/QtTest>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
-#include <span>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -164,8 +164,8 @@ std::string wrapPayload(std::uint8_t kind, std::uint64_t dimension, std::uint64_
     file += payload;
     appendLittle<std::uint64_t>(file, payload.size());
     appendLittle<std::uint32_t>(
-        file, static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0),
-                                                 reinterpret_cast<const Bytef*>(file.data()), file.size())));
+        file, static_cast<std::uint32_t>(
+                  crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(file.data()), file.size())));
     return file;
 }
 
@@ -559,13 +559,13 @@ void TestDenseIndex::builderRefusesMisuse() {
     {
         DenseIndexBuilder builder(dim, rows, "fp", fp16);
         QCOMPARE(builder.trainingRows().size(), std::size_t{640});
-        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim)));  // not trained
+        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim)));    // not trained
         QVERIFY_THROWS_EXCEPTION(Error, builder.train(std::span<const float>(vectors).first(dim)));  // wrong size
         builder.train(std::span<const float>(vectors).first(640 * dim));
         QVERIFY_THROWS_EXCEPTION(Error, builder.train(std::span<const float>(vectors).first(640 * dim)));  // twice
-        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim + 1)));    // ragged
+        QVERIFY_THROWS_EXCEPTION(Error, builder.add(std::span<const float>(vectors).first(dim + 1)));      // ragged
         builder.add(std::span<const float>(vectors).first(500 * dim));
-        QVERIFY_THROWS_EXCEPTION(Error, builder.finish());  // 500 of 1,000 rows
+        QVERIFY_THROWS_EXCEPTION(Error, builder.finish());      // 500 of 1,000 rows
         QVERIFY_THROWS_EXCEPTION(Error, builder.add(vectors));  // 1,500 of 1,000 rows
         builder.add(std::span<const float>(vectors).subspan(500 * dim));
         QCOMPARE(builder.finish().size(), rows);
@@ -772,14 +772,16 @@ void TestDenseIndex::craftedPayloadsAreRefusedBeforeSearch() {
         QCOMPARE(DenseIndex::load(write("hnsw-good.dense", 1, 300, faissPayload(hnsw))).size(), std::size_t{300});
         const auto neighbour = hnsw.hnsw.neighbors[5];
         hnsw.hnsw.neighbors[5] = 1000000;
-        expectParseError(write("hnsw-neighbour.dense", 1, 300, faissPayload(hnsw)), "neighbour id (1000000) is outside");
+        expectParseError(write("hnsw-neighbour.dense", 1, 300, faissPayload(hnsw)),
+                         "neighbour id (1000000) is outside");
         hnsw.hnsw.neighbors[5] = neighbour;
         const auto entry = hnsw.hnsw.entry_point;
         hnsw.hnsw.entry_point = -7;
         expectParseError(write("hnsw-entry.dense", 1, 300, faissPayload(hnsw)), "entry point");
         hnsw.hnsw.entry_point = entry;
         hnsw.hnsw.offsets[10] += 3;
-        expectParseError(write("hnsw-offsets.dense", 1, 300, faissPayload(hnsw)), "neighbour list has the wrong length");
+        expectParseError(write("hnsw-offsets.dense", 1, 300, faissPayload(hnsw)),
+                         "neighbour list has the wrong length");
     }
     {
         faiss::IndexFlatIP flat(static_cast<long>(dim));

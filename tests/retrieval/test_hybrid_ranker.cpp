@@ -24,10 +24,12 @@ DenseSearchFn bruteForce(const std::vector<float>& vectors, std::size_t dimensio
             std::vector<Candidate> all;
             for (std::uint32_t r = 0; r < rows; ++r) {
                 float dot = 0.0f;
-                for (std::size_t d = 0; d < dimension; ++d) dot += queries[q * dimension + d] * vectors[r * dimension + d];
+                for (std::size_t d = 0; d < dimension; ++d)
+                    dot += queries[q * dimension + d] * vectors[r * dimension + d];
                 all.push_back({r, dot});
             }
-            std::stable_sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+            std::stable_sort(all.begin(), all.end(),
+                             [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
             if (all.size() > k) all.resize(k);
             out.push_back(std::move(all));
         }

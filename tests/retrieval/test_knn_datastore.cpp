@@ -86,8 +86,8 @@ void reseal(std::string& bytes) {
 // Offsets of the sections of a saved file (the layout in knn_datastore.cpp).
 struct Layout {
     std::size_t fingerprintSize = 28, nextId = 0, entityCount = 0, entityBytes = 0, entityText = 0, entityEnds = 0,
-                keyCount = 0, sourceBytes = 0, keyIds = 0, keyEntities = 0, origins = 0, sourceEnds = 0,
-                sourceText = 0, vectors = 0;
+                keyCount = 0, sourceBytes = 0, keyIds = 0, keyEntities = 0, origins = 0, sourceEnds = 0, sourceText = 0,
+                vectors = 0;
 };
 Layout layoutOf(const std::string& bytes, std::size_t dimension) {
     Layout at;
@@ -133,8 +133,10 @@ class TestKnnDatastore : public QObject {
         const auto values = gaussian(seed, count * dimension);
         for (std::size_t i = 0; i < count; ++i) {
             const auto origin = static_cast<KeyOrigin>(i % 3);
-            const std::string source = i % 4 == 0 ? std::string() : "train:PMID" + std::to_string(i) + ":é→" + std::to_string(i);
-            store.add(std::span(values).subspan(i * dimension, dimension), "MESH:D" + std::to_string(i % 7), origin, source);
+            const std::string source =
+                i % 4 == 0 ? std::string() : "train:PMID" + std::to_string(i) + ":é→" + std::to_string(i);
+            store.add(std::span(values).subspan(i * dimension, dimension), "MESH:D" + std::to_string(i % 7), origin,
+                      source);
         }
         store.add(gaussian(seed + 1, dimension), "UMLS:C0000001", KeyOrigin::Corrected, "only key");
         // (Checked by the callers' expectations of size() and nextKeyId().)
@@ -269,7 +271,8 @@ private Q_SLOTS:
             // Every vector five times over (as one training mention's text is, many times): exact
             // ties, which must come out by key id however the product rounded them.
             const std::size_t row = i % 1000;
-            store.add(std::span(distinct).subspan(row * dimension, dimension), "E" + std::to_string(row % 90), KeyOrigin::Training);
+            store.add(std::span(distinct).subspan(row * dimension, dimension), "E" + std::to_string(row % 90),
+                      KeyOrigin::Training);
         }
         auto queries = gaussian(32, 300 * dimension);
         // Some queries are keys themselves (similarity 1, five ties at the top).
@@ -313,8 +316,8 @@ private Q_SLOTS:
         std::size_t entered = 0, passed = 0;
         for (std::size_t i = 0; i < 120; ++i) {
             const std::size_t row = (i * 7) % 40;  // every vector three times, in another order each time
-            const std::uint64_t key =
-                store.add(std::span(distinct).subspan(row * dimension, dimension), "E" + std::to_string(row % 9), KeyOrigin::Training);
+            const std::uint64_t key = store.add(std::span(distinct).subspan(row * dimension, dimension),
+                                                "E" + std::to_string(row % 9), KeyOrigin::Training);
             const auto entries = store.asNeighbors(queries, key);
             QCOMPARE(entries.size(), std::size_t{20});
             const auto searched = store.search(queries, k);
@@ -324,7 +327,8 @@ private Q_SLOTS:
                 const auto place = mergeNeighbor(lists[q], counts[q], entries[q]);
                 (place ? entered : passed) += 1;
                 if (place) QCOMPARE(lists[q][*place].key, key);
-                const std::vector<DatastoreNeighbor> merged(lists[q].begin(), lists[q].begin() + static_cast<std::ptrdiff_t>(counts[q]));
+                const std::vector<DatastoreNeighbor> merged(lists[q].begin(),
+                                                            lists[q].begin() + static_cast<std::ptrdiff_t>(counts[q]));
                 QCOMPARE(keysOf(merged), keysOf(searched[q]));
                 for (std::size_t j = 0; j < merged.size(); ++j)
                     QVERIFY(std::abs(merged[j].similarity - searched[q][j].similarity) <= kTolerance);
@@ -360,14 +364,16 @@ private Q_SLOTS:
         KnnDatastore store(dimension, "enc");
         const auto keys = gaussian(11, count * dimension);
         for (std::size_t i = 0; i < count; ++i)
-            store.add(std::span(keys).subspan(i * dimension, dimension), "E" + std::to_string(i % 50), KeyOrigin::Training);
+            store.add(std::span(keys).subspan(i * dimension, dimension), "E" + std::to_string(i % 50),
+                      KeyOrigin::Training);
         const auto queries = gaussian(12, 15 * dimension);
         const std::size_t k = 10;
         const auto lists = store.search(queries, k);
         for (std::size_t q = 0; q < 15; ++q) {
             const auto query = std::span(queries).subspan(q * dimension, dimension);
             std::vector<double> exact(count);
-            for (std::size_t i = 0; i < count; ++i) exact[i] = cosine(query, std::span(keys).subspan(i * dimension, dimension));
+            for (std::size_t i = 0; i < count; ++i)
+                exact[i] = cosine(query, std::span(keys).subspan(i * dimension, dimension));
             std::vector<double> sorted = exact;
             std::sort(sorted.begin(), sorted.end(), std::greater<>());
             const auto& list = lists[q];
@@ -397,8 +403,10 @@ private Q_SLOTS:
         DatastoreReach reach(store, targets, k);
         QCOMPARE(reach.size(), targetCount);
         QVERIFY(std::abs(reach.targetSimilarity(3, 7) - cosine(std::span(targets).subspan(3 * dimension, dimension),
-                                                                std::span(targets).subspan(7 * dimension, dimension))) < 1e-5);
-        QVERIFY(std::abs(reach.targetSimilarity(3, 7) - reach.similarity(3, std::span(targets).subspan(7 * dimension, dimension))) < 1e-6);
+                                                               std::span(targets).subspan(7 * dimension, dimension))) <
+                1e-5);
+        QVERIFY(std::abs(reach.targetSimilarity(3, 7) -
+                         reach.similarity(3, std::span(targets).subspan(7 * dimension, dimension))) < 1e-6);
         // With fewer than k keys every target takes any new key.
         QCOMPARE(reach.reachedBy(gaussian(23, dimension)).size(), targetCount);
         QVERIFY(std::isinf(reach.threshold(0)));
@@ -416,7 +424,8 @@ private Q_SLOTS:
             for (std::size_t t = 0; t < targetCount; ++t) {
                 const double c = cosine(key, std::span(targets).subspan(t * dimension, dimension));
                 if (!std::isinf(thresholds[t]) && std::abs(c - thresholds[t]) < 1e-5) continue;  // too close to call
-                const bool entered = std::any_of(lists[t].begin(), lists[t].end(), [&](const auto& n) { return n.key == id; });
+                const bool entered =
+                    std::any_of(lists[t].begin(), lists[t].end(), [&](const auto& n) { return n.key == id; });
                 const bool said = std::find(predicted.begin(), predicted.end(), t) != predicted.end();
                 QCOMPARE(said, entered);
                 ++checked;
@@ -426,9 +435,12 @@ private Q_SLOTS:
             QCOMPARE(reach.keyAdded(key), predicted);
             // The incremental thresholds equal a fresh search's.
             for (std::size_t t = 0; t < targetCount; ++t) {
-                const float expected = lists[t].size() < k ? -std::numeric_limits<float>::infinity() : lists[t][k - 1].similarity;
-                if (std::isinf(expected)) QVERIFY(std::isinf(reach.threshold(t)));
-                else QVERIFY(std::abs(reach.threshold(t) - expected) < kTolerance * 10);
+                const float expected =
+                    lists[t].size() < k ? -std::numeric_limits<float>::infinity() : lists[t][k - 1].similarity;
+                if (std::isinf(expected))
+                    QVERIFY(std::isinf(reach.threshold(t)));
+                else
+                    QVERIFY(std::abs(reach.threshold(t) - expected) < kTolerance * 10);
             }
         }
         QVERIFY(checked > 1000);
@@ -488,7 +500,8 @@ private Q_SLOTS:
             QCOMPARE(lists[0].size(), std::min<std::size_t>(k, 3));
             for (const auto& neighbor : lists[0]) QVERIFY(neighbor.key != 1 && neighbor.key != 4 && neighbor.key != 6);
         }
-        QCOMPARE(keysOf(store.search(Vec{std::cos(1.5f), std::sin(1.5f)}, 5)[0]), (std::vector<std::uint64_t>{5, 3, 2}));
+        QCOMPARE(keysOf(store.search(Vec{std::cos(1.5f), std::sin(1.5f)}, 5)[0]),
+                 (std::vector<std::uint64_t>{5, 3, 2}));
         // The id after the largest ever given, although 6 was removed.
         QCOMPARE(store.add(Vec{1, 0}, "E9", KeyOrigin::Accepted), std::uint64_t{7});
         QCOMPARE(store.nextKeyId(), std::uint64_t{8});
@@ -602,7 +615,8 @@ private Q_SLOTS:
         QCOMPARE(loaded.keyCount(*loaded.findEntity("UMLS:C0000001")), std::size_t{0});
         QVERIFY(loaded.keys() == store.keys());
         QCOMPARE(loaded.keyVectors().size(), store.keyVectors().size());
-        QVERIFY(std::memcmp(loaded.keyVectors().data(), store.keyVectors().data(), store.keyVectors().size_bytes()) == 0);
+        QVERIFY(std::memcmp(loaded.keyVectors().data(), store.keyVectors().data(), store.keyVectors().size_bytes()) ==
+                0);
         const auto query = gaussian(4, 10);
         const auto before = store.search(query, 8);
         const auto after = loaded.search(query, 8);
@@ -687,10 +701,17 @@ private Q_SLOTS:
         const Layout at = layoutOf(bytes, 3);
         const std::uint64_t huge = std::uint64_t{1} << 62;
         const std::pair<std::size_t, std::uint64_t> damages[] = {
-            {at.fingerprintSize, huge},     {at.entityCount, 0xFFFFFFFFull}, {at.entityCount, huge},
-            {at.entityBytes, huge},         {at.keyCount, huge},             {at.keyCount, 1ull << 40},
-            {at.sourceBytes, huge},         {at.keyCount, 4},                {at.entityBytes, 1000},
-            {20, 1ull << 40} /* dimension */, {20, 1ull << 19} /* keys x dimension overrun the file */,
+            {at.fingerprintSize, huge},
+            {at.entityCount, 0xFFFFFFFFull},
+            {at.entityCount, huge},
+            {at.entityBytes, huge},
+            {at.keyCount, huge},
+            {at.keyCount, 1ull << 40},
+            {at.sourceBytes, huge},
+            {at.keyCount, 4},
+            {at.entityBytes, 1000},
+            {20, 1ull << 40} /* dimension */,
+            {20, 1ull << 19} /* keys x dimension overrun the file */,
         };
         for (const auto& [offset, value] : damages) {
             std::string damaged = bytes;
@@ -739,10 +760,17 @@ private Q_SLOTS:
         const std::vector<std::string> two{"A", "B"};
         QVERIFY(throwsError([&] { store.addBatch(Vec{1, 0, 0, 1, 0}, two, KeyOrigin::Training); }, "not 2 rows"));
         QVERIFY(throwsError([&] { store.addBatch(Vec{1, 0, 0}, two, KeyOrigin::Training); }, "not 2 rows"));
-        QVERIFY(throwsError([&] { store.addBatch(Vec{1, 0, 0, 0, 1, 0}, two, KeyOrigin::Training, std::vector<std::string>{"s"}); },
-                            "1 sources for 2 keys"));
+        QVERIFY(throwsError(
+            [&] {
+                store.addBatch(Vec{1, 0, 0, 0, 1, 0}, two, KeyOrigin::Training, std::vector<std::string>{"s"});
+            },
+            "1 sources for 2 keys"));
         // A batch with one bad row adds nothing, not even its entities.
-        QVERIFY(throwsError([&] { store.addBatch(Vec{1, 0, 0, 0, 0, 0}, two, KeyOrigin::Training); }, "key 1 is the zero vector"));
+        QVERIFY(throwsError(
+            [&] {
+                store.addBatch(Vec{1, 0, 0, 0, 0, 0}, two, KeyOrigin::Training);
+            },
+            "key 1 is the zero vector"));
         QCOMPARE(store.size(), std::size_t{3});
         QCOMPARE(store.nextKeyId(), std::uint64_t{4});
         QVERIFY(!store.findEntity("A").has_value());
@@ -750,7 +778,8 @@ private Q_SLOTS:
         QVERIFY(throwsError([&] { (void)store.search(Vec{1, 0, 0, nan, 0, 0}, 2); }, "query 1 holds a value"));
         QVERIFY(throwsError([&] { (void)store.search(Vec{0, 0, 0}, 2); }, "query 0 is the zero vector"));
         // A good batch: ids in order, sources kept.
-        const auto ids = store.addBatch(Vec{1, 0, 0, 0, 1, 0}, two, KeyOrigin::Corrected, std::vector<std::string>{"s1", "s2"});
+        const auto ids =
+            store.addBatch(Vec{1, 0, 0, 0, 1, 0}, two, KeyOrigin::Corrected, std::vector<std::string>{"s1", "s2"});
         QCOMPARE(ids, (std::vector<std::uint64_t>{4, 5}));
         QCOMPARE(store.info(5)->source, std::string("s2"));
         QVERIFY(store.info(5)->origin == KeyOrigin::Corrected);

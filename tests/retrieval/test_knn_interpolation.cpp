@@ -20,12 +20,11 @@ bool near(double a, double b) {
     return std::abs(a - b) <= 1e-12 * std::abs(b);
 }
 
-#define CHECK_NEAR(actual, expected)                                                                        \
-    QVERIFY2(near((actual), (expected)),                                                                    \
-             qPrintable(QStringLiteral("%1 = %2, expected %3")                                              \
-                            .arg(QLatin1String(#actual))                                                    \
-                            .arg(actual, 0, 'g', 17)                                                        \
-                            .arg(expected, 0, 'g', 17)))
+#define CHECK_NEAR(actual, expected)                                                       \
+    QVERIFY2(near((actual), (expected)), qPrintable(QStringLiteral("%1 = %2, expected %3") \
+                                                        .arg(QLatin1String(#actual))       \
+                                                        .arg(actual, 0, 'g', 17)           \
+                                                        .arg(expected, 0, 'g', 17)))
 
 const InterpolatedEntity* find(const std::vector<InterpolatedEntity>& result, std::uint32_t entity) {
     for (const auto& row : result)
@@ -177,9 +176,7 @@ private Q_SLOTS:
         }
     }
 
-    void emptyInput() {
-        QVERIFY(interpolate({}, {}, KnnSettings::ncbi()).empty());
-    }
+    void emptyInput() { QVERIFY(interpolate({}, {}, KnnSettings::ncbi()).empty()); }
 
     void smallTemperaturesStayFinite() {
         // exp(-0.75 / 0.001) = exp(-750) underflows to 0 in double, and exp(+750) would overflow:
@@ -222,8 +219,7 @@ private Q_SLOTS:
     }
 
     void duplicateModelEntriesKeepTheHighestScore() {
-        const std::vector<EntityScore> duplicated{{20, 0.5f}, {10, 0.75f}, {30, 0.6875f}, {20, 0.734375f},
-                                                  {10, 0.25f}};
+        const std::vector<EntityScore> duplicated{{20, 0.5f}, {10, 0.75f}, {30, 0.6875f}, {20, 0.734375f}, {10, 0.25f}};
         const auto result = interpolate(duplicated, neighbors, KnnSettings::ncbi());
         QCOMPARE(order(result), (std::vector<std::uint32_t>{10, 20, 30}));
         QCOMPARE(find(result, 20)->modelScore, 0.734375f);

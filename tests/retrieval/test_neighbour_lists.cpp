@@ -57,7 +57,9 @@ private Q_SLOTS:
             const auto row = q % 5 == 0 ? pool[q % pool.size()] : draw();  // some queries are keys to come
             queryRows.insert(queryRows.end(), row.begin(), row.end());
         }
-        const auto query = [&](std::size_t q) { return std::span<const float>(queryRows).subspan(q * dimension, dimension); };
+        const auto query = [&](std::size_t q) {
+            return std::span<const float>(queryRows).subspan(q * dimension, dimension);
+        };
 
         KnnDatastore store(dimension, "enc");
         NeighbourLists lists(queries, k, depth);
@@ -90,8 +92,10 @@ private Q_SLOTS:
                             const std::vector<DatastoreNeighbor> now(lists.nearest(q).begin(), lists.nearest(q).end());
                             const bool changed = lists.merge(q, entries[q]);
                             QCOMPARE(preview.has_value(), changed);
-                            if (preview) QVERIFY(sameList(*preview, lists.nearest(q)));
-                            else QVERIFY(sameList(now, lists.nearest(q)));
+                            if (preview)
+                                QVERIFY(sameList(*preview, lists.nearest(q)));
+                            else
+                                QVERIFY(sameList(now, lists.nearest(q)));
                             ++previews;
                             if (changed) reported.insert(q);
                         } else if (lists.merge(q, entries[q])) {
@@ -118,13 +122,16 @@ private Q_SLOTS:
                 }
                 const auto searched = store.search(query(q), depth)[0];
                 const std::size_t first = std::min(k, searched.size());
-                QVERIFY2(sameList(lists.nearest(q), std::span(searched).first(first)), qPrintable(QStringLiteral("step %1 query %2").arg(step).arg(q)));
-                const float kth = searched.size() < k ? -std::numeric_limits<float>::infinity() : searched[k - 1].similarity;
+                QVERIFY2(sameList(lists.nearest(q), std::span(searched).first(first)),
+                         qPrintable(QStringLiteral("step %1 query %2").arg(step).arg(q)));
+                const float kth =
+                    searched.size() < k ? -std::numeric_limits<float>::infinity() : searched[k - 1].similarity;
                 QVERIFY(std::abs(lists.kth(q) - kth) <= kTolerance || (std::isinf(kth) && std::isinf(lists.kth(q))));
                 // A key below the floor cannot enter: the floor is at most the k-th.
                 QVERIFY(lists.floor(q) <= lists.kth(q) + kTolerance || std::isinf(lists.kth(q)));
                 QVERIFY2(before[q].has_value(), "a held list was held before");
-                if (!sameList(*before[q], lists.nearest(q))) QVERIFY2(reported.contains(q), "a changed list was reported");
+                if (!sameList(*before[q], lists.nearest(q)))
+                    QVERIFY2(reported.contains(q), "a changed list was reported");
             }
             // Now and then the stale lists are searched again (a rerank).
             if (step % 10 == 9)

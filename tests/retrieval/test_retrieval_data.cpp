@@ -61,7 +61,8 @@ TestSet readTestSet(const std::string& tar) {
                 if (fields.size() != 5 || trimmed(fields[4]) == "-1") continue;
                 Query query;
                 query.parts = splitOn(withBars(trimmed(fields[3])), "|");
-                for (const auto& id : splitOn(withBars(trimmed(fields[4])), "|")) query.gold.insert(canonicalConceptId(id).value());
+                for (const auto& id : splitOn(withBars(trimmed(fields[4])), "|"))
+                    query.gold.insert(canonicalConceptId(id).value());
                 set.queries.push_back(std::move(query));
             }
         }
@@ -78,7 +79,8 @@ std::size_t hitsAt(const TestSet& set, const std::vector<std::vector<Candidate>>
         for (std::size_t p = 0; p < query.parts.size(); ++p, ++part) {
             bool found = false;
             for (std::size_t i = 0; i < std::min(k, ranked[part].size()) && !found; ++i)
-                for (const auto& id : set.dictionary[ranked[part][i].entry].ids) found = found || query.gold.contains(id);
+                for (const auto& id : set.dictionary[ranked[part][i].entry].ids)
+                    found = found || query.gold.contains(id);
             all = all && found;
         }
         hits += all ? 1 : 0;
@@ -120,9 +122,10 @@ private Q_SLOTS:
         const auto ranked = index.search(set_.parts, 20);
         const double search = seconds(start);
         const std::size_t hits1 = hitsAt(set_, ranked, 1), hits5 = hitsAt(set_, ranked, 5);
-        qInfo("NCBI test, char 1-2: Acc@1 %.4f (%zu/960), Acc@5 %.4f (%zu/960); build %.2f s, search %.2f s "
-              "(this build's flags; see docs/benchmarks.md for a Release build)",
-              static_cast<double>(hits1) / 960.0, hits1, static_cast<double>(hits5) / 960.0, hits5, build, search);
+        qInfo(
+            "NCBI test, char 1-2: Acc@1 %.4f (%zu/960), Acc@5 %.4f (%zu/960); build %.2f s, search %.2f s "
+            "(this build's flags; see docs/benchmarks.md for a Release build)",
+            static_cast<double>(hits1) / 960.0, hits1, static_cast<double>(hits5) / 960.0, hits5, build, search);
         // The scikit-learn pipeline gives the same: 842 and 869 of 960 (0.8771 / 0.9052).
         QCOMPARE(hits1, std::size_t{842});
         QCOMPARE(hits5, std::size_t{869});
@@ -131,7 +134,8 @@ private Q_SLOTS:
         TfidfVectorizer model(TfidfSettings::bioSyn());
         const SparseRows rows = model.fitTransform(test::namesOf(set_.dictionary));
         for (std::size_t p = 0; p < set_.parts.size(); p += 20) {
-            const auto expected = test::bruteForceRanking(rows, model.vocabularySize(), model.transform(set_.parts[p]), 20);
+            const auto expected =
+                test::bruteForceRanking(rows, model.vocabularySize(), model.transform(set_.parts[p]), 20);
             const std::string difference = test::rankingDifference(ranked[p], expected);
             QVERIFY2(difference.empty(), qPrintable(QString::fromStdString(set_.parts[p] + ": " + difference)));
         }
@@ -144,8 +148,8 @@ private Q_SLOTS:
         saveSparseIndex(index, file);
         const auto start = std::chrono::steady_clock::now();
         const SparseIndex loaded = loadSparseIndex(file, set_.dictionary, TfidfSettings::bioSyn());
-        qInfo("saved index: %.1f MiB, loaded in %.2f s", static_cast<double>(std::filesystem::file_size(file)) / 1048576.0,
-              seconds(start));
+        qInfo("saved index: %.1f MiB, loaded in %.2f s",
+              static_cast<double>(std::filesystem::file_size(file)) / 1048576.0, seconds(start));
         QVERIFY(loaded.postings().weights == index.postings().weights);
         const std::vector<std::string> sample(set_.parts.begin(), set_.parts.begin() + 100);
         const auto before = index.search(sample, 10), after = loaded.search(sample, 10);
@@ -181,10 +185,11 @@ private Q_SLOTS:
         const auto recall = [&](const std::vector<std::vector<Candidate>>& ranked, std::size_t at) {
             return static_cast<double>(hitsAt(set_, ranked, at)) / 960.0;
         };
-        qInfo("Le & Nguyen candidates on NCBI test: char 2-5 Acc@1 %.4f Acc@20 %.4f; words Acc@1 %.4f Acc@20 %.4f; "
-              "merged (interleaved) Acc@1 %.4f Acc@20 %.4f",
-              recall(byChars, 1), recall(byChars, 20), recall(byWords, 1), recall(byWords, 20), recall(merged, 1),
-              recall(merged, 20));
+        qInfo(
+            "Le & Nguyen candidates on NCBI test: char 2-5 Acc@1 %.4f Acc@20 %.4f; words Acc@1 %.4f Acc@20 %.4f; "
+            "merged (interleaved) Acc@1 %.4f Acc@20 %.4f",
+            recall(byChars, 1), recall(byChars, 20), recall(byWords, 1), recall(byWords, 20), recall(merged, 1),
+            recall(merged, 20));
         // Measured when this suite was written; a merged list of 20 finds more than either half of it.
         QVERIFY(recall(merged, 20) >= recall(byChars, 10));
         QVERIFY(recall(byChars, 1) > 0.8);

@@ -118,21 +118,36 @@ private Q_SLOTS:
     void malformedSieves_data() {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("named");
-        QTest::newRow("empty") << "" << "empty";
-        QTest::newRow("blank") << "  " << "empty";
-        QTest::newRow("lone plus") << "+" << "empty component at position 1";
-        QTest::newRow("leading plus") << "+D-T" << "empty component at position 1";
-        QTest::newRow("trailing plus") << "D-T+" << "empty component at position 2";
-        QTest::newRow("double plus") << "D-T++OD-T" << "empty component at position 2";
-        QTest::newRow("junk") << "D-T+banana" << "unknown strategy 'banana'";
-        QTest::newRow("lower case") << "d-t" << "unknown strategy 'd-t'";
-        QTest::newRow("other separator") << "D-T,OD-T" << "unknown strategy 'D-T,OD-T'";
-        QTest::newRow("exact only") << "exact" << "no search stage";
-        QTest::newRow("exact twice") << "exact+exact+D-T" << "'exact' given twice";
-        QTest::newRow("exact late") << "D-T+exact+OD-T" << "'exact' must come first";
-        QTest::newRow("exact last") << "D-T+exact" << "'exact' must come first";
-        QTest::newRow("exact upper") << "EXACT+D-T" << "unknown strategy 'EXACT'";
-        QTest::newRow("repeated stage") << "D-T+OD-T+D-T" << "'D-T' given twice";
+        QTest::newRow("empty") << ""
+                               << "empty";
+        QTest::newRow("blank") << "  "
+                               << "empty";
+        QTest::newRow("lone plus") << "+"
+                                   << "empty component at position 1";
+        QTest::newRow("leading plus") << "+D-T"
+                                      << "empty component at position 1";
+        QTest::newRow("trailing plus") << "D-T+"
+                                       << "empty component at position 2";
+        QTest::newRow("double plus") << "D-T++OD-T"
+                                     << "empty component at position 2";
+        QTest::newRow("junk") << "D-T+banana"
+                              << "unknown strategy 'banana'";
+        QTest::newRow("lower case") << "d-t"
+                                    << "unknown strategy 'd-t'";
+        QTest::newRow("other separator") << "D-T,OD-T"
+                                         << "unknown strategy 'D-T,OD-T'";
+        QTest::newRow("exact only") << "exact"
+                                    << "no search stage";
+        QTest::newRow("exact twice") << "exact+exact+D-T"
+                                     << "'exact' given twice";
+        QTest::newRow("exact late") << "D-T+exact+OD-T"
+                                    << "'exact' must come first";
+        QTest::newRow("exact last") << "D-T+exact"
+                                    << "'exact' must come first";
+        QTest::newRow("exact upper") << "EXACT+D-T"
+                                     << "unknown strategy 'EXACT'";
+        QTest::newRow("repeated stage") << "D-T+OD-T+D-T"
+                                        << "'D-T' given twice";
     }
     void malformedSieves() {
         QFETCH(QString, spec);

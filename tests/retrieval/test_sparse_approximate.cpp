@@ -170,7 +170,8 @@ private Q_SLOTS:
         words.maxN = 1;
         NameDictionary dictionary;
         for (std::size_t i = 0; i < kNarrowVocabularyLimit + 100; ++i)
-            dictionary.push_back({"w" + std::to_string(i) + " shared t" + std::to_string(i % 7), {"MESH:D" + std::to_string(i)}});
+            dictionary.push_back(
+                {"w" + std::to_string(i) + " shared t" + std::to_string(i % 7), {"MESH:D" + std::to_string(i)}});
         const SparseIndex exact = SparseIndex::build(dictionary, words, exactOptions());
         const SparseIndex approximate = SparseIndex::build(dictionary, words, approximateOptions(64));
         QVERIFY(approximate.approximate());
@@ -193,7 +194,8 @@ private Q_SLOTS:
         // least 0.99 of exact search's).
         const NameDictionary dictionary = wordDictionary(23, 20000);
         const SparseIndex exact = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), exactOptions());
-        const SparseIndex approximate = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), approximateOptions(256));
+        const SparseIndex approximate =
+            SparseIndex::build(dictionary, TfidfSettings::bioSyn(), approximateOptions(256));
         const auto queries = mentionLike(dictionary, 300, 9);
         const auto texts = textsOf(queries);
         const auto expected = exact.search(std::span<const std::string>(texts), 10, 1);
@@ -263,7 +265,8 @@ private Q_SLOTS:
         // exactly as the query is found only because an exact spelling is always a candidate.
         NameDictionary dictionary;
         for (int i = 0; i < 300; ++i)
-            dictionary.push_back({"alpha beta gamma delta " + std::to_string(i), {"MESH:D" + std::to_string(100000 + i)}});
+            dictionary.push_back(
+                {"alpha beta gamma delta " + std::to_string(i), {"MESH:D" + std::to_string(100000 + i)}});
         dictionary.push_back({"delta epsilon", {"MESH:D200000"}});
         dictionary.push_back({"alpha beta gamma delta epsilon", {"MESH:D200002"}});
         SparseIndexOptions options = approximateOptions(1);

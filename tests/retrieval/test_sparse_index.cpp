@@ -27,11 +27,13 @@ std::vector<Setup> setups() {
     return {{"char 1-2, dense columns", TfidfSettings::bioSyn(), 0.125},
             {"char 1-2, no dense columns", TfidfSettings::bioSyn(), 2.0},
             {"char 2-5, dense columns", TfidfSettings::leNguyenChars(), 0.05},
-            {"word 1-2, no dense columns", [] {
+            {"word 1-2, no dense columns",
+             [] {
                  TfidfSettings s = TfidfSettings::leNguyenWords();
                  s.maxN = 2;
                  return s;
-             }(), 2.0},
+             }(),
+             2.0},
             {"word 1-1, every word dense", words, 0.0}};
 }
 
@@ -41,10 +43,18 @@ std::vector<std::string> randomQueries(std::uint32_t seed, const NameDictionary&
     std::uniform_int_distribution<std::size_t> pick(0, dictionary.size() - 1);
     for (std::size_t i = 0; i < count; ++i) {
         switch (i % 4) {
-            case 0: queries.push_back(dictionary[pick(random)].name); break;             // a name itself
-            case 1: queries.push_back(dictionary[pick(random)].name + " x"); break;      // near a name
-            case 2: queries.push_back(test::randomName(random)); break;                  // anything
-            default: queries.push_back(test::randomName(random, "aeiouzq")); break;      // partly unknown
+            case 0:
+                queries.push_back(dictionary[pick(random)].name);
+                break;  // a name itself
+            case 1:
+                queries.push_back(dictionary[pick(random)].name + " x");
+                break;  // near a name
+            case 2:
+                queries.push_back(test::randomName(random));
+                break;  // anything
+            default:
+                queries.push_back(test::randomName(random, "aeiouzq"));
+                break;  // partly unknown
         }
     }
     return queries;
@@ -70,12 +80,14 @@ private Q_SLOTS:
         QFETCH(int, seed);
         QFETCH(int, names);
         const Setup chosen = setups()[static_cast<std::size_t>(setup)];
-        const auto dictionary = test::randomDictionary(static_cast<std::uint32_t>(seed), static_cast<std::size_t>(names));
+        const auto dictionary =
+            test::randomDictionary(static_cast<std::uint32_t>(seed), static_cast<std::size_t>(names));
         SparseIndexOptions options;
         options.denseFraction = chosen.denseFraction;
         const SparseIndex index = SparseIndex::build(dictionary, chosen.settings, options);
         QCOMPARE(index.size(), static_cast<std::uint32_t>(names));
-        if (chosen.denseFraction <= 0.125 && chosen.settings.analyzer == Analyzer::Char) QVERIFY(index.denseTerms() > 0);
+        if (chosen.denseFraction <= 0.125 && chosen.settings.analyzer == Analyzer::Char)
+            QVERIFY(index.denseTerms() > 0);
         if (chosen.denseFraction > 1.0) QCOMPARE(index.denseTerms(), std::size_t{0});
 
         TfidfVectorizer model(chosen.settings);  // fitted again here: the rows the brute force uses
@@ -83,15 +95,17 @@ private Q_SLOTS:
         const auto queries = randomQueries(static_cast<std::uint32_t>(seed) * 31, dictionary, 24);
         std::vector<std::vector<Candidate>> everything;  // each query's whole brute-force ranking
         for (const auto& query : queries)
-            everything.push_back(test::bruteForceRanking(rows, model.vocabularySize(), model.transform(query), dictionary.size()));
-        for (const std::size_t k : {std::size_t{1}, std::size_t{5}, std::size_t{64}, static_cast<std::size_t>(names) + 7}) {
+            everything.push_back(
+                test::bruteForceRanking(rows, model.vocabularySize(), model.transform(query), dictionary.size()));
+        for (const std::size_t k :
+             {std::size_t{1}, std::size_t{5}, std::size_t{64}, static_cast<std::size_t>(names) + 7}) {
             const auto batch = index.search(queries, k, 2);
             for (std::size_t q = 0; q < queries.size(); ++q) {
                 auto expected = everything[q];  // a top k is a prefix of the whole ranking
                 if (expected.size() > k) expected.resize(k);
                 const std::string difference = test::rankingDifference(batch[q], expected);
                 QVERIFY2(difference.empty(), qPrintable(QString::fromStdString("query \"" + queries[q] + "\", k " +
-                                                                                std::to_string(k) + ": " + difference)));
+                                                                               std::to_string(k) + ": " + difference)));
                 QVERIFY(test::rankingDifference(index.search(queries[q], k), expected).empty());
             }
         }
@@ -136,7 +150,8 @@ private Q_SLOTS:
         }
         // A searcher reused across queries gives what a fresh search gives.
         SparseSearcher searcher(index);
-        for (std::size_t q = 0; q < 50; ++q) QVERIFY(test::rankingDifference(searcher.search(queries[q], 20), one[q]).empty());
+        for (std::size_t q = 0; q < 50; ++q)
+            QVERIFY(test::rankingDifference(searcher.search(queries[q], 20), one[q]).empty());
     }
 
     void buildDoesNotDependOnThreads() {
@@ -244,7 +259,8 @@ private Q_SLOTS:
         changed[1].name = "bc";
         QVERIFY(!(fingerprintOf(changed) == original));
         QVERIFY(original.describe().find("2 names, fingerprint 0x") == 0);
-        QCOMPARE((DictionaryFingerprint{73024, 0}.describe()), std::string("73,024 names, fingerprint 0x0000000000000000"));
+        QCOMPARE((DictionaryFingerprint{73024, 0}.describe()),
+                 std::string("73,024 names, fingerprint 0x0000000000000000"));
     }
 };
 

@@ -22,7 +22,8 @@ constexpr std::size_t kHeaderBytes = 76;  // see the layout in sparse_index_io.c
 // and reaches the structural checks.
 void resealChecksum(std::string& bytes) {
     const std::size_t body = bytes.size() - 4;
-    const auto crc = static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), body));
+    const auto crc =
+        static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), body));
     for (std::size_t i = 0; i < 4; ++i) bytes[body + i] = static_cast<char>((crc >> (8 * i)) & 0xFF);
 }
 
@@ -145,8 +146,9 @@ private Q_SLOTS:
             } catch (const Error& e) {
                 const std::string message = e.what();
                 QVERIFY2(message.starts_with(file.string() + ": "), e.what());
-                QVERIFY2(message.find("built for a different dictionary (400 names, fingerprint 0x") != std::string::npos,
-                         e.what());
+                QVERIFY2(
+                    message.find("built for a different dictionary (400 names, fingerprint 0x") != std::string::npos,
+                    e.what());
                 QVERIFY2(message.find("than the one given (" + std::to_string(other->size()) + " names") !=
                              std::string::npos,
                          e.what());
@@ -176,7 +178,8 @@ private Q_SLOTS:
         expectLoadFails(dir_.path("absent.lsi"), "cannot open");
         expectLoadFails(dir_.root(), "cannot open");  // a folder
         expectLoadFails(dir_.write("empty.lsi", ""), "empty file");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readSparseIndexInfo(dir_.path("absent.lsi")), dir_.path("absent.lsi"), 0, "cannot open");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readSparseIndexInfo(dir_.path("absent.lsi")), dir_.path("absent.lsi"), 0,
+                                     "cannot open");
     }
 
     void wrongMagicAndVersion() {
@@ -194,8 +197,8 @@ private Q_SLOTS:
 
     void truncatedFiles() {
         const std::string bytes = test::readFile(saved("whole.lsi"));
-        std::vector<std::size_t> cuts{1, 7, 8, 20, kHeaderBytes - 1, kHeaderBytes, kHeaderBytes + 1, bytes.size() - 4,
-                                      bytes.size() - 1};
+        std::vector<std::size_t> cuts{
+            1, 7, 8, 20, kHeaderBytes - 1, kHeaderBytes, kHeaderBytes + 1, bytes.size() - 4, bytes.size() - 1};
         for (std::size_t i = 1; i < 16; ++i) cuts.push_back(bytes.size() * i / 16);
         for (const std::size_t cut : cuts) {
             const auto file = dir_.write("cut.lsi", bytes.substr(0, cut));
@@ -208,7 +211,9 @@ private Q_SLOTS:
         const auto huge = dir_.write("huge.lsi", bytes);
         std::error_code ec;
         std::filesystem::resize_file(huge, std::uintmax_t{64} << 30, ec);
-        if (ec) QSKIP(qPrintable(QStringLiteral("this file system makes no 64 GB sparse file: %1").arg(QString::fromStdString(ec.message()))));
+        if (ec)
+            QSKIP(qPrintable(QStringLiteral("this file system makes no 64 GB sparse file: %1")
+                                 .arg(QString::fromStdString(ec.message()))));
         expectLoadFails(huge, "unexpected bytes after the end its header announces");
         std::filesystem::remove(huge);
     }
@@ -218,7 +223,7 @@ private Q_SLOTS:
         std::vector<std::size_t> positions;
         for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 300 + 1) positions.push_back(at);
         for (std::size_t at = 0; at < kHeaderBytes; ++at) positions.push_back(at);  // every header byte
-        positions.push_back(bytes.size() - 1);                                          // the checksum itself
+        positions.push_back(bytes.size() - 1);                                      // the checksum itself
         for (const std::size_t at : positions) {
             std::string damaged = bytes;
             damaged[at] = static_cast<char>(damaged[at] ^ 0x10);

@@ -126,9 +126,9 @@ private Q_SLOTS:
         } catch (const Error& e) {
             QVERIFY2(std::string(e.what()).find("not valid UTF-8 (byte 3") != std::string::npos, e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(Error, analyzer.analyze("\xc3"));        // truncated sequence
+        QVERIFY_THROWS_EXCEPTION(Error, analyzer.analyze("\xc3"));          // truncated sequence
         QVERIFY_THROWS_EXCEPTION(Error, analyzer.analyze("\xed\xa0\x80"));  // surrogate
-        QCOMPARE(analyzer.analyze("fine").size(), std::size_t{7});         // usable afterwards
+        QCOMPARE(analyzer.analyze("fine").size(), std::size_t{7});          // usable afterwards
     }
     void hugeInputIsAnalyzedWithoutTrouble() {
         const std::string text(200000, 'a');

@@ -147,7 +147,8 @@ private Q_SLOTS:
 
     void fittedRowsEqualTransformedDocuments() {
         // Bit for bit: fitting and transforming weigh in the same order.
-        for (const auto& settings : {TfidfSettings::bioSyn(), TfidfSettings::leNguyenChars(), TfidfSettings::leNguyenWords()}) {
+        for (const auto& settings :
+             {TfidfSettings::bioSyn(), TfidfSettings::leNguyenChars(), TfidfSettings::leNguyenWords()}) {
             const auto dictionary = test::randomDictionary(7, 300);
             const auto names = test::namesOf(dictionary);
             TfidfVectorizer model(settings);
@@ -186,7 +187,8 @@ private Q_SLOTS:
         words.minN = 1;
         words.maxN = 1;
         std::vector<std::string> texts;
-        for (std::size_t i = 0; i < kNarrowVocabularyLimit + 10; ++i) texts.push_back("w" + std::to_string(i) + " shared");
+        for (std::size_t i = 0; i < kNarrowVocabularyLimit + 10; ++i)
+            texts.push_back("w" + std::to_string(i) + " shared");
         const std::vector<std::string_view> views(texts.begin(), texts.end());
         TfidfVectorizer many(words);
         const CompactSparseRows manyRows = many.fitTransformCompact(views, 2);

@@ -18,8 +18,8 @@ class TestSpellingMap : public QObject {
 
 private Q_SLOTS:
     void loadsPairs() {
-        const auto path =
-            dir_.write("ok.txt", "hemmorhage||haemorrhage\r\n\n  tumours || tumors \natrialfibrillation||atrial fibrillation");
+        const auto path = dir_.write(
+            "ok.txt", "hemmorhage||haemorrhage\r\n\n  tumours || tumors \natrialfibrillation||atrial fibrillation");
         const auto map = SpellingMap::load(path);
         QCOMPARE(map.size(), std::size_t{3});
         QVERIFY(map.find("hemmorhage"));

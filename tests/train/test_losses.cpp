@@ -24,9 +24,9 @@ double valueOf(const torch::Tensor& tensor) { return tensor.item<double>(); }
 
 bool near(double actual, double expected) { return std::abs(actual - expected) < kTolerance; }
 
-#define LINKSCOPE_COMPARE_NEAR(actual, expected)                                                  \
-    do {                                                                                          \
-        const double a_ = (actual), e_ = (expected);                                              \
+#define LINKSCOPE_COMPARE_NEAR(actual, expected)                                                                \
+    do {                                                                                                        \
+        const double a_ = (actual), e_ = (expected);                                                            \
         QVERIFY2(near(a_, e_), qPrintable(QStringLiteral("%1 != %2").arg(a_, 0, 'g', 10).arg(e_, 0, 'g', 10))); \
     } while (false)
 
@@ -58,10 +58,10 @@ private Q_SLOTS:
         // Row 0: all scores 0, P = 1/4 each, two positives: marginal 1/2, -log = ln 2.
         // Row 1: e^(ln 3) = 3 and three e^0 = 1: sum 6, the positive has P = 1/6: ln 6.
         // Row 2: no positive, dropped. Loss = (ln 2 + ln 6) / 2 = ln(12) / 2 = 1.2424533.
-        const auto scores = torch::tensor({{0.0, 0.0, 0.0, 0.0}, {std::log(3.0), 0.0, 0.0, 0.0}, {5.0, 1.0, 2.0, 3.0}},
-                                          torch::kDouble);
-        const auto positives = torch::tensor({{true, true, false, false}, {false, true, false, false},
-                                              {false, false, false, false}});
+        const auto scores =
+            torch::tensor({{0.0, 0.0, 0.0, 0.0}, {std::log(3.0), 0.0, 0.0, 0.0}, {5.0, 1.0, 2.0, 3.0}}, torch::kDouble);
+        const auto positives =
+            torch::tensor({{true, true, false, false}, {false, true, false, false}, {false, false, false, false}});
         LINKSCOPE_COMPARE_NEAR(valueOf(marginalLikelihoodLoss(scores, positives)), std::log(12.0) / 2.0);
         // float32 gives the same value.
         LINKSCOPE_COMPARE_NEAR(valueOf(marginalLikelihoodLoss(scores.to(torch::kFloat), positives)),
@@ -108,8 +108,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, marginalLikelihoodLoss(torch::zeros({3}), torch::zeros({3}, torch::kBool)));
         QVERIFY_THROWS_EXCEPTION(Error, marginalLikelihoodLoss(scores, torch::zeros({2, 4}, torch::kBool)));
         QVERIFY_THROWS_EXCEPTION(Error, marginalLikelihoodLoss(scores, torch::zeros({2, 3}, torch::kLong)));
-        QVERIFY_THROWS_EXCEPTION(Error, marginalLikelihoodLoss(torch::zeros({2, 3}, torch::kLong),
-                                                               torch::zeros({2, 3}, torch::kBool)));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, marginalLikelihoodLoss(torch::zeros({2, 3}, torch::kLong), torch::zeros({2, 3}, torch::kBool)));
         QVERIFY_THROWS_EXCEPTION(Error, marginalLikelihoodLoss(torch::Tensor(), torch::zeros({2, 3}, torch::kBool)));
     }
 
@@ -123,8 +123,8 @@ private Q_SLOTS:
         //   c: positive d at 3, min(4, 5, 7.21) = 4                             -> softplus(-1)
         //   d: positive c at 3, min(5, 4, 5) = 4                                -> softplus(-1)
         // Mean = (2.1269280 + 1.3132617 + 3 * 0.3132617) / 5 = 0.8759949.
-        const auto embeddings = torch::tensor({{0.0, 0.0}, {0.0, 3.0}, {0.0, 6.0}, {4.0, 0.0}, {4.0, 3.0}},
-                                              torch::kDouble);
+        const auto embeddings =
+            torch::tensor({{0.0, 0.0}, {0.0, 3.0}, {0.0, 6.0}, {4.0, 0.0}, {4.0, 3.0}}, torch::kDouble);
         const auto labels = torch::tensor({0, 0, 0, 1, 1}, torch::kLong);
         const double expected = (softplus(2.0) + softplus(1.0) + 3.0 * softplus(-1.0)) / 5.0;
         LINKSCOPE_COMPARE_NEAR(valueOf(batchHardSoftMarginLoss(embeddings, labels)), expected);
@@ -134,8 +134,8 @@ private Q_SLOTS:
     void batchHardLeavesOutAnchorsWithoutPositiveOrNegative() {
         // A far singleton of label 2 has no positive (not an anchor) and is nobody's nearest
         // negative: the loss is unchanged.
-        const auto embeddings = torch::tensor({{0.0, 0.0}, {0.0, 3.0}, {0.0, 6.0}, {4.0, 0.0}, {4.0, 3.0},
-                                               {100.0, 100.0}}, torch::kDouble);
+        const auto embeddings =
+            torch::tensor({{0.0, 0.0}, {0.0, 3.0}, {0.0, 6.0}, {4.0, 0.0}, {4.0, 3.0}, {100.0, 100.0}}, torch::kDouble);
         const auto labels = torch::tensor({0, 0, 0, 1, 1, 2}, torch::kLong);
         const double expected = (softplus(2.0) + softplus(1.0) + 3.0 * softplus(-1.0)) / 5.0;
         LINKSCOPE_COMPARE_NEAR(valueOf(batchHardSoftMarginLoss(embeddings, labels)), expected);
@@ -240,8 +240,8 @@ private Q_SLOTS:
         //   max(0, 3 - 1 + 1) = 3 (the squared distances of eq. 1 would give 9 - 1 + 1 = 9).
         // Cluster 1: (0,2), (0,4), (0,6) -> (0,4); e+ = (0,5) at 1, e- = (0,0) at 4:
         //   max(0, 1 - 4 + 1) = 0. Mean over the clusters = 1.5.
-        const auto mentions = torch::tensor({{0.0, 2.0}, {0.0, 0.0}, {0.0, 4.0}, {2.0, 0.0}, {0.0, 6.0}},
-                                            torch::kDouble);
+        const auto mentions =
+            torch::tensor({{0.0, 2.0}, {0.0, 0.0}, {0.0, 4.0}, {2.0, 0.0}, {0.0, 6.0}}, torch::kDouble);
         const auto clusterOf = torch::tensor({1, 0, 1, 0, 1}, torch::kLong);
         const auto positive = torch::tensor({{1.0, 3.0}, {0.0, 5.0}}, torch::kDouble);
         const auto negative = torch::tensor({{1.0, 1.0}, {0.0, 0.0}}, torch::kDouble);
@@ -251,9 +251,9 @@ private Q_SLOTS:
     void prototypeTripletIsZeroWhenTheMarginHolds() {
         // Cluster 1 of the example alone: 1 - 4 + 1 < 0 -> 0, and no gradient.
         const auto mentions = leaf(torch::tensor({{0.0, 2.0}, {0.0, 4.0}, {0.0, 6.0}}, torch::kDouble));
-        const auto loss = prototypeTripletLoss(mentions, torch::zeros({3}, torch::kLong),
-                                               torch::tensor({{0.0, 5.0}}, torch::kDouble),
-                                               torch::tensor({{0.0, 0.0}}, torch::kDouble), 1.0);
+        const auto loss =
+            prototypeTripletLoss(mentions, torch::zeros({3}, torch::kLong), torch::tensor({{0.0, 5.0}}, torch::kDouble),
+                                 torch::tensor({{0.0, 0.0}}, torch::kDouble), 1.0);
         QCOMPARE(valueOf(loss), 0.0);
         loss.backward();
         QCOMPARE(valueOf(mentions.grad().abs().sum()), 0.0);
@@ -295,8 +295,7 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, prototypeTripletLoss(m, ok, torch::zeros({2, 3}), e, 1.0));
         QVERIFY_THROWS_EXCEPTION(Error, prototypeTripletLoss(m, ok, e, torch::zeros({3, 2}), 1.0));
         QVERIFY_THROWS_EXCEPTION(Error, prototypeTripletLoss(m, ok, e, e, -0.5));
-        QVERIFY_THROWS_EXCEPTION(Error,
-                                 prototypeTripletLoss(m, ok, e, e, std::numeric_limits<double>::quiet_NaN()));
+        QVERIFY_THROWS_EXCEPTION(Error, prototypeTripletLoss(m, ok, e, e, std::numeric_limits<double>::quiet_NaN()));
     }
 
     // ---- Le & Nguyen soft-radius neighbour clustering (Algorithm 1) ---------------------------
@@ -365,8 +364,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, softRadiusCluster(mentions, 0, torch::ones({2}), 1.0));
         QVERIFY_THROWS_EXCEPTION(Error, softRadiusCluster(mentions, 0, torch::tensor(1, torch::kLong), 1.0));
         QVERIFY_THROWS_EXCEPTION(Error, softRadiusCluster(mentions, 0, lambda, -1.0));
-        QVERIFY_THROWS_EXCEPTION(Error, softRadiusCluster(mentions, 0,
-                                                          torch::tensor(std::numeric_limits<double>::infinity()), 1.0));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, softRadiusCluster(mentions, 0, torch::tensor(std::numeric_limits<double>::infinity()), 1.0));
     }
 
     // ---- SapBERT's multi-similarity loss with hard-pair mining ----------------------------------
@@ -376,15 +375,17 @@ private Q_SLOTS:
     // 0 + 0.25 is not); anchor 1 keeps its positive and both negatives (0.96 and 0.6, each plus
     // 0.25 above 0.8). Anchors 3 and 2 mirror 0 and 1.
     void multiSimilarityByHand() {
-        const auto embeddings = leaf(torch::tensor({1.0, 0.0, 0.8, 0.6, 0.6, 0.8, 0.0, 1.0}, torch::kDouble).reshape({4, 2}));
+        const auto embeddings =
+            leaf(torch::tensor({1.0, 0.0, 0.8, 0.6, 0.6, 0.8, 0.0, 1.0}, torch::kDouble).reshape({4, 2}));
         const auto labels = torch::tensor({0, 0, 1, 1}, torch::kLong);
         const double anchor0 = 0.5 * std::log1p(std::exp(-2.0 * 0.3)) + std::log1p(std::exp(50.0 * 0.1)) / 50.0;
-        const double anchor1 =
-            0.5 * std::log1p(std::exp(-2.0 * 0.3)) + std::log(1.0 + std::exp(50.0 * 0.46) + std::exp(50.0 * 0.1)) / 50.0;
+        const double anchor1 = 0.5 * std::log1p(std::exp(-2.0 * 0.3)) +
+                               std::log(1.0 + std::exp(50.0 * 0.46) + std::exp(50.0 * 0.1)) / 50.0;
         const auto loss = multiSimilarityLoss(embeddings, labels, 2.0, 50.0, 0.5, 0.25);
         LINKSCOPE_COMPARE_NEAR(valueOf(loss), (2 * anchor0 + 2 * anchor1) / 4);
         // Scale does not matter (cosines), and one gradient step lowers the loss.
-        LINKSCOPE_COMPARE_NEAR(valueOf(multiSimilarityLoss(embeddings * 3.0, labels, 2.0, 50.0, 0.5, 0.25)), valueOf(loss));
+        LINKSCOPE_COMPARE_NEAR(valueOf(multiSimilarityLoss(embeddings * 3.0, labels, 2.0, 50.0, 0.5, 0.25)),
+                               valueOf(loss));
         loss.backward();
         QVERIFY(torch::isfinite(embeddings.grad()).all().item<bool>());
         QVERIFY(lossAfterStep(embeddings, [&](const torch::Tensor& stepped) {
@@ -404,14 +405,16 @@ private Q_SLOTS:
         LINKSCOPE_COMPARE_NEAR(valueOf(alone), 0.0);
         // A large beta does not overflow: similarities near 1 against base 0.5 with beta 1000.
         const auto close = torch::tensor({1.0, 0.0, 1.0, 0.001, 0.999, 0.0, 1.0, 0.002}).reshape({4, 2});
-        QVERIFY(std::isfinite(valueOf(multiSimilarityLoss(close, torch::tensor({0, 1, 0, 1}, torch::kLong), 2.0, 1000.0, 0.5, 0.2))));
+        QVERIFY(std::isfinite(
+            valueOf(multiSimilarityLoss(close, torch::tensor({0, 1, 0, 1}, torch::kLong), 2.0, 1000.0, 0.5, 0.2))));
     }
 
     void multiSimilarityRejectsBadInput() {
         const auto embeddings = torch::zeros({3, 2});
         const auto labels = torch::zeros({3}, torch::kLong);
         QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(torch::zeros({3}), labels, 2, 50, 0.5, 0.2));
-        QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, torch::zeros({4}, torch::kLong), 2, 50, 0.5, 0.2));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 multiSimilarityLoss(embeddings, torch::zeros({4}, torch::kLong), 2, 50, 0.5, 0.2));
         QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, torch::zeros({3}), 2, 50, 0.5, 0.2));
         QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, labels, 0, 50, 0.5, 0.2));
         QVERIFY_THROWS_EXCEPTION(Error, multiSimilarityLoss(embeddings, labels, 2, -1, 0.5, 0.2));
@@ -423,7 +426,8 @@ private Q_SLOTS:
     void hardestNegativeSkipsPositives() {
         // The nearest candidate (index 1, 0.2) is a positive: the hardest negative is 3 (0.3).
         const auto distances = torch::tensor({0.5, 0.2, 0.9, 0.3});
-        QVERIFY(hardestNegative(distances, torch::tensor({false, true, false, false})) == std::optional<std::int64_t>(3));
+        QVERIFY(hardestNegative(distances, torch::tensor({false, true, false, false})) ==
+                std::optional<std::int64_t>(3));
         QVERIFY(hardestNegative(distances, torch::tensor({false, false, false, false})) ==
                 std::optional<std::int64_t>(1));
         QVERIFY(!hardestNegative(distances, torch::ones({4}, torch::kBool)).has_value());
@@ -437,7 +441,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, hardestNegative(torch::zeros({3}), torch::zeros({4}, torch::kBool)));
         QVERIFY_THROWS_EXCEPTION(Error, hardestNegative(torch::zeros({3}), torch::zeros({3}, torch::kLong)));
         QVERIFY_THROWS_EXCEPTION(Error, hardestNegative(torch::zeros({3, 1}), torch::zeros({3}, torch::kBool)));
-        QVERIFY_THROWS_EXCEPTION(Error, hardestNegative(torch::zeros({3}, torch::kLong), torch::zeros({3}, torch::kBool)));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 hardestNegative(torch::zeros({3}, torch::kLong), torch::zeros({3}, torch::kBool)));
     }
 };
 

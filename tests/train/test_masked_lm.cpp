@@ -22,8 +22,8 @@
 #include "encoder/text_encoder.h"
 #include "kb/dictionary_loader.h"
 #include "run_log.h"
-#include "tiny_bert.h"
 #include "test_data.h"
+#include "tiny_bert.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
@@ -112,11 +112,12 @@ private Q_SLOTS:
         const auto result = train::trainModel(preset, toyEncoder(texts_), inputs, options);
         QCOMPARE(result.info.status, std::string("finished"));
         QCOMPARE(result.info.epochsDone, std::size_t{30});
-        qInfo("held-out masked-token accuracy: untrained %.3f -> best %.3f (epoch %zu)", result.info.untrainedDevAccuracy,
-              result.info.bestDevAccuracy, result.info.bestEpoch);
+        qInfo("held-out masked-token accuracy: untrained %.3f -> best %.3f (epoch %zu)",
+              result.info.untrainedDevAccuracy, result.info.bestDevAccuracy, result.info.bestEpoch);
         QVERIFY(result.info.untrainedDevAccuracy >= 0.0);
-        QVERIFY2(result.info.bestDevAccuracy > result.info.untrainedDevAccuracy + 0.25,
-                 qPrintable(QString("%1 -> %2").arg(result.info.untrainedDevAccuracy).arg(result.info.bestDevAccuracy)));
+        QVERIFY2(
+            result.info.bestDevAccuracy > result.info.untrainedDevAccuracy + 0.25,
+            qPrintable(QString("%1 -> %2").arg(result.info.untrainedDevAccuracy).arg(result.info.bestDevAccuracy)));
         QCOMPARE(metrics.size(), std::size_t{31});  // the untrained model and every epoch
         for (const auto& metric : metrics) QCOMPARE(metric, std::string("held-out masked-token accuracy"));
 
@@ -131,7 +132,8 @@ private Q_SLOTS:
             if (line.at("event") == "epoch_end") epochLoss.push_back(line.at("train_loss").get<double>());
         }
         QCOMPARE(epochLoss.size(), std::size_t{30});
-        QVERIFY2(epochLoss.back() < epochLoss.front(), qPrintable(QString("%1 -> %2").arg(epochLoss.front()).arg(epochLoss.back())));
+        QVERIFY2(epochLoss.back() < epochLoss.front(),
+                 qPrintable(QString("%1 -> %2").arg(epochLoss.front()).arg(epochLoss.back())));
 
         // The model folder holds the encoder only: the head is the stage's, in its checkpoint.
         const auto weights = encoder::SafetensorsFile::read(train::modelDirectory(run) / "model.safetensors");
@@ -182,14 +184,16 @@ private Q_SLOTS:
         const auto va = a.encode(probe, cls);
         const auto vb = b.encode(probe, cls);
         QCOMPARE(va.size(), vb.size());
-        for (std::size_t i = 0; i < va.size(); ++i) QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
+        for (std::size_t i = 0; i < va.size(); ++i)
+            QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
         const auto la = test::logLines(base / "whole");
         const auto lb = test::logLines(base / "parts");
         QCOMPARE(la.size(), lb.size());
         for (std::size_t i = 0; i < la.size(); ++i) {
             QCOMPARE(la[i].at("event"), lb[i].at("event"));
             if (la[i].contains("loss"))
-                QVERIFY2(std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5, "loss differs after resume");
+                QVERIFY2(std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5,
+                         "loss differs after resume");
         }
     }
 
@@ -237,8 +241,9 @@ private Q_SLOTS:
         options.cancelled = {};
         options.resume = true;
         const std::string damaged = errorOf([&] { train::trainModel(preset, toyEncoder(texts_), inputs, options); });
-        QVERIFY2(damaged.find("objective.pt") != std::string::npos && damaged.find("cannot resume") != std::string::npos,
-                 damaged.c_str());
+        QVERIFY2(
+            damaged.find("objective.pt") != std::string::npos && damaged.find("cannot resume") != std::string::npos,
+            damaged.c_str());
     }
 
 private:

@@ -20,8 +20,8 @@
 #include "retrieval/hybrid_ranker.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/tfidf_settings.h"
-#include "train/method_inputs.h"
 #include "tiny_bert.h"
+#include "train/method_inputs.h"
 #include "train/method_linker.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -73,27 +73,32 @@ TrainingPreset presetFor(Method method) {
     preset.maxLength = 64;
     preset.entityMaxLength = 48;
     switch (method) {
-    case Method::BioSyn: preset.similarity = Similarity::Dot; break;
-    case Method::Belhd:
-        preset.similarity = Similarity::Dot;
-        preset.markers = ContextMarkers::Belhd;
-        preset.pooling = Pooling::Markers;
-        break;
-    case Method::Triplet:
-        preset.similarity = Similarity::Cosine;
-        preset.pooling = Pooling::Mean;
-        break;
-    case Method::KnnBioel: preset.similarity = Similarity::Cosine; break;
-    case Method::PrototypeSrn:
-        preset.similarity = Similarity::Euclidean;
-        preset.markers = ContextMarkers::LeNguyen;
-        preset.pooling = Pooling::StartEnd;
-        preset.prototype.candidates = 4;
-        preset.prototype.candidateSource = CandidateSource::Sparse;
-        break;
-    case Method::SelfAlignment:
-    case Method::ContextAlignment:
-    case Method::MaskedLm: break;  // pretraining stages: they link nothing, never asked for here
+        case Method::BioSyn:
+            preset.similarity = Similarity::Dot;
+            break;
+        case Method::Belhd:
+            preset.similarity = Similarity::Dot;
+            preset.markers = ContextMarkers::Belhd;
+            preset.pooling = Pooling::Markers;
+            break;
+        case Method::Triplet:
+            preset.similarity = Similarity::Cosine;
+            preset.pooling = Pooling::Mean;
+            break;
+        case Method::KnnBioel:
+            preset.similarity = Similarity::Cosine;
+            break;
+        case Method::PrototypeSrn:
+            preset.similarity = Similarity::Euclidean;
+            preset.markers = ContextMarkers::LeNguyen;
+            preset.pooling = Pooling::StartEnd;
+            preset.prototype.candidates = 4;
+            preset.prototype.candidateSource = CandidateSource::Sparse;
+            break;
+        case Method::SelfAlignment:
+        case Method::ContextAlignment:
+        case Method::MaskedLm:
+            break;  // pretraining stages: they link nothing, never asked for here
     }
     return preset;
 }
@@ -113,7 +118,9 @@ double dot(std::span<const float> a, std::span<const float> b) {
     return sum;
 }
 
-double cosine(std::span<const float> a, std::span<const float> b) { return dot(a, b) / std::sqrt(dot(a, a) * dot(b, b)); }
+double cosine(std::span<const float> a, std::span<const float> b) {
+    return dot(a, b) / std::sqrt(dot(a, a) * dot(b, b));
+}
 
 double distance(std::span<const float> a, std::span<const float> b) {
     double sum = 0.0;
@@ -146,7 +153,10 @@ void checkTopK(const std::vector<LinkedCandidate>& ranked, const std::vector<dou
     std::sort(sorted.begin(), sorted.end(), std::greater<>());
     for (std::size_t i = 0; i < ranked.size(); ++i) {
         QVERIFY2(std::abs(ranked[i].score - expected[ranked[i].entry]) < tolerance,
-                 qPrintable(QString("entry %1: %2 vs %3").arg(ranked[i].entry).arg(ranked[i].score).arg(expected[ranked[i].entry])));
+                 qPrintable(QString("entry %1: %2 vs %3")
+                                .arg(ranked[i].entry)
+                                .arg(ranked[i].score)
+                                .arg(expected[ranked[i].entry])));
         // Rank i holds the (i+1)-th best score: nothing better was left out.
         QVERIFY(std::abs(ranked[i].score - sorted[i]) < tolerance);
         if (i > 0) QVERIFY(ranked[i - 1].score >= ranked[i].score);
@@ -254,7 +264,8 @@ private Q_SLOTS:
         checkTopK(ranked[0], expected, 5, 1e-4);
         // A negative lambda would break the hybrid ranker's bound: refused.
         options.sparseWeight = -1.0;
-        QVERIFY(!errorOf([&] { MethodLinker(presetFor(Method::BioSyn), encoder, dictionary_, nullptr, options); }).empty());
+        QVERIFY(
+            !errorOf([&] { MethodLinker(presetFor(Method::BioSyn), encoder, dictionary_, nullptr, options); }).empty());
     }
 
     void belhdNeedsItsMarkersAndEncodesMarkedNames() {
@@ -275,7 +286,8 @@ private Q_SLOTS:
         const auto mentions = encode(encoder, inputs, preset.maxLength);
         for (std::size_t q = 0; q < inputs.size(); ++q) {
             std::vector<double> expected;
-            for (std::size_t e = 0; e < dictionary_.size(); ++e) expected.push_back(dot(row(mentions, q, dim), row(names, e, dim)));
+            for (std::size_t e = 0; e < dictionary_.size(); ++e)
+                expected.push_back(dot(row(mentions, q, dim), row(names, e, dim)));
             checkTopK(ranked[q], expected, 4, 1e-4);
             for (const auto& c : ranked[q]) {
                 QCOMPARE(c.dense, c.score);
@@ -284,11 +296,14 @@ private Q_SLOTS:
         }
 
         // An input without its markers is refused, naming it; so is one with [START]/[END].
-        const std::string missing = errorOf([&] { linker.rank(std::vector<std::string>{"[S] heart attack [E]", "heart attack"}, 4); });
-        QVERIFY2(missing.find("\"heart attack\"") != std::string::npos && missing.find("input 1") != std::string::npos &&
-                     missing.find("[S]") != std::string::npos,
+        const std::string missing = errorOf([&] {
+            linker.rank(std::vector<std::string>{"[S] heart attack [E]", "heart attack"}, 4);
+        });
+        QVERIFY2(missing.find("\"heart attack\"") != std::string::npos &&
+                     missing.find("input 1") != std::string::npos && missing.find("[S]") != std::string::npos,
                  missing.c_str());
-        const std::string other = errorOf([&] { linker.rank(std::vector<std::string>{"[START] heart attack [END]"}, 4); });
+        const std::string other =
+            errorOf([&] { linker.rank(std::vector<std::string>{"[START] heart attack [END]"}, 4); });
         QVERIFY2(other.find("[START] heart attack [END]") != std::string::npos, other.c_str());
         const std::string unclosed = errorOf([&] { linker.rank(std::vector<std::string>{"[S] heart attack"}, 4); });
         QVERIFY2(unclosed.find("lacks the markers") != std::string::npos, unclosed.c_str());
@@ -302,14 +317,16 @@ private Q_SLOTS:
         preset.entityPooling = Pooling::Cls;
         QCOMPARE(preset.nameMarkers(), ContextMarkers::None);
         const MethodLinker linker(preset, encoder, dictionary_, nullptr);
-        const auto names = encode(encoder, namesOf(dictionary_, ContextMarkers::None), preset.entityMaxLength, Pooling::Cls);
+        const auto names =
+            encode(encoder, namesOf(dictionary_, ContextMarkers::None), preset.entityMaxLength, Pooling::Cls);
         QCOMPARE(std::vector<float>(linker.entryVectors().begin(), linker.entryVectors().end()), names);
         // The mention is still read between its markers (and refused without them).
         const std::vector<std::string> inputs = {"patients with a [S] heart attack [E] were studied"};
         const auto mentions = encode(encoder, inputs, preset.maxLength);
         std::vector<double> expected;
         const std::size_t dim = encoder.dimension();
-        for (std::size_t e = 0; e < dictionary_.size(); ++e) expected.push_back(dot(row(mentions, 0, dim), row(names, e, dim)));
+        for (std::size_t e = 0; e < dictionary_.size(); ++e)
+            expected.push_back(dot(row(mentions, 0, dim), row(names, e, dim)));
         checkTopK(linker.rank(inputs, 4)[0], expected, 4, 1e-4);
         QVERIFY(!errorOf([&] { linker.rank(std::vector<std::string>{"heart attack"}, 4); }).empty());
     }
@@ -391,13 +408,15 @@ private Q_SLOTS:
             const auto outputs = encoder.tokenOutputs(encoder.tokenizer().encode(entityInput(kb_, e, 0), tokenization));
             entityVectors[e].assign(outputs.begin(), outputs.begin() + long(encoder.config().hiddenSize));
         }
-        QCOMPARE(entityInput(kb_, 0, 0), std::string("Disease or Syndrome [SEP] heart attack [SEP] heart attacks [SEP] myocardial infarction"));
+        QCOMPARE(entityInput(kb_, 0, 0),
+                 std::string("Disease or Syndrome [SEP] heart attack [SEP] heart attacks [SEP] myocardial infarction"));
 
         std::vector<std::vector<retrieval::Candidate>> stages;
         // The first stage reads 8 entries per wanted entity and keeps the first k entities.
         const std::size_t depth = preset.prototype.candidates * kFirstStageEntriesPerEntity;
         for (std::size_t q = 0; q < inputs.size(); ++q) {
-            const std::vector<retrieval::Candidate> lists[] = {chars.search(insides[q], depth), words.search(insides[q], depth)};
+            const std::vector<retrieval::Candidate> lists[] = {chars.search(insides[q], depth),
+                                                               words.search(insides[q], depth)};
             const auto stage = retrieval::mergeCandidates(lists, depth);
             stages.push_back(stage);
             // The representative of each of the first k entities: its first entry in the first stage.
@@ -406,7 +425,8 @@ private Q_SLOTS:
             for (const auto& c : stage) {
                 stageScore.emplace(c.entry, c.score);
                 for (const auto& id : dictionary_[c.entry].ids)
-                    if (representative.size() < preset.prototype.candidates || representative.contains(*kb_.findEntity(id)))
+                    if (representative.size() < preset.prototype.candidates ||
+                        representative.contains(*kb_.findEntity(id)))
                         representative.emplace(*kb_.findEntity(id), c.entry);
             }
             std::map<std::uint32_t, double> expected;  // entry -> the best of its entities' -distances
@@ -440,7 +460,8 @@ private Q_SLOTS:
         QVERIFY(std::none_of(ranked[0].begin(), ranked[0].end(),
                              [&](const auto& c) { return c.entry == entryOf("heart attacks"); }));
         // "tumor" names two entities; it is listed once.
-        QCOMPARE(std::count_if(ranked[1].begin(), ranked[1].end(), [&](const auto& c) { return c.entry == entryOf("tumor"); }),
+        QCOMPARE(std::count_if(ranked[1].begin(), ranked[1].end(),
+                               [&](const auto& c) { return c.entry == entryOf("tumor"); }),
                  1L);
 
         // A second ranking reuses the cached entity vectors and gives the same result.
@@ -564,7 +585,11 @@ private Q_SLOTS:
                 for (std::size_t i = 0; i < a[q].size(); ++i)
                     QVERIFY2(std::abs(a[q][i].score - b[q][i].score) <= tolerance(b[q][i].score),
                              qPrintable(QString("%1 input %2 rank %3: %4 vs %5")
-                                            .arg(preset.name.c_str()).arg(q).arg(i).arg(a[q][i].score).arg(b[q][i].score)));
+                                            .arg(preset.name.c_str())
+                                            .arg(q)
+                                            .arg(i)
+                                            .arg(a[q][i].score)
+                                            .arg(b[q][i].score)));
                 // The best entry is the same unless the exact top two are within the rounding.
                 if (b[q].size() > 1 && b[q][0].score - b[q][1].score > 2 * tolerance(b[q][0].score))
                     QCOMPARE(a[q][0].entry, b[q][0].entry);
@@ -665,7 +690,8 @@ private Q_SLOTS:
         retrieval::NameDictionary unknown = dictionary_;
         unknown.push_back({"mystery disease", {"MESH:D999999"}});
         const TextEncoder startEnd = tinyEncoder(kb_, Pooling::StartEnd);
-        const std::string error = errorOf([&] { MethodLinker(presetFor(Method::PrototypeSrn), startEnd, unknown, &kb_); });
+        const std::string error =
+            errorOf([&] { MethodLinker(presetFor(Method::PrototypeSrn), startEnd, unknown, &kb_); });
         QVERIFY2(error.find("\"mystery disease\"") != std::string::npos, error.c_str());
     }
 
@@ -696,7 +722,8 @@ private Q_SLOTS:
         // A short maximum length leaves fewer context words (contextWordsFor).
         TrainingPreset shortPreset = presetFor(Method::Belhd);
         shortPreset.maxLength = 20;  // (20 - 12) / 4 = 2 words each side
-        QCOMPARE(mentionInputs(shortPreset, corpus)(query, 0), std::string("with a [S] heart attack [E] were studied."));
+        QCOMPARE(mentionInputs(shortPreset, corpus)(query, 0),
+                 std::string("with a [S] heart attack [E] were studied."));
         // With a token counter (here: three tokens per word, plus [CLS] and [SEP]) the context
         // is cut until the input fits: 2 words each side make 2 + 8 x 3 = 26 tokens, over 20;
         // 1 word each side make 2 + 6 x 3 = 20.
@@ -706,7 +733,8 @@ private Q_SLOTS:
                 if (input[at] != ' ' && (at == 0 || input[at - 1] == ' ')) count += 3;
             return count;
         };
-        QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(query, 0), std::string("a [S] heart attack [E] were"));
+        QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(query, 0),
+                 std::string("a [S] heart attack [E] were"));
         // A mention too long for the window even alone loses words from its end, never a marker:
         // 2 + 3 x (2 markers + 4 words) = 20 tokens.
         eval::EvalQuery longMention = query;
@@ -714,8 +742,8 @@ private Q_SLOTS:
         QCOMPARE(mentionInputs(shortPreset, corpus, threePerWord)(longMention, 0),
                  std::string("[S] heart attack with cardiac [E]"));
         // The inputs go through the linker: its markers are found.
-        QVERIFY(mentionInsideMarkers(mentionInputs(presetFor(Method::Belhd), corpus)(query, 0), ContextMarkers::Belhd) ==
-                std::optional<std::string_view>("heart attack"));
+        QVERIFY(mentionInsideMarkers(mentionInputs(presetFor(Method::Belhd), corpus)(query, 0),
+                                     ContextMarkers::Belhd) == std::optional<std::string_view>("heart attack"));
 
         eval::EvalQuery elsewhere = query;
         elsewhere.document = "77";

@@ -177,13 +177,15 @@ private Q_SLOTS:
         };
         const std::vector<Case> cases = {
             {replaced("\"device\": \"cpu\",", "\"device\": \"cpu\""), 5, "not valid JSON"},  // missing comma
-            {valid.substr(0, 60), 4, "not valid JSON"},                                        // truncated
-            {"", 1, "not valid JSON"},                                                         // empty file
+            {valid.substr(0, 60), 4, "not valid JSON"},                                      // truncated
+            {"", 1, "not valid JSON"},                                                       // empty file
             {"[1, 2]\n", 0, "JSON object"},
             {replaced("  \"radius\": 0,\n", ""), 0, "missing key \"radius\""},
             {replaced("\"error\": \"\"", "\"error\": \"\", \"lambda\": 3"), 0, "unknown key \"lambda\""},
-            {replaced("\"epochs_done\": 2", "\"epochs_done\": \"2\""), 0, "\"epochs_done\" must be a non-negative integer"},
-            {replaced("\"epochs_done\": 2", "\"epochs_done\": 1.5"), 0, "\"epochs_done\" must be a non-negative integer"},
+            {replaced("\"epochs_done\": 2", "\"epochs_done\": \"2\""), 0,
+             "\"epochs_done\" must be a non-negative integer"},
+            {replaced("\"epochs_done\": 2", "\"epochs_done\": 1.5"), 0,
+             "\"epochs_done\" must be a non-negative integer"},
             {replaced("\"best_epoch\": 1", "\"best_epoch\": -1"), 0, "\"best_epoch\" must be a non-negative integer"},
             {replaced("\"best_epoch\": 1", "\"best_epoch\": 3"), 0, "is after \"epochs_done\""},
             {replaced("\"status\": \"finished\"", "\"status\": \"done\""), 0, "\"status\" must be"},
@@ -227,16 +229,20 @@ private Q_SLOTS:
             "epochs_without_improvement": 0, "log_bytes": 2048, "scalars": {"sparse_weight": 1.5},
             "collapsed_validations": 2})";
         QTest::newRow("good") << good << "";
-        QTest::newRow("log_bytes 1e30") << QString(good).replace("2048", "1e30") << "\"log_bytes\" must be a whole number";
+        QTest::newRow("log_bytes 1e30") << QString(good).replace("2048", "1e30")
+                                        << "\"log_bytes\" must be a whole number";
         QTest::newRow("log_bytes 2^64") << QString(good).replace("2048", "18446744073709551616")
                                         << "\"log_bytes\" must be a whole number";
         QTest::newRow("log_bytes 2^60") << QString(good).replace("2048", "1152921504606846976")
                                         << "\"log_bytes\" must be a whole number";
-        QTest::newRow("step -1") << QString(good).replace("\"step\": 4", "\"step\": -1") << "\"step\" must be a whole number";
-        QTest::newRow("epoch 0.5") << QString(good).replace("\"epoch\": 1", "\"epoch\": 0.5") << "\"epoch\" must be a whole number";
+        QTest::newRow("step -1") << QString(good).replace("\"step\": 4", "\"step\": -1")
+                                 << "\"step\" must be a whole number";
+        QTest::newRow("epoch 0.5") << QString(good).replace("\"epoch\": 1", "\"epoch\": 0.5")
+                                   << "\"epoch\" must be a whole number";
         QTest::newRow("epoch missing") << QString(good).replace("\"epoch\": 1,", "") << "no \"epoch\"";
         QTest::newRow("scalar null") << QString(good).replace("1.5", "null") << "not a checkpoint state";
-        QTest::newRow("array") << "[1, 2]" << "not a JSON object";
+        QTest::newRow("array") << "[1, 2]"
+                               << "not a JSON object";
     }
     void checkpointStateRoundTripsAndRefusesBadCounts() {
         QFETCH(QString, json);

@@ -17,7 +17,6 @@
 #include <numeric>
 
 #include "corpus/corpus.h"
-#include "fixtures.h"
 #include "corpus/pubtator_reader.h"
 #include "encoder/bert_model.h"
 #include "encoder/compact_encoder.h"
@@ -25,11 +24,12 @@
 #include "encoder/vocabulary_builder.h"
 #include "eval/dictionary.h"
 #include "eval/evaluate.h"
+#include "fixtures.h"
 #include "kb/dictionary_loader.h"
 #include "run_log.h"
 #include "test_data.h"
-#include "train/method_inputs.h"
 #include "train/collapse_check.h"
+#include "train/method_inputs.h"
 #include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
@@ -69,7 +69,8 @@ std::string document(int pmid, const Concept& a, const Concept& b) {
     std::string text = id + "|t|" + title + "\n" + id + "|a|" + abstract + "\n";
     const auto mention = [&](std::size_t start, const Concept& c) {
         const std::size_t end = start + std::string(c.lay).size();
-        text += id + "\t" + std::to_string(start) + "\t" + std::to_string(end) + "\t" + c.lay + "\tDisease\t" + c.id + "\n";
+        text +=
+            id + "\t" + std::to_string(start) + "\t" + std::to_string(end) + "\t" + c.lay + "\tDisease\t" + c.id + "\n";
     };
     mention(0, a);
     mention(std::string(a.lay).size() + 5, b);
@@ -192,8 +193,8 @@ double synonymRetrieval(const encoder::TextEncoder& encoder) {
             names.push_back(name.toStdString());
             conceptOf.push_back(c);
         }
-    const auto vectors = encoder.encode(names, encoder::EncodeRequest{.maxLength = {}, .pooling = encoder::Pooling::Cls,
-                                                                      .normalize = true});
+    const auto vectors = encoder.encode(
+        names, encoder::EncodeRequest{.maxLength = {}, .pooling = encoder::Pooling::Cls, .normalize = true});
     const std::size_t d = encoder.dimension();
     std::size_t right = 0;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -266,7 +267,8 @@ private Q_SLOTS:
 
     void eachPresetLearnsItsTrainingMentions_data() {
         QTest::addColumn<QString>("name");
-        for (const char* name : {"biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"}) QTest::newRow(name) << name;
+        for (const char* name : {"biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"})
+            QTest::newRow(name) << name;
     }
     void eachPresetLearnsItsTrainingMentions() {
         QFETCH(QString, name);
@@ -346,7 +348,8 @@ private Q_SLOTS:
         QFETCH(QString, name);
         const auto preset = toyPreset(name.toStdString());
         const fs::path run = fs::path(dir_.path().toStdString()) / ("run-" + name.toStdString());
-        if (!fs::exists(train::modelDirectory(run))) QSKIP("the preset's run of eachPresetLearnsItsTrainingMentions is missing");
+        if (!fs::exists(train::modelDirectory(run)))
+            QSKIP("the preset's run of eachPresetLearnsItsTrainingMentions is missing");
         const auto encoder = encoder::TextEncoder::load(train::modelDirectory(run));
         eval::EvalDictionaryBuilder builder(eval::DictionaryOptions{preset.homonymExpansion, nullptr});
         builder.addKnowledgeBase(data_->kb);
@@ -354,7 +357,8 @@ private Q_SLOTS:
         const train::MethodLinker linker(preset, encoder, dictionary, &data_->kb);
         // The two mentions of the first training document's title, in the same sentence.
         const auto queries = eval::buildQueries(data_->trainCorpus, data_->kb);
-        const auto inputOf = train::mentionInputs(preset, data_->trainCorpus, train::tokenCounterOf(encoder.tokenizer()));
+        const auto inputOf =
+            train::mentionInputs(preset, data_->trainCorpus, train::tokenCounterOf(encoder.tokenizer()));
         const std::vector<std::string> inputs = {inputOf(queries.queries[0], 0), inputOf(queries.queries[1], 0)};
         QCOMPARE(queries.queries[0].document, queries.queries[1].document);
         const auto vectors = linker.encodeMentions(inputs);
@@ -421,7 +425,8 @@ private Q_SLOTS:
         QCOMPARE(after, 1.0);
         // The other methods still need a training corpus.
         options.runDirectory = fs::path(dir_.path().toStdString()) / "no-corpus";
-        QVERIFY_THROWS_EXCEPTION(Error, train::trainModel(toyPreset("triplet"), toyEncoder(preset, 0.0), inputs, options));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 train::trainModel(toyPreset("triplet"), toyEncoder(preset, 0.0), inputs, options));
     }
 
     // The context alignment: after it, a mention read in its sentence between either method's
@@ -438,8 +443,9 @@ private Q_SLOTS:
         // the toy, with every method's markers in its vocabulary.
         options.runDirectory = fs::path(dir_.path().toStdString()) / "context-start";
         const auto startPreset = toyPreset("knn-bioel");
-        QCOMPARE(train::trainModel(startPreset, toyEncoder(startPreset, 0.0, true), data_->inputs(), options).info.status,
-                 std::string("finished"));
+        QCOMPARE(
+            train::trainModel(startPreset, toyEncoder(startPreset, 0.0, true), data_->inputs(), options).info.status,
+            std::string("finished"));
         auto preset = toyPreset("context-alignment");
         preset.training.epochs = 8;
         preset.training.batchSize = 16;  // in-batch negatives: most of the toy's eight lay names
@@ -452,20 +458,23 @@ private Q_SLOTS:
         encoder::EncoderOptions encoderOptions;
         encoderOptions.device = encoder::DevicePreference::Cpu;
         encoderOptions.pooling = preset.pooling;
-        const auto start = encoder::TextEncoder::load(fs::path(dir_.path().toStdString()) / "context-start", encoderOptions);
-        const double beforeS = contextReadsAsName(start, *data_, train::ContextMarkers::Belhd, encoder::Pooling::Markers);
+        const auto start =
+            encoder::TextEncoder::load(fs::path(dir_.path().toStdString()) / "context-start", encoderOptions);
+        const double beforeS =
+            contextReadsAsName(start, *data_, train::ContextMarkers::Belhd, encoder::Pooling::Markers);
         const double beforeStart =
             contextReadsAsName(start, *data_, train::ContextMarkers::LeNguyen, encoder::Pooling::StartEnd);
         const auto result = train::trainModel(
-            preset, encoder::TextEncoder::load(fs::path(dir_.path().toStdString()) / "context-start", encoderOptions), inputs,
-            options);
+            preset, encoder::TextEncoder::load(fs::path(dir_.path().toStdString()) / "context-start", encoderOptions),
+            inputs, options);
         QCOMPARE(result.info.status, std::string("finished"));
         const auto trained = encoder::TextEncoder::load(run);
-        const double afterS = contextReadsAsName(trained, *data_, train::ContextMarkers::Belhd, encoder::Pooling::Markers);
+        const double afterS =
+            contextReadsAsName(trained, *data_, train::ContextMarkers::Belhd, encoder::Pooling::Markers);
         const double afterStart =
             contextReadsAsName(trained, *data_, train::ContextMarkers::LeNguyen, encoder::Pooling::StartEnd);
-        qInfo("mention in context nearest its own text: [S]/[E] %.3f -> %.3f, [START]/[END] %.3f -> %.3f", beforeS, afterS,
-              beforeStart, afterStart);
+        qInfo("mention in context nearest its own text: [S]/[E] %.3f -> %.3f, [START]/[END] %.3f -> %.3f", beforeS,
+              afterS, beforeStart, afterStart);
         // Measured 0.21 -> 0.85 and 0.06 -> 0.85; the bounds leave room for other machines'
         // float sums (chance among eight names is 0.125).
         QVERIFY2(afterS >= 0.7 && afterS >= beforeS + 0.4, qPrintable(QString("%1 -> %2").arg(beforeS).arg(afterS)));
@@ -491,7 +500,8 @@ private Q_SLOTS:
             torch::NoGradGuard noGrad;
             const auto lastLayer = std::to_string(encoder.config().numHiddenLayers - 1);
             for (auto& parameter : encoder.model().named_parameters()) {
-                if (parameter.key() == "encoder.layer." + lastLayer + ".output.LayerNorm.weight") parameter.value().zero_();
+                if (parameter.key() == "encoder.layer." + lastLayer + ".output.LayerNorm.weight")
+                    parameter.value().zero_();
                 if (parameter.key() == "encoder.layer." + lastLayer + ".output.LayerNorm.bias")
                     parameter.value().copy_(torch::linspace(-1.0, 1.0, parameter.value().numel()));
             }
@@ -523,7 +533,8 @@ private Q_SLOTS:
     // gains over the untrained model too.
     void prototypeBaselinesTrain_data() {
         QTest::addColumn<QString>("variant");
-        for (const char* variant : {"prototype", "triplet-all", "triplet-downsampled"}) QTest::newRow(variant) << variant;
+        for (const char* variant : {"prototype", "triplet-all", "triplet-downsampled"})
+            QTest::newRow(variant) << variant;
     }
     void prototypeBaselinesTrain() {
         QFETCH(QString, variant);
@@ -549,9 +560,9 @@ private Q_SLOTS:
     // validation), and at once (while validating the untrained model).
     void cancelAndResumeEqualsUninterrupted_data() {
         QTest::addColumn<QString>("name");
-        QTest::newRow("biosyn") << "biosyn";              // learned lambda, sparse + dense candidates
+        QTest::newRow("biosyn") << "biosyn";                // learned lambda, sparse + dense candidates
         QTest::newRow("prototype-srn") << "prototype-srn";  // learned radius, random SRN anchors
-        QTest::newRow("knn-bioel") << "knn-bioel";        // hard negatives over normalized name vectors
+        QTest::newRow("knn-bioel") << "knn-bioel";          // hard negatives over normalized name vectors
     }
     void cancelAndResumeEqualsUninterrupted() {
         QFETCH(QString, name);
@@ -594,11 +605,16 @@ private Q_SLOTS:
             QCOMPARE(rest.info.untrainedDevAccuracy, whole.info.untrainedDevAccuracy);
             QCOMPARE(rest.info.bestDevAccuracy, whole.info.bestDevAccuracy);
             const auto differ = [&](const char* what, double a, double b) {
-                return QString("%1 after resume (%2): %3 vs %4").arg(what, folder).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17).toUtf8();
+                return QString("%1 after resume (%2): %3 vs %4")
+                    .arg(what, folder)
+                    .arg(a, 0, 'g', 17)
+                    .arg(b, 0, 'g', 17)
+                    .toUtf8();
             };
             QVERIFY2(std::abs(rest.info.sparseWeight - whole.info.sparseWeight) < 1e-6,
                      differ("lambda", rest.info.sparseWeight, whole.info.sparseWeight).constData());
-            QVERIFY2(std::abs(rest.info.radius - whole.info.radius) < 1e-6, differ("radius", rest.info.radius, whole.info.radius).constData());
+            QVERIFY2(std::abs(rest.info.radius - whole.info.radius) < 1e-6,
+                     differ("radius", rest.info.radius, whole.info.radius).constData());
             const auto a = encoder::TextEncoder::load(train::modelDirectory(base / "whole"));
             const auto b = encoder::TextEncoder::load(train::modelDirectory(base / folder));
             const std::vector<std::string> probe{"heart attack", "myocardial infarction", "nosebleed"};
@@ -607,7 +623,8 @@ private Q_SLOTS:
             const auto vb = b.encode(probe, cls);
             QCOMPARE(va.size(), vb.size());
             for (std::size_t i = 0; i < va.size(); ++i)
-                QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, qPrintable(QString("vectors differ after resume (%1)").arg(folder)));
+                QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5,
+                         qPrintable(QString("vectors differ after resume (%1)").arg(folder)));
 
             // Same log events, in the same order (times aside).
             const auto la = test::logLines(base / "whole");
@@ -616,8 +633,9 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < la.size(); ++i) {
                 QCOMPARE(la[i].at("event"), lb[i].at("event"));
                 if (la[i].contains("loss"))
-                    QVERIFY2(std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5,
-                             differ("loss", lb[i].at("loss").get<double>(), la[i].at("loss").get<double>()).constData());
+                    QVERIFY2(
+                        std::abs(la[i].at("loss").get<double>() - lb[i].at("loss").get<double>()) < 1e-5,
+                        differ("loss", lb[i].at("loss").get<double>(), la[i].at("loss").get<double>()).constData());
                 if (la[i].contains("dev_acc1")) QCOMPARE(la[i].at("dev_acc1"), lb[i].at("dev_acc1"));
             }
         };
@@ -635,7 +653,8 @@ private Q_SLOTS:
         });
         if (failed()) return;
         // The checkpoint is at the epoch boundary, validated: the resumed run refreshes first.
-        const auto state = nlohmann::json::parse(test::readFile(train::checkpointDirectory(base / "after-validation") / "state.json"));
+        const auto state =
+            nlohmann::json::parse(test::readFile(train::checkpointDirectory(base / "after-validation") / "state.json"));
         QCOMPARE(state.at("epoch").get<int>(), 1);
         QCOMPARE(state.at("step").get<int>(), 0);
         QCOMPARE(state.at("validated").get<bool>(), true);
@@ -693,7 +712,8 @@ private Q_SLOTS:
         const auto va = a.encode(probe, cls);
         const auto vb = b.encode(probe, cls);
         QCOMPARE(va.size(), vb.size());
-        for (std::size_t i = 0; i < va.size(); ++i) QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
+        for (std::size_t i = 0; i < va.size(); ++i)
+            QVERIFY2(std::abs(va[i] - vb[i]) < 1e-5, "vectors differ after resume");
 
         const auto hostile = cancelledAt("log-bytes");
         QVERIFY(wasCancelled);
@@ -702,8 +722,8 @@ private Q_SLOTS:
         edited["log_bytes"] = std::uint64_t{1} << 40;
         test::writeFile(stateFile, edited.dump());
         const auto logBefore = fs::file_size(hostile.runDirectory / "log.jsonl");
-        LINKSCOPE_EXPECT_PARSE_ERROR(train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), hostile), stateFile,
-                                     0, "the log is not the one this checkpoint");
+        LINKSCOPE_EXPECT_PARSE_ERROR(train::trainModel(preset, toyEncoder(preset, 0.1), data_->inputs(), hostile),
+                                     stateFile, 0, "the log is not the one this checkpoint");
         QCOMPARE(fs::file_size(hostile.runDirectory / "log.jsonl"), logBefore);
     }
 
@@ -734,8 +754,8 @@ private Q_SLOTS:
         encoderOptions.pooling = preset.pooling;
         encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
         encoder.setOptions(encoderOptions);
-        const auto data = train::buildTrainingData(preset, preset.training, data_->kb, &data_->trainCorpus, &data_->devCorpus,
-                                                   {}, train::tokenCounterOf(encoder.tokenizer()));
+        const auto data = train::buildTrainingData(preset, preset.training, data_->kb, &data_->trainCorpus,
+                                                   &data_->devCorpus, {}, train::tokenCounterOf(encoder.tokenizer()));
         if (preset.nameMarkers() != train::ContextMarkers::None) {
             std::size_t cut = 0;
             for (std::size_t e = 0; e < data.dictionary.size(); ++e)
@@ -743,9 +763,10 @@ private Q_SLOTS:
             QVERIFY2(cut > 0, "no name was cut to fit: the test would not cover fitting");
         }
         const train::MethodLinker linker(preset, encoder, data.dictionary, &data_->kb);
-        const auto refreshed = encoder.encode(
-            data.nameInputs,
-            encoder::EncodeRequest{.maxLength = preset.entityMaxLength, .pooling = preset.namePooling(), .normalize = false});
+        const auto refreshed =
+            encoder.encode(data.nameInputs, encoder::EncodeRequest{.maxLength = preset.entityMaxLength,
+                                                                   .pooling = preset.namePooling(),
+                                                                   .normalize = false});
         const auto linked = linker.entryVectors();
         QCOMPARE(linked.size(), refreshed.size());
         QCOMPARE(linked.size(), data.dictionary.size() * encoder.dimension());

@@ -56,7 +56,8 @@ private Q_SLOTS:
         const fs::path dir = dir_.path().toStdString();
         // D1 has three names (three pairs), D2 one (a pair with itself), D3 two names that
         // normalize to one ("Fever" and "fever,"): one name, so a self pair too.
-        const auto kb = dictionaryKb(dir / "a.txt", "D000001||Heart attack|myocardial infarction|MI\nD000002||fever\nD000003||Fever|fever,\n");
+        const auto kb = dictionaryKb(
+            dir / "a.txt", "D000001||Heart attack|myocardial infarction|MI\nD000002||fever\nD000003||Fever|fever,\n");
         const kb::KnowledgeBase* kbs[] = {&kb};
         train::SelfAlignmentSettings settings;
         const auto pairs = train::buildSynonymPairs(kbs, settings, 1);
@@ -91,7 +92,8 @@ private Q_SLOTS:
         settings.singleNamePairs = false;
         const auto pairs = train::buildSynonymPairs(kbs, settings, 1);
         QCOMPARE(pairs.pairs.size(), std::size_t{1});
-        QCOMPARE(*namedPairs(pairs).begin(), std::make_pair(std::string("MESH:D000001:stroke"), std::string("apoplexy")));
+        QCOMPARE(*namedPairs(pairs).begin(),
+                 std::make_pair(std::string("MESH:D000001:stroke"), std::string("apoplexy")));
         // Nothing to pair: a clear error, not an empty epoch.
         const kb::KnowledgeBase* single[] = {&medic};
         QVERIFY_THROWS_EXCEPTION(Error, train::buildSynonymPairs(single, settings, 1));
@@ -133,12 +135,14 @@ private Q_SLOTS:
         const std::vector<std::uint32_t> documents = {7, 7, 8};
         const auto score = [](std::uint32_t entry) { return entry == 20 ? 0.9f : entry == 21 ? 0.5f : 0.1f; };
         // own 2, shared 2: the other mention offers its first 2 (20, 11): 11 is taken, so 20.
-        QCOMPARE(train::sharedCandidateRow(0, dense, documents, 2, 2, score), (std::vector<std::uint32_t>{10, 11, 20, 12}));
+        QCOMPARE(train::sharedCandidateRow(0, dense, documents, 2, 2, score),
+                 (std::vector<std::uint32_t>{10, 11, 20, 12}));
         // own 3: the other offers 20, 11, 21; shared 2 takes the two best (20, 21), none from doc 8.
         QCOMPARE(train::sharedCandidateRow(0, dense, documents, 3, 2, score),
                  (std::vector<std::uint32_t>{10, 11, 12, 20, 21}));
         // Alone in its document: its own candidates fill the row.
-        QCOMPARE(train::sharedCandidateRow(2, dense, documents, 2, 2, score), (std::vector<std::uint32_t>{30, 31, 32, 33}));
+        QCOMPARE(train::sharedCandidateRow(2, dense, documents, 2, 2, score),
+                 (std::vector<std::uint32_t>{30, 31, 32, 33}));
     }
 
     void goldIsInjectedOnlyWhenMissing() {
@@ -225,7 +229,8 @@ private Q_SLOTS:
         };
         const std::vector<float> spread = {1, 0, 0, 1, -1, 0, 0, -1, 1, 1, 1, -1, -1, 1, -1, -1, 2, 1, 1, 2};
         // Every entity answered: fine.
-        const auto fine = train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, spread, 2);
+        const auto fine =
+            train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, spread, 2);
         QCOMPARE(fine.distinctTop1, std::size_t{10});
         QCOMPARE(fine.goldEntities, std::size_t{10});
         QVERIFY(!fine.collapsed());
@@ -235,19 +240,22 @@ private Q_SLOTS:
         QCOMPARE(one.distinctTop1, std::size_t{1});
         QVERIFY(one.fewAnswers());
         QVERIFY(one.collapsed());
-        QVERIFY(one.warning().find("1 distinct entity at rank 1 for 10 dev mentions of 10 gold entities") != std::string::npos);
+        QVERIFY(one.warning().find("1 distinct entity at rank 1 for 10 dev mentions of 10 gold entities") !=
+                std::string::npos);
         // Two answers for ten entities is still at the 0.2 share (not below): not collapsed.
         QVERIFY(!train::checkCollapse(resultAnswering([](int q) { return q % 2; }), queries, dictionary, spread, 2)
                      .fewAnswers());
         // Identical mention vectors, however the answers spread: collapsed.
         const std::vector<float> identical(20, 0.5f);
-        const auto same = train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, identical, 2);
+        const auto same =
+            train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, identical, 2);
         QVERIFY(same.identicalVectors());
         QVERIFY(same.warning().find("identical") != std::string::npos);
         // Nearly equal is not identical: a random BERT's [CLS] vectors sit at about 0.99999.
         std::vector<float> near(20, 0.5f);
         for (std::size_t i = 0; i < near.size(); i += 2) near[i] += 0.0005f * float(i % 7);
-        const auto nearly = train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, near, 2);
+        const auto nearly =
+            train::checkCollapse(resultAnswering([](int q) { return q; }), queries, dictionary, near, 2);
         QVERIFY(nearly.meanCosine > 0.9999);
         QVERIFY(!nearly.identicalVectors());
     }

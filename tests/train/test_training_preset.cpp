@@ -13,8 +13,8 @@ namespace {
 
 const fs::path kModels = fs::path(LINKSCOPE_SOURCE_DIR) / "models";
 // The five linking methods and the pretraining stages, in file order.
-const std::vector<std::string> kShipped{"belhd",         "biosyn", "context-alignment", "knn-bioel", "mlm",
-                                        "prototype-srn", "sapbert", "triplet"};
+const std::vector<std::string> kShipped{"belhd", "biosyn",        "context-alignment", "knn-bioel",
+                                        "mlm",   "prototype-srn", "sapbert",           "triplet"};
 
 /// The message of the linkscope::Error that `action` throws, or "" when it throws none.
 template <typename Action>
@@ -113,18 +113,24 @@ private Q_SLOTS:
     void contextStartAdvice() {
         for (const char* name : {"belhd", "prototype-srn"}) {
             const TrainingPreset preset = shipped(name);
-            QVERIFY2(train::contextStartAdvice(preset, StartKind::Scratch).find("random weights") != std::string::npos, name);
-            QVERIFY2(train::contextStartAdvice(preset, StartKind::NamesOnly).find("context-alignment") != std::string::npos, name);
+            QVERIFY2(train::contextStartAdvice(preset, StartKind::Scratch).find("random weights") != std::string::npos,
+                     name);
+            QVERIFY2(
+                train::contextStartAdvice(preset, StartKind::NamesOnly).find("context-alignment") != std::string::npos,
+                name);
             QVERIFY(train::contextStartAdvice(preset, StartKind::ContextAligned).empty());
             QVERIFY(train::contextStartAdvice(preset, StartKind::Unknown).empty());
             // Their short-pretrained schedules read the mention alone too: a names-only start
             // suits them, random weights still do not.
             const TrainingPreset pretrained = preset.scheduled("short-pretrained");
             QVERIFY2(train::contextStartAdvice(pretrained, StartKind::NamesOnly).empty(), name);
-            QVERIFY2(train::contextStartAdvice(pretrained, StartKind::Scratch).find("random weights") != std::string::npos, name);
-            QVERIFY2(train::contextStartAdvice(preset.scheduled("short"), StartKind::NamesOnly).find("short-pretrained") !=
-                         std::string::npos,
-                     name);
+            QVERIFY2(
+                train::contextStartAdvice(pretrained, StartKind::Scratch).find("random weights") != std::string::npos,
+                name);
+            QVERIFY2(
+                train::contextStartAdvice(preset.scheduled("short"), StartKind::NamesOnly).find("short-pretrained") !=
+                    std::string::npos,
+                name);
         }
         for (const char* name : {"biosyn", "triplet", "knn-bioel"})
             for (const StartKind start : {StartKind::Scratch, StartKind::NamesOnly})
@@ -213,7 +219,8 @@ private Q_SLOTS:
         QCOMPARE(TrainingPreset::load(dir_.write("mlm.json", p.toJson())), p);
     }
     void maskedLmSettingsAreChecked() {
-        const auto sum = dir_.write("sum.json", withMethod(R"("masked_lm": {"mask_token_share": 0.8, "random_token_share": 0.3})"));
+        const auto sum =
+            dir_.write("sum.json", withMethod(R"("masked_lm": {"mask_token_share": 0.8, "random_token_share": 0.3})"));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(sum), sum, 0,
                                      "masked_lm.random_token_share plus mask_token_share must be at most 1");
         const auto none = dir_.write("none.json", withMethod(R"("masked_lm": {"mask_probability": 0})"));
@@ -286,7 +293,10 @@ private Q_SLOTS:
     void findPresetListsTheAvailableNames() {
         const std::string message = errorOf([] { findPreset("krissbert", kModels); });
         QVERIFY2(contains(message, "no preset \"krissbert\""), message.c_str());
-        QVERIFY2(contains(message, "available: belhd, biosyn, context-alignment, knn-bioel, mlm, prototype-srn, sapbert, triplet"), message.c_str());
+        QVERIFY2(
+            contains(message,
+                     "available: belhd, biosyn, context-alignment, knn-bioel, mlm, prototype-srn, sapbert, triplet"),
+            message.c_str());
         const std::string path = errorOf([this] { findPreset(dir_.path("nowhere/x.json").string(), kModels); });
         QVERIFY2(contains(path, "no preset \"") && contains(path, "available: belhd"), path.c_str());
         const std::string noFolder = errorOf([this] { findPreset("biosyn", dir_.path("absent")); });
@@ -343,7 +353,7 @@ private Q_SLOTS:
         QCOMPARE(preset.scheduled("paper").maxLength, std::size_t{128});
         QCOMPARE(preset.scheduled("paper").training, preset.training);
         const TrainingPreset reloaded = TrainingPreset::load(dir_.write("window.json", narrowed.toJson()));
-        QVERIFY(reloaded == narrowed);  // same file name: the name a preset is given
+        QVERIFY(reloaded == narrowed);                                     // same file name: the name a preset is given
         QCOMPARE(reloaded.scheduled("short").maxLength, std::size_t{32});  // resuming applies it again: same
     }
     void aScheduleMayReadTheMentionAloneToo() {
@@ -426,7 +436,8 @@ private Q_SLOTS:
         QCOMPARE(reloaded.schedules.at("tiny").weightDecay, 1e-300);
     }
     void wholeNumbersWrittenAsRealsAreAccepted() {
-        const TrainingPreset preset = TrainingPreset::load(dir_.write("w.json", withMethod(R"("training": {"epochs": 3.0})")));
+        const TrainingPreset preset =
+            TrainingPreset::load(dir_.write("w.json", withMethod(R"("training": {"epochs": 3.0})")));
         QCOMPARE(preset.training.epochs, std::size_t{3});
     }
     void namesRoundTrip() {
@@ -471,7 +482,8 @@ private Q_SLOTS:
     // --- Malformed files -----------------------------------------------------------------------
 
     void syntaxErrorNamesItsLine() {
-        const auto file = dir_.write("syntax.json", "{\n  \"method\": \"biosyn\",\n  \"seed\": 42,,\n  \"paper\": \"x\"\n}\n");
+        const auto file =
+            dir_.write("syntax.json", "{\n  \"method\": \"biosyn\",\n  \"seed\": 42,,\n  \"paper\": \"x\"\n}\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 3, "not valid JSON");
     }
     void truncatedFileNamesItsLastLine() {
@@ -496,7 +508,8 @@ private Q_SLOTS:
         const auto big = dir_.write("big.json", withMethod("\"description\": \"" + description + "\""));
         QCOMPARE(TrainingPreset::load(big).description.size(), description.size());
         // A megabyte of unclosed brackets is a syntax error on its line, not a stack overflow.
-        const auto brackets = dir_.write("brackets.json", "{\"method\": \"biosyn\", \"choices\": " + std::string(1 << 20, '['));
+        const auto brackets =
+            dir_.write("brackets.json", "{\"method\": \"biosyn\", \"choices\": " + std::string(1 << 20, '['));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(brackets), brackets, 1, "not valid JSON");
         // Deeply nested: refused at the line where it passes 64 levels (every JSON reader's
         // bound), without writing the value out.
@@ -504,8 +517,10 @@ private Q_SLOTS:
             "nested.json", withMethod("\"choices\": " + std::string(100000, '[') + std::string(100000, ']')));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(nested), nested, 3, "nested deeper than 64 levels");
         // Nested within the bound: refused by type.
-        const auto shallow = dir_.write("shallow.json", withMethod("\"choices\": " + std::string(30, '[') + std::string(30, ']')));
-        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(shallow), shallow, 0, "choices must be a list of strings; element 1 is a list");
+        const auto shallow =
+            dir_.write("shallow.json", withMethod("\"choices\": " + std::string(30, '[') + std::string(30, ']')));
+        LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(shallow), shallow, 0,
+                                     "choices must be a list of strings; element 1 is a list");
     }
     void topLevelMustBeAnObject() {
         const auto file = dir_.write("list.json", R"(["biosyn"])");
@@ -514,7 +529,8 @@ private Q_SLOTS:
     void missingMethod() {
         const auto file = dir_.write("nomethod.json", R"({"seed": 1, "paper": "x"})");
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0,
-                                     "missing required key \"method\" (one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment, mlm)");
+                                     "missing required key \"method\" (one of biosyn, belhd, triplet, prototype-srn, "
+                                     "knn-bioel, sapbert, context-alignment, mlm)");
     }
     void methodOfTheWrongType() {
         const auto file = dir_.write("number.json", R"({"method": 1})");
@@ -523,11 +539,13 @@ private Q_SLOTS:
     void unknownMethod() {
         const auto file = dir_.write("krissbert.json", R"({"method": "krissbert"})");
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0,
-                                     "method must be one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, context-alignment, mlm, not "
+                                     "method must be one of biosyn, belhd, triplet, prototype-srn, knn-bioel, sapbert, "
+                                     "context-alignment, mlm, not "
                                      "\"krissbert\"");
     }
     void duplicateKey() {
-        const auto file = dir_.write("dup.json", withMethod(R"("training": {"epochs": 10, "batch_size": 16, "epochs": 1})"));
+        const auto file =
+            dir_.write("dup.json", withMethod(R"("training": {"epochs": 10, "batch_size": 16, "epochs": 1})"));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0, "duplicate key \"training.epochs\"");
         const auto top = dir_.write("dup-top.json", withMethod(R"("method": "belhd")"));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(top), top, 0, "duplicate key \"method\"");
@@ -537,8 +555,8 @@ private Q_SLOTS:
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0, "the name \"paper\" is reserved");
     }
     void sharedCandidatesMustAddUpToK() {
-        const auto file =
-            dir_.write("share.json", withMethod(R"("biosyn": {"top_k": 20, "own_candidates": 16, "shared_candidates": 16})"));
+        const auto file = dir_.write(
+            "share.json", withMethod(R"("biosyn": {"top_k": 20, "own_candidates": 16, "shared_candidates": 16})"));
         LINKSCOPE_EXPECT_PARSE_ERROR(TrainingPreset::load(file), file, 0,
                                      "biosyn.own_candidates + biosyn.shared_candidates must equal biosyn.top_k");
     }
@@ -552,7 +570,8 @@ private Q_SLOTS:
         };
         // Unknown keys, at the top and nested: a typo must not fall back to a default.
         row("unknown top", R"("metod": "x")", "unknown key \"metod\" (known: method, paper");
-        row("unknown training", R"("training": {"batchsize": 8})", "unknown key \"training.batchsize\" (known in training: epochs, batch_size");
+        row("unknown training", R"("training": {"batchsize": 8})",
+            "unknown key \"training.batchsize\" (known in training: epochs, batch_size");
         row("unknown schedule key", R"("schedules": {"short": {"epoch": 2}})", "unknown key \"schedules.short.epoch\"");
         row("unknown encoder", R"("encoder": {"pool": "cls"})", "unknown key \"encoder.pool\"");
         row("unknown biosyn", R"("biosyn": {"topk": 5})", "unknown key \"biosyn.topk\"");
@@ -562,73 +581,105 @@ private Q_SLOTS:
         row("alpha zero", R"("self_alignment": {"alpha": 0})", "self_alignment.alpha must be greater than 0");
         row("base beyond a cosine", R"("self_alignment": {"base": 2})", "self_alignment.base must be between -1 and 1");
         row("negative epsilon", R"("self_alignment": {"epsilon": -0.1})", "self_alignment.epsilon must be at least 0");
-        row("pairs not a count", R"("self_alignment": {"max_pairs_per_concept": 2.5})", "max_pairs_per_concept must be a whole number");
-        row("unknown head", R"("encoder": {"projection_head": "mlp"})", "encoder.projection_head must be one of linear, layernorm");
+        row("pairs not a count", R"("self_alignment": {"max_pairs_per_concept": 2.5})",
+            "max_pairs_per_concept must be a whole number");
+        row("unknown head", R"("encoder": {"projection_head": "mlp"})",
+            "encoder.projection_head must be one of linear, layernorm");
         row("head not a string", R"("encoder": {"projection_head": 2})", "encoder.projection_head must be a string");
-        row("unknown entity pooling", R"("encoder": {"entity_pooling": "max"})", "encoder.entity_pooling must be one of cls");
+        row("unknown entity pooling", R"("encoder": {"entity_pooling": "max"})",
+            "encoder.entity_pooling must be one of cls");
         row("unknown prototype", R"("prototype": {"radius": 1})", "unknown key \"prototype.radius\"");
         row("unknown contrastive", R"("contrastive": {"tau": 0.1})", "unknown key \"contrastive.tau\"");
         // Wrong types.
-        row("epochs string", R"("training": {"epochs": "10"})", "training.epochs must be a non-negative integer, not string \"10\"");
-        row("lr string", R"("training": {"learning_rate": "1e-5"})", "training.learning_rate must be a number, not string");
-        row("bool number", R"("encoder": {"homonym_expansion": 1})", "encoder.homonym_expansion must be true or false, not number 1");
+        row("epochs string", R"("training": {"epochs": "10"})",
+            "training.epochs must be a non-negative integer, not string \"10\"");
+        row("lr string", R"("training": {"learning_rate": "1e-5"})",
+            "training.learning_rate must be a number, not string");
+        row("bool number", R"("encoder": {"homonym_expansion": 1})",
+            "encoder.homonym_expansion must be true or false, not number 1");
         row("paper number", R"("paper": 2020)", "paper must be a string, not number 2020");
         row("encoder list", R"("encoder": ["cls"])", "encoder must be an object {...}, not a list");
         row("schedules list", R"("schedules": ["short"])", "schedules must be an object of named schedules");
-        row("schedule number", R"("schedules": {"short": 2})", "schedules.short must be an object of training keys, not number 2");
+        row("schedule number", R"("schedules": {"short": 2})",
+            "schedules.short must be an object of training keys, not number 2");
         row("choices string", R"("choices": "one")", "choices must be a list of strings, not string");
         row("choices element", R"("choices": ["one", 2])", "choices must be a list of strings; element 2 is number 2");
-        row("pooling number", R"("encoder": {"pooling": 0})", "encoder.pooling must be a string, one of cls, mean, markers, start-end");
+        row("pooling number", R"("encoder": {"pooling": 0})",
+            "encoder.pooling must be a string, one of cls, mean, markers, start-end");
         row("null", R"("seed": null)", "seed must be a non-negative integer, not null");
         // Unknown names.
-        row("pooling", R"("encoder": {"pooling": "max"})", "encoder.pooling must be one of cls, mean, markers, start-end, not \"max\"");
-        row("similarity", R"("encoder": {"similarity": "l2"})", "encoder.similarity must be one of dot, cosine, euclidean");
+        row("pooling", R"("encoder": {"pooling": "max"})",
+            "encoder.pooling must be one of cls, mean, markers, start-end, not \"max\"");
+        row("similarity", R"("encoder": {"similarity": "l2"})",
+            "encoder.similarity must be one of dot, cosine, euclidean");
         row("markers", R"("encoder": {"markers": "S/E"})", "encoder.markers must be one of none, belhd, le-nguyen");
-        row("optimizer", R"("training": {"optimizer": "sgd"})", "training.optimizer must be one of adam, adamw, not \"sgd\"");
-        row("schedule optimizer", R"("schedules": {"s": {"optimizer": "Adam"}})", "schedules.s.optimizer must be one of adam, adamw");
-        row("candidates", R"("biosyn": {"candidates": "tfidf"})", "biosyn.candidates must be one of sparse, dense, both");
-        row("training set", R"("triplet": {"training_set": "D"})", "triplet.training_set must be one of O, OD, not \"D\"");
-        row("variant", R"("prototype": {"variant": "srn"})", "prototype.variant must be one of prototype-srn, prototype, triplet-all, triplet-downsampled");
+        row("optimizer", R"("training": {"optimizer": "sgd"})",
+            "training.optimizer must be one of adam, adamw, not \"sgd\"");
+        row("schedule optimizer", R"("schedules": {"s": {"optimizer": "Adam"}})",
+            "schedules.s.optimizer must be one of adam, adamw");
+        row("candidates", R"("biosyn": {"candidates": "tfidf"})",
+            "biosyn.candidates must be one of sparse, dense, both");
+        row("training set", R"("triplet": {"training_set": "D"})",
+            "triplet.training_set must be one of O, OD, not \"D\"");
+        row("variant", R"("prototype": {"variant": "srn"})",
+            "prototype.variant must be one of prototype-srn, prototype, triplet-all, triplet-downsampled");
         // Out of range.
         row("epochs 0", R"("training": {"epochs": 0})", "training.epochs must be at least 1, not 0");
         row("batch 0", R"("training": {"batch_size": 0})", "training.batch_size must be at least 1");
-        row("schedule batch 0", R"("schedules": {"short": {"batch_size": 0}})", "schedules.short.batch_size must be at least 1");
-        row("schedule window", R"("schedules": {"short": {"max_length": 2}})", "schedules.short.max_length must be at least 3, not 2");
+        row("schedule batch 0", R"("schedules": {"short": {"batch_size": 0}})",
+            "schedules.short.batch_size must be at least 1");
+        row("schedule window", R"("schedules": {"short": {"max_length": 2}})",
+            "schedules.short.max_length must be at least 3, not 2");
         row("paper window", R"("training": {"max_length": 32})", "unknown key \"training.max_length\"");
         row("paper mention alone", R"("training": {"mention_alone": true})", "unknown key \"training.mention_alone\"");
-        row("schedule mention alone", R"("schedules": {"s": {"mention_alone": 1}})", "schedules.s.mention_alone must be true or false");
-        row("context weight above 1", R"("encoder": {"mention_context_weight": 1.5})", "encoder.mention_context_weight must be");
-        row("schedule context weight", R"("schedules": {"s": {"mention_context_weight": -0.1}})", "schedules.s.mention_context_weight must be");
-        row("paper context weight", R"("training": {"mention_context_weight": 0.3})", "unknown key \"training.mention_context_weight\"");
-        row("schedule head size", R"("schedules": {"s": {"projection_dim": -2}})", "schedules.s.projection_dim must be");
+        row("schedule mention alone", R"("schedules": {"s": {"mention_alone": 1}})",
+            "schedules.s.mention_alone must be true or false");
+        row("context weight above 1", R"("encoder": {"mention_context_weight": 1.5})",
+            "encoder.mention_context_weight must be");
+        row("schedule context weight", R"("schedules": {"s": {"mention_context_weight": -0.1}})",
+            "schedules.s.mention_context_weight must be");
+        row("paper context weight", R"("training": {"mention_context_weight": 0.3})",
+            "unknown key \"training.mention_context_weight\"");
+        row("schedule head size", R"("schedules": {"s": {"projection_dim": -2}})",
+            "schedules.s.projection_dim must be");
         row("paper head size", R"("training": {"projection_dim": 64})", "unknown key \"training.projection_dim\"");
-        row("schedule first-stage weight", R"("schedules": {"s": {"first_stage_weight": -3}})", "schedules.s.first_stage_weight must be");
-        row("negative first-stage weight", R"("prototype": {"first_stage_weight": -1})", "prototype.first_stage_weight must be");
-        row("accumulation 0", R"("training": {"gradient_accumulation": 0})", "training.gradient_accumulation must be at least 1");
+        row("schedule first-stage weight", R"("schedules": {"s": {"first_stage_weight": -3}})",
+            "schedules.s.first_stage_weight must be");
+        row("negative first-stage weight", R"("prototype": {"first_stage_weight": -1})",
+            "prototype.first_stage_weight must be");
+        row("accumulation 0", R"("training": {"gradient_accumulation": 0})",
+            "training.gradient_accumulation must be at least 1");
         row("lr 0", R"("training": {"learning_rate": 0})", "training.learning_rate must be greater than 0, not 0");
         row("lr negative", R"("training": {"learning_rate": -1e-5})", "training.learning_rate must be greater than 0");
         row("weight decay", R"("training": {"weight_decay": -0.01})", "training.weight_decay must be at least 0");
         row("max length", R"("encoder": {"max_length": 2})", "encoder.max_length must be at least 3, not 2");
         row("entity length", R"("encoder": {"entity_max_length": 0})", "encoder.entity_max_length must be at least 3");
         row("top k", R"("biosyn": {"top_k": 0})", "biosyn.top_k must be at least 1");
-        row("dense ratio high", R"("biosyn": {"dense_ratio": 1.5})", "biosyn.dense_ratio must be between 0 and 1, not 1.5");
+        row("dense ratio high", R"("biosyn": {"dense_ratio": 1.5})",
+            "biosyn.dense_ratio must be between 0 and 1, not 1.5");
         row("dense ratio low", R"("biosyn": {"dense_ratio": -0.1})", "biosyn.dense_ratio must be between 0 and 1");
         row("mention ratio", R"("triplet": {"mention_ratio": 0})", "triplet.mention_ratio must be greater than 0");
-        row("sieve threshold", R"("triplet": {"sieve_threshold": 1.01})", "triplet.sieve_threshold must be between -1 and 1");
+        row("sieve threshold", R"("triplet": {"sieve_threshold": 1.01})",
+            "triplet.sieve_threshold must be between -1 and 1");
         row("prototype k", R"("prototype": {"candidates": 0})", "prototype.candidates must be at least 1");
         row("margin", R"("prototype": {"margin": -0.5})", "prototype.margin must be at least 0");
         row("radius", R"("prototype": {"radius_init": 0})", "prototype.radius_init must be greater than 0");
         row("epsilon", R"("prototype": {"epsilon": -1})", "prototype.epsilon must be at least 0");
-        row("radius lr", R"("prototype": {"radius_learning_rate": -0.01})", "prototype.radius_learning_rate must be at least 0");
+        row("radius lr", R"("prototype": {"radius_learning_rate": -0.01})",
+            "prototype.radius_learning_rate must be at least 0");
         row("temperature", R"("contrastive": {"temperature": 0})", "contrastive.temperature must be greater than 0");
-        row("beyond double", R"("training": {"learning_rate": 1e999})", "not valid JSON: [json.exception.out_of_range.406] number overflow");
+        row("beyond double", R"("training": {"learning_rate": 1e999})",
+            "not valid JSON: [json.exception.out_of_range.406] number overflow");
         // Integers: neither fractional nor negative nor beyond 64 bits.
         row("fractional epochs", R"("training": {"epochs": 2.5})", "training.epochs must be a whole number, not 2.5");
         row("fractional k", R"("biosyn": {"top_k": 19.9})", "biosyn.top_k must be a whole number");
-        row("negative epochs", R"("training": {"epochs": -1})", "training.epochs must be a non-negative integer, not -1");
-        row("negative patience", R"("schedules": {"short": {"early_stopping_patience": -3}})", "schedules.short.early_stopping_patience must be a non-negative integer, not -3");
+        row("negative epochs", R"("training": {"epochs": -1})",
+            "training.epochs must be a non-negative integer, not -1");
+        row("negative patience", R"("schedules": {"short": {"early_stopping_patience": -3}})",
+            "schedules.short.early_stopping_patience must be a non-negative integer, not -3");
         row("negative seed", R"("seed": -42)", "seed must be a non-negative integer, not -42");
-        row("negative real", R"("contrastive": {"hard_negatives": -4.0})", "contrastive.hard_negatives must be a non-negative integer, not -4.0");
+        row("negative real", R"("contrastive": {"hard_negatives": -4.0})",
+            "contrastive.hard_negatives must be a non-negative integer, not -4.0");
         row("too large", R"("seed": 1e30)", "seed is too large");
         row("beyond uint64", R"("seed": 18446744073709551616)", "seed is too large");
     }

@@ -30,8 +30,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-project::Decision decisionOn(std::string split, std::string document, std::size_t start, std::size_t end, std::string text,
-                             project::DecisionKind kind, std::string link, std::string curator) {
+project::Decision decisionOn(std::string split, std::string document, std::size_t start, std::size_t end,
+                             std::string text, project::DecisionKind kind, std::string link, std::string curator) {
     project::Decision d;
     d.mention = {std::move(split), std::move(document), start, end};
     d.mentionText = std::move(text);
@@ -89,7 +89,8 @@ class TestAdjudication : public QObject {
     static QString merge(MainWindow& window, const QString& file) {
         QSignalSpy finished(window.session(), &CurationSession::mergeFinished);
         if (!window.mergeProject(file)) return QStringLiteral("the merge did not start");
-        if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000)) return QStringLiteral("the merge did not finish");
+        if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000))
+            return QStringLiteral("the merge did not finish");
         return finished.first().at(1).toString();
     }
     static int rowOf(const QTableWidget* table, const QString& scope) {
@@ -142,7 +143,8 @@ private Q_SLOTS:
         QVERIFY(testSplit >= 0);
         QCOMPARE(table->item(testSplit, AdjudicationDialog::KappaColumn)->text(), QStringLiteral("–"));
         QVERIFY(rowOf(table, QStringLiteral("type DiseaseClass")) >= 0);
-        QVERIFY2(dialog->summaryText().contains(QStringLiteral("1 disagreement(s), 1 open")), qPrintable(dialog->summaryText()));
+        QVERIFY2(dialog->summaryText().contains(QStringLiteral("1 disagreement(s), 1 open")),
+                 qPrintable(dialog->summaryText()));
 
         // The disagreement, both decisions side by side, with the gold and the proposal.
         DisagreementModel* model = dialog->model();
@@ -190,7 +192,8 @@ private Q_SLOTS:
         QVERIFY(model->index(0, 0).data(DisagreementModel::SettledRole).toBool());
         QVERIFY2(dialog->summaryText().contains(QStringLiteral("0 open")), qPrintable(dialog->summaryText()));
         // The curators' figures do not change: an adjudication is nobody's curation.
-        QCOMPARE(table->item(rowOf(table, QStringLiteral("overall")), AdjudicationDialog::KappaColumn)->text(), QStringLiteral("0.692"));
+        QCOMPARE(table->item(rowOf(table, QStringLiteral("overall")), AdjudicationDialog::KappaColumn)->text(),
+                 QStringLiteral("0.692"));
 
         // Undo takes the adjudication back; redo stores it again.
         session->undoStack()->undo();
@@ -210,8 +213,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return !finished.isEmpty() || !failed.isEmpty(); }, 30000));
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
         const std::string exported = test::readFile(out.toStdString());
-        QVERIFY(exported.find("90000001\t110\t136\tneurodegenerative disorder\tDiseaseClass\tD019636\n") != std::string::npos);
-        QVERIFY(exported.find("90000001\t222\t228\tchorea\tSpecificDisease\t\n") != std::string::npos);  // both rejected
+        QVERIFY(exported.find("90000001\t110\t136\tneurodegenerative disorder\tDiseaseClass\tD019636\n") !=
+                std::string::npos);
+        QVERIFY(exported.find("90000001\t222\t228\tchorea\tSpecificDisease\t\n") !=
+                std::string::npos);  // both rejected
     }
 
     void mergeRefusals() {
@@ -242,7 +247,8 @@ private Q_SLOTS:
         AdjudicationDialog* dialog = window.adjudicationDialog();
         dialog->show();
         QCOMPARE(dialog->model()->rowCount(), 0);
-        QVERIFY2(dialog->summaryText().contains(QStringLiteral("Merge another curator")), qPrintable(dialog->summaryText()));
+        QVERIFY2(dialog->summaryText().contains(QStringLiteral("Merge another curator")),
+                 qPrintable(dialog->summaryText()));
     }
 };
 

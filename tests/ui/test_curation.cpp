@@ -6,11 +6,11 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QFileInfo>
-#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QUndoStack>
@@ -94,7 +94,8 @@ private Q_SLOTS:
         QVERIFY(model->rowCount() > 1);
         QCOMPARE(model->index(0, CandidateModel::EntityColumn).data().toString(), QStringLiteral("MESH:D006816"));
         QCOMPARE(model->index(0, CandidateModel::GoldColumn).data().toString(), QStringLiteral("✓"));
-        QCOMPARE(model->index(0, CandidateModel::PreferredNameColumn).data().toString(), QStringLiteral("Huntington Disease"));
+        QCOMPARE(model->index(0, CandidateModel::PreferredNameColumn).data().toString(),
+                 QStringLiteral("Huntington Disease"));
         QVERIFY(model->index(0, 0).data(CandidateModel::IsCurrentRole).toBool());
         // The rows are the core ranker's, in its order and with its sparse scores.
         const curation::SparseCandidates reference(*window.project()->kb, true);
@@ -168,7 +169,8 @@ private Q_SLOTS:
         window.documentView()->selectMention(2);
         const auto* summary = window.candidatesPanel()->findChild<QLabel*>(QStringLiteral("mentionSummary"));
         QVERIFY(summary);
-        QVERIFY2(summary->text().contains(QStringLiteral("linked as “Huntington disease”")), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QStringLiteral("linked as “Huntington disease”")),
+                 qPrintable(summary->text()));
     }
 
     void acceptCorrectRejectUndoRedoAndReopen() {
@@ -264,7 +266,8 @@ private Q_SLOTS:
         QVERIFY(openDemo(window, copyDemo()));
         // Mentions 0 and 1 of the first document both read "Huntington disease". Correcting
         // mention 0 to its second candidate offers mention 1 (and any other such mention).
-        const QString choice = window.candidatesPanel()->model()->index(1, CandidateModel::EntityColumn).data().toString();
+        const QString choice =
+            window.candidatesPanel()->model()->index(1, CandidateModel::EntityColumn).data().toString();
         QTest::keyClick(window.documentView(), Qt::Key_2);
         CandidatesPanel* panel = window.candidatesPanel();
         QVERIFY(panel->hasOffer());
@@ -311,7 +314,10 @@ private Q_SLOTS:
         QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Corrected);
         QVERIFY(window.documentView()->hasFocus());  // back to the document for the next mention
         // The mention line above the candidates names the decision in effect.
-        QVERIFY(window.candidatesPanel()->findChild<QLabel*>(QStringLiteral("mentionSummary"))->text().contains(QStringLiteral("MESH:D006627")));
+        QVERIFY(window.candidatesPanel()
+                    ->findChild<QLabel*>(QStringLiteral("mentionSummary"))
+                    ->text()
+                    .contains(QStringLiteral("MESH:D006627")));
     }
 
     // Clicking a linked mention on an entity page opens it in the document view.
@@ -326,10 +332,10 @@ private Q_SLOTS:
                     other = &document;
         QVERIFY(other);
         const Mention& target = other->mentions.back();
-        QVERIFY(window.showMention(QStringLiteral("test"), QString::fromStdString(other->pmid()), static_cast<int>(target.start),
-                                   static_cast<int>(target.end)) ||
-                window.showMention(QStringLiteral("train"), QString::fromStdString(other->pmid()), static_cast<int>(target.start),
-                                   static_cast<int>(target.end)));
+        QVERIFY(window.showMention(QStringLiteral("test"), QString::fromStdString(other->pmid()),
+                                   static_cast<int>(target.start), static_cast<int>(target.end)) ||
+                window.showMention(QStringLiteral("train"), QString::fromStdString(other->pmid()),
+                                   static_cast<int>(target.start), static_cast<int>(target.end)));
         QCOMPARE(window.currentDocument(), other);
         QCOMPARE(window.documentView()->currentMention(), static_cast<int>(other->mentions.size()) - 1);
         QVERIFY(!window.showMention(QStringLiteral("train"), QStringLiteral("no-such-pmid"), 0, 1));
@@ -351,7 +357,8 @@ private Q_SLOTS:
         int trainMentions = 0;
         for (const Document& document : window.project()->splits[0].corpus.documents())
             trainMentions += static_cast<int>(document.mentions.size());
-        QVERIFY2(progress->text().contains(QStringLiteral("train: 0/%1 reviewed").arg(trainMentions)), qPrintable(progress->text()));
+        QVERIFY2(progress->text().contains(QStringLiteral("train: 0/%1 reviewed").arg(trainMentions)),
+                 qPrintable(progress->text()));
 
         filter->setCurrentIndex(1);  // unreviewed
         QCOMPARE(table->model()->rowCount(), 8);
@@ -376,7 +383,8 @@ private Q_SLOTS:
         int expected = 0;
         for (const auto& split : window.project()->splits)
             for (const Document& document : split.corpus.documents())
-                if (window.session()->review(split.split, document).disagreements > 0 || &document == window.currentDocument())
+                if (window.session()->review(split.split, document).disagreements > 0 ||
+                    &document == window.currentDocument())
                     ++expected;
         QVERIFY(expected >= 2);
         QCOMPARE(table->model()->rowCount(), expected);
@@ -410,7 +418,8 @@ private Q_SLOTS:
         };
         auto lines = [](const QString& path) {
             QFile file(path);
-            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n')) : QStringList();
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))
+                                                  : QStringList();
         };
         const QString untouched = dir_.filePath(QStringLiteral("untouched.txt"));
         QVERIFY(exportTrain(untouched));
@@ -430,7 +439,8 @@ private Q_SLOTS:
         for (int i = 0; i < before.size(); ++i)
             if (before[i] != after[i]) changed << after[i];
         QCOMPARE(changed.size(), 2);
-        QVERIFY2(changed[0].startsWith(QStringLiteral("90000001\t21\t39\tHuntington disease\tSpecificDisease\t")), qPrintable(changed[0]));
+        QVERIFY2(changed[0].startsWith(QStringLiteral("90000001\t21\t39\tHuntington disease\tSpecificDisease\t")),
+                 qPrintable(changed[0]));
         QVERIFY2(changed[0].endsWith(chosen.section(QLatin1Char(':'), 1)), qPrintable(changed[0] + " / " + chosen));
         QCOMPARE(changed[1], QStringLiteral("90000001\t90\t92\tHD\tSpecificDisease\t"));
     }

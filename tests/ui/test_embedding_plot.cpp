@@ -4,15 +4,15 @@
 // signals; hovering finds the point; a new request replaces a running one; unknown ids fail.
 #include <QApplication>
 #include <QChart>
+#include <QChartView>
+#include <QImage>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QValueAxis>
-#include <QChartView>
-#include <QImage>
-#include <QPushButton>
 #include <QXmlStreamReader>
 
 #include "curation/entity_neighbourhood.h"

@@ -6,8 +6,8 @@
 // McNemar / bootstrap numbers equal to core's; a malformed file and cancellation; the "All
 // runs" page (sparse + a run that cannot be evaluated + two files) against core's multi_compare.
 #include <QAbstractItemModelTester>
-#include <QChart>
 #include <QApplication>
+#include <QChart>
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -21,12 +21,12 @@
 #include "eval/dictionary.h"
 #include "eval/evaluate.h"
 #include "eval/homonym_affected.h"
+#include "eval/mention_groups.h"
+#include "eval/multi_compare.h"
 #include "eval/queries.h"
 #include "eval/report.h"
 #include "evaluation_panel.h"
 #include "evaluation_run.h"
-#include "eval/mention_groups.h"
-#include "eval/multi_compare.h"
 #include "multi_run_panel.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
@@ -103,7 +103,8 @@ class TestEvaluationPanel : public QObject {
         qFatal("no split %s", split.c_str());
     }
 
-    static void compareGroups(const eval::GroupMetrics& got, const eval::GroupMetrics& expected, std::size_t goldDepth) {
+    static void compareGroups(const eval::GroupMetrics& got, const eval::GroupMetrics& expected,
+                              std::size_t goldDepth) {
         QCOMPARE(got.mentions, expected.mentions);
         QCOMPARE(got.hits, expected.hits);
         QCOMPARE(got.strictHits, expected.strictHits);
@@ -118,7 +119,8 @@ class TestEvaluationPanel : public QObject {
         QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
         const qsizetype before = ready.count();
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty() || (!panel.isRunning() && ready.count() > before), 60000);
-        if (!failed.isEmpty()) QFAIL(qPrintable(QStringLiteral("the evaluation failed: ") + failed.first().first().toString()));
+        if (!failed.isEmpty())
+            QFAIL(qPrintable(QStringLiteral("the evaluation failed: ") + failed.first().first().toString()));
         QCOMPARE(ready.last().at(0).toInt(), static_cast<int>(slot));
         QVERIFY(panel.run(slot) != nullptr);
     }
@@ -130,17 +132,25 @@ private Q_SLOTS:
         test::writeFile(path(QStringLiteral("train.txt")).toStdString(),
                         document("100", "Huntington disease and breast cancer.",
                                  "HD patients rarely develop tumors or a common cold.",
-                                 {{"Huntington disease", "D006816"}, {"breast cancer", "D001943"}, {"HD", "D006816"},
-                                  {"tumors", "D009369"}, {"common cold", "D003139"}}));
+                                 {{"Huntington disease", "D006816"},
+                                  {"breast cancer", "D001943"},
+                                  {"HD", "D006816"},
+                                  {"tumors", "D009369"},
+                                  {"common cold", "D003139"}}));
         test::writeFile(path(QStringLiteral("test.txt")).toStdString(),
                         document("200", "Hirschsprung disease in a child.",
                                  "Congenital megacolon (HD) is not Huntington disease. Ovarian tumours and a cold "
                                  "were seen; hypomania too.",
-                                 {{"Hirschsprung disease", "D006627"}, {"Congenital megacolon", "D006627"}, {"HD", "D006627", 0},
-                                  {"Huntington disease", "OMIM:143100"}, {"Ovarian tumours", "D010051"}, {"cold", "D003139"},
+                                 {{"Hirschsprung disease", "D006627"},
+                                  {"Congenital megacolon", "D006627"},
+                                  {"HD", "D006627", 0},
+                                  {"Huntington disease", "OMIM:143100"},
+                                  {"Ovarian tumours", "D010051"},
+                                  {"cold", "D003139"},
                                   {"hypomania", "D019964"}}) +
                             document("201", "Breast and ovarian cancer.", "Cold exposure in HD families.",
-                                     {{"Breast and ovarian cancer", "D001943|D010051"}, {"Cold exposure", "D003080"},
+                                     {{"Breast and ovarian cancer", "D001943|D010051"},
+                                      {"Cold exposure", "D003080"},
                                       {"HD", "D006816"}}));
         test::writeFile(path(QStringLiteral("project.json")).toStdString(), R"({
   "format": "linkscope-project-manifest", "version": 1, "name": "Evaluation fixture",
@@ -165,11 +175,13 @@ private Q_SLOTS:
         eval::EvalOptions options;
         options.trainingIds = eval::goldIdSet(train.queries);
         const auto chars = retrieval::SparseIndex::build(core_.dictionary, retrieval::TfidfSettings::bioSyn());
-        core_.sparse = eval::evaluate(core_.queries, core_.dictionary,
-                                      [&](std::span<const std::string> q, std::size_t k) { return chars.search(q, k); }, options);
+        core_.sparse = eval::evaluate(
+            core_.queries, core_.dictionary,
+            [&](std::span<const std::string> q, std::size_t k) { return chars.search(q, k); }, options);
         const auto words = retrieval::SparseIndex::build(core_.dictionary, retrieval::TfidfSettings::leNguyenWords());
-        core_.words = eval::evaluate(core_.queries, core_.dictionary,
-                                     [&](std::span<const std::string> q, std::size_t k) { return words.search(q, k); }, options);
+        core_.words = eval::evaluate(
+            core_.queries, core_.dictionary,
+            [&](std::span<const std::string> q, std::size_t k) { return words.search(q, k); }, options);
         QCOMPARE(core_.sparse.mentions.size(), std::size_t{10});
         // The fixture must hold errors, or the error list tests would test nothing.
         QVERIFY(core_.sparse.all.hits[0] < core_.sparse.all.mentions);
@@ -214,19 +226,22 @@ private Q_SLOTS:
         EvaluationPanel panel;
         panel.setProject(project_);
         QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
-        QVERIFY(panel.startRunEvaluation(path(QStringLiteral("no-run")), QStringLiteral("test"), EvaluationPanel::SlotA));
+        QVERIFY(
+            panel.startRunEvaluation(path(QStringLiteral("no-run")), QStringLiteral("test"), EvaluationPanel::SlotA));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("LibTorch")));
 #else
         const std::filesystem::path run = path(QStringLiteral("runs/tiny-triplet")).toStdString();
-        test::writeTinyTripletRun(run, {path(QStringLiteral("kb.txt")).toStdString(), path(QStringLiteral("train.txt")).toStdString(),
-                                        path(QStringLiteral("test.txt")).toStdString()});
+        test::writeTinyTripletRun(
+            run, {path(QStringLiteral("kb.txt")).toStdString(), path(QStringLiteral("train.txt")).toStdString(),
+                  path(QStringLiteral("test.txt")).toStdString()});
 
         EvaluationPanel panel;
         panel.setProject(project_);
         QSignalSpy ready(&panel, &EvaluationPanel::runReady);
         QSignalSpy failed(&panel, &EvaluationPanel::runFailed);
-        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotA));
+        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"),
+                                         EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
         if (QTest::currentTestFailed()) return;
         QVERIFY(failed.isEmpty());
@@ -240,7 +255,8 @@ private Q_SLOTS:
                 QVERIFY2(mention.rank == 1, mention.mention.c_str());
             }
         QCOMPARE(exactNames, 2);
-        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"), EvaluationPanel::SlotB, true));
+        QVERIFY(panel.startRunEvaluation(QString::fromStdString(run.string()), QStringLiteral("test"),
+                                         EvaluationPanel::SlotB, true));
         waitForRun(panel, EvaluationPanel::SlotB, ready);
         if (QTest::currentTestFailed()) return;
         QCOMPARE(panel.run(EvaluationPanel::SlotB)->name, QStringLiteral("tiny-triplet + kNN on test"));
@@ -261,13 +277,16 @@ private Q_SLOTS:
         QVERIFY(panel.startSparseEvaluation(QStringLiteral("test"), EvaluationPanel::SlotA));
         waitForRun(panel, EvaluationPanel::SlotA, ready);
         if (QTest::currentTestFailed()) return;
-        QAbstractItemModelTester modelTester(panel.errorModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester filterTester(panel.errorFilter(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester modelTester(panel.errorModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(panel.errorFilter(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         const EvaluationRun& run = *panel.run(EvaluationPanel::SlotA);
         QCOMPARE(panel.errorModel()->rowCount(), static_cast<int>(run.mentions.size()));
 
         // Errors only by default.
-        const auto errors = std::count_if(run.mentions.begin(), run.mentions.end(), [](const auto& m) { return !m.correct(); });
+        const auto errors =
+            std::count_if(run.mentions.begin(), run.mentions.end(), [](const auto& m) { return !m.correct(); });
         QVERIFY(errors > 0);
         QCOMPARE(panel.errorFilter()->rowCount(), static_cast<int>(errors));
         panel.errorFilter()->setShowCorrect(true);
@@ -284,8 +303,10 @@ private Q_SLOTS:
             });
             QCOMPARE(panel.errorFilter()->rowCount(), static_cast<int>(expected));
             for (int row = 0; row < panel.errorFilter()->rowCount(); ++row) {
-                const QString shown = panel.errorFilter()->index(row, ErrorTableModel::CategoriesColumn).data().toString();
-                QVERIFY2(shown.contains(QString::fromUtf8(eval::errorCategoryName(category).data())), qPrintable(shown));
+                const QString shown =
+                    panel.errorFilter()->index(row, ErrorTableModel::CategoriesColumn).data().toString();
+                QVERIFY2(shown.contains(QString::fromUtf8(eval::errorCategoryName(category).data())),
+                         qPrintable(shown));
             }
             if (expected > 0) ++categoriesSeen;
         }
@@ -429,7 +450,8 @@ private Q_SLOTS:
                 if (i == j) continue;
                 const QTableWidgetItem* cell = all->matrixTable()->item(i, j);
                 QCOMPARE(cell->data(Qt::UserRole).toDouble(), expected.adjustedP(i, j));
-                QCOMPARE(cell->data(Qt::UserRole).toDouble(), all->matrixTable()->item(j, i)->data(Qt::UserRole).toDouble());
+                QCOMPARE(cell->data(Qt::UserRole).toDouble(),
+                         all->matrixTable()->item(j, i)->data(Qt::UserRole).toDouble());
                 const bool significant = expected.pair(i, j).significant;
                 QCOMPARE(cell->data(Qt::UserRole + 1).toBool(), significant);
                 QCOMPARE(cell->text().endsWith(QStringLiteral("*")), significant);

@@ -66,7 +66,8 @@ struct Range {
 };
 
 char* toString(const Range& r) {
-    return QTest::toString(QStringLiteral("[%1+%2 token %3]").arg(r.start).arg(r.length).arg(static_cast<int>(r.token)));
+    return QTest::toString(
+        QStringLiteral("[%1+%2 token %3]").arg(r.start).arg(r.length).arg(static_cast<int>(r.token)));
 }
 
 }  // namespace
@@ -82,7 +83,8 @@ class TestKbDock : public QObject {
     std::shared_ptr<const kb::EntitySearchIndex> indexOf(const std::shared_ptr<const LoadedProject>& project) const {
         auto index = std::make_shared<const kb::EntitySearchIndex>(*project->kb, project->homonyms.get());
         // The index refers to the project: keep it alive as long as the index.
-        return std::shared_ptr<const kb::EntitySearchIndex>(index.get(), [index, project](const kb::EntitySearchIndex*) {});
+        return std::shared_ptr<const kb::EntitySearchIndex>(index.get(),
+                                                            [index, project](const kb::EntitySearchIndex*) {});
     }
 
     static void waitForIndex(KnowledgeBaseDock& dock) {
@@ -134,12 +136,14 @@ private Q_SLOTS:
         const QSet<QString> ids{model.canonicalIdAt(0), model.canonicalIdAt(1)};
         QCOMPARE(ids, (QSet<QString>{QStringLiteral("MESH:D006816"), QStringLiteral("MESH:D006627")}));
         QCOMPARE(model.index(0, EntitySearchModel::MatchedNameColumn).data().toString(), QStringLiteral("HD"));
-        QCOMPARE(model.index(0, 0).data(EntitySearchModel::MatchKindRole).toInt(), static_cast<int>(kb::SearchMatch::ExactName));
+        QCOMPARE(model.index(0, 0).data(EntitySearchModel::MatchKindRole).toInt(),
+                 static_cast<int>(kb::SearchMatch::ExactName));
 
         model.search(QStringLiteral("sjogren"));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, EntitySearchModel::IdColumn).data().toString(), QStringLiteral("MESH:D012859"));
-        QCOMPARE(model.index(0, EntitySearchModel::PreferredNameColumn).data().toString(), QStringLiteral("Sj\u00F6gren's Syndrome"));
+        QCOMPARE(model.index(0, EntitySearchModel::PreferredNameColumn).data().toString(),
+                 QStringLiteral("Sj\u00F6gren's Syndrome"));
         QCOMPARE(model.index(0, 0).data(EntitySearchModel::CanonicalIdRole).toString(), QStringLiteral("MESH:D012859"));
 
         model.setLimit(2);
@@ -148,7 +152,8 @@ private Q_SLOTS:
         model.search(QString());
         QCOMPARE(model.rowCount(), 0);
         model.search(QStringLiteral("D006816"));
-        QCOMPARE(model.index(0, EntitySearchModel::MatchedNameColumn).data().toString(), QStringLiteral("MESH:D006816"));
+        QCOMPARE(model.index(0, EntitySearchModel::MatchedNameColumn).data().toString(),
+                 QStringLiteral("MESH:D006816"));
         model.setIndex(nullptr);
         QCOMPARE(model.rowCount(), 0);
         QVERIFY(!model.hitAt(0));
@@ -175,7 +180,8 @@ private Q_SLOTS:
         QTest::keyClicks(dock.searchBox()->lineEdit(), QStringLiteral("HD (Hirsch"));
         QTRY_COMPARE(model->query(), QStringLiteral("HD (Hirsch"));
         QCOMPARE(model->rowCount(), 1);
-        QCOMPARE(model->index(0, EntitySearchModel::MatchedNameColumn).data().toString(), QStringLiteral("HD (Hirschsprung Disease)"));
+        QCOMPARE(model->index(0, EntitySearchModel::MatchedNameColumn).data().toString(),
+                 QStringLiteral("HD (Hirschsprung Disease)"));
     }
 
     void keyboardAndDoubleClickChoose() {
@@ -236,14 +242,17 @@ private Q_SLOTS:
         QCOMPARE(c.id, QStringLiteral("MESH:D006816"));
         QCOMPARE(c.preferredName, QStringLiteral("Huntington Disease"));
         QCOMPARE(c.alternativeIds, QStringList{QStringLiteral("OMIM:143100")});
-        QCOMPARE(c.synonyms, (QStringList{QStringLiteral("Huntington's Disease"), QStringLiteral("Huntington Chorea"), QStringLiteral("HD")}));
+        QCOMPARE(c.synonyms, (QStringList{QStringLiteral("Huntington's Disease"), QStringLiteral("Huntington Chorea"),
+                                          QStringLiteral("HD")}));
         QCOMPARE(c.homonymNames, QStringList{QStringLiteral("HD")});
-        QCOMPARE(c.expandedNames, (QStringList{QStringLiteral("Huntington Disease"), QStringLiteral("Huntington's Disease"),
-                                               QStringLiteral("Huntington Chorea"), QStringLiteral("HD (Huntington Disease)")}));
+        QCOMPARE(c.expandedNames,
+                 (QStringList{QStringLiteral("Huntington Disease"), QStringLiteral("Huntington's Disease"),
+                              QStringLiteral("Huntington Chorea"), QStringLiteral("HD (Huntington Disease)")}));
         // Two train mentions by the primary id, one test mention by the OMIM id.
         QCOMPARE(c.linkedMentions, 3);
-        QCOMPARE(c.mentionLinks, (QStringList{QStringLiteral("mention:train/100/0/18"), QStringLiteral("mention:train/100/38/40"),
-                                              QStringLiteral("mention:test/200/66/84")}));
+        QCOMPARE(c.mentionLinks,
+                 (QStringList{QStringLiteral("mention:train/100/0/18"), QStringLiteral("mention:train/100/38/40"),
+                              QStringLiteral("mention:test/200/66/84")}));
         const QString text = page.toPlainText();
         QVERIFY(text.contains(QStringLiteral("HD (Huntington Disease)")));
         QVERIFY2(text.contains(QStringLiteral("MESH:D006627")), "the other entity named HD is listed");
@@ -283,7 +292,8 @@ private Q_SLOTS:
     }
 
     void replacingTheProjectWhileIndexing() {
-        const auto other = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifestPath_.toStdString())));
+        const auto other =
+            std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifestPath_.toStdString())));
         KnowledgeBaseDock dock;
         QSignalSpy ready(&dock, &KnowledgeBaseDock::searchIndexReady);
         dock.setProject(project_);
@@ -301,26 +311,37 @@ private Q_SLOTS:
     void highlighterFormatsTheRightRanges() {
         QTextDocument document;
         PubTatorHighlighter highlighter(&document);
-        document.setPlainText(QStringLiteral("100|t|Title text\n"
-                                             "100|a|Abstract text\n"
-                                             "100\t0\t5\tTitle\tDisease\tD000001\n"
-                                             "100\t2\tx9\tle\tDisease\tD1|D2\tpart one|part two\n"
-                                             "100\tCID\tD009369\tD006816\n"
-                                             "\n"
-                                             "not a pubtator line\n"
-                                             "100\t1\t2\n"));
+        document.setPlainText(
+            QStringLiteral("100|t|Title text\n"
+                           "100|a|Abstract text\n"
+                           "100\t0\t5\tTitle\tDisease\tD000001\n"
+                           "100\t2\tx9\tle\tDisease\tD1|D2\tpart one|part two\n"
+                           "100\tCID\tD009369\tD006816\n"
+                           "\n"
+                           "not a pubtator line\n"
+                           "100\t1\t2\n"));
         // A QTextDocument without a view has no layout, so it reports no contents change and
         // the highlighter has not run yet.
         highlighter.rehighlight();
         const auto block = [&](int n) { return rangesOf(document.findBlockByNumber(n), highlighter); };
         QCOMPARE(block(0), (QList<Range>{{0, 3, Token::Pmid}, {3, 3, Token::Marker}, {6, 10, Token::Title}}));
         QCOMPARE(block(1), (QList<Range>{{0, 3, Token::Pmid}, {3, 3, Token::Marker}}));  // abstract: default format
-        QCOMPARE(block(2), (QList<Range>{{0, 3, Token::Pmid}, {4, 1, Token::Offset}, {6, 1, Token::Offset},
-                                         {8, 5, Token::MentionText}, {14, 7, Token::MentionType}, {22, 7, Token::ConceptId}}));
-        QCOMPARE(block(3), (QList<Range>{{0, 3, Token::Pmid}, {4, 1, Token::Offset}, {6, 2, Token::Error},
-                                         {9, 2, Token::MentionText}, {12, 7, Token::MentionType}, {20, 5, Token::ConceptId},
+        QCOMPARE(block(2), (QList<Range>{{0, 3, Token::Pmid},
+                                         {4, 1, Token::Offset},
+                                         {6, 1, Token::Offset},
+                                         {8, 5, Token::MentionText},
+                                         {14, 7, Token::MentionType},
+                                         {22, 7, Token::ConceptId}}));
+        QCOMPARE(block(3), (QList<Range>{{0, 3, Token::Pmid},
+                                         {4, 1, Token::Offset},
+                                         {6, 2, Token::Error},
+                                         {9, 2, Token::MentionText},
+                                         {12, 7, Token::MentionType},
+                                         {20, 5, Token::ConceptId},
                                          {26, 17, Token::MentionText}}));
-        QCOMPARE(block(4), (QList<Range>{{0, 3, Token::Pmid}, {4, 3, Token::RelationType}, {8, 7, Token::ConceptId},
+        QCOMPARE(block(4), (QList<Range>{{0, 3, Token::Pmid},
+                                         {4, 3, Token::RelationType},
+                                         {8, 7, Token::ConceptId},
                                          {16, 7, Token::ConceptId}}));
         QCOMPARE(block(5), QList<Range>{});
         QCOMPARE(block(6), (QList<Range>{{0, 19, Token::Error}}));
@@ -336,7 +357,8 @@ private Q_SLOTS:
         view.goToLine(3);  // before the file is there: applied once it is
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
         QCOMPARE(loaded.first().at(1).toInt(), 8);
-        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'),
+                 QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
         QCOMPARE(view.currentLine(), 3);
         QVERIFY(view.textCursor().block().text().startsWith(QStringLiteral("100\t0\t18\t")));
         view.goToLine(100);  // clamped to the last line
@@ -349,7 +371,8 @@ private Q_SLOTS:
         test::writeGzip(gz.toStdString(), kTest);
         view.loadFile(gz);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 30000);
-        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTest.data(), static_cast<qsizetype>(kTest.size())));
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'),
+                 QString::fromUtf8(kTest.data(), static_cast<qsizetype>(kTest.size())));
     }
 
     void rawViewShowsAWindowOfALargeFile() {
@@ -358,7 +381,8 @@ private Q_SLOTS:
         // budget): nothing lost or doubled at the seams; another line outside the window moves it;
         // scrolling to the window's last line moves it on, keeping the line on top in place.
         std::string big;
-        for (int i = 1; i <= 5000; ++i) big += std::to_string(1000 + i) + "|t|Title of document " + std::to_string(i) + "\n";
+        for (int i = 1; i <= 5000; ++i)
+            big += std::to_string(1000 + i) + "|t|Title of document " + std::to_string(i) + "\n";
         const QString bigPath = path(QStringLiteral("big.txt"));
         test::writeFile(bigPath.toStdString(), big);
         const auto linesOf = [&](int first, int last) {  // the file's lines first..last, 1-based
@@ -417,7 +441,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 30000);
         disconnect(connection);
         QVERIFY(asked);
-        QCOMPARE(view.toPlainText() + QLatin1Char('\n'), QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
+        QCOMPARE(view.toPlainText() + QLatin1Char('\n'),
+                 QString::fromUtf8(kTrain.data(), static_cast<qsizetype>(kTrain.size())));
         QCOMPARE(view.firstShownLine(), 1);
         QTest::qWait(50);
         QCOMPARE(loaded.count(), 2);
@@ -436,7 +461,8 @@ private Q_SLOTS:
         test::writeFile(bad.toStdString(), "100|t|fine\n100|a|not \xC3( UTF-8\n");
         view.loadFile(bad);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, 30000);
-        QVERIFY2(failed.last().at(1).toString().contains(QStringLiteral("bad.txt:2")), qPrintable(failed.last().at(1).toString()));
+        QVERIFY2(failed.last().at(1).toString().contains(QStringLiteral("bad.txt:2")),
+                 qPrintable(failed.last().at(1).toString()));
     }
 };
 

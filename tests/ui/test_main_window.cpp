@@ -116,8 +116,8 @@ private Q_SLOTS:
         QVERIFY(homonyms.contains(QStringLiteral("MS")));
         // The figures are counted on a worker and then shown: the entity count among them.
         const QString entities = QLocale().toString(static_cast<qulonglong>(window.project()->kb->entityCount()));
-        QTRY_VERIFY_WITH_TIMEOUT(summary->figuresText().contains(QStringLiteral("Entities</td><td align=right>") + entities),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            summary->figuresText().contains(QStringLiteral("Entities</td><td align=right>") + entities), 30000);
     }
 
     void manyHomonymsAreListedOverSeveralTurns() {
@@ -161,7 +161,9 @@ private Q_SLOTS:
         window.openProject(path);
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("broken.json")));
-        QVERIFY(window.findChild<QPlainTextEdit*>(QStringLiteral("diagnostics"))->toPlainText().contains(QStringLiteral("broken.json")));
+        QVERIFY(window.findChild<QPlainTextEdit*>(QStringLiteral("diagnostics"))
+                    ->toPlainText()
+                    .contains(QStringLiteral("broken.json")));
         QVERIFY(!window.project());
     }
 };

@@ -6,8 +6,8 @@
 // preset with a tiny random BERT (tests/common/tiny_run.h), so its rankings are arbitrary but
 // deterministic; what is checked is what the datastore does to them.
 #include <QAction>
-#include <QLabel>
 #include <QApplication>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -22,21 +22,21 @@
 #include <string>
 #include <vector>
 
-#include "test_data.h"
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
-#include "reach_preview.h"
-#include "review_queue_order.h"
 #include "embedding_plot.h"
 #include "linking_menu.h"
 #include "project/datastore_storage.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
+#include "reach_preview.h"
+#include "review_queue_order.h"
+#include "test_data.h"
 #ifdef LINKSCOPE_HAVE_TORCH
-#include "tiny_run.h"
-#include "encoder/text_encoder.h"
 #include "curation/model_candidates.h"
+#include "encoder/text_encoder.h"
+#include "tiny_run.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
 #endif
@@ -57,7 +57,8 @@ struct MentionAt {
 std::vector<MentionAt> mentionsReading(const LoadedProject& project, const std::string& text) {
     std::vector<MentionAt> found;
     auto lower = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return s;
     };
     for (const SplitCorpus& split : project.splits)
@@ -68,7 +69,8 @@ std::vector<MentionAt> mentionsReading(const LoadedProject& project, const std::
     return found;
 }
 
-std::optional<curation::CandidateRow> rowOf(const std::vector<curation::CandidateRow>& rows, const std::string& entity) {
+std::optional<curation::CandidateRow> rowOf(const std::vector<curation::CandidateRow>& rows,
+                                            const std::string& entity) {
     for (const auto& row : rows)
         if (row.entity == entity) return row;
     return std::nullopt;
@@ -244,7 +246,8 @@ private Q_SLOTS:
             if (split.split == "test")
                 for (const Document& document : split.corpus.documents())
                     for (const Mention& mention : document.mentions)
-                        if (decided.size() < 6) decided.push_back({split.split, document.pmid(), mention.start, mention.end});
+                        if (decided.size() < 6)
+                            decided.push_back({split.split, document.pmid(), mention.start, mention.end});
         QCOMPARE(decided.size(), std::size_t{6});
         decided.push_back(strokes[0].key);
         decided.push_back(strokes[2].key);
@@ -259,7 +262,8 @@ private Q_SLOTS:
             decision.mention = key;
             decision.kind = depth == 0 ? project::DecisionKind::Accept : project::DecisionKind::Correct;
             decision.newLink = rows[depth].entity;
-            for (std::size_t i = 1; i < ids; ++i) decision.newLink += "|" + rows[depth + i].entity;  // a composite's keys
+            for (std::size_t i = 1; i < ids; ++i)
+                decision.newLink += "|" + rows[depth + i].entity;  // a composite's keys
             rerankedMentions += model.rerank(model.feed(decision)).reranked.size();
             made.push_back(decision);
         };
@@ -321,7 +325,8 @@ private Q_SLOTS:
         std::vector<project::MentionKey> all;
         for (const SplitCorpus& split : project_->splits)
             for (const Document& document : split.corpus.documents())
-                for (const Mention& mention : document.mentions) all.push_back({split.split, document.pmid(), mention.start, mention.end});
+                for (const Mention& mention : document.mentions)
+                    all.push_back({split.split, document.pmid(), mention.start, mention.end});
         QVERIFY(all.size() > 20);
         for (const char* spec : {"OD-T", "exact+D-T+O-T"}) {
             curation::ModelCandidatesOptions options;
@@ -338,7 +343,8 @@ private Q_SLOTS:
                     const auto now = model.rank(key, 2);
                     QVERIFY(kept != nullptr && !now.empty());
                     const std::string where = std::string(spec) + ", after " + after + ": " + key.document + " " +
-                                              std::to_string(key.start) + " kept " + kept->entity + ", now " + now.front().entity;
+                                              std::to_string(key.start) + " kept " + kept->entity + ", now " +
+                                              now.front().entity;
                     QVERIFY2(kept->entity == now.front().entity, where.c_str());
                     QVERIFY2(std::abs(kept->score - now.front().score) < 1e-6, where.c_str());
                 }
@@ -455,7 +461,7 @@ private Q_SLOTS:
             QCOMPARE(counts->size(), mentions);
             std::size_t compared = 0;
             for (const auto& [key, count] : *counts) {
-                if (compared++ % 7 != 0) continue;  // every seventh mention: a pass over all each
+                if (compared++ % 7 != 0) continue;           // every seventh mention: a pass over all each
                 QCOMPARE(count, model.reachOf(key).size());  // nothing is decided yet
             }
             QCOMPARE(counts->at(decided.key), reachKeys.size());
@@ -468,7 +474,8 @@ private Q_SLOTS:
             for (const project::MentionKey& key : reachKeys) entries.push_back({key, QStringLiteral("m")});
             preview.showReach(QString::fromStdString(entity), {}, entries);
             QCOMPARE(preview.count(), static_cast<int>(reachKeys.size()));
-            QVERIFY2(preview.summary().contains(QStringLiteral("would change the proposal of %1 more").arg(reachKeys.size())),
+            QVERIFY2(preview.summary().contains(
+                         QStringLiteral("would change the proposal of %1 more").arg(reachKeys.size())),
                      preview.summary().toUtf8().constData());
         }
 
@@ -522,7 +529,8 @@ private Q_SLOTS:
         {
             ReachPreview preview;
             std::vector<ReachPreview::Entry> entries;
-            for (const project::MentionKey& key : session.changedByLastDecision()) entries.push_back({key, QStringLiteral("m")});
+            for (const project::MentionKey& key : session.changedByLastDecision())
+                entries.push_back({key, QStringLiteral("m")});
             preview.showChanged(QStringLiteral("The last decision"), entries);
             QCOMPARE(preview.count(), topChanged);
             QVERIFY(preview.summary().startsWith(QStringLiteral("The last decision: ")));
@@ -544,7 +552,8 @@ private Q_SLOTS:
         // The list now says what the undo moved, nothing of the decision before it.
         for (const project::MentionKey& key : session.changedByLastDecision())
             QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
-        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0), before);
+        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0),
+                 before);
         session.undoStack()->redo();
         QCOMPARE(model.curatorKeys(), std::size_t{1});
         QCOMPARE(*rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability, fed);
@@ -555,7 +564,8 @@ private Q_SLOTS:
         QCOMPARE(model.curatorKeys(), std::size_t{1});
         QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Reject));
         QCOMPARE(model.curatorKeys(), std::size_t{0});
-        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0), before);
+        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0),
+                 before);
         session.undoStack()->undo();  // the accept is in effect again
         QCOMPARE(model.curatorKeys(), std::size_t{1});
 
@@ -651,7 +661,8 @@ private Q_SLOTS:
                 largest = std::max(largest, std::abs(vectors[first * dimension + i] - vectors[second * dimension + i]));
             return largest;
         };
-        qInfo("largest difference: same text %g, another text %g", double(maxDifference(0, 1)), double(maxDifference(0, 2)));
+        qInfo("largest difference: same text %g, another text %g", double(maxDifference(0, 1)),
+              double(maxDifference(0, 2)));
         QVERIFY2(maxDifference(0, 1) < 1e-5f, qPrintable(QString::number(maxDifference(0, 1))));
         QVERIFY2(maxDifference(0, 2) > 1e-3f, qPrintable(QString::number(maxDifference(0, 2))));
 

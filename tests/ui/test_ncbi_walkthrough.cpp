@@ -34,7 +34,8 @@ namespace {
 bool openAndLink(MainWindow& window, const QString& manifest) {
     QSignalSpy loaded(&window, &MainWindow::projectLoaded);
     window.openProject(manifest);
-    if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->proposalsAvailable(); }, 300000)) return false;
+    if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->proposalsAvailable(); }, 300000))
+        return false;
     window.activateWindow();
     return QTest::qWaitForWindowActive(&window);
 }
@@ -75,8 +76,10 @@ private Q_SLOTS:
             // (No raw string literal here: moc does not parse them.)
             out << "{ \"format\": \"linkscope-project-manifest\", \"version\": 1, \"name\": \"NCBI Disease\",\n"
                 << "  \"knowledgeBase\": { \"path\": \"" << medic.string() << "\", \"format\": \"medic\" },\n"
-                << "  \"corpora\": [ { \"split\": \"train\", \"path\": \"" << train.string() << "\", \"format\": \"pubtator\" },\n"
-                << "               { \"split\": \"test\", \"path\": \"" << test.string() << "\", \"format\": \"pubtator\" } ] }\n";
+                << "  \"corpora\": [ { \"split\": \"train\", \"path\": \"" << train.string()
+                << "\", \"format\": \"pubtator\" },\n"
+                << "               { \"split\": \"test\", \"path\": \"" << test.string()
+                << "\", \"format\": \"pubtator\" } ] }\n";
         }
 
         project::MentionKey accepted, corrected;
@@ -110,7 +113,8 @@ private Q_SLOTS:
             int pick = -1;
             // Not the top one either: picking the proposed link is an accept.
             for (int row = 1; row < std::min(model->rowCount(), 9) && pick < 0; ++row)
-                if (model->index(row, CandidateModel::EntityColumn).data().toString().toStdString() != correctedGold) pick = row;
+                if (model->index(row, CandidateModel::EntityColumn).data().toString().toStdString() != correctedGold)
+                    pick = row;
             QVERIFY(pick >= 0);
             correctedLink = model->index(pick, CandidateModel::EntityColumn).data().toString().toStdString();
             QTest::keyClick(window.documentView(), static_cast<Qt::Key>(Qt::Key_1 + pick));
@@ -159,7 +163,8 @@ private Q_SLOTS:
         const QString correctedLine = changed.filter(correctedLinePrefix).value(0);
         QVERIFY2(!correctedLine.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
         // The corpus writes MeSH ids without their prefix.
-        QVERIFY2(correctedLine.endsWith(QString::fromStdString(correctedLink).section(QLatin1Char(':'), -1)), qPrintable(correctedLine));
+        QVERIFY2(correctedLine.endsWith(QString::fromStdString(correctedLink).section(QLatin1Char(':'), -1)),
+                 qPrintable(correctedLine));
     }
 };
 

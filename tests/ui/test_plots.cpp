@@ -46,7 +46,8 @@ SvgContent readSvg(const QString& path) {
         xml.readNext();
         if (!xml.isStartElement()) continue;
         if (content.root.isEmpty()) content.root = xml.name().toString();
-        if (xml.name() == QLatin1String("text")) content.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        if (xml.name() == QLatin1String("text"))
+            content.texts << xml.readElementText(QXmlStreamReader::IncludeChildElements);
     }
     content.valid = !xml.hasError() && !content.root.isEmpty();
     return content;
@@ -70,7 +71,8 @@ void checkSaved(QChartView* view, const QTemporaryDir& dir, const QString& name,
     QVERIFY2(content.valid, qPrintable(svg));
     QCOMPARE(content.root, QStringLiteral("svg"));
     const QString allText = content.texts.join(QLatin1Char(' '));
-    for (const QString& word : expected) QVERIFY2(allText.contains(word), qPrintable(word + QStringLiteral(" not in: ") + allText));
+    for (const QString& word : expected)
+        QVERIFY2(allText.contains(word), qPrintable(word + QStringLiteral(" not in: ") + allText));
     QVERIFY2(savePlotPng(view, png, 2.0, &error), qPrintable(error));
     const QImage image(png);
     QVERIFY(!image.isNull());
@@ -118,8 +120,11 @@ private Q_SLOTS:
             const char* predictions = i < 2   ? R"([{"name":"y","ids":["D1"]},{"name":"x","ids":["D2"]}])"
                                       : i < 4 ? R"([{"name":"x","ids":["D2"]},{"name":"y","ids":["D1"]}])"
                                               : R"([{"name":"x","ids":["D2"]},{"name":"z","ids":["D3"]}])";
-            lines += "{\"document\":\"1\",\"start\":" + std::to_string(10 * i) + ",\"end\":" + std::to_string(10 * i + 4) +
-                     ",\"type\":\"Disease\",\"gold\":[\"D1\"],\"rank\":" + (i < 2 ? "1" : i < 4 ? "2" : "null") +
+            lines += "{\"document\":\"1\",\"start\":" + std::to_string(10 * i) +
+                     ",\"end\":" + std::to_string(10 * i + 4) + ",\"type\":\"Disease\",\"gold\":[\"D1\"],\"rank\":" +
+                     (i < 2   ? "1"
+                      : i < 4 ? "2"
+                              : "null") +
                      ",\"strict_rank\":null,\"parts\":[{\"predictions\":" + predictions + "}]}\n";
         }
         test::writeFile(file.toStdString(), lines);
@@ -132,7 +137,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 && !panel.isRunning(), 30000);
         QCOMPARE(panel.recallChart()->series().size(), 1);
         const QStringList titles = axisTitles(panel.recallChart());
-        QVERIFY2(titles.contains(QStringLiteral("k (candidates per mention, log scale)")), qPrintable(titles.join(',')));
+        QVERIFY2(titles.contains(QStringLiteral("k (candidates per mention, log scale)")),
+                 qPrintable(titles.join(',')));
         QVERIFY2(titles.contains(QStringLiteral("recall@k")), qPrintable(titles.join(',')));
         // The y axis starts at the lowest recall shown, rounded down to a tenth: recall@1 = 2/6 -> 0.3.
         const auto vertical = panel.recallChart()->axes(Qt::Vertical);
@@ -161,8 +167,10 @@ private Q_SLOTS:
         panel.resize(900, 900);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QCOMPARE(axisTitles(panel.lossChartView()->chart()), (QStringList{QStringLiteral("training step"), QStringLiteral("loss")}));
-        QCOMPARE(axisTitles(panel.accuracyChartView()->chart()), (QStringList{QStringLiteral("epoch"), QStringLiteral("dev Acc@1")}));
+        QCOMPARE(axisTitles(panel.lossChartView()->chart()),
+                 (QStringList{QStringLiteral("training step"), QStringLiteral("loss")}));
+        QCOMPARE(axisTitles(panel.accuracyChartView()->chart()),
+                 (QStringList{QStringLiteral("epoch"), QStringLiteral("dev Acc@1")}));
         // Points as a training run adds them; the epoch axis ticks at whole epochs.
         panel.lossSeries()->append({QPointF(1, 2.5), QPointF(2, 1.5), QPointF(3, 1.0)});
         panel.accuracySeries()->append({QPointF(0, 0.2), QPointF(1, 0.5), QPointF(2, 0.6)});
@@ -171,8 +179,10 @@ private Q_SLOTS:
         QVERIFY(epochs->tickInterval() >= 1.0);
         for (QChartView* view : {panel.lossChartView(), panel.accuracyChartView()})
             QVERIFY(view->parentWidget()->findChild<QPushButton*>(QStringLiteral("savePlot")));
-        checkSaved(panel.lossChartView(), dir_, QStringLiteral("loss"), {QStringLiteral("training step"), QStringLiteral("loss")});
-        checkSaved(panel.accuracyChartView(), dir_, QStringLiteral("accuracy"), {QStringLiteral("epoch"), QStringLiteral("dev Acc@1")});
+        checkSaved(panel.lossChartView(), dir_, QStringLiteral("loss"),
+                   {QStringLiteral("training step"), QStringLiteral("loss")});
+        checkSaved(panel.accuracyChartView(), dir_, QStringLiteral("accuracy"),
+                   {QStringLiteral("epoch"), QStringLiteral("dev Acc@1")});
     }
 
     void curationCurvePlotsTheCsv() {
@@ -204,8 +214,8 @@ private Q_SLOTS:
         QCOMPARE(plot.without()->count(), 3);
         QCOMPARE(plot.withFeedback()->at(2), QPointF(3, 0.8));
         QCOMPARE(plot.without()->at(1), QPointF(1, 0.5));
-        QCOMPARE(axisTitles(plot.chart()),
-                 (QStringList{QStringLiteral("documents curated"), QStringLiteral("Acc@1 of the remaining documents")}));
+        QCOMPARE(axisTitles(plot.chart()), (QStringList{QStringLiteral("documents curated"),
+                                                        QStringLiteral("Acc@1 of the remaining documents")}));
         // The y range is the values' widened to tenths: 0.5 .. 0.8 -> 0.4 .. 0.9.
         const auto vertical = plot.chart()->axes(Qt::Vertical);
         const auto* y = qobject_cast<QValueAxis*>(vertical.first());
@@ -238,15 +248,17 @@ private Q_SLOTS:
         const auto negative = dir.write("negative.csv", header + "-1,0,0,10,0.5,0.5,0,0\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readCurationCurve(negative), negative, 2, "documents_done must be a whole number");
         const auto outside = dir.write("outside.csv", header + "0,0,0,10,1.5,0.5,0,0\n");
-        LINKSCOPE_EXPECT_PARSE_ERROR(readCurationCurve(outside), outside, 2, "remaining_acc_feedback must be a fraction");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readCurationCurve(outside), outside, 2,
+                                     "remaining_acc_feedback must be a fraction");
         const auto text = dir.write("text.csv", header + "0,0,0,10,0.5,0.5,high,0\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readCurationCurve(text), text, 2, "online_acc_feedback must be a fraction");
         const auto nan = dir.write("nan.csv", header + "0,0,0,10,nan,0.5,0,0\n");
         LINKSCOPE_EXPECT_PARSE_ERROR(readCurationCurve(nan), nan, 2, "remaining_acc_feedback");
         // Empty accuracy cells (steps not evaluated) and CRLF line ends are fine.
-        const auto crlf = dir.write("crlf.csv", "documents_done,mentions_done,corrections,remaining_mentions,"
-                                                "remaining_acc_feedback,remaining_acc_without,online_acc_feedback,"
-                                                "online_acc_without\r\n0,0,0,10,,,0,0\r\n1,3,1,7,0.75,0.5,1,0.5\r\n");
+        const auto crlf = dir.write("crlf.csv",
+                                    "documents_done,mentions_done,corrections,remaining_mentions,"
+                                    "remaining_acc_feedback,remaining_acc_without,online_acc_feedback,"
+                                    "online_acc_without\r\n0,0,0,10,,,0,0\r\n1,3,1,7,0.75,0.5,1,0.5\r\n");
         const auto steps = readCurationCurve(crlf);
         QCOMPARE(steps.size(), std::size_t{2});
         QVERIFY(!steps[0].remainingWithFeedback.has_value());

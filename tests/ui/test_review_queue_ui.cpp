@@ -4,13 +4,13 @@
 // documents with something worth a look, the most worthwhile first; selecting a candidate
 // previews the mentions "Apply to all" would change, and exactly those change once applied.
 #include <QApplication>
-#include <limits>
 #include <QComboBox>
-#include <QPushButton>
 #include <QDir>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <limits>
 
 #include "candidate_model.h"
 #include "candidates_panel.h"
@@ -19,9 +19,9 @@
 #include "document_list_model.h"
 #include "document_view.h"
 #include "main_window.h"
-#include "reach_preview.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
+#include "reach_preview.h"
 #include "review_queue_order.h"
 #include "test_data.h"
 
@@ -135,7 +135,8 @@ private Q_SLOTS:
         auto* table = window.candidatesPanel()->table();
         int row = -1;
         for (int r = 0; r < table->model()->rowCount(); ++r)
-            if (table->model()->index(r, 0).data(CandidateModel::EntityIdRole).toString() == QStringLiteral("MESH:D006627"))
+            if (table->model()->index(r, 0).data(CandidateModel::EntityIdRole).toString() ==
+                QStringLiteral("MESH:D006627"))
                 row = r;
         QVERIFY2(row >= 0, "Hirschsprung's disease is among the candidates of HD");
         table->selectRow(row);

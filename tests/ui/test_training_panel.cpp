@@ -22,9 +22,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
-#include <memory>
 
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
@@ -103,7 +103,7 @@ private Q_SLOTS:
         QCOMPARE(panel.presetCombo()->currentText(), QStringLiteral("tiny-triplet"));
         QVERIFY(panel.scheduleCombo()->findText(QStringLiteral("paper")) >= 0);
         QCOMPARE(panel.scheduleCombo()->currentText(), QStringLiteral("short"));  // the default for a new choice
-        QVERIFY(!panel.startButton()->isEnabled());  // no project yet
+        QVERIFY(!panel.startButton()->isEnabled());                               // no project yet
         panel.setProject(project_);
         // "(none)" and the demo's test split; the train split is what is trained on.
         QCOMPARE(panel.devSplitCombo()->count(), 2);
@@ -237,7 +237,8 @@ private Q_SLOTS:
         const auto info = train::readRunInfo(pretrained.toStdString());
         QCOMPARE(info.preset, std::string("sapbert"));
         QVERIFY(panel.warningLabel()->isHidden());
-        const QString absolute = QString::fromStdString(fs::absolute(pretrained.toStdString()).lexically_normal().string());
+        const QString absolute =
+            QString::fromStdString(fs::absolute(pretrained.toStdString()).lexically_normal().string());
         QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
         QCOMPARE(store.runs().size(), std::size_t{1});
 
@@ -287,7 +288,8 @@ private Q_SLOTS:
         auto alignedInfo = train::readRunInfo(aligned);
         alignedInfo.preset = "context-alignment";
         train::writeRunInfo(aligned, alignedInfo);
-        test::writeFile(aligned / "preset.json", test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "context-alignment.json"));
+        test::writeFile(aligned / "preset.json",
+                        test::readFile(fs::path(LINKSCOPE_SOURCE_DIR) / "models" / "context-alignment.json"));
         fs::last_write_time(train::runInfoFile(aligned), fs::file_time_type::clock::now() - std::chrono::hours(1));
         store.putRun({"aligned", aligned, "context-alignment", ""});
         TrainingPanel chooser;
@@ -350,7 +352,8 @@ private Q_SLOTS:
         QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("dev Acc@1"));
         QCOMPARE(panel.accuracyChartView()->chart()->title(), QStringLiteral("Dev Acc@1"));
         QCOMPARE(store.runs().size(), std::size_t{2});
-        const QString absolute = QString::fromStdString(fs::absolute(aligned.toStdString()).lexically_normal().string());
+        const QString absolute =
+            QString::fromStdString(fs::absolute(aligned.toStdString()).lexically_normal().string());
         QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
         fs::remove(mlmFile);
     }

@@ -57,7 +57,8 @@ private Q_SLOTS:
         int stepsWhenPostedRan = -1;
         owner.turns.start([&] {
             if (++steps == 1)
-                QMetaObject::invokeMethod(&owner, [&] { stepsWhenPostedRan = steps; }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    &owner, [&] { stepsWhenPostedRan = steps; }, Qt::QueuedConnection);
             return steps < 3;
         });
         QTRY_VERIFY(!owner.turns.running());
@@ -69,7 +70,10 @@ private Q_SLOTS:
         Owner owner;
         int first = 0;
         int second = 0;
-        owner.turns.start([&] { ++first; return true; });  // would never finish
+        owner.turns.start([&] {
+            ++first;
+            return true;
+        });  // would never finish
         owner.turns.start([&] { return ++second < 3; });
         QTRY_VERIFY(!owner.turns.running());
         runQueuedTurns();
@@ -80,7 +84,10 @@ private Q_SLOTS:
     void cancelStopsIt() {
         Owner owner;
         int steps = 0;
-        owner.turns.start([&] { ++steps; return true; });
+        owner.turns.start([&] {
+            ++steps;
+            return true;
+        });
         owner.turns.cancel();
         QVERIFY(!owner.turns.running());
         runQueuedTurns();
@@ -120,7 +127,12 @@ private Q_SLOTS:
     void aDestroyedOwnersTurnsDoNotRun() {
         auto owner = std::make_unique<Owner>();
         int steps = 0;
-        owner->turns.start([&] { ++steps; return true; }, TurnScheduler::FirstTurn::Queued);
+        owner->turns.start(
+            [&] {
+                ++steps;
+                return true;
+            },
+            TurnScheduler::FirstTurn::Queued);
         owner.reset();
         runQueuedTurns();
         QCOMPARE(steps, 0);

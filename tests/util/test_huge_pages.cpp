@@ -75,8 +75,10 @@ private Q_SLOTS:
         const QByteArray saved = qgetenv("GLIBC_TUNABLES");
         const bool had = qEnvironmentVariableIsSet("GLIBC_TUNABLES");
         const auto requestedWith = [](const char* value) {
-            if (value) qputenv("GLIBC_TUNABLES", value);
-            else qunsetenv("GLIBC_TUNABLES");
+            if (value)
+                qputenv("GLIBC_TUNABLES", value);
+            else
+                qunsetenv("GLIBC_TUNABLES");
             return linkscope::util::hugePagesRequested();
         };
         QVERIFY(!requestedWith(nullptr));
@@ -87,8 +89,10 @@ private Q_SLOTS:
         QVERIFY(requestedWith("glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2"));
         QVERIFY(!requestedWith("glibc.malloc.hugetlb=1:glibc.malloc.hugetlb=0"));
         QVERIFY(!requestedWith("glibc.malloc.hugetlb="));
-        if (had) qputenv("GLIBC_TUNABLES", saved);
-        else qunsetenv("GLIBC_TUNABLES");
+        if (had)
+            qputenv("GLIBC_TUNABLES", saved);
+        else
+            qunsetenv("GLIBC_TUNABLES");
 #endif
     }
 
@@ -115,7 +119,8 @@ private Q_SLOTS:
                  ("no huge page held after the restart: AnonHugePages " + report.at("anon_huge_kb") + " kB").c_str());
 
         // The user's tunables kept; the opt-out honoured.
-        const auto withOthers = runChild({{QStringLiteral("GLIBC_TUNABLES"), QStringLiteral("glibc.malloc.arena_max=2")}}, &pid);
+        const auto withOthers =
+            runChild({{QStringLiteral("GLIBC_TUNABLES"), QStringLiteral("glibc.malloc.arena_max=2")}}, &pid);
         QCOMPARE(withOthers.at("tunables"), std::string("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"));
         const auto optedOut = runChild({{QStringLiteral("LINKSCOPE_HUGE_PAGES"), QStringLiteral("0")}}, &pid);
         QCOMPARE(optedOut.at("tunables"), std::string());

@@ -48,7 +48,8 @@ private Q_SLOTS:
     }
     void linesAcrossChunkBoundaries() {
         std::string content;
-        for (int i = 0; i < 20000; ++i) content += std::string(static_cast<std::size_t>(i % 37), 'x') + std::to_string(i) + "\n";
+        for (int i = 0; i < 20000; ++i)
+            content += std::string(static_cast<std::size_t>(i % 37), 'x') + std::to_string(i) + "\n";
         const auto path = dir_.write("big.txt", content);
         const auto lines = readAll(path);
         QCOMPARE(lines.size(), std::size_t{20000});
@@ -101,7 +102,8 @@ private Q_SLOTS:
     void utf8Validation() {
         QFETCH(QByteArray, bytes);
         QFETCH(int, firstBad);
-        const auto bad = utf8::firstInvalidByte(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        const auto bad =
+            utf8::firstInvalidByte(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
         QCOMPARE(bad ? static_cast<int>(*bad) : -1, firstBad);
     }
     void characterOffsets() {
@@ -136,7 +138,9 @@ private Q_SLOTS:
         QCOMPARE(lines[0], std::string("MESH:D1\tname"));
         // Not a file's start: a BOM inside the text is a (zero-width) character and stays.
         QCOMPARE(lines[1], std::string("\xEF\xBB\xBFsecond"));
-        test::writeGzip(dir_.path("bom.gz"), "\xEF\xBB\xBF" "a\nb\n");
+        test::writeGzip(dir_.path("bom.gz"),
+                        "\xEF\xBB\xBF"
+                        "a\nb\n");
         QCOMPARE(readAll(dir_.path("bom.gz")), (std::vector<std::string>{"a", "b"}));
     }
     // A file saved with classic Mac line ends is read line by line, not as one long line.
@@ -170,7 +174,9 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("nested deeper than") != std::string::npos, e.what());
         }
         // The bound itself: kMaxJsonDepth levels read, one more refused.
-        const auto nested = [](int levels) { return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']'); };
+        const auto nested = [](int levels) {
+            return std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']');
+        };
         QVERIFY(parseJson(nested(kMaxJsonDepth), "ok.json").is_array());
         QVERIFY_THROWS_EXCEPTION(ParseError, parseJson(nested(kMaxJsonDepth + 2), "over.json"));
         // The line where the nesting passes the bound (brackets inside strings do not count).
@@ -230,7 +236,8 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < aRows; ++i)
             for (std::size_t j = 0; j < bRows; ++j) {
                 double exact = 0;
-                for (std::size_t t = 0; t < dimension; ++t) exact += double(a[i * dimension + t]) * b[j * dimension + t];
+                for (std::size_t t = 0; t < dimension; ++t)
+                    exact += double(a[i * dimension + t]) * b[j * dimension + t];
                 worst = std::max(worst, std::abs(out[i * bRows + j] - exact));
             }
         QVERIFY2(worst <= bound, qPrintable(QString::number(worst)));
