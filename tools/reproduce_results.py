@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerates the tables of docs/results.md that compare the two starts of the five presets.
+"""Runs the experiments of docs/results.md that compare the starts of the five presets, records
+their figures in docs/results.json and renders docs/results.md's tables from that record.
 
 Runs, with the built linkscope-cli and the data of ../shared/data:
   1. `pretrain`: SapBERT's self-alignment of the compact encoder on MEDIC (short schedule),
@@ -12,27 +13,28 @@ Runs, with the built linkscope-cli and the data of ../shared/data:
      (evaluated on dev); the presets that read mentions in context (belhd, prototype-srn) also
      from a third start, "context": the encoder of step 1 after the context alignment
      (models/context-alignment.json) on that corpus's training mentions;
-and writes the tables between the markers `<!-- reproduce-results:begin -->` and
-`<!-- reproduce-results:end -->` of docs/results.md from the runs' run.json and the evaluations'
-JSON reports: no figure is typed by hand.
+  4. on NCBI Disease, each run's linking chosen on dev among its own and kNN-BioEL's
+     interpolation, then evaluated once on test.
 
-Every step records its wall time and peak memory (of the child process) in OUT/steps/NAME.json
-and is skipped when that record exists, so an interrupted reproduction goes on where it stopped
-(`--fresh` starts over). `--only` limits the steps (e.g. `--only pretrain,encoder`), `--tables`
-rewrites the tables from what OUT already holds. `--block NAME` writes them between
-`<!-- reproduce-results:NAME:begin -->` and `<!-- reproduce-results:NAME:end -->` instead: the
-runs of a new OUT on a machine that no longer holds the runs the main tables were written from
-(results-runs is not committed) go beside those tables rather than over them.
+Every step records its wall time, peak memory (of the child process) and HEAD's commit in
+OUT/steps/NAME.json and is skipped when that record exists, so an interrupted reproduction goes on
+where it stopped (`--fresh` starts over). `--only` limits the steps (e.g. `--only pretrain,encoder`).
+
+Then the figures OUT holds (the runs' run.json and the evaluations' JSON reports: no figure is
+typed by hand) are recorded in docs/results.json as experiment `--experiment` (default "presets"),
+each row with the commit and date of its step; a row replaces the experiment's row with the same
+preset, start and corpus, and the rows OUT does not hold stay (tools/results_record.py). Last,
+docs/results.md's summary table and one block per experiment are rendered from the record.
+`--tables` runs nothing: it records what OUT holds, if anything, and renders the document.
 
   tools/reproduce_results.py [--cli build/default/bin/linkscope-cli] [--data ../shared/data]
                              [--out results-runs] [--presets biosyn,triplet,...] [--starts random,pretrained,context]
-                             [--only STEPS] [--mlm]
-                             [--tables] [--fresh] [--block NAME]
+                             [--only STEPS] [--mlm] [--experiment presets] [--record docs/results.json]
+                             [--tables] [--fresh]
 """
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -41,45 +43,38 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-PRESETS = ["biosyn", "belhd", "triplet", "prototype-srn", "knn-bioel"]
-# The linkings tried on NCBI Disease dev for every run, the best of them then evaluated on test:
-# the run's own linking, and kNN-BioEL's datastore interpolation (k 4) with lambda from 0.05 to
-# 0.3 at both of the paper's temperature settings (NCBI 0.01/1.0, BC5CDR 0.05/5.0).
-LINKING_GRID = ["model"] + [f"knn@{lam}/{b1}/{b2}" for lam in (0.05, 0.1, 0.2, 0.3)
-                            for (b1, b2) in ((0.01, 1.0), (0.05, 5.0))]
-STARTS = ["random", "pretrained", "context"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results_record import (LINKING_GRID, PRESETS, STARTS, best_linking, collect, head_commit,  # noqa: E402
+                            load_record, merge, read_json, save_record, write_document)
+
+ROOT = Path(__file__).resolve().parent.parent
 # The presets that read the mention in its sentence, pooled at markers: only they take the
 # context-aligned start.
 CONTEXT_PRESETS = ["belhd", "prototype-srn"]
-BEGIN = "<!-- reproduce-results:begin -->"
-END = "<!-- reproduce-results:end -->"
 
 
 def corpora(data: Path):
-    """The two benchmarks: training options, the evaluation split and its extra options."""
+    """The two benchmarks (results_record.CORPORA): training options and the evaluation's options."""
     ncbi = data / "ncbi-disease"
     medic = data / "medic"
     bc5 = data / "bc5cdr"
     return {
         "ncbi": {
-            "title": "NCBI Disease",
             "train": ["--train", str(ncbi / "NCBItrainset_corpus.txt"), "--dev", str(ncbi / "NCBIdevelopset_corpus.txt"),
                       "--kb", str(medic / "medic_06Jul2012.txt"), "--spelling", str(medic / "ncbi-spell-check.txt")],
             "eval": ["--test", str(ncbi / "NCBItestset_corpus.txt"), "--split", "test"],
-            "split": "test",
         },
         "bc5cdr": {
-            "title": "BC5CDR-Disease",
             "train": ["--train", str(bc5 / "CDR_TrainingSet.PubTator.txt"), "--dev", str(bc5 / "CDR_DevelopmentSet.PubTator.txt"),
                       "--kb", str(medic / "medic_06Jul2012.txt"), "--types", "Disease"],
             "eval": ["--split", "dev"],
-            "split": "dev",
         },
     }
 
 
 def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None, output_dir: Path = None):
-    """Runs one command unless its record exists; returns the record (seconds, peak memory).
+    """Runs one command unless its record exists; returns the record (seconds, peak memory, HEAD's
+    commit when it started).
     With stdout_file, the command's standard output (e.g. `eval --json`) goes there and only its
     standard error to the log."""
     record_file = out / "steps" / (name + ".json")
@@ -92,6 +87,7 @@ def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None,
     if output_dir is not None and output_dir.exists():
         shutil.rmtree(output_dir)
     print("+ " + " ".join(command), flush=True)
+    commit = head_commit(ROOT)
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.monotonic()
     with open(log, "w") as handle:
@@ -104,7 +100,7 @@ def run_step(out: Path, name: str, command, log: Path, stdout_file: Path = None,
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     if status != 0:
         sys.exit(f"step {name} failed with status {status}; its output is in {log}")
-    record = {"name": name, "command": command, "seconds": seconds,
+    record = {"name": name, "command": command, "seconds": seconds, "commit": commit,
               # ru_maxrss of the children is the largest of any child so far: exact for the first
               # step that reaches it, an upper bound for a later smaller one.
               "peak_memory_gib": peak_kib / 1024 / 1024 if peak_kib > before else None,
@@ -121,38 +117,6 @@ def schedule_for(preset_file: Path, start: str) -> str:
     return "short"
 
 
-def best_linking(report) -> int:
-    """The index in LINKING_GRID of the best dev Acc@1 (the first of equals: the run's own linking
-    wins a tie, then the smaller lambda)."""
-    rows = report["linkings"]
-    if len(rows) != len(LINKING_GRID):
-        sys.exit(f"the dev comparison has {len(rows)} linkings for {len(LINKING_GRID)} asked")
-    best = max(row["acc@1"] for row in rows)
-    return next(i for i, row in enumerate(rows) if row["acc@1"] == best)
-
-
-def read_json(path: Path):
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-
-
-def fmt(value, digits=4):
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def minutes(seconds):
-    if seconds is None:
-        return "-"
-    return f"{int(seconds // 60)} min {int(round(seconds % 60))} s"
-
-
-def memory(record):
-    value = record.get("peak_memory_gib") if record else None
-    return "-" if value is None else f"{value:.2f} GB"
-
-
 def mlm_corpora(data: Path):
     """The files whose titles and abstracts the masked-LM stage reads: training and dev splits only."""
     args = []
@@ -161,136 +125,6 @@ def mlm_corpora(data: Path):
         for flag in ("--train", "--dev"):
             args += ["--mlm-corpus", train[train.index(flag) + 1]]
     return args
-
-
-def validation_events(log: Path):
-    """A run's validations from its log.jsonl (the untrained model's, then one per epoch)."""
-    if not log.exists():
-        return []
-    events = [json.loads(line) for line in log.read_text().splitlines()]
-    return [e for e in events if e.get("event") in ("validation", "epoch") and "dev_acc1" in e]
-
-
-def tables(out: Path, data: Path) -> str:
-    """The markdown of the generated section, from everything OUT holds (not only this invocation's
-    --presets, so a partial run never drops rows measured before)."""
-    lines = []
-    machine = f"{platform.machine()}, {os.cpu_count()} cores"
-    pre = read_json(out / "steps" / "pretrain.json")
-    pre_run = read_json(out / "medic-sap" / "run.json")
-    enc = read_json(out / "reports" / "encoder-ncbi-test.json")
-    sparse = read_json(out / "reports" / "sparse-ncbi-test.json")
-    records = [read_json(f) for f in sorted((out / "steps").glob("*.json"))] if (out / "steps").exists() else []
-    records = [r for r in records if r]
-    dates = sorted(r["finished"][:10] for r in records if r.get("finished"))
-    when = (f", measured {dates[0]}" + (f" to {dates[-1]}" if dates[-1] != dates[0] else "")) if dates else ""
-    lines.append("Generated by `tools/reproduce_results.py` (" + machine + when + "); do not edit by hand.")
-    lines.append("")
-    lines.append("| step | result | wall time | peak memory |")
-    lines.append("| --- | --- | ---: | ---: |")
-    stage_run = read_json(out / "medic-sap" / "mlm" / "run.json")
-    if stage_run:
-        # The masked-LM stage's validations: held-out masked-token accuracy by epoch.
-        held = validation_events(out / "medic-sap" / "mlm" / "log.jsonl")
-        curve = ", ".join(f"{v['dev_acc1']:.4f}" for v in held)
-        lines.append(f"| masked-LM stage on the titles and abstracts of NCBI Disease's and BC5CDR's training and dev"
-                     f" splits (mlm, short; {stage_run['status']}) | held-out masked-token accuracy by epoch"
-                     f" (0: untrained) {curve}; kept epoch {stage_run['best_epoch']} |"
-                     f" {minutes(stage_run.get('seconds'))} (in the pretrain step) | |")
-    if pre_run:
-        # Every validation of the run, from its log: dev Acc@1 and the mean cosine of the dev
-        # mention vectors (the collapse check's figures).
-        validations = validation_events(out / "medic-sap" / "log.jsonl")
-        curve = ", ".join(f"{v['dev_acc1']:.4f}" for v in validations)
-        cosines = ", ".join(fmt(v.get("mean_cosine"), 3) for v in validations)
-        collapsed = sum(1 for v in validations if v.get("collapsed"))
-        after = ", after the masked-LM stage; the step's time is both stages'" if stage_run else ""
-        lines.append(f"| pretrain on MEDIC (sapbert, short{after}; {pre_run['status']}) | NCBI dev Acc@1 against MEDIC's names by"
-                     f" epoch (0: untrained) {curve}; kept epoch {pre_run['best_epoch']}; mean cosine of the dev mention"
-                     f" vectors {cosines}; collapsed validations: {collapsed} |"
-                     f" {minutes(pre['seconds'] if pre else None)} | {memory(pre)} |")
-    if enc:
-        lines.append(f"| pretrained encoder alone, NCBI test (dense, no fine-tuning) | Acc@1 {fmt(enc['acc@1'])},"
-                     f" Acc@5 {fmt(enc['acc@5'])} | | |")
-    if sparse:
-        lines.append(f"| sparse TF-IDF, NCBI test (reference) | Acc@1 {fmt(sparse['acc@1'])}, Acc@5 {fmt(sparse['acc@5'])} | | |")
-    for key, corpus in corpora(data).items():
-        stage = read_json(out / "runs" / f"{key}-context-stage" / "run.json")
-        step = read_json(out / "steps" / f"train-{key}-context-stage.json")
-        if stage:
-            lines.append(f"| context alignment of the pretrained encoder on {corpus['title']}'s training mentions"
-                         f" ({stage['status']}) | {corpus['title']} dev Acc@1, mentions read in their sentences between"
-                         f" [S]/[E] against MEDIC's names: {fmt(stage['untrained_dev_accuracy'])} ->"
-                         f" {fmt(stage['best_dev_accuracy'])} (epoch {stage['best_epoch']}) |"
-                         f" {minutes(step['seconds'] if step else None)} | {memory(step)} |")
-    lines.append("")
-    lines.append("Starts: random = the compact encoder from scratch; pretrained = the self-alignment run above;"
-                 " context = that run after the context alignment on the corpus's training mentions.")
-    lines.append("")
-    for key, corpus in corpora(data).items():
-        lines.append(f"#### {corpus['title']} ({corpus['split']}), each preset's short schedule")
-        lines.append("")
-        lines.append(f"| preset | start | schedule | dev Acc@1 untrained -> best (epoch) | {corpus['split']} Acc@1 |"
-                     f" {corpus['split']} strict Acc@1 | {corpus['split']} Acc@5 | collapsed | train time | peak memory |")
-        lines.append("| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
-        rows = len(lines)
-        for preset in PRESETS:
-            for start in STARTS:
-                name = f"{key}-{start}-{preset}"
-                run = read_json(out / "runs" / name / "run.json")
-                report = read_json(out / "reports" / f"{name}.json")
-                step = read_json(out / "steps" / f"train-{name}.json")
-                if not run:
-                    continue
-                collapsed = run.get("collapse") or ""
-                # The kept model may be an earlier one than a collapsed validation's.
-                during = run.get("collapsed_validations") or 0
-                lines.append(
-                    f"| {preset} | {start} | {run.get('schedule', '')} | {fmt(run['untrained_dev_accuracy'])} ->"
-                    f" {fmt(run['best_dev_accuracy'])}"
-                    f" ({run['best_epoch']}) | {fmt(report['acc@1']) if report else '-'} |"
-                    f" {fmt(report['strict']['acc@1']) if report else '-'} | {fmt(report['acc@5']) if report else '-'} |"
-                    f" {'**yes**: ' + collapsed if collapsed else 'no'}"
-                    f"{f' (the model of {during} validation(s) collapsed)' if during else ''} | {minutes(step['seconds'] if step else None)} |"
-                    f" {memory(step)} |")
-        if len(lines) == rows:
-            lines.append("| (not run yet) | | | | | | | | | |")
-        lines.append("")
-    lines.append("#### NCBI Disease, linking chosen on dev (kNN datastore of the training mentions)")
-    lines.append("")
-    lines.append("Every run is linked on dev with its own linking and with kNN-BioEL's interpolation over a grid"
-                 " (lambda " + ", ".join(sorted({g.split("@")[1].split("/")[0] for g in LINKING_GRID if "@" in g}))
-                 + "; temperatures 0.01/1.0 and 0.05/5.0); the best on dev is evaluated once on test.")
-    lines.append("")
-    lines.append("| preset | start | chosen on dev | dev Acc@1, own linking -> chosen | test Acc@1, own linking -> chosen | test Acc@5, chosen |")
-    lines.append("| --- | --- | --- | --- | --- | ---: |")
-    rows = len(lines)
-    for preset in PRESETS:
-        for start in STARTS:
-            name = f"ncbi-{start}-{preset}"
-            dev = read_json(out / "reports" / f"linking-dev-{name}.json")
-            test = read_json(out / "reports" / f"linking-test-{name}.json")
-            if not dev or not test:
-                continue
-            chosen = dev["linkings"][best_linking(dev)]
-            own_dev, own_test, chosen_test = dev["linkings"][0], test["linkings"][0], test["linkings"][-1]
-            lines.append(f"| {preset} | {start} | {chosen['linking']} | {fmt(own_dev['acc@1'])} -> {fmt(chosen['acc@1'])} |"
-                         f" {fmt(own_test['acc@1'])} -> {fmt(chosen_test['acc@1'])} | {fmt(chosen_test['acc@5'])} |")
-    if len(lines) == rows:
-        lines.append("| (not run yet) | | | | | |")
-    lines.append("")
-    total = sum(r.get("seconds", 0.0) for r in records)
-    lines.append(f"The {len(records)} steps recorded so far took {minutes(total)} in all on this machine.")
-    return "\n".join(lines) + "\n"
-
-
-def write_tables(results: Path, text: str, begin: str = BEGIN, end: str = END):
-    document = results.read_text()
-    if begin not in document or end not in document:
-        sys.exit(f"{results} lacks the markers {begin} / {end}")
-    head, rest = document.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    results.write_text(head + begin + "\n" + text + end + tail)
 
 
 def common_parser(description: str, root: Path) -> argparse.ArgumentParser:
@@ -309,14 +143,16 @@ def main():
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--starts", default=",".join(STARTS), help="comma-separated: random, pretrained, context")
     parser.add_argument("--only", default="", help="comma-separated: pretrain, encoder, sparse, ncbi, bc5cdr, linking")
-    parser.add_argument("--tables", action="store_true", help="only rewrite the tables from OUT")
+    parser.add_argument("--tables", action="store_true",
+                        help="run nothing: record what OUT holds, if anything, and render docs/results.md from the "
+                             "record")
+    parser.add_argument("--experiment", default="presets",
+                        help="the experiment OUT's runs are recorded as (its block in docs/results.md)")
+    parser.add_argument("--record", default=str(root / "docs" / "results.json"))
     parser.add_argument("--mlm", action="store_true",
                         help="pretrain with the masked-LM stage first (pretrain --mlm-corpus: the corpora's training "
                              "and dev texts)")
     parser.add_argument("--fresh", action="store_true", help="delete OUT first")
-    parser.add_argument("--block", default="",
-                        help="write the tables between <!-- reproduce-results:BLOCK:begin/end --> instead of the main "
-                             "markers: the runs of a later OUT beside those of an earlier one whose runs are gone")
     args = parser.parse_args()
 
     data, out, cli = Path(args.data), Path(args.out), args.cli
@@ -324,17 +160,15 @@ def main():
     starts = [s for s in args.starts.split(",") if s]
     only = set(s for s in args.only.split(",") if s)
     wanted = lambda step: not only or step in only  # noqa: E731
-    if not (data / "ncbi-disease").exists():
-        sys.exit(f"no data in {data}: the reproduction needs ../shared/data (or --data / LINKSCOPE_DATA_DIR)")
-    if args.fresh and out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
-    logs = out / "logs"
-    sets = corpora(data)
-    ncbi = sets["ncbi"]
-
     if not args.tables:
-        (out / "reports").mkdir(exist_ok=True)
+        if not (data / "ncbi-disease").exists():
+            sys.exit(f"no data in {data}: the reproduction needs ../shared/data (or --data / LINKSCOPE_DATA_DIR)")
+        if args.fresh and out.exists():
+            shutil.rmtree(out)
+        (out / "reports").mkdir(parents=True, exist_ok=True)
+        logs = out / "logs"
+        sets = corpora(data)
+        ncbi = sets["ncbi"]
         sap = out / "medic-sap"
         if wanted("pretrain"):
             run_step(out, "pretrain", [cli, "pretrain", "--kb", str(data / "medic" / "medic_06Jul2012.txt"),
@@ -394,18 +228,17 @@ def main():
                               "--linking", "model" if chosen == "model" else "model," + chosen, "--json"],
                              logs / f"linking-test-{name}.log", out / "reports" / f"linking-test-{name}.json")
 
-    # A fresh machine has no runs (results-runs is not committed): tables written from a partial
-    # reproduction would drop every row it has not redone, so they are written only once the
-    # pretraining, which every later step starts from, is recorded in OUT.
-    if not (out / "steps" / "pretrain.json").exists():
-        print(f"{out} holds no pretraining run yet: the tables of {args.results} are left as they are")
-        return
-    if args.block:
-        write_tables(Path(args.results), tables(out, data), f"<!-- reproduce-results:{args.block}:begin -->",
-                     f"<!-- reproduce-results:{args.block}:end -->")
+    # A machine without the runs (results-runs is not committed) records nothing and renders the
+    # document from the record alone; a partial reproduction replaces only the rows it holds.
+    record = load_record(Path(args.record))
+    if (out / "steps").is_dir() and any((out / "steps").glob("*.json")):
+        merge(record, args.experiment, collect(out, head_commit(ROOT)))
+        save_record(Path(args.record), record)
+        print(f"the runs of {out} recorded as experiment '{args.experiment}' in {args.record}")
     else:
-        write_tables(Path(args.results), tables(out, data))
-    print(f"tables written to {args.results}")
+        print(f"{out} holds no finished step: nothing recorded")
+    write_document(Path(args.results), record)
+    print(f"{args.results} rendered from {args.record}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates the review-queue tables of docs/results.md (issue 18).
+"""Regenerates the review-queue tables of docs/results.md.
 
 Runs `linkscope-cli simulate-curation --order queue,document --json` on NCBI Disease dev and
 test, without and with "apply to all", for each linker:
@@ -25,7 +25,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reproduce_results import LINKING_GRID, best_linking, common_parser, read_json, write_tables  # noqa: E402
+from reproduce_results import common_parser  # noqa: E402
+from results_record import LINKING_GRID, best_linking, read_json, write_tables  # noqa: E402
 
 BEGIN = "<!-- review-tables:begin -->"
 END = "<!-- review-tables:end -->"
