@@ -45,7 +45,6 @@
 #include "evaluation_panel.h"
 #include "export_dialog.h"
 #include "knowledge_base_dock.h"
-#include "knowledge_base_summary.h"
 #include "linking_menu.h"
 #include "mention_adapter.h"
 #include "mention_palette.h"
@@ -56,6 +55,7 @@
 #include "reach_preview.h"
 #include "review_queue_order.h"
 #include "training_panel.h"
+#include "vocabulary_dock.h"
 
 namespace linkscope::ui {
 namespace {
@@ -375,7 +375,7 @@ void MainWindow::createDocks() {
 
     auto* summaryDock = new QDockWidget(tr("Vocabulary"), this);
     summaryDock->setObjectName(QStringLiteral("vocabularyDock"));
-    kbSummary_ = new KnowledgeBaseSummary(summaryDock);
+    kbSummary_ = new VocabularyDock(summaryDock);
     summaryDock->setWidget(kbSummary_);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
 

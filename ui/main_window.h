@@ -47,7 +47,7 @@ class KnowledgeBaseDock;
 class RawFileView;
 class TrainingPanel;
 class DocumentView;
-class KnowledgeBaseSummary;
+class VocabularyDock;
 class ProjectLoader;
 
 class MainWindow : public QMainWindow {
@@ -153,7 +153,7 @@ private:
     QLineEdit* documentSearch_ = nullptr;
     DocumentView* view_ = nullptr;
     QLabel* documentHeader_ = nullptr;
-    KnowledgeBaseSummary* kbSummary_ = nullptr;
+    VocabularyDock* kbSummary_ = nullptr;
     QPlainTextEdit* diagnostics_ = nullptr;
     CurationSession* session_ = nullptr;
     CandidatesPanel* candidates_ = nullptr;

@@ -12,10 +12,10 @@
 #include "kb/homonyms.h"
 #include "kb/kb_builder.h"
 #include "kb/knowledge_base.h"
-#include "knowledge_base_summary.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
 #include "test_data.h"
+#include "vocabulary_dock.h"
 
 using namespace linkscope;
 using namespace linkscope::ui;
@@ -104,11 +104,11 @@ private Q_SLOTS:
         QCOMPARE(window.documentView()->mentionCount(), static_cast<int>(shown->mentions.size()));
     }
 
-    void knowledgeBaseSummaryShowsHomonyms() {
+    void vocabularyDockShowsHomonyms() {
         MainWindow window;
         window.show();
         waitLoaded(window);
-        auto* summary = window.findChild<KnowledgeBaseSummary*>();
+        auto* summary = window.findChild<VocabularyDock*>();
         QVERIFY(summary);
         // HD and MS are shared by two concepts each in the demo vocabulary.
         const QStringList homonyms = summary->homonymNames();
@@ -137,7 +137,7 @@ private Q_SLOTS:
         project->homonymPairs = homonymPairsByName(*project->kb, *project->homonyms);
         QCOMPARE(project->homonymPairs.size(), std::size_t{1200});
 
-        KnowledgeBaseSummary summary;
+        VocabularyDock summary;
         summary.setProject(project);
         QCOMPARE(summary.homonymNames().size(), 250);  // the first turn's share, at once
         QTRY_COMPARE_WITH_TIMEOUT(summary.homonymNames().size(), 600, 10000);

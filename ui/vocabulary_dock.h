@@ -1,6 +1,6 @@
 #pragma once
-// The knowledge-base dock: size figures, the BELHD homonym table, and every homonym with the
-// expanded name each of its entities received.
+// The Vocabulary dock: the knowledge base's size figures, the BELHD homonym table, and every
+// homonym with the expanded name each of its entities received.
 #include <QFutureWatcher>
 #include <QString>
 #include <QStringList>
@@ -23,10 +23,10 @@ struct LoadedProject;
 
 namespace linkscope::ui {
 
-class KnowledgeBaseSummary : public QWidget {
+class VocabularyDock : public QWidget {
     Q_OBJECT
 public:
-    explicit KnowledgeBaseSummary(QWidget* parent = nullptr);
+    explicit VocabularyDock(QWidget* parent = nullptr);
     void setProject(const std::shared_ptr<const LoadedProject>& project);
     /// The homonym names listed (for tests and accessibility); at most 2,000 plus a "more" row.
     QStringList homonymNames() const;

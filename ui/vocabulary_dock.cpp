@@ -1,4 +1,4 @@
-#include "knowledge_base_summary.h"
+#include "vocabulary_dock.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -20,7 +20,7 @@ constexpr int kMaxListedHomonyms = 2000;
 
 }  // namespace
 
-KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
+VocabularyDock::VocabularyDock(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     figures_ = new QLabel(tr("No knowledge base loaded"), this);
@@ -44,7 +44,7 @@ KnowledgeBaseSummary::KnowledgeBaseSummary(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>& project) {
+void VocabularyDock::setProject(const std::shared_ptr<const LoadedProject>& project) {
     homonyms_->clear();
     listing_.cancel();  // a listing under way stops
     project_.reset();
@@ -87,7 +87,7 @@ void KnowledgeBaseSummary::setProject(const std::shared_ptr<const LoadedProject>
     listing_.start([this] { return listHomonyms(); });
 }
 
-bool KnowledgeBaseSummary::listHomonyms() {
+bool VocabularyDock::listHomonyms() {
     if (!project_) return false;
     // A few hundred names a turn of the event loop: the 2,000 names listed for a UMLS-size KB
     // took ~140 ms at once on the GUI thread (perf, issue 17).
@@ -133,9 +133,9 @@ bool KnowledgeBaseSummary::listHomonyms() {
     return false;
 }
 
-QString KnowledgeBaseSummary::figuresText() const { return figures_->text(); }
+QString VocabularyDock::figuresText() const { return figures_->text(); }
 
-QStringList KnowledgeBaseSummary::homonymNames() const {
+QStringList VocabularyDock::homonymNames() const {
     QStringList names;
     for (int i = 0; i < homonyms_->topLevelItemCount(); ++i) names << homonyms_->topLevelItem(i)->text(0);
     return names;
