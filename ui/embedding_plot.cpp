@@ -15,7 +15,6 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 #include <cmath>
@@ -93,14 +92,13 @@ private:
     QPointF panningFrom_;
 };
 
-// A progress sink that maps the engine's 0..1 onto [from, to] percent of the promise's range.
-template <class Promise>
-ProgressSink stageSink(Promise& promise, int from, int to) {
+// A progress sink that maps the engine's 0..1 onto [from, to] percent of the job's progress.
+ProgressSink stageSink(const JobContext& context, int from, int to) {
     ProgressSink sink;
-    sink.cancelled = [&promise] { return promise.isCanceled(); };
-    sink.report = [&promise, from, to](std::string_view stage, double fraction) {
-        promise.setProgressValueAndText(
-            from + static_cast<int>(std::lround((to - from) * std::clamp(fraction, 0.0, 1.0))), fromUtf8(stage));
+    sink.cancelled = [&context] { return context.isCancelled(); };
+    sink.report = [&context, from, to](std::string_view stage, double fraction) {
+        context.reportProgress(from + static_cast<int>(std::lround((to - from) * std::clamp(fraction, 0.0, 1.0))),
+                               fromUtf8(stage));
     };
     return sink;
 }
@@ -108,9 +106,6 @@ ProgressSink stageSink(Promise& promise, int from, int to) {
 }  // namespace
 
 EmbeddingPlot::EmbeddingPlot(QWidget* parent) : QWidget(parent) {
-    // One job at a time: a cancelled computation still finishing must not encode beside the next
-    // one through the same run's encoder (options_.embed).
-    pool_.setMaxThreadCount(1);
     chart_ = new QChart();
     chart_->legend()->setAlignment(Qt::AlignBottom);
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
@@ -147,21 +142,22 @@ EmbeddingPlot::EmbeddingPlot(QWidget* parent) : QWidget(parent) {
 
     connect(cancel_, &QPushButton::clicked, this, &EmbeddingPlot::cancel);
     connect(reset_, &QPushButton::clicked, this, &EmbeddingPlot::resetZoom);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &EmbeddingPlot::onFinished);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressValueChanged, progress_, &QProgressBar::setValue);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressTextChanged, this, [this](const QString& text) {
+    connect(&job_, &BackgroundJob::progressChanged, this, [this](int percent, const QString& text) {
+        progress_->setValue(percent);
         if (computing_) status_->setText(tr("Computing… %1").arg(text));
+    });
+    connect(&job_, &BackgroundJob::cancelled, this, [this] {
+        if (computing_) setComputing(false, tr("Cancelled."));  // not after setProject(): it stopped the job
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this](const QString& message) {
+        if (!computing_) return;
+        setComputing(false, message);
+        Q_EMIT failed(message);
     });
 }
 
-EmbeddingPlot::~EmbeddingPlot() {
-    // The worker holds its inputs by shared pointer and never touches the widget: it is told to
-    // stop and left to finish on its own, so closing never waits for a sweep.
-    watcher_.cancel();
-}
-
 void EmbeddingPlot::setProject(std::shared_ptr<const LoadedProject> project) {
-    watcher_.cancel();  // its result, when it comes, is ignored: nothing is being computed then
+    job_.cancel();  // its result is dropped: nothing is being computed then
     setComputing(false, tr("Choose an entity to see its neighbourhood."));
     project_ = std::move(project);
     candidates_.reset();  // ranks another KB
@@ -177,58 +173,37 @@ void EmbeddingPlot::showEntity(const QString& id) {
         Q_EMIT failed(tr("No project is open."));
         return;
     }
-    watcher_.cancel();  // the running job, if any, stops at its next check; its result is dropped
     setComputing(true, tr("Computing the neighbourhood of %1…").arg(id));
-    watcher_.setFuture(QtConcurrent::run(
-        &pool_, [project = project_, candidates = candidates_, options = options_, id](QPromise<Outcome>& promise) {
-            promise.setProgressRange(0, 100);
+    // The running computation, if any, stops at its next check; its result is dropped.
+    job_.start(
+        [project = project_, candidates = candidates_, options = options_, id](const JobContext& context) {
             Outcome outcome;
-            try {
-                std::shared_ptr<const curation::SparseCandidates> ranker = candidates;
-                if (!ranker) {
-                    ranker = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true,
-                                                                                stageSink(promise, 0, 40));
-                    outcome.candidates = ranker;
-                }
-                auto layout = std::make_shared<Layout>();
-                layout->entityId = id;
-                layout->neighbourhood = curation::gatherEntityNeighbourhood(
-                    *project->kb, project->splits, *ranker, id.toStdString(), options, stageSink(promise, 40, 75));
-                promise.setProgressValueAndText(75, tr("Multidimensional scaling"));
-                layout->mds = eval::classicalMds(layout->neighbourhood.distances, 2, stageSink(promise, 75, 100));
-                outcome.layout = std::move(layout);
-            } catch (const Cancelled&) {
-                outcome.cancelled = true;
-            } catch (const std::exception& e) {
-                outcome.error = QString::fromUtf8(e.what());
+            std::shared_ptr<const curation::SparseCandidates> ranker = candidates;
+            if (!ranker) {
+                ranker = std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true,
+                                                                            stageSink(context, 0, 40));
+                outcome.candidates = ranker;
             }
-            promise.addResult(std::move(outcome));
-        }));
+            auto layout = std::make_shared<Layout>();
+            layout->entityId = id;
+            layout->neighbourhood = curation::gatherEntityNeighbourhood(
+                *project->kb, project->splits, *ranker, id.toStdString(), options, stageSink(context, 40, 75));
+            context.reportProgress(75, tr("Multidimensional scaling"));
+            layout->mds = eval::classicalMds(layout->neighbourhood.distances, 2, stageSink(context, 75, 100));
+            outcome.layout = std::move(layout);
+            return outcome;
+        },
+        [this](const Outcome& outcome) { onComputed(outcome); });
 }
 
 void EmbeddingPlot::cancel() {
     if (!computing_) return;
-    watcher_.cancel();
+    job_.cancel();
 }
 
-void EmbeddingPlot::onFinished() {
-    if (!computing_) return;  // a job abandoned by setProject()
-    const QFuture<Outcome> future = watcher_.future();
-    if (future.isCanceled() || future.resultCount() == 0) {
-        setComputing(false, tr("Cancelled."));
-        return;
-    }
-    const Outcome outcome = future.result();
+void EmbeddingPlot::onComputed(const Outcome& outcome) {
+    if (!computing_) return;
     if (outcome.candidates && !candidates_) candidates_ = outcome.candidates;  // reuse for the next entity
-    if (outcome.cancelled) {
-        setComputing(false, tr("Cancelled."));
-        return;
-    }
-    if (!outcome.error.isEmpty()) {
-        setComputing(false, outcome.error);
-        Q_EMIT failed(outcome.error);
-        return;
-    }
     plot(outcome.layout);
     const curation::EntityNeighbourhood& n = outcome.layout->neighbourhood;
     QString text = tr("%1 — %2: %n point(s), %3 competing entities", nullptr, static_cast<int>(n.points.size()))

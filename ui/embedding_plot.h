@@ -8,15 +8,14 @@
 // showEntity() gathers the points (core/curation/entity_neighbourhood.h) and runs the MDS on a
 // worker thread; a new request cancels the running one. Without a ranker handed over by
 // setCandidates(), the first request builds the sparse candidate ranker itself (seconds on MEDIC).
-#include <QFutureWatcher>
 #include <QPointF>
 #include <QString>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
+#include "background_job.h"
 #include "curation/entity_neighbourhood.h"
 #include "eval/classical_mds.h"
 
@@ -44,7 +43,6 @@ public:
     };
 
     explicit EmbeddingPlot(QWidget* parent = nullptr);
-    ~EmbeddingPlot() override;
 
     /// The project whose entities are plotted (null: none); clears the plot.
     void setProject(std::shared_ptr<const LoadedProject> project);
@@ -87,10 +85,8 @@ private:
     struct Outcome {
         std::shared_ptr<const Layout> layout;
         std::shared_ptr<const curation::SparseCandidates> candidates;  ///< built by the worker, if it did
-        QString error;
-        bool cancelled = false;
     };
-    void onFinished();
+    void onComputed(const Outcome& outcome);
     void plot(std::shared_ptr<const Layout> layout);
     void clearPlot();
     void setComputing(bool computing, const QString& text);
@@ -100,10 +96,7 @@ private:
     curation::NeighbourhoodOptions options_;
     QString distances_;
     std::shared_ptr<const Layout> layout_;
-    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
-    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
-    QThreadPool pool_;
-    QFutureWatcher<Outcome> watcher_;
+    BackgroundJob job_;
     bool computing_ = false;
     /// Per series: the index in layout_->neighbourhood.points of each of its points, in order.
     std::vector<QScatterSeries*> series_;

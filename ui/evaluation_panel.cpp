@@ -16,7 +16,6 @@
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
@@ -24,7 +23,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
 
@@ -208,11 +206,19 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     });
     connect(fileButton_, &QPushButton::clicked, this, &EvaluationPanel::chooseFile);
     connect(cancelButton_, &QPushButton::clicked, this, &EvaluationPanel::cancel);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &EvaluationPanel::onJobFinished);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressValueChanged, progress_, &QProgressBar::setValue);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressTextChanged, status_, &QLabel::setText);
-    connect(&comparisonWatcher_, &QFutureWatcher<std::optional<eval::RunComparison>>::finished, this,
-            &EvaluationPanel::onComparisonFinished);
+    connect(&job_, &BackgroundJob::progressChanged, this, [this](int percent, const QString& text) {
+        progress_->setValue(percent);
+        status_->setText(text);
+    });
+    connect(&job_, &BackgroundJob::cancelled, this, [this] {
+        if (endJob()) status_->setText(tr("Cancelled"));
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this](const QString& message) {
+        if (!endJob()) return;
+        status_->setText(message);
+        Q_EMIT runFailed(message);
+    });
+    connect(&comparisonJob_, &BackgroundJob::failed, this, [this] { onComparisonFinished(std::nullopt); });
     connect(compareK_, &QComboBox::currentIndexChanged, this, &EvaluationPanel::startComparison);
     connect(compareStrict_, &QCheckBox::toggled, this, &EvaluationPanel::startComparison);
     connect(errorsOf_, &QComboBox::currentIndexChanged, this, &EvaluationPanel::refreshErrors);
@@ -224,12 +230,6 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     connect(errorView_, &QTableView::activated, this, &EvaluationPanel::activateError);
     refreshSplits();
     refreshResults();
-}
-
-EvaluationPanel::~EvaluationPanel() {
-    cancel();
-    watcher_.waitForFinished();
-    comparisonWatcher_.waitForFinished();
 }
 
 void EvaluationPanel::setRunsProvider(std::function<QStringList()> provider) {
@@ -303,51 +303,31 @@ bool EvaluationPanel::startJob(Job job, Slot slot, const QString& what) {
     trainedButton_->setEnabled(false);
     fileButton_->setEnabled(false);
     status_->setText(what);
-    watcher_.setFuture(QtConcurrent::run(&pool_, [job = std::move(job)](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, 100);
-        ProgressSink sink;
-        sink.cancelled = [&promise] { return promise.isCanceled(); };
-        sink.report = [&promise](std::string_view stage, double fraction) {
-            promise.setProgressValueAndText(static_cast<int>(fraction * 100.0),
-                                            QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-        };
-        try {
-            promise.addResult(Outcome{std::make_shared<const EvaluationRun>(job(sink)), {}});
-        } catch (const Cancelled&) {
-            // no result
-        } catch (const std::exception& e) {
-            promise.addResult(Outcome{nullptr, QString::fromUtf8(e.what())});
-        }
-    }));
+    job_.start(
+        [job = std::move(job)](const JobContext& context) {
+            return std::make_shared<const EvaluationRun>(job(context.progressSink()));
+        },
+        [this](std::shared_ptr<const EvaluationRun> run) { onRunEvaluated(std::move(run)); });
     return true;
 }
 
-void EvaluationPanel::cancel() {
-    if (watcher_.isRunning()) watcher_.cancel();
-}
+void EvaluationPanel::cancel() { job_.cancel(); }
 
-void EvaluationPanel::onJobFinished() {
+bool EvaluationPanel::endJob() {
     progress_->setVisible(false);
     cancelButton_->setEnabled(false);
     fileButton_->setEnabled(true);
     runButton_->setEnabled(project_ && splitCombo_->count() > 0);
     trainedButton_->setEnabled(runButton_->isEnabled());
-    const QFuture<Outcome> future = watcher_.future();
-    if (jobGeneration_ != generation_) return;  // started for a project that was replaced
-    if (future.isCanceled() || future.resultCount() == 0) {
-        status_->setText(tr("Cancelled"));
-        return;
-    }
-    const Outcome outcome = future.result();
-    if (!outcome.run) {
-        status_->setText(outcome.error);
-        Q_EMIT runFailed(outcome.error);
-        return;
-    }
-    runs_[pendingSlot_] = outcome.run;
-    status_->setText(tr("%1: %2 mentions, Acc@1 %3 %")
-                         .arg(slotName(pendingSlot_), QString::number(outcome.run->mentions.size()),
-                              percent(outcome.run->result.all.accuracy(1))));
+    return jobGeneration_ == generation_;
+}
+
+void EvaluationPanel::onRunEvaluated(std::shared_ptr<const EvaluationRun> run) {
+    if (!endJob()) return;  // started for a project that was replaced
+    runs_[pendingSlot_] = run;
+    status_->setText(
+        tr("%1: %2 mentions, Acc@1 %3 %")
+            .arg(slotName(pendingSlot_), QString::number(run->mentions.size()), percent(run->result.all.accuracy(1))));
     errorsOf_->setCurrentIndex(pendingSlot_);
     refreshResults();
     Q_EMIT runReady(pendingSlot_);
@@ -440,10 +420,8 @@ void EvaluationPanel::refreshErrors() {
 }
 
 void EvaluationPanel::startComparison() {
-    if (comparisonWatcher_.isRunning()) {
-        // Bootstrap of a few thousand mentions takes milliseconds: let it end, then start again.
-        comparisonWatcher_.waitForFinished();
-    }
+    // Bootstrap of a few thousand mentions is short: let it end, then start again.
+    comparisonJob_.waitForFinished();
     comparison_.reset();
     if (!runs_[SlotA] || !runs_[SlotB]) {
         comparisonLabel_->setText(tr("Load two results of the same mentions to compare them."));
@@ -452,20 +430,15 @@ void EvaluationPanel::startComparison() {
     comparisonLabel_->setText(tr("Comparing…"));
     const std::size_t k = compareK_->currentData().toULongLong();
     const bool strict = compareStrict_->isChecked();
-    comparisonWatcher_.setFuture(QtConcurrent::run(
-        &pool_, [a = runs_[SlotA], b = runs_[SlotB], k, strict]() -> std::optional<eval::RunComparison> {
-            try {
-                return eval::compareRuns(a->result, b->result, k, strict);
-            } catch (const std::exception&) {
-                return std::nullopt;  // not the same mentions
-            }
-        }));
+    comparisonJob_.start(  // fails when A and B are not results on the same mentions
+        [a = runs_[SlotA], b = runs_[SlotB], k, strict](const JobContext&) {
+            return eval::compareRuns(a->result, b->result, k, strict);
+        },
+        [this](eval::RunComparison comparison) { onComparisonFinished(std::move(comparison)); });
 }
 
-void EvaluationPanel::onComparisonFinished() {
-    const auto future = comparisonWatcher_.future();
-    if (future.resultCount() == 0) return;
-    comparison_ = future.result();
+void EvaluationPanel::onComparisonFinished(std::optional<eval::RunComparison> comparison) {
+    comparison_ = std::move(comparison);
     if (!comparison_) {
         comparisonLabel_->setText(
             tr("A and B are not results on the same mentions (documents and offsets in the same order): "

@@ -8,17 +8,15 @@
 // files on one split at once; the "Curation curve" page plots simulate-curation's CSV. Both
 // charts have a "Save plot…" button (plot_export.h).
 // Activating an error emits mentionActivated, which the main window routes to the document view.
-#include <QFutureWatcher>
 #include <QStringList>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <array>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 
+#include "background_job.h"
 #include "eval/compare.h"
 #include "util/progress.h"
 
@@ -51,7 +49,6 @@ public:
     enum Slot { SlotA = 0, SlotB = 1 };
 
     explicit EvaluationPanel(QWidget* parent = nullptr);
-    ~EvaluationPanel() override;
 
     /// A new project (null: none): cancels a running job (without waiting; a new job can start
     /// once it has stopped, see isRunning) and forgets both results.
@@ -70,14 +67,14 @@ public:
     /// Reads a per-mention file into a slot, on a worker thread. False when a job is running.
     bool startLoadingFile(const QString& path, Slot slot);
     void cancel();
-    bool isRunning() const { return watcher_.isRunning(); }
+    bool isRunning() const { return job_.isRunning(); }
     /// Forgets a result.
     void clearSlot(Slot slot);
 
     std::shared_ptr<const EvaluationRun> run(Slot slot) const { return runs_[slot]; }
     /// The comparison of A and B once computed (both loaded, same mentions).
     const std::optional<eval::RunComparison>& comparison() const { return comparison_; }
-    bool isComparing() const { return comparisonWatcher_.isRunning(); }
+    bool isComparing() const { return comparisonJob_.isRunning(); }
 
     ErrorTableModel* errorModel() const { return errorModel_; }
     ErrorFilterModel* errorFilter() const { return errorFilter_; }
@@ -100,14 +97,14 @@ Q_SIGNALS:
     void comparisonReady();
 
 private:
-    struct Outcome {
-        std::shared_ptr<const EvaluationRun> run;
-        QString error;
-    };
     using Job = std::function<EvaluationRun(const ProgressSink&)>;
     bool startJob(Job job, Slot slot, const QString& what);
-    void onJobFinished();
-    void onComparisonFinished();
+    /// The job ended, whatever its outcome: the controls are usable again. False when it was
+    /// started for a project since replaced (its outcome is dropped).
+    bool endJob();
+    void onRunEvaluated(std::shared_ptr<const EvaluationRun> run);
+    /// No comparison: A and B are not results on the same mentions.
+    void onComparisonFinished(std::optional<eval::RunComparison> comparison);
     void refreshSplits();
     void refreshResults();
     void refreshMetrics();
@@ -121,11 +118,8 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     std::array<std::shared_ptr<const EvaluationRun>, 2> runs_;
     std::optional<eval::RunComparison> comparison_;
-    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
-    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
-    QThreadPool pool_;
-    QFutureWatcher<Outcome> watcher_;
-    QFutureWatcher<std::optional<eval::RunComparison>> comparisonWatcher_;
+    BackgroundJob job_;
+    BackgroundJob comparisonJob_;
     Slot pendingSlot_ = SlotA;
     int generation_ = 0;     ///< bumped by setProject
     int jobGeneration_ = 0;  ///< generation_ when the running job started

@@ -1,18 +1,15 @@
 #include "knowledge_base_dock.h"
 
 #include <QElapsedTimer>
-#include <QPromise>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include "entity_page.h"
 #include "entity_search_box.h"
 #include "kb/entity_search.h"
 #include "project/loaded_project.h"
 #include "util/progress.h"
-#include "worker_priority.h"
 
 namespace linkscope::ui {
 namespace {
@@ -50,20 +47,16 @@ KnowledgeBaseDock::KnowledgeBaseDock(QWidget* parent) : QWidget(parent) {
     });
     connect(page_, &EntityPage::mentionActivated, this, &KnowledgeBaseDock::mentionActivated);
     connect(page_, &EntityPage::entityActivated, this, &KnowledgeBaseDock::entityShown);
-    connect(&watcher_, &QFutureWatcher<Built>::finished, this, &KnowledgeBaseDock::onIndexBuilt);
-}
-
-KnowledgeBaseDock::~KnowledgeBaseDock() {
-    watcher_.cancel();
-    watcher_.waitForFinished();
+    connect(&indexer_, &BackgroundJob::failed, this, [this](const QString& message) {
+        indexing_ = false;
+        Q_EMIT indexingFailed(message);
+    });
 }
 
 void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project, bool index) {
-    if (watcher_.isRunning()) {
-        // The worker checks for cancellation every few thousand entities: this wait is short.
-        watcher_.cancel();
-        watcher_.waitForFinished();
-    }
+    // The worker checks for cancellation every few thousand entities: a new build waits briefly
+    // for it on the indexer's thread.
+    indexer_.cancel();
     project_ = std::move(project);
     index_.reset();
     indexing_ = false;
@@ -75,34 +68,21 @@ void KnowledgeBaseDock::setProject(std::shared_ptr<const LoadedProject> project,
 void KnowledgeBaseDock::startIndexing() {
     if (!project_ || !project_->kb || indexing_ || index_) return;
     indexing_ = true;
-    watcher_.setFuture(QtConcurrent::run(&pool_, [project = project_](QPromise<Built>& promise) {
-        lowerWorkerPriority();
-        ProgressSink sink;
-        sink.cancelled = [&promise] { return promise.isCanceled(); };
-        QElapsedTimer timer;
-        timer.start();
-        try {
+    indexer_.start(
+        [project = project_](const JobContext& context) {
+            ProgressSink sink;
+            sink.cancelled = [&context] { return context.isCancelled(); };
+            QElapsedTimer timer;
+            timer.start();
             auto holder = std::make_shared<const ProjectSearchIndex>(project, sink);
-            promise.addResult(Built{std::shared_ptr<const kb::EntitySearchIndex>(holder, &holder->index),
-                                    {},
-                                    static_cast<double>(timer.nsecsElapsed()) / 1e9});
-        } catch (const Cancelled&) {
-            // no result: a newer project replaced this one, or the dock is going away
-        } catch (const std::exception& e) {
-            promise.addResult(Built{nullptr, QString::fromUtf8(e.what()), 0});
-        }
-    }));
+            return Built{std::shared_ptr<const kb::EntitySearchIndex>(holder, &holder->index),
+                         static_cast<double>(timer.nsecsElapsed()) / 1e9};
+        },
+        [this](const Built& built) { onIndexBuilt(built); });
 }
 
-void KnowledgeBaseDock::onIndexBuilt() {
-    const QFuture<Built> future = watcher_.future();
-    if (future.isCanceled() || future.resultCount() == 0) return;
-    const Built built = future.result();
+void KnowledgeBaseDock::onIndexBuilt(const Built& built) {
     indexing_ = false;
-    if (!built.index) {
-        Q_EMIT indexingFailed(built.error);
-        return;
-    }
     index_ = built.index;
     lastIndexSeconds_ = built.seconds;
     search_->setIndex(index_);

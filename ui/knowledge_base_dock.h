@@ -3,11 +3,11 @@
 // the chosen entity (a vertical QSplitter). Setting a project builds the search index on a
 // worker thread (a second or so for MEDIC in a debug build; the box is disabled meanwhile); the
 // index is then shared with whoever else needs an entity search (the candidates panel).
-#include <QFutureWatcher>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <memory>
+
+#include "background_job.h"
 
 class QSplitter;
 
@@ -27,7 +27,6 @@ class KnowledgeBaseDock : public QWidget {
     Q_OBJECT
 public:
     explicit KnowledgeBaseDock(QWidget* parent = nullptr);
-    ~KnowledgeBaseDock() override;
 
     /// Shows a project's KB (null: none) and starts indexing it for search, or, with `index`
     /// false, leaves that to startIndexing() (the main window builds the candidate ranker first).
@@ -60,17 +59,13 @@ Q_SIGNALS:
 private:
     struct Built {
         std::shared_ptr<const kb::EntitySearchIndex> index;
-        QString error;
         double seconds = 0;
     };
-    void onIndexBuilt();
+    void onIndexBuilt(const Built& built);
 
     std::shared_ptr<const LoadedProject> project_;
     std::shared_ptr<const kb::EntitySearchIndex> index_;
-    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
-    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
-    QThreadPool pool_;
-    QFutureWatcher<Built> watcher_;
+    BackgroundJob indexer_;
     double lastIndexSeconds_ = 0;
     bool indexing_ = false;  ///< from setProject() until the build's result reached this thread
     QSplitter* splitter_ = nullptr;

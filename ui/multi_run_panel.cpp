@@ -10,12 +10,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 
@@ -128,21 +126,25 @@ MultiRunPanel::MultiRunPanel(QWidget* parent) : QWidget(parent) {
     connect(filesButton_, &QPushButton::clicked, this, &MultiRunPanel::chooseFiles);
     connect(clearFilesButton_, &QPushButton::clicked, this, [this] { setFiles({}); });
     connect(cancelButton_, &QPushButton::clicked, this, &MultiRunPanel::cancel);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &MultiRunPanel::onEvaluated);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressValueChanged, progress_, &QProgressBar::setValue);
-    connect(&watcher_, &QFutureWatcher<Outcome>::progressTextChanged, status_, &QLabel::setText);
-    connect(&comparisonWatcher_, &QFutureWatcher<Compared>::finished, this, &MultiRunPanel::onCompared);
+    evaluation_.setProgressMaximum(1000);
+    connect(&evaluation_, &BackgroundJob::progressChanged, this, [this](int value, const QString& text) {
+        progress_->setValue(value);
+        status_->setText(text);
+    });
+    connect(&evaluation_, &BackgroundJob::cancelled, this, [this] { onEvaluated(std::nullopt); });
+    connect(&evaluation_, &BackgroundJob::failed, this, [this](const QString& message) {
+        updateButtons();
+        if (jobGeneration_ != generation_) return;
+        status_->setText(message);
+        Q_EMIT failed(message);
+    });
+    connect(&comparisonJob_, &BackgroundJob::failed, this,
+            [this](const QString& message) { onCompared(std::nullopt, message); });
     connect(cutoff_, &QComboBox::currentIndexChanged, this, &MultiRunPanel::startComparison);
     connect(strict_, &QCheckBox::toggled, this, &MultiRunPanel::startComparison);
     setFiles({});
     refreshSplits();
     refreshTables();
-}
-
-MultiRunPanel::~MultiRunPanel() {
-    cancel();
-    watcher_.waitForFinished();
-    comparisonWatcher_.waitForFinished();
 }
 
 void MultiRunPanel::setProject(std::shared_ptr<const LoadedProject> project) {
@@ -162,7 +164,7 @@ void MultiRunPanel::setFiles(const QStringList& files) {
     for (const QString& file : files_) names << QFileInfo(file).fileName();
     filesLabel_->setText(files_.isEmpty() ? tr("No per-mention files added.")
                                           : tr("Per-mention files: %1").arg(names.join(QStringLiteral(", "))));
-    clearFilesButton_->setEnabled(!files_.isEmpty() && !watcher_.isRunning());
+    clearFilesButton_->setEnabled(!files_.isEmpty() && !evaluation_.isRunning());
 }
 
 void MultiRunPanel::refreshSplits() {
@@ -175,7 +177,7 @@ void MultiRunPanel::refreshSplits() {
 }
 
 void MultiRunPanel::updateButtons() {
-    const bool running = watcher_.isRunning();
+    const bool running = evaluation_.isRunning();
     const QString split = splitCombo_->currentText();
     evaluateButton_->setText(split.isEmpty() ? tr("Evaluate all runs") : tr("Evaluate all runs on %1").arg(split));
     evaluateButton_->setEnabled(project_ && !split.isEmpty() && !running);
@@ -186,32 +188,30 @@ void MultiRunPanel::updateButtons() {
 }
 
 bool MultiRunPanel::startEvaluatingAll(const QString& split) {
-    if (!project_ || watcher_.isRunning()) return false;
+    if (!project_ || evaluation_.isRunning()) return false;
     const std::vector<std::string> splits = evaluableSplits(*project_);
     if (std::find(splits.begin(), splits.end(), split.toStdString()) == splits.end()) return false;
     const QStringList runDirectories = runsProvider_ ? runsProvider_() : QStringList();
     jobGeneration_ = generation_;
     progress_->setValue(0);
     status_->setText(tr("Evaluating every run on %1").arg(split));
-    watcher_.setFuture(QtConcurrent::run(&pool_, [project = project_, split = split.toStdString(), runDirectories,
-                                                  files = files_](QPromise<Outcome>& promise) {
-        promise.setProgressRange(0, 1000);
+    const auto evaluateAll = [project = project_, split = split.toStdString(), runDirectories,
+                              files = files_](const JobContext& context) {
         const std::size_t total = 1 + static_cast<std::size_t>(runDirectories.size() + files.size());
         std::size_t step = 0;
         QString current;
         // Each run gets an equal share of the bar; its own stages fill that share.
         ProgressSink sink;
-        sink.cancelled = [&promise] { return promise.isCanceled(); };
+        sink.cancelled = [&context] { return context.isCancelled(); };
         sink.report = [&](std::string_view stage, double fraction) {
             const double overall =
                 (static_cast<double>(step) + std::clamp(fraction, 0.0, 1.0)) / static_cast<double>(total);
-            promise.setProgressValueAndText(
-                static_cast<int>(overall * 1000.0),
-                QStringLiteral("%1 (%2 of %3): %4")
-                    .arg(current)
-                    .arg(step + 1)
-                    .arg(total)
-                    .arg(QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()))));
+            context.reportProgress(static_cast<int>(overall * 1000.0),
+                                   QStringLiteral("%1 (%2 of %3): %4")
+                                       .arg(current)
+                                       .arg(step + 1)
+                                       .arg(total)
+                                       .arg(QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()))));
         };
         Outcome outcome;
         const auto attempt = [&](const QString& name, auto&& evaluate) {
@@ -226,52 +226,44 @@ bool MultiRunPanel::startEvaluatingAll(const QString& split) {
             }
             ++step;
         };
-        try {
-            attempt(QStringLiteral("sparse"), [&] {
-                SparseEvaluationOptions options;
+        attempt(QStringLiteral("sparse"), [&] {
+            SparseEvaluationOptions options;
+            options.split = split;
+            return evaluateProjectSparse(*project, options, sink);
+        });
+        for (const QString& run : runDirectories)
+            attempt(QFileInfo(run).fileName(), [&] {
+                RunEvaluationOptions options;
+                options.run = run.toStdString();
                 options.split = split;
-                return evaluateProjectSparse(*project, options, sink);
+                return evaluateProjectRun(*project, options, sink);
             });
-            for (const QString& run : runDirectories)
-                attempt(QFileInfo(run).fileName(), [&] {
-                    RunEvaluationOptions options;
-                    options.run = run.toStdString();
-                    options.split = split;
-                    return evaluateProjectRun(*project, options, sink);
-                });
-            for (const QString& file : files)
-                attempt(QFileInfo(file).fileName(),
-                        [&] { return loadPerMentionRun(file.toStdString(), project.get()); });
-        } catch (const Cancelled&) {
-            return;  // no result
-        }
-        promise.addResult(std::move(outcome));
-    }));
+        for (const QString& file : files)
+            attempt(QFileInfo(file).fileName(), [&] { return loadPerMentionRun(file.toStdString(), project.get()); });
+        return outcome;
+    };
+    evaluation_.start(evaluateAll, [this](Outcome outcome) { onEvaluated(std::move(outcome)); });
     updateButtons();
     return true;
 }
 
-void MultiRunPanel::cancel() {
-    if (watcher_.isRunning()) watcher_.cancel();
-}
+void MultiRunPanel::cancel() { evaluation_.cancel(); }
 
-void MultiRunPanel::onEvaluated() {
+void MultiRunPanel::onEvaluated(std::optional<Outcome> outcome) {
     updateButtons();
-    const QFuture<Outcome> future = watcher_.future();
     if (jobGeneration_ != generation_) return;  // started for a project that was replaced
-    if (future.isCanceled() || future.resultCount() == 0) {
+    if (!outcome) {
         status_->setText(tr("Cancelled"));
         return;
     }
-    Outcome outcome = future.result();
-    runs_ = std::move(outcome.runs);
-    skipped_ = std::move(outcome.skipped);
+    runs_ = std::move(outcome->runs);
+    skipped_ = std::move(outcome->skipped);
     startComparison();
 }
 
 void MultiRunPanel::startComparison() {
     // A recomputation (new k) waits for the previous one: milliseconds to a second.
-    comparisonWatcher_.waitForFinished();
+    comparisonJob_.waitForFinished();
     comparison_.reset();
     if (runs_.empty() && skipped_.isEmpty()) {  // nothing evaluated yet (k changed before)
         refreshTables();
@@ -291,26 +283,21 @@ void MultiRunPanel::startComparison() {
     eval::MultiComparisonOptions options;
     options.k = cutoff_->currentData().toULongLong();
     options.strict = strict_->isChecked();
-    comparisonWatcher_.setFuture(QtConcurrent::run(&pool_, [runs = runs_, options]() -> Compared {
-        try {
+    comparisonJob_.start(
+        [runs = runs_, options](const JobContext&) {
             std::vector<eval::NamedRun> named;
             for (const auto& run : runs) named.push_back({run->name.toStdString(), &run->result});
             const std::vector<eval::MentionGroup> groups = eval::mentionGroups(factsOf(*runs.front()));
-            return {eval::compareManyRuns(named, groups, options), {}};
-        } catch (const std::exception& e) {
-            return {std::nullopt, QString::fromUtf8(e.what())};
-        }
-    }));
+            return eval::compareManyRuns(named, groups, options);
+        },
+        [this](eval::MultiComparison comparison) { onCompared(std::move(comparison), {}); });
 }
 
-void MultiRunPanel::onCompared() {
-    const QFuture<Compared> future = comparisonWatcher_.future();
-    if (future.resultCount() == 0) return;
-    const Compared compared = future.result();
-    comparison_ = compared.comparison;
+void MultiRunPanel::onCompared(std::optional<eval::MultiComparison> comparison, const QString& error) {
+    comparison_ = std::move(comparison);
     refreshTables();
     if (!comparison_) {
-        const QString text = tr("The runs cannot be paired: %1").arg(compared.error);
+        const QString text = tr("The runs cannot be paired: %1").arg(error);
         status_->setText(text);
         Q_EMIT failed(text);
         return;

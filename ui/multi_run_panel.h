@@ -10,10 +10,8 @@
 //     of BioSyn's error kinds (eval/error_categories.h).
 // A run that cannot be evaluated (no LibTorch, a deleted run folder) is left out and named in the
 // status line; the others are still compared. Changing k or strict recomputes the comparison
-// (on the worker pool) without ranking again.
-#include <QFutureWatcher>
+// (on a worker) without ranking again.
 #include <QStringList>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <functional>
@@ -21,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "background_job.h"
 #include "eval/multi_compare.h"
 
 class QCheckBox;
@@ -42,7 +41,6 @@ class MultiRunPanel : public QWidget {
     Q_OBJECT
 public:
     explicit MultiRunPanel(QWidget* parent = nullptr);
-    ~MultiRunPanel() override;
 
     /// A new project (null: none): cancels a running job and forgets the results.
     void setProject(std::shared_ptr<const LoadedProject> project);
@@ -56,7 +54,7 @@ public:
     /// project, a job runs, or the split is unknown.
     bool startEvaluatingAll(const QString& split);
     void cancel();
-    bool isRunning() const { return watcher_.isRunning() || comparisonWatcher_.isRunning(); }
+    bool isRunning() const { return evaluation_.isRunning() || comparisonJob_.isRunning(); }
 
     /// The evaluated runs, in table order, and their comparison (once computed).
     const std::vector<std::shared_ptr<const EvaluationRun>>& runs() const { return runs_; }
@@ -82,13 +80,11 @@ private:
         std::vector<std::shared_ptr<const EvaluationRun>> runs;
         QStringList skipped;
     };
-    struct Compared {
-        std::optional<eval::MultiComparison> comparison;
-        QString error;
-    };
-    void onEvaluated();
+    /// No outcome: the evaluation was cancelled.
+    void onEvaluated(std::optional<Outcome> outcome);
     void startComparison();
-    void onCompared();
+    /// No comparison: `error` says why the runs cannot be paired.
+    void onCompared(std::optional<eval::MultiComparison> comparison, const QString& error);
     void refreshSplits();
     void refreshTables();
     void updateButtons();
@@ -102,10 +98,8 @@ private:
     std::optional<eval::MultiComparison> comparison_;
     int generation_ = 0;
     int jobGeneration_ = 0;
-    /// Its own pool, as the evaluation dock's (benchmarks/ui_stall).
-    QThreadPool pool_;
-    QFutureWatcher<Outcome> watcher_;
-    QFutureWatcher<Compared> comparisonWatcher_;
+    BackgroundJob evaluation_;
+    BackgroundJob comparisonJob_;
 
     QComboBox* splitCombo_ = nullptr;
     QPushButton* evaluateButton_ = nullptr;

@@ -7,9 +7,7 @@
 
 #include <QFontDatabase>
 #include <QPainter>
-#include <QPromise>
 #include <QTextBlock>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 #include <limits>
@@ -86,20 +84,11 @@ RawFileView::RawFileView(QWidget* parent) : QPlainTextEdit(parent) {
     // Scrolling brings new lines on screen: highlight them (a check per visible line otherwise).
     connect(this, &QPlainTextEdit::updateRequest, this, [this] { highlightVisible(); });
     setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
-    connect(&watcher_, &QFutureWatcher<Loaded>::finished, this, &RawFileView::onLoaded);
+    connect(&loader_, &BackgroundJob::failed, this, &RawFileView::onLoadFailed);
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &RawFileView::followScrolling);
 }
 
-RawFileView::~RawFileView() {
-    watcher_.cancel();
-    watcher_.waitForFinished();
-}
-
 void RawFileView::loadFile(const QString& path) {
-    if (watcher_.isRunning()) {
-        watcher_.cancel();
-        watcher_.waitForFinished();
-    }
     path_ = path;
     file_.reset();
     firstLine_ = 1;
@@ -115,8 +104,9 @@ void RawFileView::loadFile(const QString& path) {
     clear();
     setPlaceholderText(tr("Loading %1…").arg(path));
     const std::string file = path.toStdString();
-    watcher_.setFuture(QtConcurrent::run(&pool_, [file](QPromise<Loaded>& promise) {
-        try {
+    // A load under way is replaced: its lines are dropped.
+    loader_.start(
+        [file](const JobContext& context) {
             LineReader reader(file);
             auto lines = std::make_shared<FileLines>();
             std::string line;
@@ -124,31 +114,26 @@ void RawFileView::loadFile(const QString& path) {
                 if (reader.lineNumber() > 1) lines->text.push_back('\n');
                 lines->starts.push_back(lines->text.size());
                 lines->text += line;
-                if ((reader.lineNumber() & 0x3FF) == 0 && promise.isCanceled()) return;
+                if ((reader.lineNumber() & 0x3FF) == 0) context.checkCancelled();
             }
             if (lines->starts.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
                 throw std::runtime_error(file + ": too many lines to show");
-            promise.addResult(Loaded{std::move(lines), {}});
-        } catch (const std::exception& e) {
-            promise.addResult(Loaded{nullptr, QString::fromUtf8(e.what())});
-        }
-    }));
+            return std::shared_ptr<const FileLines>(std::move(lines));
+        },
+        [this](std::shared_ptr<const FileLines> lines) { onLoaded(std::move(lines)); });
 }
 
 int RawFileView::fileLineCount() const { return file_ ? file_->count() : 0; }
 
-void RawFileView::onLoaded() {
-    const QFuture<Loaded> future = watcher_.future();
-    if (future.isCanceled() || future.resultCount() == 0) return;
-    const Loaded loaded = future.result();
-    if (!loaded.error.isEmpty() || !loaded.file) {
-        loading_ = false;
-        clear();
-        setPlaceholderText(tr("Cannot show %1:\n%2").arg(path_, loaded.error));
-        Q_EMIT loadFailed(path_, loaded.error);
-        return;
-    }
-    file_ = loaded.file;
+void RawFileView::onLoadFailed(const QString& error) {
+    loading_ = false;
+    clear();
+    setPlaceholderText(tr("Cannot show %1:\n%2").arg(path_, error));
+    Q_EMIT loadFailed(path_, error);
+}
+
+void RawFileView::onLoaded(std::shared_ptr<const FileLines> file) {
+    file_ = std::move(file);
     setPlaceholderText({});
     showWindowAround(pendingLine_ > 0 ? pendingLine_ : 1);
 }

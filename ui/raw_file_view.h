@@ -12,16 +12,15 @@
 // while it was laid out, took 2.4 s of GUI time to lay out in turns, and turns of 56 to 81 ms as
 // the document's buffer grew (issue 17, benchmarks/ui_stall). The file's bytes and line offsets
 // are kept instead (46 MB for it).
-#include <QFutureWatcher>
 #include <QPlainTextEdit>
 #include <QString>
-#include <QThreadPool>
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "background_job.h"
 #include "turn_scheduler.h"
 
 class QSyntaxHighlighter;
@@ -35,7 +34,6 @@ public:
     static constexpr int kWindowLines = 3000;
 
     explicit RawFileView(QWidget* parent = nullptr);
-    ~RawFileView() override;
 
     /// Starts reading `path` (a load already running is abandoned).
     void loadFile(const QString& path);
@@ -85,11 +83,8 @@ private:
         std::vector<std::uint64_t> starts;
         int count() const { return static_cast<int>(starts.size()); }
     };
-    struct Loaded {
-        std::shared_ptr<const FileLines> file;
-        QString error;
-    };
-    void onLoaded();
+    void onLoaded(std::shared_ptr<const FileLines> file);
+    void onLoadFailed(const QString& error);
     /// Shows the window of the file's lines around `line` (laid out in turns); once it is in,
     /// the cursor goes to pendingLine_ and, when set, `topLine` becomes the first visible line.
     void showWindowAround(int line, int topLine = 0);
@@ -102,10 +97,7 @@ private:
     /// Highlights the blocks on screen (and a margin) not highlighted yet (built-in highlighter).
     void highlightVisible();
 
-    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
-    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
-    QThreadPool pool_;
-    QFutureWatcher<Loaded> watcher_;
+    BackgroundJob loader_;
     QString path_;
     std::shared_ptr<const FileLines> file_;
     int firstLine_ = 1;  // the file line of the document's first block

@@ -1,7 +1,5 @@
 #include "training_worker.h"
 
-#include <QtConcurrent/QtConcurrent>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,13 +56,14 @@ struct TrainingWorker::EpochTracker {
 };
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {
-    pool_.setMaxThreadCount(1);
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &TrainingWorker::onFinished);
-}
-
-TrainingWorker::~TrainingWorker() {
-    if (cancel_) cancel_->store(true);
-    watcher_.waitForFinished();
+    connect(&job_, &BackgroundJob::failed, this, [this](const QString& message) {
+        running_ = false;
+        Q_EMIT failed(message);
+    });
+    connect(&job_, &BackgroundJob::cancelled, this, [this] {
+        running_ = false;
+        Q_EMIT cancelled();
+    });
 }
 
 bool TrainingWorker::isAvailable() noexcept {
@@ -75,201 +74,171 @@ bool TrainingWorker::isAvailable() noexcept {
 #endif
 }
 
-void TrainingWorker::cancel() {
-    if (cancel_) cancel_->store(true);
-}
+void TrainingWorker::cancel() { job_.cancel(); }
 
 bool TrainingWorker::start(std::shared_ptr<const LoadedProject> project, const TrainingRequest& request) {
     if (running_) return false;
     running_ = true;
     request_ = request;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = cancel_;
 
-    // Everything the pool thread tells the GUI goes through here: queued to this object, so it is
-    // dropped, not delivered to a dead object, should the worker be destroyed first.
-    // (The pool thread never outlives this object: the destructor waits for it.)
-    auto post = [this](std::function<void(TrainingWorker*)> emitter) {
-        QMetaObject::invokeMethod(
-            this, [this, emitter = std::move(emitter)] { emitter(this); }, Qt::QueuedConnection);
-    };
-
-    watcher_.setFuture(
-        QtConcurrent::run(&pool_, [project = std::move(project), request, cancelFlag, post]() -> Outcome {
-            try {
+    const auto work = [this, project = std::move(project), request](const JobContext& context) -> QString {
+        // Everything the training tells the GUI goes through here, to this object's thread; the
+        // job drops it once the training is cancelled. (The job's thread never outlives this
+        // object: the job waits for it.)
+        const auto post = [this, &context](std::function<void(TrainingWorker*)> emitter) {
+            context.post([this, emitter = std::move(emitter)] { emitter(this); });
+        };
 #ifdef LINKSCOPE_HAVE_TORCH
-                if (!project || !project->kb) throw Error("no project is open");
-                const Corpus* train = splitNamed(*project, request.trainSplit);
-                if (!train)
-                    throw Error("the project has no split \"" + request.trainSplit.toStdString() + "\" to train on");
-                const Corpus* dev = nullptr;
-                if (!request.devSplit.isEmpty()) {
-                    dev = splitNamed(*project, request.devSplit);
-                    if (!dev) throw Error("the project has no split \"" + request.devSplit.toStdString() + "\"");
-                }
-                if (request.runDirectory.isEmpty()) throw Error("no output folder was chosen for the run");
+        if (!project || !project->kb) throw Error("no project is open");
+        const Corpus* train = splitNamed(*project, request.trainSplit);
+        if (!train) throw Error("the project has no split \"" + request.trainSplit.toStdString() + "\" to train on");
+        const Corpus* dev = nullptr;
+        if (!request.devSplit.isEmpty()) {
+            dev = splitNamed(*project, request.devSplit);
+            if (!dev) throw Error("the project has no split \"" + request.devSplit.toStdString() + "\"");
+        }
+        if (request.runDirectory.isEmpty()) throw Error("no output folder was chosen for the run");
 
-                const fs::path models = toPath(request.modelsDirectory);
-                const train::TrainingPreset preset = train::findPreset(request.preset.toStdString(), models);
-                const std::string schedule =
-                    request.schedule.isEmpty() ? std::string("paper") : request.schedule.toStdString();
-                (void)preset.schedule(schedule);  // a wrong name fails now, before the encoder is built
+        const fs::path models = toPath(request.modelsDirectory);
+        const train::TrainingPreset preset = train::findPreset(request.preset.toStdString(), models);
+        const std::string schedule = request.schedule.isEmpty() ? std::string("paper") : request.schedule.toStdString();
+        (void)preset.schedule(schedule);  // a wrong name fails now, before the encoder is built
 
-                const encoder::DevicePreference device =
-                    request.device == QLatin1String("cpu")    ? encoder::DevicePreference::Cpu
-                    : request.device == QLatin1String("cuda") ? encoder::DevicePreference::Cuda
-                                                              : encoder::DevicePreference::Auto;
-                // Learning a compact vocabulary from a large KB takes seconds: say so.
-                TrainingUpdate preparing;
-                preparing.stage = QStringLiteral("Preparing the encoder");
-                post([preparing](TrainingWorker* self) { Q_EMIT self->progress(preparing); });
-                encoder::EncoderOptions encoderOptions;
-                encoderOptions.device = device;
-                encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
-                encoderOptions.pooling = preset.pooling;
-                std::vector<std::string> markers;
-                const auto [open, close] = train::markerTokens(preset.markers);
-                for (const auto token : {open, close})
-                    if (!token.empty()) markers.emplace_back(token);
-                // A pretrained encoder is fine-tuned by every method later: its vocabulary gets every
-                // method's markers, as `linkscope-cli pretrain` gives them.
-                if (!train::linksMentions(preset.method)) markers = {"[S]", "[E]", "[START]", "[END]"};
+        const encoder::DevicePreference device = request.device == QLatin1String("cpu") ? encoder::DevicePreference::Cpu
+                                                 : request.device == QLatin1String("cuda")
+                                                     ? encoder::DevicePreference::Cuda
+                                                     : encoder::DevicePreference::Auto;
+        // Learning a compact vocabulary from a large KB takes seconds: say so.
+        TrainingUpdate preparing;
+        preparing.stage = QStringLiteral("Preparing the encoder");
+        post([preparing](TrainingWorker* self) { Q_EMIT self->progress(preparing); });
+        encoder::EncoderOptions encoderOptions;
+        encoderOptions.device = device;
+        encoderOptions.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
+        encoderOptions.pooling = preset.pooling;
+        std::vector<std::string> markers;
+        const auto [open, close] = train::markerTokens(preset.markers);
+        for (const auto token : {open, close})
+            if (!token.empty()) markers.emplace_back(token);
+        // A pretrained encoder is fine-tuned by every method later: its vocabulary gets every
+        // method's markers, as `linkscope-cli pretrain` gives them.
+        if (!train::linksMentions(preset.method)) markers = {"[S]", "[E]", "[START]", "[END]"};
 
-                // As `linkscope-cli train` does: the compact encoder learns its vocabulary from the KB
-                // and the corpora; a checkpoint gets the method's marker tokens added.
-                auto makeEncoder = [&]() -> encoder::TextEncoder {
-                    if (request.modelDirectory.isEmpty()) {
-                        encoder::CompactEncoderPreset compact =
-                            encoder::CompactEncoderPreset::load(models / "compact-encoder.json");
-                        compact.config.projectionDim = preset.projectionDim;
-                        compact.config.projectionHead = preset.projectionHead;
-                        compact.config.pooling = preset.pooling;
-                        std::vector<const Corpus*> corpora = {train};
-                        if (dev) corpora.push_back(dev);
-                        const std::vector<std::string> texts = encoder::vocabularyTexts(*project->kb, corpora);
-                        return encoder::createCompactEncoder(compact, texts, markers, encoderOptions);
-                    }
-                    encoder::TextEncoder loaded =
-                        encoder::TextEncoder::load(toPath(request.modelDirectory), encoderOptions);
-                    std::vector<std::string> missing;
-                    for (const auto& marker : markers)
-                        if (!loaded.tokenizer().tokenId(marker)) missing.push_back(marker);
-                    if (!missing.empty()) loaded.addTokens(missing, preset.seed);
-                    return loaded;
-                };
-                encoder::TextEncoder textEncoder = makeEncoder();
-                if (cancelFlag->load()) return {Outcome::Kind::Cancelled, {}};
-
-                train::TrainingInputs inputs;
-                inputs.kb = project->kb.get();
-                inputs.train = train;
-                inputs.dev = dev;
-                inputs.queries.normalizer = eval::bioSynQueryNormalizer();
-                // The masked-LM stage reads the titles and abstracts of the training and dev splits
-                // (their text only: no gold id); it validates on documents it holds out of them.
-                if (preset.method == train::Method::MaskedLm) {
-                    inputs.textCorpora.push_back(train);
-                    if (dev && dev != train) inputs.textCorpora.push_back(dev);
-                }
-
-                EpochTracker epochs;
-                using Clock = std::chrono::steady_clock;
-                Clock::time_point lastPost{};
-                QString lastStage;
-                QList<QPointF> pendingLosses;
-                auto closeEpoch = [&epochs, &post](int epoch, double devAccuracy) {
-                    const double loss =
-                        epoch == epochs.epoch ? epochs.meanLoss() : std::numeric_limits<double>::quiet_NaN();
-                    epochs.closed = epoch;
-                    post([epoch, loss, devAccuracy](TrainingWorker* self) {
-                        Q_EMIT self->epochEnded(epoch, loss, devAccuracy);
-                    });
-                };
-
-                train::TrainerOptions options;
-                options.runDirectory = toPath(request.runDirectory);
-                options.schedule = schedule;
-                options.device = device;
-                options.cancelled = [cancelFlag] { return cancelFlag->load(); };
-                options.progress = [&](const train::TrainingProgress& p) {
-                    const bool training = p.stage == "Training";
-                    if (training) {
-                        const int epoch = toInt(p.epoch);
-                        if (epoch != epochs.epoch) {
-                            // Without a dev split nothing else closes the previous epoch.
-                            if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch)
-                                closeEpoch(epochs.epoch, -1.0);
-                            epochs = EpochTracker{epoch, 0.0, 0, epochs.closed};
-                        }
-                        epochs.lossSum += p.loss;
-                        ++epochs.losses;
-                        pendingLosses.append(QPointF(double(p.globalStep), p.loss));
-                    }
-                    // The untrained model's validation comes as epoch 0: the curve's starting point.
-                    if (p.devAccuracy) closeEpoch(toInt(p.epoch), *p.devAccuracy);
-                    if (p.devAccuracy && !p.warning.empty()) {
-                        const int epoch = toInt(p.epoch);
-                        const QString warning = QString::fromStdString(p.warning);
-                        post([epoch, warning](TrainingWorker* self) { Q_EMIT self->collapseWarning(epoch, warning); });
-                    }
-
-                    const QString stage = QString::fromStdString(p.stage);
-                    const auto now = Clock::now();
-                    const bool due = stage != lastStage || now - lastPost >= std::chrono::milliseconds(50) ||
-                                     (training && p.step == p.stepsPerEpoch);
-                    if (!due) return;
-                    lastStage = stage;
-                    lastPost = now;
-                    TrainingUpdate update;
-                    update.stage = stage;
-                    update.stageFraction = p.stageFraction;
-                    update.epoch = toInt(p.epoch);
-                    update.epochs = toInt(p.epochs);
-                    update.step = toInt(p.step);
-                    update.stepsPerEpoch = toInt(p.stepsPerEpoch);
-                    update.globalStep = toInt(p.globalStep);
-                    update.loss = p.loss;
-                    update.learningRate = p.learningRate;
-                    update.examplesPerSecond = p.examplesPerSecond;
-                    update.etaSeconds = p.etaSeconds;
-                    update.losses = std::exchange(pendingLosses, {});
-                    post([update = std::move(update)](TrainingWorker* self) { Q_EMIT self->progress(update); });
-                };
-
-                const train::TrainingResult result = train::trainModel(preset, std::move(textEncoder), inputs, options);
-                if (result.cancelled) return {Outcome::Kind::Cancelled, {}};
-                if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch) closeEpoch(epochs.epoch, -1.0);
-                return {Outcome::Kind::Finished, request.runDirectory};
-#else
-            (void)project;
-            (void)request;
-            (void)cancelFlag;
-            (void)post;
-            return {Outcome::Kind::Failed, QObject::tr("Training needs LibTorch: this build of Linkscope has none")};
-#endif
-            } catch (const Cancelled&) {
-                return {Outcome::Kind::Cancelled, {}};
-            } catch (const std::exception& e) {
-                return {Outcome::Kind::Failed, QString::fromUtf8(e.what())};
+        // As `linkscope-cli train` does: the compact encoder learns its vocabulary from the KB
+        // and the corpora; a checkpoint gets the method's marker tokens added.
+        auto makeEncoder = [&]() -> encoder::TextEncoder {
+            if (request.modelDirectory.isEmpty()) {
+                encoder::CompactEncoderPreset compact =
+                    encoder::CompactEncoderPreset::load(models / "compact-encoder.json");
+                compact.config.projectionDim = preset.projectionDim;
+                compact.config.projectionHead = preset.projectionHead;
+                compact.config.pooling = preset.pooling;
+                std::vector<const Corpus*> corpora = {train};
+                if (dev) corpora.push_back(dev);
+                const std::vector<std::string> texts = encoder::vocabularyTexts(*project->kb, corpora);
+                return encoder::createCompactEncoder(compact, texts, markers, encoderOptions);
             }
-        }));
-    return true;
-}
+            encoder::TextEncoder loaded = encoder::TextEncoder::load(toPath(request.modelDirectory), encoderOptions);
+            std::vector<std::string> missing;
+            for (const auto& marker : markers)
+                if (!loaded.tokenizer().tokenId(marker)) missing.push_back(marker);
+            if (!missing.empty()) loaded.addTokens(missing, preset.seed);
+            return loaded;
+        };
+        encoder::TextEncoder textEncoder = makeEncoder();
+        context.checkCancelled();
 
-void TrainingWorker::onFinished() {
-    running_ = false;
-    const Outcome outcome = watcher_.future().result();
-    switch (outcome.kind) {
-        case Outcome::Kind::Finished:
-            Q_EMIT finished(outcome.message);
-            break;
-        case Outcome::Kind::Cancelled:
-            Q_EMIT cancelled();
-            break;
-        case Outcome::Kind::Failed:
-            Q_EMIT failed(outcome.message);
-            break;
-    }
+        train::TrainingInputs inputs;
+        inputs.kb = project->kb.get();
+        inputs.train = train;
+        inputs.dev = dev;
+        inputs.queries.normalizer = eval::bioSynQueryNormalizer();
+        // The masked-LM stage reads the titles and abstracts of the training and dev splits
+        // (their text only: no gold id); it validates on documents it holds out of them.
+        if (preset.method == train::Method::MaskedLm) {
+            inputs.textCorpora.push_back(train);
+            if (dev && dev != train) inputs.textCorpora.push_back(dev);
+        }
+
+        EpochTracker epochs;
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point lastPost{};
+        QString lastStage;
+        QList<QPointF> pendingLosses;
+        auto closeEpoch = [&epochs, &post](int epoch, double devAccuracy) {
+            const double loss = epoch == epochs.epoch ? epochs.meanLoss() : std::numeric_limits<double>::quiet_NaN();
+            epochs.closed = epoch;
+            post([epoch, loss, devAccuracy](TrainingWorker* self) {
+                Q_EMIT self->epochEnded(epoch, loss, devAccuracy);
+            });
+        };
+
+        train::TrainerOptions options;
+        options.runDirectory = toPath(request.runDirectory);
+        options.schedule = schedule;
+        options.device = device;
+        options.cancelled = [&context] { return context.isCancelled(); };
+        options.progress = [&](const train::TrainingProgress& p) {
+            const bool training = p.stage == "Training";
+            if (training) {
+                const int epoch = toInt(p.epoch);
+                if (epoch != epochs.epoch) {
+                    // Without a dev split nothing else closes the previous epoch.
+                    if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch) closeEpoch(epochs.epoch, -1.0);
+                    epochs = EpochTracker{epoch, 0.0, 0, epochs.closed};
+                }
+                epochs.lossSum += p.loss;
+                ++epochs.losses;
+                pendingLosses.append(QPointF(double(p.globalStep), p.loss));
+            }
+            // The untrained model's validation comes as epoch 0: the curve's starting point.
+            if (p.devAccuracy) closeEpoch(toInt(p.epoch), *p.devAccuracy);
+            if (p.devAccuracy && !p.warning.empty()) {
+                const int epoch = toInt(p.epoch);
+                const QString warning = QString::fromStdString(p.warning);
+                post([epoch, warning](TrainingWorker* self) { Q_EMIT self->collapseWarning(epoch, warning); });
+            }
+
+            const QString stage = QString::fromStdString(p.stage);
+            const auto now = Clock::now();
+            const bool due = stage != lastStage || now - lastPost >= std::chrono::milliseconds(50) ||
+                             (training && p.step == p.stepsPerEpoch);
+            if (!due) return;
+            lastStage = stage;
+            lastPost = now;
+            TrainingUpdate update;
+            update.stage = stage;
+            update.stageFraction = p.stageFraction;
+            update.epoch = toInt(p.epoch);
+            update.epochs = toInt(p.epochs);
+            update.step = toInt(p.step);
+            update.stepsPerEpoch = toInt(p.stepsPerEpoch);
+            update.globalStep = toInt(p.globalStep);
+            update.loss = p.loss;
+            update.learningRate = p.learningRate;
+            update.examplesPerSecond = p.examplesPerSecond;
+            update.etaSeconds = p.etaSeconds;
+            update.losses = std::exchange(pendingLosses, {});
+            post([update = std::move(update)](TrainingWorker* self) { Q_EMIT self->progress(update); });
+        };
+
+        const train::TrainingResult result = train::trainModel(preset, std::move(textEncoder), inputs, options);
+        if (result.cancelled) throw Cancelled();
+        if (!dev && epochs.epoch > 0 && epochs.closed != epochs.epoch) closeEpoch(epochs.epoch, -1.0);
+        return request.runDirectory;
+#else
+        (void)project;
+        (void)request;
+        (void)context;
+        (void)post;
+        throw Error(QObject::tr("Training needs LibTorch: this build of Linkscope has none").toStdString());
+#endif
+    };
+    job_.start(work, [this](const QString& runDirectory) {
+        running_ = false;
+        Q_EMIT finished(runDirectory);
+    });
+    return true;
 }
 
 }  // namespace linkscope::ui

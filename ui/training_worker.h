@@ -3,23 +3,22 @@
 // split and KB, an optional dev split, a method preset and schedule, the compact encoder trained
 // from scratch or a model folder to fine-tune, into a new run directory.
 //
-// The trainer runs on a thread of the worker's own pool (QtConcurrent); everything it reports is turned into plain
-// values and posted to this object's thread, so every signal below is emitted on the GUI thread
-// (receivers may use direct connections). Progress is thinned to about 20 updates a second:
+// The trainer runs as a BackgroundJob (background_job.h); everything it reports is turned into
+// plain values and posted to this object's thread, so every signal below is emitted on the GUI
+// thread (receivers may use direct connections). Progress is thinned to about 20 updates a second:
 // a compact encoder steps far faster than a person can read, and an event per step would flood
 // the event loop. Cancellation is cooperative: cancel() sets the flag the trainer polls between
 // steps, the trainer writes its checkpoint and cancelled() follows.
 //
 // No torch here: built without LibTorch, isAvailable() is false and start() fails at once.
-#include <QFutureWatcher>
 #include <QList>
 #include <QObject>
 #include <QPointF>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
 #include <memory>
+
+#include "background_job.h"
 
 namespace linkscope {
 struct LoadedProject;
@@ -60,9 +59,9 @@ struct TrainingUpdate {
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
+    /// Destroying the worker cancels a running training and waits for its checkpoint (a step
+    /// at most).
     explicit TrainingWorker(QObject* parent = nullptr);
-    /// Cancels a running training and waits for its checkpoint (a step at most).
-    ~TrainingWorker() override;
 
     /// False in a build without LibTorch: the trainer is not there.
     static bool isAvailable() noexcept;
@@ -93,21 +92,11 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    /// What the pool thread hands back; errors are caught there, no exception crosses threads.
-    struct Outcome {
-        enum class Kind { Finished, Failed, Cancelled } kind = Kind::Failed;
-        QString message;  ///< Failed: why; Finished: the run directory
-    };
     struct EpochTracker;
-    void onFinished();
 
-    /// A thread of its own: a training holds it for hours, which would starve the global pool
-    /// that project loading and indexing share. Declared before the watcher it serves.
-    QThreadPool pool_;
-    QFutureWatcher<Outcome> watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    BackgroundJob job_;
     TrainingRequest request_;
-    bool running_ = false;
+    bool running_ = false;  ///< from start() until its outcome was emitted
 };
 
 }  // namespace linkscope::ui

@@ -5,7 +5,6 @@
 #include <QLocale>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
@@ -37,11 +36,6 @@ VocabularyDock::VocabularyDock(QWidget* parent) : QWidget(parent) {
     layout->addWidget(figures_);
     layout->addWidget(new QLabel(tr("<b>Homonyms</b> (names of several entities, BELHD §4.1)"), this));
     layout->addWidget(homonyms_, 1);
-    pool_.setMaxThreadCount(1);
-    connect(&figuresWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        if (!figuresWatcher_.isCanceled() && figuresWatcher_.future().resultCount() > 0)
-            figures_->setText(figuresWatcher_.result());
-    });
 }
 
 void VocabularyDock::setProject(const std::shared_ptr<const LoadedProject>& project) {
@@ -50,32 +44,34 @@ void VocabularyDock::setProject(const std::shared_ptr<const LoadedProject>& proj
     project_.reset();
     homonyms_->setUpdatesEnabled(true);
     if (!project || !project->kb) {
-        figuresWatcher_.setFuture(QFuture<QString>());  // a pending count is not shown
+        figuresJob_.cancel();  // a pending count is not shown
         figures_->setText(tr("No knowledge base loaded"));
         return;
     }
     figures_->setText(tr("Counting the knowledge base's figures…"));
-    // Only the worker reads the project here; it keeps it alive. A newer project's future
-    // replaces this one in the watcher, whose result is then not shown.
-    figuresWatcher_.setFuture(QtConcurrent::run(&pool_, [project]() -> QString {
-        const kb::KbStatistics stats = project->kb->statistics();
-        const kb::HomonymStatistics& h = project->homonyms->statistics();
-        return tr("<b>%1</b> (%2)<table>"
-                  "<tr><td>Entities</td><td align=right>%3</td></tr>"
-                  "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
-                  "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
-                  "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
-                  "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
-                  "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
-                  "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
-                  "</table>")
-            .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
-                 QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)), number(stats.entities),
-                 number(stats.namePairs), number(stats.distinctNames), number(stats.alternativeIds),
-                 number(h.homonymNames), number(h.homonymPairs), number(h.preferredNamePairs))
-            .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
-                 number(h.remainingDuplicateNames));
-    }));
+    // Only the worker reads the project here; it keeps it alive. A newer project's count
+    // replaces this one, whose result is then not shown.
+    figuresJob_.start(
+        [project](const JobContext&) -> QString {
+            const kb::KbStatistics stats = project->kb->statistics();
+            const kb::HomonymStatistics& h = project->homonyms->statistics();
+            return tr("<b>%1</b> (%2)<table>"
+                      "<tr><td>Entities</td><td align=right>%3</td></tr>"
+                      "<tr><td>Names (entity, name pairs)</td><td align=right>%4</td></tr>"
+                      "<tr><td>Distinct names</td><td align=right>%5</td></tr>"
+                      "<tr><td>Alternative ids</td><td align=right>%6</td></tr>"
+                      "<tr><td>Homonym names / pairs</td><td align=right>%7 / %8</td></tr>"
+                      "<tr><td>&nbsp;&nbsp;preferred name / other</td><td align=right>%9 / %10</td></tr>"
+                      "<tr><td>Success rate (remaining duplicates)</td><td align=right>%11% (%12)</td></tr>"
+                      "</table>")
+                .arg(QString::fromStdString(project->manifest.knowledgeBase.path.filename().string()),
+                     QString::fromLatin1(kbFormatName(project->manifest.knowledgeBase.format)), number(stats.entities),
+                     number(stats.namePairs), number(stats.distinctNames), number(stats.alternativeIds),
+                     number(h.homonymNames), number(h.homonymPairs), number(h.preferredNamePairs))
+                .arg(number(h.otherNamePairs), QLocale().toString(h.successRate() * 100.0, 'f', 1),
+                     number(h.remainingDuplicateNames));
+        },
+        [this](const QString& figures) { figures_->setText(figures); });
     // The loader sorted the homonym pairs by name on its worker thread; here they are only
     // listed. A UMLS-size KB has ~150,000 of them: the tree shows the first kMaxListedHomonyms
     // names (a searchable model view of all of them belongs to the knowledge-base browser).

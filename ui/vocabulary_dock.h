@@ -1,10 +1,8 @@
 #pragma once
 // The Vocabulary dock: the knowledge base's size figures, the BELHD homonym table, and every
 // homonym with the expanded name each of its entities received.
-#include <QFutureWatcher>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
 #include <QWidget>
 
 #include <cstddef>
@@ -12,6 +10,7 @@
 #include <memory>
 #include <string_view>
 
+#include "background_job.h"
 #include "turn_scheduler.h"
 
 class QLabel;
@@ -41,10 +40,9 @@ private:
     std::string_view currentName_;  ///< the last listed name (a view into project_'s KB)
     int listedNames_ = 0;
     TurnScheduler listing_{this};  ///< lists the homonyms a few hundred names a turn
-    /// The figures are counted on a worker: a pass over every entity, name and id, which for a
-    /// UMLS-size KB held the GUI thread for a noticeable time (issue 17).
-    QThreadPool pool_;
-    QFutureWatcher<QString> figuresWatcher_;
+    /// Counts the figures: a pass over every entity, name and id, too long for the GUI thread
+    /// with a UMLS-size KB (benchmarks/ui_stall).
+    BackgroundJob figuresJob_;
     QLabel* figures_ = nullptr;
     QTreeWidget* homonyms_ = nullptr;
 };
