@@ -70,12 +70,6 @@ void EntitySearchBox::setIndex(std::shared_ptr<const kb::EntitySearchIndex> inde
     if (ready) runSearch();
 }
 
-void EntitySearchBox::setQuery(const QString& text) {
-    const QSignalBlocker block(edit_);
-    edit_->setText(text);
-    runSearch();
-}
-
 QString EntitySearchBox::query() const { return edit_->text(); }
 
 QString EntitySearchBox::currentId() const {

@@ -32,8 +32,6 @@ public:
 
     /// The index to search (null: the box is disabled until one is given).
     void setIndex(std::shared_ptr<const kb::EntitySearchIndex> index);
-    /// Sets the query text and searches at once.
-    void setQuery(const QString& text);
     QString query() const;
     /// The canonical id of the current hit (empty when there is none).
     QString currentId() const;

@@ -333,11 +333,6 @@ void EvaluationPanel::onRunEvaluated(std::shared_ptr<const EvaluationRun> run) {
     Q_EMIT runReady(pendingSlot_);
 }
 
-void EvaluationPanel::clearSlot(Slot slot) {
-    runs_[slot].reset();
-    refreshResults();
-}
-
 void EvaluationPanel::refreshResults() {
     refreshMetrics();
     refreshChart();

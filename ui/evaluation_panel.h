@@ -68,8 +68,6 @@ public:
     bool startLoadingFile(const QString& path, Slot slot);
     void cancel();
     bool isRunning() const { return job_.isRunning(); }
-    /// Forgets a result.
-    void clearSlot(Slot slot);
 
     std::shared_ptr<const EvaluationRun> run(Slot slot) const { return runs_[slot]; }
     /// The comparison of A and B once computed (both loaded, same mentions).
