@@ -1,7 +1,5 @@
 #include "training_panel.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -16,11 +14,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
-#include <QSplitter>
 #include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +24,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "plot_export.h"
+#include "pretrained_encoders.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "train/run_directory.h"
@@ -49,21 +45,6 @@ QString formatDuration(double seconds) {
     if (total < 60) return QStringLiteral("%1 s").arg(total);
     if (total < 3600) return QStringLiteral("%1 min %2 s").arg(total / 60).arg(total % 60);
     return QStringLiteral("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60);
-}
-
-QChartView* makeChartView(const QString& title, QLineSeries* series, QValueAxis* x, QValueAxis* y, QWidget* parent) {
-    auto* chart = new QChart;
-    chart->setTitle(title);
-    chart->legend()->hide();
-    chart->addSeries(series);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    auto* view = new QChartView(chart, parent);  // the view owns the chart, the chart its series and axes
-    view->setRenderHint(QPainter::Antialiasing);
-    return view;
 }
 
 }  // namespace
@@ -185,12 +166,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     warning_->hide();
     layout->addWidget(warning_);
 
-    buildCharts();
-    auto* charts = new QSplitter(Qt::Vertical, this);
-    // Each chart grows with the dock and has its own "Save plot…" (plot_export.h).
-    charts->addWidget(plotWithSaveButton(lossView_, QStringLiteral("training-loss"), charts, QSize(320, 200)));
-    charts->addWidget(plotWithSaveButton(accuracyView_, QStringLiteral("dev-accuracy"), charts, QSize(320, 200)));
-    layout->addWidget(charts, 1);
+    charts_ = new TrainingCharts(this);
+    layout->addWidget(charts_, 1);
 
     runsFolder_->setText(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
     connect(browse, &QToolButton::clicked, this, [this] {
@@ -232,31 +209,6 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
 }
 
 TrainingPanel::~TrainingPanel() = default;
-
-void TrainingPanel::buildCharts() {
-    lossSeries_ = new QLineSeries;
-    lossSeries_->setName(tr("loss"));
-    lossX_ = new QValueAxis;
-    styleValueAxis(lossX_, tr("training step"), 6, QStringLiteral("%d"));
-    setNiceRange(lossX_, 0, 1, 6, true);
-    lossY_ = new QValueAxis;
-    styleValueAxis(lossY_, tr("loss"), 6, QStringLiteral("%.3g"));
-    setNiceRange(lossY_, 0, 1);
-    lossView_ = makeChartView(tr("Training loss"), lossSeries_, lossX_, lossY_, this);
-    lossView_->setObjectName(QStringLiteral("trainingLossChart"));
-
-    accuracySeries_ = new QLineSeries;
-    accuracySeries_->setName(tr("dev Acc@1"));
-    accuracySeries_->setPointsVisible(true);
-    accuracyX_ = new QValueAxis;
-    styleValueAxis(accuracyX_, tr("epoch"), 6, QStringLiteral("%d"));
-    setNiceRange(accuracyX_, 0, 1, 6, true);
-    auto* accuracyY = new QValueAxis;
-    styleValueAxis(accuracyY, tr("dev Acc@1"), 6, QStringLiteral("%.1f"));
-    setNiceRange(accuracyY, 0, 1);
-    accuracyView_ = makeChartView(tr("Dev Acc@1"), accuracySeries_, accuracyX_, accuracyY, this);
-    accuracyView_->setObjectName(QStringLiteral("trainingAccuracyChart"));
-}
 
 void TrainingPanel::setProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
@@ -324,47 +276,8 @@ void TrainingPanel::setRunsFolder(const QString& folder) {
 
 void TrainingPanel::refreshStarts() {
     const QString previous = startFrom_->currentData().toString();
-    // Finished pretraining runs (self-alignment, context alignment): the project's, then those of the output folder.
-    struct Pretrained {
-        fs::path directory;
-        fs::file_time_type written;
-        bool context = false;  ///< a context alignment (reads mentions between markers)
-    };
-    std::vector<Pretrained> found;
-    const auto consider = [&found](const fs::path& directory) {
-        std::error_code error;
-        if (!train::isRunDirectory(directory) || !fs::exists(train::modelDirectory(directory) / "config.json", error))
-            return;
-        bool context = false;
-        try {
-            const auto info = train::readRunInfo(directory);
-            if (info.status != "finished") return;
-            const train::Method method = train::loadRunPreset(directory, info).method;
-            if (!train::pretrainsEncoder(method)) return;
-            context = method == train::Method::ContextAlignment;
-        } catch (const std::exception&) {
-            return;
-        }
-        const fs::path absolute = fs::absolute(directory, error).lexically_normal();
-        for (const auto& known : found)
-            if (known.directory == absolute) return;
-        found.push_back({absolute, fs::last_write_time(train::runInfoFile(directory), error), context});
-    };
-    if (store_) {
-        try {
-            for (const auto& run : store_->runs()) consider(run.directory);
-        } catch (const std::exception&) {
-            // an unreadable store lists no runs; the folder's are still offered
-        }
-    }
-    std::error_code error;
-    const fs::path folder = runsFolder_->text().trimmed().toStdString();
-    if (!folder.empty())
-        for (auto it = fs::directory_iterator(folder, error); !error && it != fs::directory_iterator();
-             it.increment(error))
-            if (it->path().filename().string().rfind("sapbert-", 0) == 0) consider(it->path());
-    std::sort(found.begin(), found.end(),
-              [](const Pretrained& a, const Pretrained& b) { return a.written > b.written; });
+    const std::vector<PretrainedEncoder> found =
+        findPretrainedEncoders(store_, runsFolder_->text().trimmed().toStdString());
 
     const QSignalBlocker block(startFrom_);
     startFrom_->clear();
@@ -557,14 +470,7 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
 
     runDirectory_ = directory;
     runStore_ = store_;
-    lossSeries_->clear();
-    accuracySeries_->clear();
-    accuracySeries_->setName(maskedLmStage_ ? tr("held-out masked-token accuracy") : tr("dev Acc@1"));
-    accuracyView_->chart()->setTitle(maskedLmStage_ ? tr("Held-out masked-token accuracy") : tr("Dev Acc@1"));
-    lossMax_ = 0;
-    setNiceRange(lossX_, 0, 1, 6, true);
-    setNiceRange(lossY_, 0, 1);
-    setNiceRange(accuracyX_, 0, 1, 6, true);
+    charts_->reset(maskedLmStage_);
     progress_->setValue(0);
     progress_->setFormat(tr("Starting…"));
     warning_->clear();
@@ -585,15 +491,7 @@ void TrainingPanel::cancel() {
 }
 
 void TrainingPanel::showUpdate(const TrainingUpdate& update) {
-    if (!update.losses.isEmpty()) {
-        lossSeries_->append(update.losses);
-        for (const QPointF& point : update.losses)
-            if (std::isfinite(point.y())) lossMax_ = std::max(lossMax_, point.y());
-        setNiceRange(lossX_, 0, std::max(1.0, update.losses.back().x()), 6, true);
-        setNiceRange(lossY_, 0, lossMax_ > 0 ? lossMax_ * 1.05 : 1.0);
-    }
-    if (update.epochs > 0) setNiceRange(accuracyX_, 0, update.epochs, 6, true);
-
+    charts_->showUpdate(update);
     if (update.stage == QLatin1String("Training") && update.epochs > 0 && update.stepsPerEpoch > 0) {
         const double done = (double(update.epoch - 1) + double(update.step) / update.stepsPerEpoch) / update.epochs;
         progress_->setValue(static_cast<int>(std::clamp(done, 0.0, 1.0) * 1000));
@@ -616,9 +514,8 @@ void TrainingPanel::showUpdate(const TrainingUpdate& update) {
 
 void TrainingPanel::addEpochPoint(int epoch, double /*trainLoss*/, double devAccuracy) {
     if (devAccuracy < 0) return;  // no dev split: nothing to plot
-    accuracySeries_->append(epoch, devAccuracy);
-    setNiceRange(accuracyX_, 0, std::max(accuracyX_->max(), double(std::max(epoch, 1))), 6, true);
-    const QString metric = accuracySeries_->name();
+    charts_->addEpochPoint(epoch, devAccuracy);
+    const QString metric = charts_->accuracySeries()->name();
     status_->setText(epoch == 0 ? tr("Untrained model: %1 %2").arg(metric).arg(devAccuracy, 0, 'f', 4)
                                 : tr("Epoch %1: %2 %3").arg(epoch).arg(metric).arg(devAccuracy, 0, 'f', 4));
 }

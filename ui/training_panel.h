@@ -2,7 +2,7 @@
 // The training dock's content: choose a method preset (models/*.json), its schedule, the dev
 // split and the encoder to start from (the compact one from scratch, an encoder pretrained on
 // the KB's synonyms, or any checkpoint), start, watch the progress bar and two live Qt Charts
-// curves (training loss per optimizer step, dev Acc@1 per epoch), cancel. "Pretrain encoder"
+// curves (training loss per optimizer step, dev Acc@1 per epoch: training_charts.h), cancel. "Pretrain encoder"
 // runs SapBERT's self-alignment (models/sapbert.json) on the project's KB the same way; the
 // encoder it makes is offered as the start of every method, the newest first. A validation that
 // finds a collapsed model (one answer for every mention) is shown as a warning. The run itself is a TrainingWorker's
@@ -16,15 +16,14 @@
 #include <memory>
 #include <optional>
 
-class QChartView;
+#include "training_charts.h"
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QLineSeries;
 class QProgressBar;
 class QPushButton;
-class QValueAxis;
 
 namespace linkscope {
 struct LoadedProject;
@@ -91,10 +90,10 @@ public:
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* statusLabel() const { return status_; }
-    QLineSeries* lossSeries() const { return lossSeries_; }
-    QChartView* lossChartView() const { return lossView_; }
-    QChartView* accuracyChartView() const { return accuracyView_; }
-    QLineSeries* accuracySeries() const { return accuracySeries_; }
+    QLineSeries* lossSeries() const { return charts_->lossSeries(); }
+    QChartView* lossChartView() const { return charts_->lossChartView(); }
+    QChartView* accuracyChartView() const { return charts_->accuracyChartView(); }
+    QLineSeries* accuracySeries() const { return charts_->accuracySeries(); }
     TrainingWorker* worker() const { return worker_; }
 
 public Q_SLOTS:
@@ -118,7 +117,6 @@ Q_SIGNALS:
     void trainingCancelled();
 
 private:
-    void buildCharts();
     void fillSchedules();
     bool startRun(const QString& presetFile, const QString& schedule, const QString& modelDirectory);
     /// "short" when the pretraining preset has it, else "paper"; nullopt (and the status says
@@ -175,14 +173,7 @@ private:
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* unavailable_ = nullptr;
-    QChartView* lossView_ = nullptr;
-    QChartView* accuracyView_ = nullptr;
-    QLineSeries* lossSeries_ = nullptr;
-    QLineSeries* accuracySeries_ = nullptr;
-    QValueAxis* lossX_ = nullptr;
-    QValueAxis* lossY_ = nullptr;
-    QValueAxis* accuracyX_ = nullptr;
-    double lossMax_ = 0;
+    TrainingCharts* charts_ = nullptr;
 };
 
 }  // namespace linkscope::ui

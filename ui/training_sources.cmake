@@ -2,6 +2,10 @@
 # panel with its presets, progress and live Qt Charts curves. Included from ui/CMakeLists.txt.
 # Built with or without LibTorch: without it the panel says that training needs LibTorch.
 set(LINKSCOPE_UI_TRAINING_SOURCES
+    pretrained_encoders.cpp
+    pretrained_encoders.h
+    training_charts.cpp
+    training_charts.h
     training_panel.cpp
     training_panel.h
     training_worker.cpp
