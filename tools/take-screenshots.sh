@@ -5,7 +5,9 @@
 # packaging/install-deps.sh). A fresh settings and data folder is used, so the shots show the
 # default layout and no earlier decisions. With LINKSCOPE_SCREENSHOT_RUN=RUN_DIR (a training run,
 # e.g. `linkscope-cli train --preset triplet --schedule short --out RUN_DIR ...`) it also links the
-# project with that run and saves curation-trained-run.png.
+# project with that run and saves curation-trained-run.png. Each view may take
+# LINKSCOPE_SCREENSHOT_TIMEOUT seconds (default 300) to become ready; one that does not is named on
+# standard error and passed over, and the script then fails (exit status 3).
 set -eu
 DATA=${LINKSCOPE_DATA_DIR:-../shared/data}
 APP=${LINKSCOPE_APP:-build/default/bin/linkscope}
@@ -28,6 +30,7 @@ cat > "$TMP/ncbi-disease.json" <<JSON
 JSON
 mkdir -p "$OUT"
 set -- --screenshots "$OUT"
+set -- "$@" --screenshot-timeout "${LINKSCOPE_SCREENSHOT_TIMEOUT:-300}"
 [ -n "${LINKSCOPE_SCREENSHOT_RUN:-}" ] && set -- "$@" --screenshot-run "$LINKSCOPE_SCREENSHOT_RUN"
 XDG_CONFIG_HOME="$TMP/config" XDG_DATA_HOME="$TMP/data" \
   xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" "$@" "$TMP/ncbi-disease.json"

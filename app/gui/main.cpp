@@ -5,6 +5,9 @@
 #include <QIcon>
 #include <QTimer>
 
+#include <chrono>
+#include <cstdio>
+
 #include "main_window.h"
 #include "screenshot_tour.h"
 #include "util/huge_pages.h"
@@ -44,6 +47,12 @@ int main(int argc, char* argv[]) {
                        "candidates it ranks"),
         QStringLiteral("run"));
     parser.addOption(screenshotRun);
+    const QCommandLineOption screenshotTimeout(
+        QStringLiteral("screenshot-timeout"),
+        QStringLiteral("With --screenshots: the seconds one view may take to become ready (default 300); a "
+                       "view that does not is named on standard error and passed over (exit status 3)"),
+        QStringLiteral("seconds"), QStringLiteral("300"));
+    parser.addOption(screenshotTimeout);
     parser.process(app);
 
     linkscope::ui::MainWindow window;
@@ -65,6 +74,13 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(screenshots)) {
         auto* tour = new ScreenshotTour(window, parser.value(screenshots));
         if (parser.isSet(screenshotRun)) tour->setRun(QFileInfo(parser.value(screenshotRun)).absoluteFilePath());
+        bool validLimit = false;
+        const int limit = parser.value(screenshotTimeout).toInt(&validLimit);
+        if (!validLimit || limit <= 0) {
+            std::fprintf(stderr, "linkscope: --screenshot-timeout needs a positive number of seconds\n");
+            return 2;
+        }
+        tour->setTimeLimit(std::chrono::seconds(limit));
         tour->start();
     }
     if (const QStringList args = parser.positionalArguments(); !args.isEmpty())

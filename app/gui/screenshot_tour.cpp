@@ -3,7 +3,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
-#include <QTimer>
+
+#include <cstdio>
+#include <utility>
 
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
@@ -14,6 +16,7 @@
 #include "evaluation_run.h"
 #include "knowledge_base_dock.h"
 #include "main_window.h"
+#include "project/loaded_project.h"
 
 using linkscope::ui::MainWindow;
 
@@ -30,28 +33,102 @@ constexpr View kViews[] = {
     {"embeddingDock", "embedding-plot.png"}, {"evaluationDock", "evaluation.png"},
     {"trainingDock", "training.png"},
 };
+
+QString fileOf(const QString& dock) {
+    for (const View& view : kViews)
+        if (dock == QLatin1String(view.dock)) return QString::fromLatin1(view.file);
+    return {};
+}
+
+// How often a wait checks its condition, and how long a shown view settles before its grab.
+constexpr int kPollMs = 200;
+constexpr int kSettleMs = 400;
+// The third mention of the first document, for a candidate list with some competition.
+constexpr int kShownMention = 2;
+
+void say(const QString& line) {
+    std::fprintf(stderr, "linkscope: screenshots: %s\n", qPrintable(line));
+    std::fflush(stderr);
+}
 }  // namespace
 
 ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder)
-    : QObject(&window), window_(&window), folder_(std::move(folder)) {}
+    : QObject(&window), window_(&window), folder_(std::move(folder)) {
+    poll_.setInterval(kPollMs);
+    connect(&poll_, &QTimer::timeout, this, &ScreenshotTour::checkWait);
+}
 
 void ScreenshotTour::start() {
     QDir().mkpath(folder_);
     window_->resize(1600, 1000);  // the Xvfb screen of tools/take-screenshots.sh
     connect(window_, &MainWindow::projectFailed, this, [] { QCoreApplication::exit(1); });
-    // Ready when every mention is ranked (the filters and colours are final) and the KB indexed.
-    auto ready = [this] {
-        if (!window_->session()->proposalsAvailable() || window_->knowledgeBaseDock()->isIndexing()) return;
-        // Once: linking with a run (setRun) announces its proposals again.
-        if (started_ || failed_) return;
-        started_ = true;
-        for (const View& view : kViews) remaining_ << QString::fromLatin1(view.dock);
-        // The third mention of the first document, for a candidate list with some competition.
-        window_->documentView()->selectMention(2);
-        QTimer::singleShot(500, this, &ScreenshotTour::next);
+    // Signals that leave no state to read later; connected before the project opens.
+    connect(window_->evaluationPanel(), &linkscope::ui::EvaluationPanel::runFailed, this,
+            [this] { evaluationFailed_ = true; });
+    connect(window_->embeddingPlot(), &linkscope::ui::EmbeddingPlot::failed, this, [this] { plotFailed_ = true; });
+    connect(window_->session(), &linkscope::ui::CurationSession::runLinked, this, [this] { runLinked_ = true; });
+    connect(window_->session(), &linkscope::ui::CurationSession::runLinkingCancelled, this,
+            [this] { runCancelled_ = true; });
+    connect(window_->knowledgeBaseDock(), &linkscope::ui::KnowledgeBaseDock::indexingFailed, this,
+            [this] { indexFailed_ = true; });
+    // Every mention ranked (the filters and colours are final) and the KB indexed for search.
+    auto rankedAndIndexed = [this] {
+        const auto* project = window_->project();
+        if (!project || !window_->session()->proposalsAvailable()) return false;
+        return !project->kb || window_->knowledgeBaseDock()->searchIndex() || indexFailed_;
     };
-    connect(window_->session(), &linkscope::ui::CurationSession::proposalsReady, this, ready);
-    connect(window_->knowledgeBaseDock(), &linkscope::ui::KnowledgeBaseDock::searchIndexReady, this, ready);
+    waitFor(
+        QStringLiteral("the project"), QStringLiteral("every mention ranked and the KB indexed for search"),
+        rankedAndIndexed, [this] { beginViews(); },
+        [this] {
+            QStringList missing;
+            if (!window_->project())
+                missing << QStringLiteral("the project is not loaded");
+            else {
+                if (!window_->session()->proposalsAvailable()) missing << QStringLiteral("not every mention is ranked");
+                if (!window_->knowledgeBaseDock()->searchIndex())
+                    missing << QStringLiteral("the KB search index is not built");
+            }
+            say(QStringLiteral("giving up: %1").arg(missing.join(QStringLiteral("; "))));
+            QCoreApplication::exit(3);
+        });
+}
+
+void ScreenshotTour::waitFor(const QString& view, const QString& what, std::function<bool()> ready,
+                             std::function<void()> then, std::function<void()> gaveUp) {
+    wait_ = Wait{
+        view, what, std::move(ready), std::move(then), std::move(gaveUp), std::chrono::steady_clock::now() + limit_};
+    poll_.start();
+}
+
+void ScreenshotTour::checkWait() {
+    if (!wait_) {
+        poll_.stop();
+        return;
+    }
+    if (wait_->ready()) {
+        auto then = std::move(wait_->then);
+        wait_.reset();
+        poll_.stop();
+        then();
+        return;
+    }
+    if (std::chrono::steady_clock::now() < wait_->deadline) return;
+    say(QStringLiteral("%1 was not ready after %2 s (waiting for %3)")
+            .arg(wait_->view)
+            .arg(limit_.count())
+            .arg(wait_->what));
+    timedOut_ = true;
+    auto gaveUp = std::move(wait_->gaveUp);
+    wait_.reset();
+    poll_.stop();
+    gaveUp();
+}
+
+void ScreenshotTour::beginViews() {
+    for (const View& view : kViews) remaining_ << QString::fromLatin1(view.dock);
+    window_->documentView()->selectMention(kShownMention);
+    QTimer::singleShot(kSettleMs, this, &ScreenshotTour::next);
 }
 
 void ScreenshotTour::prepareView(const QString& dockName) {
@@ -72,77 +149,81 @@ void ScreenshotTour::prepareView(const QString& dockName) {
 
 void ScreenshotTour::next() {
     while (!remaining_.isEmpty()) {
-        QString dock = remaining_.takeFirst();
-        const bool shotOnly = dock.endsWith(QLatin1String(":shot"));  // prepared, result arrived
-        if (shotOnly) dock.chop(5);
+        const QString dock = remaining_.takeFirst();
         if (!window_->findChild<QDockWidget*>(dock)) continue;
-        if (shotOnly) {
-            QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
-            return;
-        }
         prepareView(dock);
+        const QString file = fileOf(dock);
+        auto grab = [this, dock, file] {
+            QTimer::singleShot(kSettleMs, this, [this, dock, file] { grabView(dock, file); });
+        };
+        auto skip = [this] { next(); };
         // The evaluation view shows a result: the sparse linker on the first evaluable split.
         auto* evaluation = window_->evaluationPanel();
         if (dock == QLatin1String("evaluationDock") && evaluation && window_->project()) {
             const auto splits = linkscope::ui::evaluableSplits(*window_->project());
             if (!splits.empty() && evaluation->startSparseEvaluation(QString::fromStdString(splits.front()),
                                                                      linkscope::ui::EvaluationPanel::SlotA)) {
-                remaining_.prepend(QStringLiteral("evaluationDock:shot"));
-                connect(
-                    evaluation, &linkscope::ui::EvaluationPanel::runReady, this, [this] { next(); },
-                    Qt::SingleShotConnection);
+                waitFor(
+                    dock,
+                    QStringLiteral("the sparse linker's evaluation on %1").arg(QString::fromStdString(splits.front())),
+                    [this, evaluation] {
+                        return evaluation->run(linkscope::ui::EvaluationPanel::SlotA) != nullptr || evaluationFailed_;
+                    },
+                    grab, skip);
                 return;
             }
         }
         // The embedding plot of the selected mention's gold entity, once computed.
         auto* plot = window_->embeddingPlot();
         if (dock == QLatin1String("embeddingDock") && plot && !plotEntity_.isEmpty()) {
-            remaining_.prepend(QStringLiteral("embeddingDock:shot"));
-            connect(
-                plot, &linkscope::ui::EmbeddingPlot::computed, this, [this] { next(); }, Qt::SingleShotConnection);
-            connect(
-                plot, &linkscope::ui::EmbeddingPlot::failed, this, [this] { next(); }, Qt::SingleShotConnection);
             plot->showEntity(plotEntity_);
+            waitFor(
+                dock, QStringLiteral("the plot of %1").arg(plotEntity_),
+                [this, plot] { return (plot->layout() != nullptr && !plot->isComputing()) || plotFailed_; }, grab,
+                skip);
             return;
         }
-        QTimer::singleShot(400, this, [this, dock] { grabView(dock); });
+        grab();
         return;
     }
-    if (!run_.isEmpty() && !runShot_ && !failed_) {
+    if (!run_.isEmpty()) {
         shootRun();
         return;
     }
-    QCoreApplication::exit(failed_ ? 2 : 0);
+    finish();
 }
 
 void ScreenshotTour::shootRun() {
-    runShot_ = true;
-    auto* session = window_->session();
-    connect(
-        session, &linkscope::ui::CurationSession::runLinked, this,
+    const QString run = std::exchange(run_, QString());
+    window_->session()->linkWithRun(run, linkscope::curation::LinkMode::Knn);
+    waitFor(
+        QStringLiteral("curation-trained-run.png"), QStringLiteral("linking with the run %1").arg(run),
+        [this] { return runLinked_ || runCancelled_; },
         [this] {
+            if (!runLinked_) {
+                say(QStringLiteral("the run was not linked"));
+                failed_ = true;
+                finish();
+                return;
+            }
             prepareView(QStringLiteral("candidatesDock"));
-            window_->documentView()->selectMention(2);
-            QTimer::singleShot(500, this, [this] {
-                if (!window_->grab().save(folder_ + QStringLiteral("/curation-trained-run.png"))) failed_ = true;
-                next();
+            window_->documentView()->selectMention(kShownMention);
+            QTimer::singleShot(kSettleMs, this, [this] {
+                grabView(QStringLiteral("candidatesDock"), QStringLiteral("curation-trained-run.png"));
             });
         },
-        Qt::SingleShotConnection);
-    connect(
-        session, &linkscope::ui::CurationSession::runLinkingCancelled, this,
-        [this] {
-            failed_ = true;
-            next();
-        },
-        Qt::SingleShotConnection);
-    session->linkWithRun(run_, linkscope::curation::LinkMode::Knn);
+        [this] { finish(); });
 }
 
-void ScreenshotTour::grabView(const QString& dock) {
-    QString file;
-    for (const View& view : kViews)
-        if (dock == QLatin1String(view.dock)) file = QString::fromLatin1(view.file);
-    if (!window_->grab().save(folder_ + QLatin1Char('/') + file)) failed_ = true;
+void ScreenshotTour::grabView(const QString& dock, const QString& file) {
+    const QString path = folder_ + QLatin1Char('/') + file;
+    if (window_->grab().save(path))
+        say(QStringLiteral("%1 saved (%2)").arg(path, dock));
+    else {
+        say(QStringLiteral("could not write %1").arg(path));
+        failed_ = true;
+    }
     next();
 }
+
+void ScreenshotTour::finish() { QCoreApplication::exit(failed_ ? 2 : timedOut_ ? 3 : 0); }
