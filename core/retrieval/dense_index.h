@@ -2,11 +2,12 @@
 // Nearest names by the inner product of their vectors: FAISS behind a faiss-free header. Exact
 // search (IndexFlatIP) is the default, as the papers use; HNSW and IVF-PQ trade recall for
 // speed on UMLS-sized dictionaries (their recall against exact search: benchmarks/dense_faiss).
-// IVF-fp16 is for dictionaries of millions of names (issue 17): k-means inverted lists whose
-// vectors are kept in half precision, so 8 M names of 256 dimensions take 4 GB instead of the
-// 8 GB of a flat table, scores are the fp16 vectors' (within about 1e-3 of exact), and recall
-// is set by the lists probed. DenseIndexBuilder builds any kind from rows given in chunks, so
-// that its caller never holds every vector at once.
+// IVF-fp16 is for dictionaries of millions of names: k-means inverted lists whose vectors are
+// kept in half precision, so they take half the memory of a flat table, scores are the fp16
+// vectors', and recall is set by the lists probed (benchmarks/dense_scale). DenseIndexBuilder
+// builds any kind from rows given in chunks, so that its caller never holds every vector at
+// once. Search: dense_index.cpp; building: dense_index_builder.cpp; the file:
+// dense_index_io.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -27,9 +28,9 @@ struct DenseIndexOptions {
     DenseIndexKind kind = DenseIndexKind::Flat;
     // HNSW
     std::size_t hnswM = 32;
-    /// Insertion is slow with Debian's FAISS (built for generic x86-64, no AVX2): on 20,000 x 128
-    /// clustered vectors and two cores, 200 took 51 s for recall@10 0.997 (efSearch 128), 100
-    /// takes 25 s for 0.991, FAISS's default 40 takes 10 s for 0.951 (docs/benchmarks.md).
+    /// Insertion is slow with Debian's FAISS (built for generic x86-64, no AVX2), and both its
+    /// time and the graph's recall grow with efConstruction: 100 is a middle way between FAISS's
+    /// default 40 and 200.
     std::size_t hnswEfConstruction = 100;
     std::size_t hnswEfSearch = 128;
     // IVF-PQ (0: chosen from the size: lists ~ 4 sqrt(n) but at most n / 39, so that every list has
