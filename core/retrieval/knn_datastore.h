@@ -5,7 +5,8 @@
 // shrinks again on undo), so that a decision changes the next prediction at once. Searched by
 // cosine similarity (the paper's g), exactly, over one contiguous row-major array of unit
 // vectors. It is also the training-data ("D") search target of Xu & Bethard's sieves, whose -C
-// strategies search per-entity averaged concept vectors (conceptVectors()).
+// strategies search per-entity averaged concept vectors (conceptVectors()). The store:
+// knn_datastore.cpp; its search: knn_datastore_search.cpp; its file: knn_datastore_io.cpp.
 //
 // Thread safety: const member functions may run concurrently with each other; a mutation (add,
 // addBatch, remove, assignment) needs external synchronization against every other call.
@@ -77,8 +78,8 @@ public:
     std::vector<std::uint64_t> addBatch(std::span<const float> vectors, std::span<const std::string> entities,
                                         KeyOrigin origin, std::span<const std::string> sources = {});
     /// Room for `keys` keys in all without growing the arrays: a store built from many training
-    /// keys would otherwise copy all of them when the first key is added after (at 208,000 keys of
-    /// 256 dimensions, a 213 MB copy on the GUI thread). Never shrinks.
+    /// keys would otherwise copy all of them when the first key is added after (a copy of every
+    /// key vector, on the GUI thread). Never shrinks.
     void reserve(std::size_t keys);
     /// Removes a key (undo); false when there is no such key. O(dimension): the last row moves
     /// into the freed one, so storage order (keyVectors(), keys()) changes.
@@ -102,8 +103,8 @@ public:
     /// The k most similar keys per query (queries row-major, queries.size() / dimension() of
     /// them; normalized here, raw vectors are fine), best first, ties by key id ascending;
     /// fewer when the store is smaller, none when k is 0. Exact: one pass over every key, so a
-    /// call reads size() x dimension() floats (100,000 x 768 keys: ~33 ms on one core, bound by
-    /// memory bandwidth; docs/benchmarks.md). A batch of 8 queries or more is scored by matrix
+    /// call reads size() x dimension() floats and is bound by memory bandwidth
+    /// (benchmarks/knn_datastore). A batch of 8 queries or more is scored by matrix
     /// products (util/inner_products.h), and only the rows that can still enter a query's top k
     /// are scored again by the dot product one query uses: a batch gives each query the
     /// neighbours and similarities it gets alone, several times faster per query.
@@ -136,7 +137,7 @@ public:
 
     /// Writes a binary file atomically (AtomicFileWriter): magic "LSKNNDS1", version, sizes,
     /// fingerprint, next key id, entity table, keys (id, entity, origin, source), vectors
-    /// (float32 LE), CRC-32 of everything before it. Layout: knn_datastore.cpp.
+    /// (float32 LE), CRC-32 of everything before it. Layout: knn_datastore_io.cpp.
     void save(const std::filesystem::path& file) const;
     /// Throws ParseError naming the file (and what is wrong) when it is damaged, truncated or
     /// not a datastore; Error naming the file and both encoders when expectedFingerprint is
