@@ -49,7 +49,8 @@ public:
     /// rising values only) before progressChanged() reaches the job's thread.
     void reportProgress(int value, const QString& text) const;
     /// A sink for core's work: its stage and fraction of the whole become the text and value of
-    /// reportProgress; it stops the work when the job is cancelled.
+    /// reportProgress; it stops the work when the job is cancelled. It refers to this context:
+    /// use it only while the work runs.
     ProgressSink progressSink() const;
     /// Runs `call` on the job's thread later, unless the run has been cancelled or replaced by
     /// then: how work hands over something before its end (a first result, a batch, progress

@@ -1,5 +1,5 @@
 #pragma once
-// The embedding plot (issue 7): classical MDS of an entity's mentions, its KB names and those of
+// The embedding plot: classical MDS of an entity's mentions, its KB names and those of
 // its nearest competing entities, drawn as Le & Nguyen's Figure 4 -- stars for names, dots for
 // mentions, one colour per entity. The wheel zooms about the cursor, Shift+drag zooms to a
 // rectangle, the middle button pans, "Reset zoom" shows everything again; hovering a point shows
@@ -7,7 +7,7 @@
 //
 // showEntity() gathers the points (core/curation/entity_neighbourhood.h) and runs the MDS on a
 // worker thread; a new request cancels the running one. Without a ranker handed over by
-// setCandidates(), the first request builds the sparse candidate ranker itself (seconds on MEDIC).
+// setCandidates(), the first request builds the sparse candidate ranker itself.
 #include <QPointF>
 #include <QString>
 #include <QWidget>

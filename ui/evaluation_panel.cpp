@@ -154,7 +154,7 @@ EvaluationPanel::EvaluationPanel(QWidget* parent) : QWidget(parent) {
     compareLayout->addWidget(comparisonLabel_, 1);
     tabs->addTab(comparePage, tr("A vs B"));
 
-    // Every run of the project on one split, compared at once (issue 18).
+    // Every run of the project on one split, compared at once.
     multiRun_ = new MultiRunPanel(tabs);
     tabs->addTab(multiRun_, tr("All runs"));
     curationCurve_ = new CurationCurvePlot(tabs);

@@ -1,8 +1,8 @@
 #pragma once
 // The knowledge-base dock's content: an entity search box with its results above the page of
 // the chosen entity (a vertical QSplitter). Setting a project builds the search index on a
-// worker thread (a second or so for MEDIC in a debug build; the box is disabled meanwhile); the
-// index is then shared with whoever else needs an entity search (the candidates panel).
+// worker thread (the box is disabled meanwhile); the index is then shared with whoever else
+// needs an entity search (the candidates panel).
 #include <QWidget>
 
 #include <memory>

@@ -262,7 +262,7 @@ void MultiRunPanel::onEvaluated(std::optional<Outcome> outcome) {
 }
 
 void MultiRunPanel::startComparison() {
-    // A recomputation (new k) waits for the previous one: milliseconds to a second.
+    // A recomputation (new k) waits for the previous one, which is short.
     comparisonJob_.waitForFinished();
     comparison_.reset();
     if (runs_.empty() && skipped_.isEmpty()) {  // nothing evaluated yet (k changed before)

@@ -1,5 +1,5 @@
 #pragma once
-// The evaluation dock's "All runs" page (issue 18): one action evaluates the sparse linker, every
+// The evaluation dock's "All runs" page: one action evaluates the sparse linker, every
 // trained run the project lists (the runs provider) and any number of per-mention files on one
 // split, on a worker thread with progress and cancel, and shows
 //   - a table of the runs: Acc@k (or strict) with its 95 % percentile bootstrap interval;

@@ -169,10 +169,10 @@ void RawFileView::showWindowAround(int line, int topLine) {
 }
 
 bool RawFileView::appendChunk() {
-    // A MedMentions-size file (hundreds of thousands of lines) took 3.7 s laid out at once, and a
-    // fixed 2,048 lines a turn took 50 to 80 ms each on the 2-core machine (ui_stall's event
-    // timing), too close to the 100 ms the GUI thread may stall once the workers compete for
-    // the cores. So lines go in by pieces of kLinesPerPiece until layoutBudgetMs_ have passed.
+    // A MedMentions-size file (hundreds of thousands of lines) laid out at once holds the GUI
+    // thread far too long, and a fixed count of lines a turn came too close to the 100 ms the
+    // GUI thread may stall once the workers compete for the cores (benchmarks/ui_stall). So
+    // lines go in by pieces of kLinesPerPiece until layoutBudgetMs_ have passed.
     QElapsedTimer turn;
     turn.start();
     QTextCursor cursor(document());

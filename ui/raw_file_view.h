@@ -2,16 +2,15 @@
 // A corpus file as it is on disk, read-only, with line numbers and PubTator syntax
 // highlighting: KDE's KSyntaxHighlighting with resources/syntax/pubtator.xml where CMake found
 // KF6SyntaxHighlighting, PubTatorHighlighter otherwise. The file is read on a worker thread
-// (through LineReader: .gz works, invalid UTF-8 is reported with its line), so a 2 MB training
+// (through LineReader: .gz works, invalid UTF-8 is reported with its line), so a large training
 // file does not freeze the window; goToLine() waits for the load when one is running.
 //
 // A large file is shown as a window of its lines around the one asked for (kWindowLines; the
 // line numbers are the file's), moved when another line outside it is asked for or when the view
-// is scrolled to the window's first or last line. Why: a MedMentions-size corpus (43 MB, about
-// 360,000 lines) in a text document is 87 MB of UTF-16 plus a block per line, was held twice
-// while it was laid out, took 2.4 s of GUI time to lay out in turns, and turns of 56 to 81 ms as
-// the document's buffer grew (issue 17, benchmarks/ui_stall). The file's bytes and line offsets
-// are kept instead (46 MB for it).
+// is scrolled to the window's first or last line. Why: a MedMentions-size corpus in a text
+// document takes UTF-16 text plus a block per line, twice over while it is laid out, and its
+// layout held the GUI thread for longer turns as the document's buffer grew
+// (benchmarks/ui_stall). The file's bytes and line offsets are kept instead.
 #include <QPlainTextEdit>
 #include <QString>
 

@@ -420,7 +420,7 @@ bool TrainingPanel::start() {
 }
 
 std::optional<QString> TrainingPanel::pretrainingSchedule(const QString& presetFile) {
-    // A pretraining stage's own schedules: "short" (a CPU, under an hour on MEDIC) unless it has none.
+    // A pretraining stage's own schedules: "short" (made for a CPU) unless it has none.
     try {
         if (train::TrainingPreset::load(presetFile.toStdString()).schedules.contains("short"))
             return QStringLiteral("short");

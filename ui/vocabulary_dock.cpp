@@ -29,8 +29,8 @@ VocabularyDock::VocabularyDock(QWidget* parent) : QWidget(parent) {
     homonyms_->setColumnCount(3);
     homonyms_->setHeaderLabels({tr("Homonym / entity"), tr("Expanded name"), tr("Case")});
     homonyms_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    // Sized from the first rows: measuring every listed homonym on MEDIC held the GUI thread for
-    // ~100 ms after a project opened (benchmarks/ui_stall).
+    // Sized from the first rows: measuring every listed homonym held the GUI thread after a
+    // project opened (benchmarks/ui_stall).
     homonyms_->header()->setResizeContentsPrecision(64);
     homonyms_->setUniformRowHeights(true);
     layout->addWidget(figures_);
@@ -85,8 +85,8 @@ void VocabularyDock::setProject(const std::shared_ptr<const LoadedProject>& proj
 
 bool VocabularyDock::listHomonyms() {
     if (!project_) return false;
-    // A few hundred names a turn of the event loop: the 2,000 names listed for a UMLS-size KB
-    // took ~140 ms at once on the GUI thread (perf, issue 17).
+    // A few hundred names a turn of the event loop: the names listed for a UMLS-size KB, all at
+    // once, held the GUI thread too long (benchmarks/ui_stall).
     constexpr int kNamesPerTurn = 250;
     const kb::KnowledgeBase& kb = *project_->kb;
     const kb::HomonymStatistics& h = project_->homonyms->statistics();
