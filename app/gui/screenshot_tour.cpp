@@ -45,6 +45,8 @@ constexpr int kPollMs = 200;
 constexpr int kSettleMs = 400;
 // The third mention of the first document, for a candidate list with some competition.
 constexpr int kShownMention = 2;
+// The percentage of the window's height a view below the document is shown at.
+constexpr int kBottomViewShare = 55;
 
 void say(const QString& line) {
     std::fprintf(stderr, "linkscope: screenshots: %s\n", qPrintable(line));
@@ -136,6 +138,16 @@ void ScreenshotTour::prepareView(const QString& dockName) {
     if (!dock) return;
     dock->show();
     dock->raise();
+    // A view below the document gets the larger part of the window's height for its shot (the
+    // default layout keeps that area low for the message log); grabView() gives it back.
+    if (window_->dockWidgetArea(dock) == Qt::BottomDockWidgetArea) {
+        enlarged_ = dock;
+        enlargedFrom_ = dock->height();
+        window_->resizeDocks({dock}, {window_->height() * kBottomViewShare / 100}, Qt::Vertical);
+    }
+    // The plot beside the page of the entity it plots.
+    if (dockName == QLatin1String("embeddingDock"))
+        if (auto* page = window_->findChild<QDockWidget*>(QStringLiteral("knowledgeBaseDock"))) page->raise();
     if (dockName == QLatin1String("knowledgeBaseDock")) {
         // The entity page of the selected mention's first gold id.
         if (const auto key = window_->currentMentionKey(); key && window_->currentDocument())
@@ -222,6 +234,10 @@ void ScreenshotTour::grabView(const QString& dock, const QString& file) {
     else {
         say(QStringLiteral("could not write %1").arg(path));
         failed_ = true;
+    }
+    if (enlarged_) {
+        window_->resizeDocks({enlarged_.data()}, {enlargedFrom_}, Qt::Vertical);
+        enlarged_.clear();
     }
     next();
 }

@@ -9,6 +9,7 @@
 // waiting. Each wait has a time limit: past it, the tour names the view and what it waited for on
 // standard error, passes the view over and ends with status 3.
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -20,6 +21,8 @@
 namespace linkscope::ui {
 class MainWindow;
 }
+
+class QDockWidget;
 
 class ScreenshotTour : public QObject {
     Q_OBJECT
@@ -63,6 +66,8 @@ private:
     QStringList remaining_;  ///< object names of the docks still to show
     QString plotEntity_;     ///< the entity shown on the knowledge-base page, then plotted
     QString run_;
+    QPointer<QDockWidget> enlarged_;  ///< a view below the document, enlarged for its shot
+    int enlargedFrom_ = 0;            ///< its height before
     std::chrono::seconds limit_{300};
     QTimer poll_;
     std::optional<Wait> wait_;
