@@ -1,7 +1,7 @@
 // The review queue's GUI costs on NCBI Disease + MEDIC with the sparse ranker (issue 18): the
 // whole queue (ui/review_queue_order.h: one pass over every mention, as F8 and the "Worth
 // reviewing" filter compute it after a decision) and the Candidates dock's reach preview per
-// candidate (what MainWindow::previewReach computes: CurationSession::sameSurface and the
+// candidate (what CurationController::previewReach computes: CurationSession::sameSurface and the
 // known proposal of each mention listed, and with a linked run CurationSession::datastoreMoves,
 // the mentions whose proposal the decision's kNN key would change). Prints a Markdown table for docs/benchmarks.md.
 //

@@ -1,8 +1,10 @@
 // The main window opened on the demo project, offscreen: what a user sees after the first
 // README command (documents listed, mentions highlighted, keyboard navigation, KB summary).
 #include <QApplication>
+#include <QDockWidget>
 #include <QLocale>
-#include <QPlainTextEdit>
+#include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 
@@ -13,6 +15,7 @@
 #include "kb/kb_builder.h"
 #include "kb/knowledge_base.h"
 #include "main_window.h"
+#include "message_log.h"
 #include "project/loaded_project.h"
 #include "test_data.h"
 #include "vocabulary_dock.h"
@@ -153,6 +156,28 @@ private Q_SLOTS:
         QCOMPARE(summary.homonymNames().size(), 0);
     }
 
+    void firstWindowFitsTheScreen() {
+        QSettings().clear();  // no saved layout: a newcomer's first start
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QRect available = window.screen()->availableGeometry();
+        QVERIFY2(available.contains(window.frameGeometry()),
+                 qPrintable(QStringLiteral("window %1x%2 on a screen of %3x%4")
+                                .arg(window.frameGeometry().width())
+                                .arg(window.frameGeometry().height())
+                                .arg(available.width())
+                                .arg(available.height())));
+        // The message log a strip at the bottom; the documents and the candidates beside the text.
+        const auto* log = window.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
+        const auto* documents = window.findChild<QDockWidget*>(QStringLiteral("documentsDock"));
+        const auto* candidates = window.findChild<QDockWidget*>(QStringLiteral("candidatesDock"));
+        QVERIFY(log && documents && candidates);
+        QVERIFY2(log->height() <= window.height() / 4, qPrintable(QString::number(log->height())));
+        QVERIFY(documents->width() >= window.width() / 5);
+        QVERIFY(candidates->width() >= window.width() / 5);
+    }
+
     void brokenManifestIsReportedNotCrashing() {
         const QString path = dir_.filePath(QStringLiteral("broken.json"));
         test::writeFile(path.toStdString(), "{ \"format\": \"linkscope-project-manifest\", ");
@@ -161,9 +186,8 @@ private Q_SLOTS:
         window.openProject(path);
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("broken.json")));
-        QVERIFY(window.findChild<QPlainTextEdit*>(QStringLiteral("diagnostics"))
-                    ->toPlainText()
-                    .contains(QStringLiteral("broken.json")));
+        QVERIFY(window.messageLog()->plainText().contains(QStringLiteral("broken.json")));
+        QCOMPARE(window.messageLog()->entries().back().category, MessageCategory::Error);
         QVERIFY(!window.project());
     }
 };
