@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <utility>
 
 #include "retrieval/knn_datastore.h"
 #include "retrieval/knn_datastore_internal.h"
+#include "retrieval/top_k.h"
 #include "util/error.h"
 #include "util/inner_products.h"
 
@@ -41,40 +41,21 @@ float dot(const float* a, const float* b, std::size_t dimension) noexcept {
 // ----- top-k ---------------------------------------------------------------------------------
 
 // Better first: higher similarity, then the lower (older) key id (neighborRanksBefore, here
-// inline for the heaps of search()).
-bool ranksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept {
-    return a.similarity > b.similarity || (a.similarity == b.similarity && a.key < b.key);
-}
-
-// The k best neighbours offered so far, as a heap whose front is the worst of them.
-class NeighborHeap {
-public:
-    explicit NeighborHeap(std::size_t k) : k_(k) { heap_.reserve(k); }
-
-    void offer(const DatastoreNeighbor& candidate) {
-        if (heap_.size() < k_) {
-            heap_.push_back(candidate);
-            std::push_heap(heap_.begin(), heap_.end(), ranksBefore);
-        } else if (ranksBefore(candidate, heap_.front())) {
-            std::pop_heap(heap_.begin(), heap_.end(), ranksBefore);
-            heap_.back() = candidate;
-            std::push_heap(heap_.begin(), heap_.end(), ranksBefore);
-        }
+// inline for the heaps of search() and for mergeNeighbor).
+struct NeighborOrder {
+    bool operator()(const DatastoreNeighbor& a, const DatastoreNeighbor& b) const noexcept {
+        return a.similarity > b.similarity || (a.similarity == b.similarity && a.key < b.key);
     }
-    /// Below this a candidate cannot enter (-infinity until the heap is full).
-    float floor() const noexcept {
-        if (heap_.size() < k_) return -std::numeric_limits<float>::infinity();
-        return k_ == 0 ? std::numeric_limits<float>::infinity() : heap_.front().similarity;
-    }
-    std::vector<DatastoreNeighbor> sorted() && {
-        std::sort_heap(heap_.begin(), heap_.end(), ranksBefore);
-        return std::move(heap_);
-    }
-
-private:
-    std::size_t k_;
-    std::vector<DatastoreNeighbor> heap_;
 };
+
+// A query's k nearest keys while search() passes over the store.
+using NeighborTopK = detail::BasicTopK<DatastoreNeighbor, NeighborOrder>;
+
+// Below this a neighbour cannot enter `top` (-infinity until it is full).
+float floorOf(const NeighborTopK& top) noexcept {
+    if (!top.full()) return -std::numeric_limits<float>::infinity();
+    return top.k() == 0 ? std::numeric_limits<float>::infinity() : top.worst().similarity;
+}
 
 // Rows scored per block: a block's scores stay in L1 and, for a batch of queries, its vectors
 // in L2 while every query passes over them.
@@ -90,16 +71,18 @@ constexpr std::size_t kProductKeyRows = 4096;
 
 }  // namespace
 
-bool neighborRanksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept { return ranksBefore(a, b); }
+bool neighborRanksBefore(const DatastoreNeighbor& a, const DatastoreNeighbor& b) noexcept {
+    return NeighborOrder{}(a, b);
+}
 
 std::optional<std::size_t> mergeNeighbor(std::span<DatastoreNeighbor> nearest, std::size_t& count,
                                          const DatastoreNeighbor& candidate) noexcept {
     const std::size_t k = nearest.size();
     if (count > k) count = k;
-    if (k == 0 || (count == k && !ranksBefore(candidate, nearest[k - 1]))) return std::nullopt;
+    if (k == 0 || (count == k && !NeighborOrder{}(candidate, nearest[k - 1]))) return std::nullopt;
     // Its place among the first `count`, which shift down by one (the k-th falls off a full list).
-    const auto place =
-        std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count), candidate, ranksBefore);
+    const auto place = std::upper_bound(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(count),
+                                        candidate, NeighborOrder{});
     const auto last = nearest.begin() + static_cast<std::ptrdiff_t>(count < k ? count + 1 : k);
     std::move_backward(place, last - 1, last);
     *place = candidate;
@@ -115,14 +98,17 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
     const std::vector<float> normalized = normalizedRows(queries, dimension_, "query");
     const std::size_t rows = keyIds_.size();
     const std::size_t keep = std::min(k, rows);
-    std::vector<NeighborHeap> heaps(queryCount, NeighborHeap(keep));
+    std::vector<std::vector<DatastoreNeighbor>> results(queryCount);
+    std::vector<NeighborTopK> heaps;
+    heaps.reserve(queryCount);
+    for (auto& nearest : results) heaps.emplace_back(nearest, keep);
     // Offers one row to a query's heap, scored by dot(): both paths below end here, so they
     // give the same neighbours with the same similarities.
-    const auto offer = [&](NeighborHeap& heap, const float* query, std::size_t row) {
+    const auto offer = [&](NeighborTopK& heap, const float* query, std::size_t row) {
         // Rounding can take a cosine a hair past ±1; clamped before ranking so that the order
         // agrees with the similarities reported.
         const float similarity = std::clamp(dot(query, vectors_.data() + row * dimension_, dimension_), -1.0f, 1.0f);
-        if (similarity < heap.floor()) return;  // the common case, decided cheaply
+        if (similarity < floorOf(heap)) return;  // the common case, decided cheaply
         heap.offer({keyIds_[row], keyEntities_[row], similarity});
     };
     if (keep > 0 && queryCount < kProductMinQueries) {
@@ -155,20 +141,18 @@ std::vector<std::vector<DatastoreNeighbor>> KnnDatastore::search(std::span<const
                     std::span<const float>(vectors_).subspan(firstRow * dimension_, blockRows * dimension_), dimension_,
                     blockScores);
                 for (std::size_t q = 0; q < blockQueries; ++q) {
-                    NeighborHeap& heap = heaps[firstQuery + q];
+                    NeighborTopK& heap = heaps[firstQuery + q];
                     const float* query = blockVectors.data() + q * dimension_;
                     const float* score = blockScores.data() + q * blockRows;
                     for (std::size_t r = 0; r < blockRows; ++r) {
-                        if (std::clamp(score[r] + slack, -1.0f, 1.0f) < heap.floor()) continue;
+                        if (std::clamp(score[r] + slack, -1.0f, 1.0f) < floorOf(heap)) continue;
                         offer(heap, query, firstRow + r);
                     }
                 }
             }
         }
     }
-    std::vector<std::vector<DatastoreNeighbor>> results;
-    results.reserve(queryCount);
-    for (auto& heap : heaps) results.push_back(std::move(heap).sorted());
+    for (auto& heap : heaps) heap.finish();
     return results;
 }
 
