@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-#include "curation_session.h"
+#include "decision_log.h"
 
 namespace linkscope::ui {
 
@@ -24,13 +24,13 @@ QString describeDecision(const project::Decision& decision) {
     return {};
 }
 
-DecisionCommand::DecisionCommand(CurationSession& session, project::Decision decision)
-    : session_(&session), decision_(std::move(decision)) {
+DecisionCommand::DecisionCommand(DecisionLog& decisions, project::Decision decision)
+    : decisions_(&decisions), decision_(std::move(decision)) {
     setText(describeDecision(decision_));
 }
 
-DecisionCommand* DecisionCommand::restored(CurationSession& session, project::Decision decision) {
-    auto* command = new DecisionCommand(session, std::move(decision));
+DecisionCommand* DecisionCommand::restored(DecisionLog& decisions, project::Decision decision) {
+    auto* command = new DecisionCommand(decisions, std::move(decision));
     command->firstRedo_ = false;
     command->replaying_ = true;
     return command;
@@ -40,19 +40,19 @@ void DecisionCommand::redo() {
     if (replaying_) return;
     if (firstRedo_) {
         firstRedo_ = false;
-        if (const auto stored = session_->storeRecord(decision_)) {
+        if (const auto stored = decisions_->storeRecord(decision_)) {
             decision_ = *stored;
         } else {
             setObsolete(true);  // refused: QUndoStack drops the command
         }
         return;
     }
-    if (stored()) session_->storeRedo(decision_.id);
+    if (stored()) decisions_->storeRedo(decision_.id);
 }
 
 void DecisionCommand::undo() {
     if (replaying_ || !stored()) return;
-    session_->storeUndo(decision_.id);
+    decisions_->storeUndo(decision_.id);
 }
 
 }  // namespace linkscope::ui

@@ -9,14 +9,14 @@
 
 namespace linkscope::ui {
 
-class CurationSession;
+class DecisionLog;
 
 class DecisionCommand : public QUndoCommand {
 public:
     /// A new decision, stored by the first redo().
-    DecisionCommand(CurationSession& session, project::Decision decision);
+    DecisionCommand(DecisionLog& decisions, project::Decision decision);
     /// A decision read back from the project file: nothing is stored by the first redo().
-    static DecisionCommand* restored(CurationSession& session, project::Decision decision);
+    static DecisionCommand* restored(DecisionLog& decisions, project::Decision decision);
 
     void undo() override;
     void redo() override;
@@ -28,7 +28,7 @@ public:
     void setReplaying(bool replaying) { replaying_ = replaying; }
 
 private:
-    CurationSession* session_;
+    DecisionLog* decisions_;
     project::Decision decision_;
     bool firstRedo_ = true;
     bool replaying_ = false;

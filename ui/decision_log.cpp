@@ -1,0 +1,247 @@
+#include "decision_log.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "corpus/corpus.h"
+#include "corpus/mention.h"
+#include "curation/adjudication.h"
+#include "decision_command.h"
+#include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "util/error.h"
+
+namespace linkscope::ui {
+namespace {
+
+QString userName() {
+    const QString name = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME"));
+    return name.isEmpty() ? QStringLiteral("curator") : name;
+}
+
+QString surfaceKey(const std::string& text) { return QString::fromStdString(text).simplified().toCaseFolded(); }
+
+}  // namespace
+
+DecisionLog::DecisionLog(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)), curator_(userName()) {}
+
+DecisionLog::~DecisionLog() = default;
+
+QString DecisionLog::projectFileForManifest(const QString& manifestPath) {
+    const QFileInfo manifest(manifestPath);
+    const QByteArray hash =
+        QCryptographicHash::hash(manifest.absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex().left(10);
+    const QString folder =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/projects");
+    QDir().mkpath(folder);
+    return QStringLiteral("%1/%2-%3.linkscope").arg(folder, manifest.completeBaseName(), QString::fromLatin1(hash));
+}
+
+QString DecisionLog::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile) {
+    close();
+    try {
+        const std::filesystem::path file = projectFile.toStdString();
+        auto store = std::filesystem::exists(file) ? project::ProjectStore::open(file)
+                                                   : project::ProjectStore::create(file, project->manifest);
+        store_ = std::make_unique<project::ProjectStore>(std::move(store));
+    } catch (const std::exception& error) {
+        return QString::fromUtf8(error.what());
+    }
+    project_ = std::move(project);
+    projectFile_ = projectFile;
+    readDecisionsInEffect();
+    rebuildUndoStack();
+    return {};
+}
+
+void DecisionLog::close() {
+    mergeUnderWay_ = false;
+    undoStack_->clear();
+    inEffect_.clear();
+    store_.reset();
+    project_.reset();
+    projectFile_.clear();
+}
+
+void DecisionLog::readDecisionsInEffect() {
+    inEffect_.clear();
+    for (project::Decision& decision : store_->doneDecisions()) {
+        const project::MentionKey key = decision.mention;
+        inEffect_[key] = std::move(decision);  // id order: the latest wins
+    }
+}
+
+void DecisionLog::rebuildUndoStack() {
+    undoStack_->clear();
+    const std::vector<project::Decision> history = store_->decisions();
+    int undone = 0;
+    std::vector<DecisionCommand*> commands;
+    for (const project::Decision& decision : history) {
+        if (decision.state == project::DecisionState::Discarded) continue;
+        if (decision.state == project::DecisionState::Undone) ++undone;
+        auto* command = DecisionCommand::restored(*this, decision);
+        undoStack_->push(command);
+        commands.push_back(command);
+    }
+    // Undone decisions are the newest (a new decision discards them), so they are the top of
+    // the stack: undo them there without touching the store.
+    for (int i = 0; i < undone; ++i) undoStack_->undo();
+    for (DecisionCommand* command : commands) command->setReplaying(false);
+    undoStack_->setClean();
+}
+
+void DecisionLog::readBackStore() {
+    if (!store_) return;
+    const std::map<project::MentionKey, project::Decision> before = inEffect_;
+    readDecisionsInEffect();
+    rebuildUndoStack();
+    // The same announcement as a decision made here: the replaced one out, the new one in.
+    for (const auto& [key, decision] : inEffect_) {
+        const auto old = before.find(key);
+        if (old != before.end() && old->second.id == decision.id) continue;
+        if (old != before.end())
+            Q_EMIT decisionInEffectReplaced(old->second, decision);
+        else
+            Q_EMIT decisionInEffectReplaced(std::nullopt, decision);
+    }
+    for (const auto& [key, decision] : before)
+        if (inEffect_.count(key) == 0) Q_EMIT decisionInEffectReplaced(decision, std::nullopt);
+    Q_EMIT decisionsReloaded();
+}
+
+std::optional<project::Decision> DecisionLog::currentDecision(const project::MentionKey& key) const {
+    const auto found = inEffect_.find(key);
+    if (found == inEffect_.end()) return std::nullopt;
+    return found->second;
+}
+
+int DecisionLog::reviewedIn(const std::string& split) const {
+    return static_cast<int>(std::count_if(inEffect_.begin(), inEffect_.end(),
+                                          [&split](const auto& entry) { return entry.first.split == split; }));
+}
+
+std::string DecisionLog::linkInEffect(const project::MentionKey& key, const Mention& mention,
+                                      const std::vector<curation::CandidateRow>* ranked) const {
+    if (const auto decision = currentDecision(key))
+        if (const auto link = project::decidedLink(*decision)) return *link;
+    return proposedLink_ ? proposedLink_(key, mention, ranked) : std::string();
+}
+
+std::vector<MentionRef> DecisionLog::sameSurface(const project::MentionKey& key, const Mention& mention,
+                                                 const std::string& link) const {
+    std::vector<MentionRef> found;
+    if (!project_) return found;
+    const QString surface = surfaceKey(mention.text);
+    for (const SplitCorpus& split : project_->splits)
+        for (const Document& document : split.corpus.documents())
+            for (const Mention& other : document.mentions) {
+                if (surfaceKey(other.text) != surface) continue;
+                project::MentionKey otherKey{split.split, document.pmid(), other.start, other.end};
+                if (otherKey == key || hasDecision(otherKey)) continue;
+                if (linkInEffect(otherKey, other) == link) continue;
+                found.push_back({std::move(otherKey), &other});
+            }
+    return found;
+}
+
+bool DecisionLog::decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                         const std::string& newLink) {
+    if (!store_) return false;
+    project::Decision decision;
+    decision.mention = key;
+    decision.mentionText = mention.text;
+    decision.kind = kind;
+    decision.previousLink = linkInEffect(key, mention);
+    if (kind == project::DecisionKind::Accept || kind == project::DecisionKind::Correct)
+        decision.newLink = newLink.empty() ? decision.previousLink : newLink;
+    else if (kind == project::DecisionKind::Nil)
+        decision.newLink = "-1";
+    decision.curator = curator_.toStdString();
+    lastRecordStored_ = false;
+    undoStack_->push(new DecisionCommand(*this, std::move(decision)));  // redo() stores it, or marks it obsolete
+    return lastRecordStored_;
+}
+
+int DecisionLog::decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind,
+                           const std::string& newLink) {
+    if (mentions.empty()) return 0;
+    int stored = 0;
+    undoStack_->beginMacro(tr("Apply to %n identical mention(s)", nullptr, static_cast<int>(mentions.size())));
+    for (const MentionRef& ref : mentions)
+        if (decide(ref.key, *ref.mention, kind, newLink)) ++stored;
+    undoStack_->endMacro();
+    return stored;
+}
+
+bool DecisionLog::adjudicate(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                             const std::string& newLink) {
+    // The mark is the curator name (adjudication.h); the log's own name is kept for decide().
+    const QString curator = curator_;
+    curator_ = QString::fromStdString(curation::adjudicatorName(curator_.toStdString()));
+    const bool stored = decide(key, mention, kind, newLink);
+    curator_ = curator;
+    return stored;
+}
+
+std::optional<project::Decision> DecisionLog::storeRecord(const project::Decision& decision) {
+    try {
+        project::Decision stored = store_->record(decision);
+        const auto replaced = currentDecision(stored.mention);
+        inEffect_[stored.mention] = stored;
+        lastRecordStored_ = true;
+        Q_EMIT decisionChanged(stored.mention);
+        Q_EMIT decisionInEffectReplaced(replaced, stored);
+        return stored;
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(QString::fromUtf8(error.what())));
+        return std::nullopt;
+    }
+}
+
+bool DecisionLog::storeUndo(std::int64_t expectedId) {
+    if (mergeUnderWay_) {
+        // The store's latest decision may be an imported one; the stack is rebuilt at the end.
+        Q_EMIT errorOccurred(tr("Undo waits for the merge under way to finish"));
+        return false;
+    }
+    try {
+        const auto undone = store_->undo();
+        if (!undone || undone->id != expectedId)
+            throw Error("the project file's undo history differs from the window's (was it changed elsewhere?)");
+        readDecisionsInEffect();
+        Q_EMIT decisionChanged(undone->mention);
+        Q_EMIT decisionInEffectReplaced(*undone, currentDecision(undone->mention));  // the one before, if any
+        return true;
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(tr("Undo failed: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+}
+
+bool DecisionLog::storeRedo(std::int64_t expectedId) {
+    if (mergeUnderWay_) {
+        Q_EMIT errorOccurred(tr("Redo waits for the merge under way to finish"));
+        return false;
+    }
+    try {
+        const auto redone = store_->redo();
+        if (!redone || redone->id != expectedId)
+            throw Error("the project file's redo history differs from the window's (was it changed elsewhere?)");
+        const auto replaced = currentDecision(redone->mention);
+        inEffect_[redone->mention] = *redone;
+        Q_EMIT decisionChanged(redone->mention);
+        Q_EMIT decisionInEffectReplaced(replaced, *redone);
+        return true;
+    } catch (const std::exception& error) {
+        Q_EMIT errorOccurred(tr("Redo failed: %1").arg(QString::fromUtf8(error.what())));
+        return false;
+    }
+}
+
+}  // namespace linkscope::ui

@@ -1,0 +1,152 @@
+#pragma once
+// The curation decisions of an open project, on the GUI thread: the project file
+// (core/project/project_store.h), the decisions in effect read from it, and the QUndoStack that
+// mirrors its undo history. It is the one entry for every decision: one made here (decide,
+// decideAll, adjudicate), its undo and redo, and decisions written into the file elsewhere (a
+// merge of another curator's file, readBackStore). Each change of the decision in effect on a
+// mention is announced the same way (decisionInEffectReplaced), whichever way it came, so that
+// whoever follows the decisions (the ranker host's datastore) needs no second path.
+//
+// Every decision goes to the project file first and is shown as done only after the store's
+// transaction has committed: decide() returns once it is on disk, and decisionChanged is emitted
+// after that. Undo and redo are state changes in the store, so the QUndoStack is rebuilt from
+// the store when a project is reopened and undo goes on where the last session stopped.
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "curation/candidate_row.h"
+#include "project/curation_decision.h"
+
+class QUndoStack;
+
+namespace linkscope {
+struct LoadedProject;
+struct Mention;
+namespace project {
+class ProjectStore;
+}
+}  // namespace linkscope
+
+namespace linkscope::ui {
+
+/// A mention of the project, by key, with the mention itself (owned by the project).
+struct MentionRef {
+    project::MentionKey key;
+    const Mention* mention = nullptr;
+};
+
+class DecisionLog : public QObject {
+    Q_OBJECT
+public:
+    explicit DecisionLog(QObject* parent = nullptr);
+    ~DecisionLog() override;
+
+    /// The project file kept for a manifest: <app data>/projects/<manifest stem>-<hash of its
+    /// absolute path>.linkscope, so that opening the same manifest again finds its decisions and
+    /// a read-only installation (the demo project) still gets a writable file.
+    static QString projectFileForManifest(const QString& manifestPath);
+
+    /// Opens (or creates from the project's manifest) the project file, reads the decisions in
+    /// effect and rebuilds the undo stack from it. Returns an error message, empty on success.
+    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile);
+    void close();
+    bool isOpen() const { return store_ != nullptr; }
+    QString projectFile() const { return projectFile_; }
+    project::ProjectStore* store() const { return store_.get(); }
+    const LoadedProject* project() const { return project_.get(); }
+    /// The same, shared (what a worker keeps alive while it reads the project).
+    std::shared_ptr<const LoadedProject> sharedProject() const { return project_; }
+    QUndoStack* undoStack() const { return undoStack_; }
+
+    /// The name recorded with each decision made here (the user's login name to begin with).
+    QString curator() const { return curator_; }
+    void setCurator(const QString& name) { curator_ = name; }
+
+    /// The link the ranker proposes for a mention without a decision; `ranked`, when given, is
+    /// the ranker's list of this mention already at hand. Set by the ranker's owner; until then a
+    /// mention without a decision has no link.
+    using ProposedLink = std::function<std::string(const project::MentionKey& key, const Mention& mention,
+                                                   const std::vector<curation::CandidateRow>* ranked)>;
+    void setProposedLink(ProposedLink proposedLink) { proposedLink_ = std::move(proposedLink); }
+
+    /// Every mention's latest decision in effect.
+    const std::map<project::MentionKey, project::Decision>& decisionsInEffect() const { return inEffect_; }
+    std::optional<project::Decision> currentDecision(const project::MentionKey& key) const;
+    bool hasDecision(const project::MentionKey& key) const { return inEffect_.count(key) > 0; }
+    /// Mentions of a split with a decision in effect.
+    int reviewedIn(const std::string& split) const;
+    /// The link in effect: the current decision's, else the proposed one ("" when none);
+    /// `ranked` as for ProposedLink.
+    std::string linkInEffect(const project::MentionKey& key, const Mention& mention,
+                             const std::vector<curation::CandidateRow>* ranked = nullptr) const;
+
+    /// The other mentions of the project that read like `mention` (same text, ignoring case and
+    /// spacing), have no decision yet, and whose link in effect is not `link`: what "apply to
+    /// all identical mentions" would change. Project order (split, document, offset).
+    std::vector<MentionRef> sameSurface(const project::MentionKey& key, const Mention& mention,
+                                        const std::string& link) const;
+
+    /// Records a decision through the undo stack (stored before this returns). newLink: the
+    /// chosen ids for accept / correct (joined by '|'), ignored otherwise. Returns false, with
+    /// errorOccurred emitted, when the store refused it.
+    bool decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                const std::string& newLink = {});
+    /// Records the same decision on every mention listed, as one undo step (a macro; reopened
+    /// projects undo them one by one). Returns how many were stored.
+    int decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind, const std::string& newLink);
+    /// Several curators (core/curation/adjudication.h): records a decision as decide() does,
+    /// under this log's curator name marked as an adjudicator's.
+    bool adjudicate(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
+                    const std::string& newLink = {});
+
+    /// Called by the undo commands (decision_command.h): the store's side of record / undo /
+    /// redo. Each emits decisionChanged and decisionInEffectReplaced for the mention on success,
+    /// and errorOccurred otherwise.
+    std::optional<project::Decision> storeRecord(const project::Decision& decision);
+    bool storeUndo(std::int64_t expectedId);
+    bool storeRedo(std::int64_t expectedId);
+
+    /// While a merge writes into the project file through its own connection, undo and redo are
+    /// refused (the store's latest decision may be an imported one).
+    void setMergeUnderWay(bool underWay) { mergeUnderWay_ = underWay; }
+    bool mergeUnderWay() const { return mergeUnderWay_; }
+    /// Reads the decisions again after another connection wrote into the project file (a merge):
+    /// decisionInEffectReplaced for every mention whose decision in effect changed, the undo
+    /// stack rebuilt, then decisionsReloaded. Nothing when no project is open.
+    void readBackStore();
+
+Q_SIGNALS:
+    void decisionChanged(const linkscope::project::MentionKey& key);
+    /// The decision in effect on one mention changed from `before` to `after` (either unset when
+    /// the mention had, or has, none): a decision made, undone, redone, or read back from the
+    /// store. After decisionChanged when one decision changed.
+    void decisionInEffectReplaced(const std::optional<linkscope::project::Decision>& before,
+                                  const std::optional<linkscope::project::Decision>& after);
+    /// Many decisions changed at once (readBackStore): every view reads them again.
+    void decisionsReloaded();
+    void errorOccurred(const QString& message);
+
+private:
+    void readDecisionsInEffect();
+    void rebuildUndoStack();
+
+    std::shared_ptr<const LoadedProject> project_;
+    std::unique_ptr<project::ProjectStore> store_;
+    QString projectFile_;
+    QUndoStack* undoStack_ = nullptr;
+    QString curator_;
+    ProposedLink proposedLink_;
+    bool lastRecordStored_ = false;  ///< set by storeRecord, read by decide
+    bool mergeUnderWay_ = false;
+    std::map<project::MentionKey, project::Decision> inEffect_;
+};
+
+}  // namespace linkscope::ui
