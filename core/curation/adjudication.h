@@ -1,5 +1,5 @@
 #pragma once
-// Several curators in one project file (issue 18): who decided what, where they disagree, and
+// Several curators in one project file: who decided what, where they disagree, and
 // the adjudicated decision that settles a disagreement.
 //
 // What "in effect" means with several curators:

@@ -1,5 +1,5 @@
 #pragma once
-// Agreement between two curators (issue 18): Cohen's kappa on the linked entity, overall, per
+// Agreement between two curators: Cohen's kappa on the linked entity, overall, per
 // split and per mention type, over the mentions both curators decided.
 //
 // The rules, which the CLI's `agreement`, the adjudication dialog and the tests share:

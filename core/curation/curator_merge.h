@@ -1,5 +1,5 @@
 #pragma once
-// Merging another curator's project file into the open one (issue 18), and the check that two
+// Merging another curator's project file into the open one, and the check that two
 // project files were made from the same manifest.
 //
 // What the merge does, and why:

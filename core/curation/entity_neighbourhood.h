@@ -1,5 +1,5 @@
 #pragma once
-// The points of an entity's embedding plot (issue 7, after Le & Nguyen's Figure 4): the mentions
+// The points of an entity's embedding plot (after Le & Nguyen's Figure 4): the mentions
 // of the project whose gold names the entity, the entity's KB names, and the same for the
 // entities that compete with it for those mentions, with the distances between all their texts.
 // Classical MDS (eval/classical_mds.h) then lays them out in the plane.

@@ -1,6 +1,6 @@
 #pragma once
 // The candidates a project shows before its ranker is built. Building the sparse index of a
-// UMLS-size knowledge base takes about a minute after the window opens (issue 17: 8 M names);
+// UMLS-size knowledge base (8 M names) takes long after the window opens (benchmarks/ui_stall);
 // meanwhile a selected mention gets the entities one of whose names is its text, looked up in the
 // KB's own name table (no index to build). The text is tried as written and in the case variants
 // a name list commonly differs by (all lower case, first letter capitalised, every word

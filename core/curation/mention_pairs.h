@@ -1,9 +1,9 @@
 #pragma once
 // Which mentions a decision on each mention would reach through a kNN datastore, for every
-// mention at once (the review queue's reach with a run, issue 18): the pairs (t, u) whose cosine
+// mention at once (the review queue's reach with a run): the pairs (t, u) whose cosine
 // is at least u's k-th nearest key's, u != t. One blocked matrix product over the unit mention
-// vectors (LibTorch's BLAS), O(n^2 d) in time and O(pairs) in memory: a second on NCBI Disease's
-// 6,881 mentions, so the caller bounds n (model_candidates.h).
+// vectors (LibTorch's BLAS), O(n^2 d) in time and O(pairs) in memory: quadratic in the mentions,
+// so the caller bounds n (model_candidates.h; benchmarks/model_linking times the reach pass).
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -2,9 +2,10 @@
 // Every mention's proposal from the sparse ranker (what the GUI's review filters and figures
 // read), ranked on a worker in batches of whole documents, the documents a user asks for first.
 //
-// Why batches and an order (issue 17): at MedMentions + UMLS size ranking the 350,000 mentions
-// takes minutes. Handed over in one piece at the end, the proposals arrived after ~7 minutes and
-// every document's review figures were recomputed at once (a 219 ms stall of the GUI). Handed
+// Why batches and an order: at MedMentions + UMLS size ranking the 350,000 mentions takes
+// minutes. Handed over in one piece at the end, the proposals arrived only when all were done and
+// every document's review figures were recomputed at once, stalling the GUI beyond its 100 ms
+// (benchmarks/ui_stall, "proposals for every mention"). Handed
 // over a batch at a time, each batch refreshes only its own documents, and the document a curator
 // opens is ranked next (prioritize()), within one batch's time, not at its turn in project order.
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// The review queue of issue 18: which undecided mention is most worth a curator's look next.
+// The review queue: which undecided mention is most worth a curator's look next.
 // INCEpTION orders suggestions by uncertainty; a curation tool that also feeds decisions back
 // (the kNN datastore, "apply to all identical mentions") should weigh what a decision fixes
 // beyond the mention itself, so the policy is an expected number of mentions fixed per decision:

@@ -1,5 +1,5 @@
 #pragma once
-// The simulated curation experiment of issue 6: a curator walks the documents in order; every
+// The simulated curation experiment: a curator walks the documents in order; every
 // mention the linker gets wrong is corrected to its gold entity, and the correction goes into
 // the datastore at once (feedback_loop.h). Each document is linked when the curator reaches
 // it, so it profits from every correction made before it. The same walk without feedback links

@@ -45,8 +45,8 @@ __attribute__((target("avx,f16c"))) double dotF16c(const float* values, const st
     alignas(32) double lanes[4];
     _mm256_store_pd(lanes, sum);
     // Clean upper register halves before the SSE code around (FAISS, LibTorch) runs again: GCC
-    // emits no vzeroupper here by itself, and dirty halves made that code ~3 times slower
-    // (model_linking's re-ranking, measured).
+    // emits no vzeroupper here by itself, and dirty halves made that code several times slower
+    // (benchmarks/model_linking, the re-ranking).
     _mm256_zeroupper();
     return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) + dotPortable(values + i, halves + i, n - i);
 }

@@ -5,7 +5,7 @@
 // Why half precision: the curation GUI keeps every mention's vector for as long as a run links
 // the project (the datastore searches and the reach of a decision read them). MedMentions has
 // about 350,000 mentions; at BERT's 768 dimensions their float vectors take 1.07 GB, a map of one
-// std::vector per mention more (issue 17 asks for ModelCandidates' memory to be bounded). Half
+// std::vector per mention more, and ModelCandidates' memory must stay bounded. Half
 // precision halves that, and its rounding (a relative 2^-11 per component) moves a cosine by
 // about 10^-3 at most, below the gaps that decide a kNN ranking in all but near ties. The model's
 // own candidate lists are computed from the float vectors before they are stored, so only the

@@ -1,8 +1,8 @@
 #pragma once
 // A BERT encoder that turns texts into vectors: the model in LibTorch behind a torch-free
-// interface (a torch include costs ~20 s per translation unit, and the GUI and the CLI only
-// need vectors). Loads Hugging Face checkpoint directories (SapBERT, PubMedBERT, BioBERT) and
-// saves in the same layout.
+// interface (a torch include makes every translation unit that has it slow to compile, and
+// the GUI and the CLI only need vectors). Loads Hugging Face checkpoint directories (SapBERT,
+// PubMedBERT, BioBERT) and saves in the same layout.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

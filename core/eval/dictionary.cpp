@@ -25,7 +25,7 @@ EvalDictionaryBuilder::EvalDictionaryBuilder(DictionaryOptions options)
 EvalDictionaryBuilder::~EvalDictionaryBuilder() = default;
 
 void EvalDictionaryBuilder::addKnowledgeBase(const kb::KnowledgeBase& kb) {
-    // Normalizing is most of the work on a large KB (7.3 M UMLS names, issue 17): it runs on
+    // Normalizing is most of the work on a large KB (7.3 M UMLS names): it runs on
     // every core, a chunk of names at a time, so that only one chunk's normalized strings are
     // held; the names are then added in KB order, so the dictionary does not depend on threads.
     constexpr std::size_t kChunk = 1 << 16;

@@ -96,7 +96,8 @@ private:
     EvalDictionary dictionary_;
     // Normalized name -> entry, as an open-addressing table of entry numbers keyed by the
     // entries' own names (linear probing, at most half full): no second copy of every name,
-    // which for UMLS's 5.3 M names was ~0.5 GB while the dictionary was built (issue 17).
+    // which for UMLS's 5.3 M names weighed on the peak while the dictionary was built
+    // (benchmarks/sparse_scale reports it).
     static constexpr std::uint32_t kFreeSlot = 0xFFFFFFFFu;
     std::vector<std::uint32_t> slots_;
 };

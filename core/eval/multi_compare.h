@@ -1,5 +1,5 @@
 #pragma once
-// Comparing many runs of the same mentions at once (issue 18): the five methods, the sparse
+// Comparing many runs of the same mentions at once: the five methods, the sparse
 // baseline and any saved per-mention files in one table instead of one A/B round per pair.
 //
 // For N runs at cut-off k (lenient or strict correctness, as compare.h):

@@ -29,12 +29,13 @@
 //   word prefix: O(k log W) to find each query word's range, then the candidates of the rarest
 //     word are checked against the other words: O(c * key length);
 //   substring: run only while fewer than N entities were found by the better classes. Up to
-//     kSubstringScanBytes of keys (MEDIC's are 2.4 MiB) an O(L) scan of the arena; above it (UMLS:
-//     280 MB, 160-220 ms a scan) the keys holding the query's two rarest 3-grams
+//     kSubstringScanBytes of keys (MEDIC's are 2.4 MiB) an O(L) scan of the arena; above it (UMLS,
+//     where a scan outlasts the search box's budget: benchmarks/kb_search --umls) the keys holding
+//     the query's two rarest 3-grams
 //     (kb/trigram_postings.h), checked with find, and then a query of fewer than three
 //     characters has no substring class (its 3-grams cannot say where it occurs).
 // Memory: about 60 bytes per entry (entry, offset, ~3 words) plus its key, and ~20 bytes per id
-// form plus its text: 7 MiB for MEDIC's 76,577 entries (benchmarks/kb_search.cpp).
+// form plus its text (benchmarks/kb_search prints the index's size for MEDIC).
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -50,8 +50,8 @@ public:
     /// Prepares room for about `entities` entities and `names` (entity, name) facts whose text
     /// takes about `nameBytes` bytes, so that the string pools' tables are built once at their
     /// final size instead of re-hashing every string at each doubling (at UMLS size that growth
-    /// was two thirds of the interning time: docs/benchmarks.md). An estimate: more is added as
-    /// before, and an overestimate costs the untouched reserve plus a larger table.
+    /// was most of the interning time: benchmarks/string_pool_intern --reserve). An estimate:
+    /// more is added as before, and an overestimate costs the untouched reserve plus a larger table.
     void reserve(std::size_t entities, std::size_t names, std::size_t nameBytes);
 
     /// Finalises: names deduplicated per entity with the preferred name first, alternative ids

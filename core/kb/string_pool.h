@@ -9,7 +9,7 @@
 // only a slot whose tag matches costs the two cache misses of reading the string's offsets and
 // text. Without the tags, every probe step read a random offset and, among same-length strings
 // (every UMLS CUI is 8 characters), its text: the probe loop was the largest cost of loading an
-// 8 M-name UMLS (docs/benchmarks.md).
+// 8 M-name UMLS (benchmarks/string_pool_intern).
 #include <cstddef>
 #include <cstdint>
 #include <optional>

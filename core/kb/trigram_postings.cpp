@@ -43,7 +43,7 @@ void forEachNewGram(std::string_view text, std::uint32_t key, std::vector<std::u
 }  // namespace
 
 TrigramPostings::TrigramPostings(std::uint32_t count, const KeyFn& keyOf, const ProgressSink& progress) {
-    // Two passes over the keys with one slot per possible code (about 200 MB while building,
+    // Two passes over the keys with one slot per possible code (2^24 slots of 16 bytes while building,
     // nothing kept): the first sizes each list, the second writes it.
     std::vector<std::uint32_t> last(kCodes, kNone);
     std::vector<std::uint32_t> keys(kCodes, 0);

@@ -4,9 +4,9 @@
 // bytes or more can only occur in keys that hold all of its 3-grams, so the lists of its two
 // rarest 3-grams are intersected and only those keys are checked with a plain find.
 //
-// It is the entity search's substring class at UMLS size (issue 17): scanning the 280 MB of
-// 8.4 M normalized names took 160-220 ms a query (benchmarks/kb_search --umls), where a GUI
-// search box has 50 ms. Lists are stored as LEB128 varints of the gaps between key numbers, so
+// It is the entity search's substring class at UMLS size: a scan of every normalized name takes
+// longer per query than the 50 ms a GUI search box has (benchmarks/kb_search --umls measures
+// both). Lists are stored as LEB128 varints of the gaps between key numbers, so
 // that frequent 3-grams (whose gaps are small) cost about a byte a key.
 #include <cstddef>
 #include <cstdint>

@@ -261,8 +261,8 @@ private:
     // a look-up in the builder's hash table of strings (3 to 5 cache misses each at UMLS size).
     // The last-row shortcut above covers a file sorted by CUI; this covers MRSTY, which names
     // every concept again, and files whose rows of a concept are apart (the scale generator's, a
-    // hand-made one): there the look-ups took 8 of the loader's 36 s of CPU in a profile
-    // (docs/benchmarks.md, "The loader by CUI number").
+    // hand-made one): there the look-ups were a large share of the loader's CPU time in a
+    // profile of benchmarks/kb_memory, whose rows of a concept lie apart.
     EntityIndex entityOf(std::string_view cui) {
         EntityIndex& entity = entityOfCui_.slot(cuiNumber(cui));
         if (entity == kNoEntity) entity = builder_.addEntity(cui, cui);

@@ -17,7 +17,7 @@ ReserveEstimate estimateReserve(const ConsoSample& sample, std::uintmax_t fileBy
     // At most half as many concepts as names: a sample whose rows are not grouped by concept
     // (MRCONSO.RRF is sorted by CUI; a hand-made or shuffled file may not be) shows nearly every
     // row as a new concept, and an estimate of one concept a name doubles the pools' tables
-    // (kb_memory's scattered rows: 120 MiB more at the peak). UMLS keeps about 2.3 English names
+    // (benchmarks/kb_memory's scattered rows show it in the peak). UMLS keeps about 2.3 English names
     // a concept; a KB with fewer grows the rest of the way, as without an estimate.
     const double concepts = std::min(static_cast<double>(sample.conceptsKept) * perKept, 0.5);
     estimate.entities = static_cast<std::size_t>(kept * concepts);

@@ -1,8 +1,8 @@
 #pragma once
 // How much room the UMLS loader gives the KB builder before reading all of MRCONSO.RRF: sized
 // from what its first rows showed, so that the string pools are built once at their final size
-// instead of re-hashing at every doubling (docs/benchmarks.md, "The UMLS loader reserves the
-// string pools"). Nothing is reserved before rows have been read and kept: a file that fails at
+// instead of re-hashing at every doubling (benchmarks/string_pool_intern --reserve compares the
+// two). Nothing is reserved before rows have been read and kept: a file that fails at
 // its first line, or whose filters keep nothing, allocates nothing for its size.
 #include <cstddef>
 #include <cstdint>

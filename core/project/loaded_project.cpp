@@ -78,8 +78,8 @@ kb::KnowledgeBase loadKnowledgeBase(const KbReference& reference, std::vector<Di
 
 // The distinct names are sorted by text once and the pairs by their name's rank: at UMLS size
 // 1.5 M pairs share 0.2 M names, and a stable sort comparing the texts pair against pair
-// (random reads of the string pool) took 2.9 s of the time before the window opens
-// (docs/benchmarks.md).
+// (random reads of the string pool) took a large share of the time before the window opens
+// (benchmarks/ui_stall, "project shown at").
 std::vector<std::size_t> homonymPairsByName(const kb::KnowledgeBase& kb, const kb::HomonymExpansion& homonyms) {
     std::vector<std::size_t> pairs;
     std::vector<kb::StringId> names;
@@ -113,7 +113,7 @@ LoadedProject loadProject(const ProjectManifest& manifest, const ProgressSink& p
     project.manifest = manifest;
     // The corpora are read on a thread of their own while the KB loads: the two do not depend
     // on each other, and at MedMentions + UMLS size the corpus takes seconds that the window
-    // would otherwise wait for after the KB's half minute (issue 17). Only this thread reports
+    // would otherwise wait for after the KB's load (benchmarks/ui_stall). Only this thread reports
     // progress (a sink need not be thread-safe); the reader only asks whether to stop.
     std::vector<Diagnostic> corpusDiagnostics;
     ProgressSink corpusProgress;

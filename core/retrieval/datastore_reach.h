@@ -1,5 +1,6 @@
 #pragma once
-// Which mentions a datastore key would reach BEFORE it is added (issue 18: a decision's reach).
+// Which mentions a datastore key would reach BEFORE it is added: the reach a curator sees
+// before making a decision.
 //
 // A mention linked with the datastore reads its k nearest keys (kNN-BioEL's k; a sieve's D
 // stage reads the nearest one, k = 1). A new key can change that mention's ranking only when it

@@ -1,8 +1,8 @@
 #pragma once
 // Each query's nearest datastore keys, kept up to date as keys come and go, so that ranking a
-// query again after a curator's decision needs no search of the datastore (issue 17: at
-// MedMentions' size one search reads 208,000 keys, and a decision or its undo reaches hundreds
-// of mentions, all ranked again on the GUI thread).
+// query again after a curator's decision needs no search of the datastore (at MedMentions' size
+// one search reads 208,000 keys, and a decision or its undo reaches hundreds of mentions, all
+// ranked again on the GUI thread).
 //
 // A list holds a query's `depth` nearest keys (depth >= k, the interpolation's k), exactly as
 // KnnDatastore::search() orders them (similarity, then key id):

@@ -144,8 +144,8 @@ std::vector<std::vector<Candidate>> SparseIndex::searchDistinct(std::span<const 
         std::min<std::size_t>(util::threadCount(threads), std::max<std::size_t>(queries.size(), 1)));
     // Queries are handed out in groups from a shared counter; a group is searched together
     // (SparseSearcher's group search shares the reading of the dense columns; 64 queries per
-    // group measured best on NCBI Disease), and each result lands in its own slot, whatever
-    // thread computed it. Groups stay small enough to give every thread several.
+    // group was fastest on NCBI Disease: benchmarks/sparse_ncbi), and each result lands in its
+    // own slot, whatever thread computed it. Groups stay small enough to give every thread several.
     const std::size_t group = std::clamp<std::size_t>(queries.size() / (std::size_t{threads} * 4), 1, 64);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};

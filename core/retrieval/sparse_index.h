@@ -9,7 +9,7 @@
 // selected with a bounded heap. Results are exact: every entry sharing a term with the query is
 // scored, and the result equals a brute-force ranking of all entries.
 //
-// Two ways of scoring, chosen per query (measured on NCBI Disease, see docs/benchmarks.md):
+// Two ways of scoring, chosen per query (compared on NCBI Disease by benchmarks/sparse_ncbi):
 //  - few postings (rare terms, word analyzers): scores accumulate over the postings, the touched
 //    entries are remembered and only they are ranked;
 //  - postings covering much of the dictionary (character unigrams are in most names): every
@@ -39,8 +39,8 @@
 // same model, weights and summation order as above; so every returned score is the exact score
 // and the order follows the contract, but a name the stage did not pick is missing even if it
 // would rank among the k best. Such an index keeps the names' rows instead of postings and is not
-// saved (sparse_index_io.h refuses it); its recall against exact search is measured in
-// docs/benchmarks.md (benchmarks/sparse_scale).
+// saved (sparse_index_io.h refuses it); benchmarks/sparse_scale measures its recall against exact
+// search.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -66,9 +66,9 @@ struct SparseIndexOptions {
     /// Threads that build the index (0: one per hardware thread); the index does not depend on it.
     unsigned threads = 0;
     /// Dictionaries of more names are searched approximately (see above); 0: always exactly.
-    /// Exact search costs about 1.3 s per 1,000 names for MedMentions' 72 k test mentions on two
-    /// cores (issue 17: 178 s against 230 k names), so above half a million names one
-    /// evaluation would take longer than the 5 minutes issue 17 allows for the whole of UMLS.
+    /// Exact search costs time in proportion to the names; for MedMentions' 72 k test mentions on
+    /// two cores, above half a million names one evaluation would take longer than the 5 minutes
+    /// a UMLS-size evaluation may take (benchmarks/sparse_scale times exact and approximate search).
     std::size_t approximateAbove = 500'000;
     /// The candidate stage of an approximate index.
     TrigramCandidateOptions approximate;

@@ -61,7 +61,7 @@ using SparseRows = BasicSparseRows<std::uint32_t>;
 /// Rows of a small vocabulary: BioSyn's character 1-2 grams of a knowledge base's names usually
 /// number far fewer than 65,536 (the generated UMLS-size one's fit), and a UMLS-size
 /// dictionary's rows (about 45 per name, 5.3 M names) take 0.47 GiB less with 16-bit term ids
-/// (issue 17's memory budget; docs/benchmarks.md).
+/// (a UMLS-size evaluation may take at most 8 GB; benchmarks/sparse_scale reports its peak).
 using NarrowSparseRows = BasicSparseRows<std::uint16_t>;
 /// Whichever of the two the fitted vocabulary allows (TfidfVectorizer::fitTransformCompact).
 using CompactSparseRows = std::variant<NarrowSparseRows, SparseRows>;

@@ -11,9 +11,9 @@
 //
 // Why two passes: keeping every document's counts from pass 1 for pass 2, as an earlier version
 // did, held as many (term, count) pairs as the output itself, so the fit needed twice the output's
-// memory at its peak: about 3.4 GB more for the 5.3 M names of a UMLS-size dictionary, where the
-// budget of issue 17 is 8 GB for the whole eval. Analysing a name again costs less than a tenth of
-// the fit. The result does not depend on the number of threads.
+// memory at its peak, a large share of the 8 GB a UMLS-size evaluation (5.3 M names) may take.
+// Analysing a name again costs a small part of the fit (benchmarks/sparse_scale times the build).
+// The result does not depend on the number of threads.
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -46,7 +46,7 @@ TrigramCandidates TrigramCandidates::build(std::span<const std::string_view> nam
     if (names.size() >= 0xFFFFFFFFull) throw Error("too many names to index: " + std::to_string(names.size()));
     if (options.candidates == 0) throw Error("the 3-gram candidate stage needs at least one candidate per query");
     // The padded names in one buffer, not a string each: at UMLS size (5.3 M names) millions of
-    // small allocations held ~0.4 GB during the fit and stayed in the allocator's arenas after it.
+    // small allocations held much memory during the fit and stayed in the allocator's arenas after it.
     std::string pool;
     std::vector<std::size_t> ends(names.size());
     {

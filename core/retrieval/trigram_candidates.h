@@ -1,5 +1,5 @@
 #pragma once
-// The approximate first stage of sparse search over knowledge bases of UMLS size (issue 17).
+// The approximate first stage of sparse search over knowledge bases of UMLS size.
 //
 // BioSyn's character 1-2 grams are in nearly every name (a query's unigrams alone touch most of
 // 8 M names), so exact search scores every name for every query: fine for MEDIC's 70 k names,
@@ -12,8 +12,8 @@
 // the candidates; SparseIndex then scores them exactly with the index's own model, so a returned
 // score is the exact score and only a name the stage missed can be missing from a result.
 //
-// What this costs in recall is measured against exact search on a sample (benchmarks/sparse_scale,
-// docs/benchmarks.md), not assumed.
+// What this costs in recall is measured against exact search on a sample (benchmarks/sparse_scale),
+// not assumed.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -30,14 +30,15 @@ struct TrigramCandidateOptions {
     std::size_t candidates = 512;
     /// Postings read per query at most (the rarest 3-grams first); the rarest 3-gram is read
     /// whatever its length, so a query with any known 3-gram gets candidates.
-    /// 65,536 postings keep a query near a millisecond against UMLS's names on one core (512 k took
-    /// 12 ms, docs/benchmarks.md); the rarest 3-grams are the ones that pick the best names.
+    /// 65,536 postings keep the stage's time per query small against UMLS's names on one core
+    /// (reading postings is its cost; benchmarks/sparse_scale times the search); the rarest
+    /// 3-grams are the ones that pick the best names.
     std::uint64_t postingBudget = std::uint64_t{1} << 16;
     /// 3-grams in more than this fraction of the names are not read (after the rarest one).
     double maxNameFraction = 0.05;
     /// The rarest this many 3-grams are read whatever the budget: a query made of common words
-    /// has no rare 3-gram, and one common 3-gram ties thousands of names (measured at UMLS size:
-    /// with the budget alone, 0.952 of exact search's recall@64; docs/benchmarks.md).
+    /// has no rare 3-gram, and one common 3-gram ties thousands of names (at UMLS size the budget
+    /// alone lost recall@64 against exact search: benchmarks/sparse_scale).
     std::size_t minimumTrigrams = 4;
 
     bool operator==(const TrigramCandidateOptions&) const = default;

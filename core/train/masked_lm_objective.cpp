@@ -1,5 +1,5 @@
 // BERT's masked-language-model objective (Devlin et al. 2019, section 3.1) as a trainer
-// objective: the optional stage before SapBERT's self-alignment (issue 15). SapBERT itself starts
+// objective: the optional stage before SapBERT's self-alignment. SapBERT itself starts
 // from PubMedBERT, which has read PubMed abstracts with this objective; a compact encoder made
 // here has read nothing, so this stage lets it read the corpora's titles and abstracts first.
 //

@@ -8,7 +8,7 @@
 // the dictionary, best first:
 //   biosyn        S = dense dot + lambda * sparse (BioSyn's char 1-2 TF-IDF), HybridRanker
 //   belhd         dense dot over "[S] name [E]" vectors (projection head when the model has one)
-//   triplet       cosine over names (Xu & Bethard's O-T search; the sieves belong to issue 6)
+//   triplet       cosine over names (Xu & Bethard's O-T search; the sieves are curation's)
 //   knn-bioel     cosine over names
 //   prototype-srn two stages: `prototype.candidates` entries from the first stage (sparse:
 //                 Le & Nguyen's char 2-5 + word unigram TF-IDF; dense: the encoder over names),

@@ -1,20 +1,21 @@
 #pragma once
-// Transparent huge pages for the C library's large blocks (issue 17's GUI stalls).
+// Transparent huge pages for the C library's large blocks, so that a worker's big allocations
+// do not stall the GUI thread.
 //
-// Why: on the 2-CPU development VM, a worker thread that faults in or unmaps a large block of
-// ordinary 4 KiB pages (a 1 GiB block: 262,144 page faults, then as many entries torn down)
-// stops the *other* CPU too: a real-time probe pinned there woke up 60 to 79 ms late while the
-// block was unmapped (benchmarks/page_fault_stall, docs/benchmarks.md). That is the signature of
-// the "CPU pauses" that came with every GUI stall over 100 ms ui_stall found while the KB and its
-// indexes were built. With the block advised for 2 MiB pages (MADV_HUGEPAGE) the unmap took
-// 1.7 ms and the probe stayed within 0.8 ms. Debian's kernels set transparent huge pages to
+// Why: on a 2-CPU VM, a worker thread that faults in or unmaps a large block of ordinary 4 KiB
+// pages (a 1 GiB block: 262,144 page faults, then as many entries torn down) stops the *other*
+// CPU too: a real-time probe pinned there wakes up late by most of the GUI's 100 ms while the
+// block is unmapped (benchmarks/page_fault_stall measures it). That is the signature of the "CPU
+// pauses" that came with every GUI stall over 100 ms that benchmarks/ui_stall found while the KB
+// and its indexes were built. With the block advised for 2 MiB pages (MADV_HUGEPAGE) the unmap
+// is short and the probe stays on time. Debian's kernels set transparent huge pages to
 // "madvise": only blocks that ask get them. glibc (2.35 on) asks for every block malloc maps when
 // started with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which covers our vectors and also
 // LibTorch's, FAISS's and Qt's allocations; a tunable is read once, when the program starts,
 // hence the restart.
 //
-// Cost: the 2 MiB granularity can keep a little more memory resident; ui_stall's peak at
-// MedMentions + UMLS size was 7.32 to 7.35 GB with huge pages, 7.29 to 7.50 GB without.
+// Cost: the 2 MiB granularity can keep a little more memory resident; at MedMentions + UMLS
+// size the peak of benchmarks/ui_stall stays within its run-to-run spread with and without them.
 #include <string>
 #include <string_view>
 
