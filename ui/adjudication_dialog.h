@@ -1,5 +1,5 @@
 #pragma once
-// File > Adjudicate Disagreements (issue 18): two curators of the open project file (after
+// File > Adjudicate Disagreements: two curators of the open project file (after
 // File > Merge Another Curator's Project), their agreement (Cohen's kappa overall, per split and
 // per type, core/curation/agreement.h), and the mentions they decided differently side by side.
 // Picking A's link, B's, or another entity records an adjudication at once, through the curation

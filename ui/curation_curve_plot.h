@@ -1,5 +1,5 @@
 #pragma once
-// The curation curve in the GUI (issue 18): the simulated curation of `linkscope-cli
+// The curation curve in the GUI: the simulated curation of `linkscope-cli
 // simulate-curation --csv` (a curator corrects every wrong link as the documents come, and the
 // corrections feed the kNN datastore at once) drawn as Acc@1 of the documents still to come
 // against the documents curated, with and without the feedback -- the CLI's SVG plot

@@ -1,4 +1,4 @@
-# The embedding plot (issue 7): classical MDS of an entity's mentions and names with those of its
+# The embedding plot: classical MDS of an entity's mentions and names with those of its
 # competitors, drawn with Qt Charts. Included from ui/CMakeLists.txt.
 target_sources(linkscope_ui PRIVATE
     embedding_plot.cpp

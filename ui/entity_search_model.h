@@ -2,7 +2,7 @@
 // The hits of an entity search as a table (id, matched name, preferred name, semantic types),
 // for the search boxes of the knowledge-base dock and the candidates panel. The model runs the
 // search itself: search(text) replaces the rows. It is fast enough for the GUI thread (well
-// under 100 ms on MEDIC, see benchmarks/kb_search.cpp).
+// under 100 ms on MEDIC, see benchmarks/kb_search).
 #include <QAbstractTableModel>
 
 #include <memory>

@@ -17,7 +17,7 @@ target_sources(linkscope_ui PRIVATE
     curation_curve_reader.cpp
     curation_curve_reader.h)
 target_link_libraries(linkscope_ui PUBLIC Qt6::Charts)
-# Plots people can read and keep (issue 18): axis styling and "Save plot…" (SVG through Qt SVG's
+# Plots people can read and keep: axis styling and "Save plot…" (SVG through Qt SVG's
 # QSvgGenerator, PNG) for every chart of the GUI, the training and embedding docks' included.
 target_sources(linkscope_ui PRIVATE
     plot_export.cpp

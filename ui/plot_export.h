@@ -1,5 +1,5 @@
 #pragma once
-// Plots people can read and keep (issue 18): every chart of the GUI (the recall@k curve, the
+// Plots people can read and keep: every chart of the GUI (the recall@k curve, the
 // training curves, the curation curve, the embedding plot) gets the same axis styling and a
 // "Save plot…" button through these helpers.
 //

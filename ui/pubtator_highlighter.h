@@ -9,7 +9,8 @@
 // A line that is none of these is marked as an error, as are offsets that are not numbers.
 // Lines are split by hand rather than with regular expressions. A view of a large file can
 // restrict highlighting to a window of lines (setLineWindow): QSyntaxHighlighter otherwise
-// formats every line of NCBI's training file on the GUI thread when it is shown (~160 ms).
+// formats every line of NCBI's training file on the GUI thread when it is shown, longer than the
+// 100 ms the GUI thread may stall.
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
 

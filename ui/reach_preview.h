@@ -1,5 +1,5 @@
 #pragma once
-// The Candidates dock's preview of a decision's reach (issue 18), shown when a candidate row is
+// The Candidates dock's preview of a decision's reach, shown when a candidate row is
 // selected and before anything is stored: how many other mentions would change their link if
 // this candidate were chosen, and which (click one to go to it). With the sparse ranker a
 // decision changes no other proposal; what reaches further is "Apply to all", offered after it

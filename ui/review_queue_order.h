@@ -1,5 +1,5 @@
 #pragma once
-// The GUI's review queue (issue 18): the project's undecided mentions ordered by the policy of
+// The GUI's review queue: the project's undecided mentions ordered by the policy of
 // core/curation/review_queue.h, from what the curation session knows -- the active ranker's
 // proposal of each mention (its lead over the second entity, its score as the confidence), with a
 // linked run the sparse ranker's proposal as the other linker (their disagreement is doubt), and

@@ -1,4 +1,4 @@
-# The review queue in the GUI (issue 18): the undecided mentions by the policy of
+# The review queue in the GUI: the undecided mentions by the policy of
 # core/curation/review_queue.h, for "Next mention worth reviewing" and the Documents dock filter.
 target_sources(linkscope_ui PRIVATE review_queue_order.cpp)
 # The Candidates dock's preview of a decision's reach (same text, "Apply to all").

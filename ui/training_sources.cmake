@@ -1,4 +1,4 @@
-# The training dock (issue 7): a worker that runs core's trainer off the GUI thread, and the
+# The training dock: a worker that runs core's trainer off the GUI thread, and the
 # panel with its presets, progress and live Qt Charts curves. Included from ui/CMakeLists.txt.
 # Built with or without LibTorch: without it the panel says that training needs LibTorch.
 set(LINKSCOPE_UI_TRAINING_SOURCES

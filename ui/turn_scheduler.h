@@ -1,11 +1,12 @@
 #pragma once
 // Work on the GUI thread cut into turns of the event loop, so that no single turn holds the
-// thread longer than the 100 ms the UI may stall (issue 17: the views taking a project, the
-// homonym listing and the raw file view's layout each took 130 ms to seconds at UMLS size when
-// done at once). The work is a step that does one turn's share and says whether more remains;
-// the scheduler queues the next turn behind the events already waiting (input, paints) and drops
-// the rest of the work when it is started again or cancelled (another project, another file), so
-// a turn queued for old work does nothing. One scheduler runs one piece of work at a time.
+// thread longer than the 100 ms the UI may stall (at UMLS size the views taking a project, the
+// homonym listing and the raw file view's layout each took longer than that when done at once;
+// benchmarks/ui_stall finds such stalls). The work is a step that does one turn's share and says
+// whether more remains; the scheduler queues the next turn behind the events already waiting
+// (input, paints) and drops the rest of the work when it is started again or cancelled (another
+// project, another file), so a turn queued for old work does nothing. One scheduler runs one
+// piece of work at a time.
 #include <QObject>
 
 #include <cstdint>
