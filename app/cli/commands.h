@@ -13,7 +13,7 @@ void addCompareCommand(CLI::App& app);
 void addIndexCommand(CLI::App& app);
 void addTokenizeCommand(CLI::App& app);
 void addExportCommand(CLI::App& app);
-void addAgreementCommand(CLI::App& app);  ///< agreement and merge (several curators, issue 18)
+void addAgreementCommand(CLI::App& app);  ///< agreement and merge (several curators)
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);

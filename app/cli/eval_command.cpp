@@ -71,7 +71,7 @@ struct Run {
     double indexSeconds = 0.0;
     bool indexLoaded = false;
     bool denseIndexLoaded = false;
-    bool sparseApproximate = false;  ///< the sparse index searched approximately (issue 17)
+    bool sparseApproximate = false;  ///< the sparse index searched approximately (above approximateAbove names)
     std::string denseKind;           ///< of the index used (a loaded one keeps the kind it was built as)
 };
 

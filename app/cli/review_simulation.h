@@ -1,6 +1,6 @@
 #pragma once
 // linkscope-cli simulate-curation --order queue|document[,...]: the mention-level simulated
-// review of issue 18 (curation/review_walk.h) with the GUI's sparse ranker, or with a trained run
+// review (curation/review_walk.h) with the GUI's sparse ranker, or with a trained run
 // and its datastore (--run, curation/run_review_linker.h): a curator decides one mention at a
 // time in document order or by the review queue (curation/review_queue.h), and the accuracy of
 // the whole split is followed decision by decision.

@@ -1,4 +1,4 @@
-// linkscope-cli simulate-curation: issue 6's simulated curation experiment on a trained run.
+// linkscope-cli simulate-curation: the simulated curation experiment on a trained run.
 //
 //   linkscope-cli simulate-curation --run RUN --train F --dev F --kb F [--spelling F]
 //       (--knn [...] | --sieve SPEC) [--datastore FILE] [--csv FILE] [--svg FILE] [--evaluate-every N] [--json]
@@ -12,7 +12,7 @@
 //       [--margin-scale M] [--confidence-weight C] [--disagreement-weight W] [--reach-weight R]
 //       --train F --dev F --kb F [--csv FILE] [--svg FILE] [--json]
 //
-// With --order, the mention-level review of issue 18 instead (review_simulation.h): one mention
+// With --order, the mention-level review instead (review_simulation.h): one mention
 // decided at a time, in document order or by the review queue, with the GUI's sparse ranker or,
 // given --run RUN and --knn / --sieve, with the run and its datastore, fed every decision.
 #include <CLI/CLI.hpp>
@@ -46,7 +46,7 @@ struct SimulateArguments {
     std::size_t evaluateEvery = 1;
     unsigned threads = 0;
     bool json = false;
-    /// --order: the mention-level review walk (issue 18) instead of the document walk.
+    /// --order: the mention-level review walk instead of the document walk.
     ReviewSimulationArguments review;
 };
 
