@@ -83,11 +83,12 @@ class TestAdjudication : public QObject {
     static bool open(MainWindow& window, const QString& file) {
         QSignalSpy loaded(&window, &MainWindow::projectLoaded);
         window.openProject(file);
-        return QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->candidatesAvailable(); }, 30000);
+        return QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->rankers()->sparseRankerBuilt(); },
+                               30000);
     }
     // Merges on the session's worker and waits for it: the error, "" when it went through.
     static QString merge(MainWindow& window, const QString& file) {
-        QSignalSpy finished(window.session(), &CurationSession::mergeFinished);
+        QSignalSpy finished(window.session()->merge(), &MergeJob::finished);
         if (!window.mergeProject(file)) return QStringLiteral("the merge did not start");
         if (!QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000))
             return QStringLiteral("the merge did not finish");
@@ -113,17 +114,18 @@ private Q_SLOTS:
         window.show();
         QVERIFY(open(window, files.ana));
         CurationSession* session = window.session();
-        session->setCurator(QStringLiteral("carol"));
-        QCOMPARE(session->store()->decisionCount(), std::size_t{4});
+        session->decisions()->setCurator(QStringLiteral("carol"));
+        QCOMPARE(session->decisions()->store()->decisionCount(), std::size_t{4});
 
         // Merge Bob's file: his five decisions come in, undoable one by one.
-        QSignalSpy reloaded(session, &CurationSession::decisionsReloaded);
+        QSignalSpy reloaded(session->decisions(), &DecisionLog::decisionsReloaded);
         QCOMPARE(merge(window, files.bob), QString());
         QCOMPARE(reloaded.count(), 1);
-        QVERIFY(!session->mergeUnderWay());
-        QCOMPARE(session->store()->decisionCount(), std::size_t{9});
-        QCOMPARE(session->undoStack()->count(), 9);
-        QCOMPARE(curation::curatorsOf(session->store()->doneDecisions()), (std::vector<std::string>{"ana", "bob"}));
+        QVERIFY(!session->merge()->isUnderWay());
+        QCOMPARE(session->decisions()->store()->decisionCount(), std::size_t{9});
+        QCOMPARE(session->decisions()->undoStack()->count(), 9);
+        QCOMPARE(curation::curatorsOf(session->decisions()->store()->doneDecisions()),
+                 (std::vector<std::string>{"ana", "bob"}));
 
         AdjudicationDialog* dialog = window.adjudicationDialog();
         QVERIFY(dialog->isVisible());  // opened by the merge
@@ -180,7 +182,7 @@ private Q_SLOTS:
         // Take Ana's link: stored at once as Carol's adjudication, and shown settled.
         QVERIFY2(dialog->takeA(), qPrintable(dialog->statusText()));
         {
-            const auto reopened = project::ProjectStore::open(session->projectFile().toStdString());
+            const auto reopened = project::ProjectStore::open(session->decisions()->projectFile().toStdString());
             const auto latest = reopened.doneDecisions().back();
             QCOMPARE(latest.curator, std::string("carol (adjudicator)"));
             QCOMPARE(latest.kind, project::DecisionKind::Correct);  // Bob's link was in effect
@@ -196,9 +198,9 @@ private Q_SLOTS:
                  QStringLiteral("0.692"));
 
         // Undo takes the adjudication back; redo stores it again.
-        session->undoStack()->undo();
+        session->decisions()->undoStack()->undo();
         QTRY_COMPARE(cell(DisagreementModel::AdjudicatedColumn), QString());
-        session->undoStack()->redo();
+        session->decisions()->undoStack()->redo();
         QTRY_COMPARE(cell(DisagreementModel::AdjudicatedColumn), QStringLiteral("MESH:D019636"));
 
         // The export holds the adjudicated link (the corpus' short form).
@@ -234,7 +236,7 @@ private Q_SLOTS:
         }
         const QString error = merge(window, otherFile);
         QVERIFY2(error.contains(QStringLiteral("not projects of the same manifest")), qPrintable(error));
-        QCOMPARE(window.session()->store()->decisionCount(), std::size_t{4});
+        QCOMPARE(window.session()->decisions()->store()->decisionCount(), std::size_t{4});
         // A file that is not a project.
         const QString notes = dir_.filePath(QStringLiteral("refusals/notes.linkscope"));
         QFile file(notes);

@@ -55,7 +55,8 @@ class TestCuration : public QObject {
     static bool openDemo(MainWindow& window, const QString& manifest) {
         QSignalSpy loaded(&window, &MainWindow::projectLoaded);
         window.openProject(manifest);
-        if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->candidatesAvailable(); }, 30000))
+        if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->rankers()->sparseRankerBuilt(); },
+                             30000))
             return false;
         // Window shortcuts (the curation keys) fire only in the active window.
         window.activateWindow();
@@ -70,7 +71,7 @@ class TestCuration : public QObject {
     }
     static std::unique_ptr<project::ProjectStore> reopenStore(const MainWindow& window) {
         return std::make_unique<project::ProjectStore>(
-            project::ProjectStore::open(window.session()->projectFile().toStdString()));
+            project::ProjectStore::open(window.session()->decisions()->projectFile().toStdString()));
     }
 
 private Q_SLOTS:
@@ -121,10 +122,10 @@ private Q_SLOTS:
         const auto project =
             std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifest.toStdString())));
         CurationSession session;
-        QSignalSpy ready(&session, &CurationSession::candidatesReady);
+        QSignalSpy ready(session.rankers(), &RankerHost::rankerReady);
         QCOMPARE(session.open(project, dir_.filePath(QStringLiteral("exact-names.linkscope"))), QString());
         // No event has been processed since open(): the ranker's result cannot have arrived.
-        QVERIFY(!session.candidatesAvailable());
+        QVERIFY(!session.rankers()->sparseRankerBuilt());
         const SplitCorpus* train = nullptr;
         for (const SplitCorpus& split : project->splits)
             if (split.split == "train") train = &split;
@@ -133,19 +134,19 @@ private Q_SLOTS:
         const Mention& mention = document.mentions.front();
         QCOMPARE(mention.text, std::string("Huntington disease"));
         const project::MentionKey key{"train", document.pmid(), mention.start, mention.end};
-        const auto early = session.candidates(key, mention);
+        const auto early = session.rankers()->rankCandidates(key, mention);
         QCOMPARE(early.size(), std::size_t{1});
         QCOMPARE(early[0].entity, std::string("MESH:D006816"));
         QCOMPARE(early[0].matchedName, std::string("Huntington Disease"));  // MEDIC's heading, title case
-        QVERIFY(session.rankerDescription().contains(QStringLiteral("exact names")));
-        QCOMPARE(session.proposedLink(key, mention), std::string("MESH:D006816"));
+        QVERIFY(session.rankers()->rankerDescription().contains(QStringLiteral("exact names")));
+        QCOMPARE(session.rankers()->proposedLink(key, mention), std::string("MESH:D006816"));
 
         QVERIFY(ready.wait(30000));
-        QVERIFY(session.candidatesAvailable());
-        const auto ranked = session.candidates(key, mention);
+        QVERIFY(session.rankers()->sparseRankerBuilt());
+        const auto ranked = session.rankers()->rankCandidates(key, mention);
         QVERIFY(ranked.size() > 1);
         QVERIFY(ranked[0].sparse.has_value());
-        QVERIFY(!session.rankerDescription().contains(QStringLiteral("exact names")));
+        QVERIFY(!session.rankers()->rankerDescription().contains(QStringLiteral("exact names")));
     }
 
     // "HD" in a document that writes "Huntington disease (HD)": the view marks it and names the
@@ -162,7 +163,7 @@ private Q_SLOTS:
         QVERIFY(window.documentView()->spans().at(0).expansion.isEmpty());  // the long form itself
         const curation::SparseCandidates reference(*window.project()->kb, true);
         const auto expected = reference.rank("Huntington disease", 5);
-        const auto rows = window.session()->candidates(keyOf(window, 2), document->mentions.at(2), 5);
+        const auto rows = window.session()->rankers()->rankCandidates(keyOf(window, 2), document->mentions.at(2), 5);
         QCOMPARE(rows.size(), expected.size());
         for (std::size_t i = 0; i < rows.size(); ++i) QCOMPARE(rows[i].entity, expected[i].entity);
         QVERIFY(reference.rank("HD", 1).front().score < rows.front().score);  // "HD" alone ranks worse
@@ -182,9 +183,9 @@ private Q_SLOTS:
             MainWindow window;
             window.show();
             QVERIFY(openDemo(window, manifest));
-            projectFile = window.session()->projectFile();
+            projectFile = window.session()->decisions()->projectFile();
             QVERIFY(QFileInfo::exists(projectFile));
-            const std::size_t before = window.session()->store()->decisionCount();
+            const std::size_t before = window.session()->decisions()->store()->decisionCount();
 
             // Enter accepts the top candidate of mention 0; the file holds it at once.
             first = keyOf(window, 0);
@@ -228,19 +229,19 @@ private Q_SLOTS:
             QTest::keyClick(window.documentView(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
             QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Reject);
             // Undo once more: the rejection is undone and stays undone when the window closes.
-            window.session()->undoStack()->undo();
+            window.session()->decisions()->undoStack()->undo();
             QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Correct);
-            QVERIFY(window.session()->undoStack()->canRedo());
+            QVERIFY(window.session()->decisions()->undoStack()->canRedo());
             window.close();
         }
         // Reopen: the decisions, and the undo history, are where they were.
         MainWindow window;
         window.show();
         QVERIFY(openDemo(window, manifest));
-        QCOMPARE(window.session()->projectFile(), projectFile);
+        QCOMPARE(window.session()->decisions()->projectFile(), projectFile);
         QCOMPARE(window.documentView()->spans().at(0).state, MentionState::Accepted);
         QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
-        QUndoStack* stack = window.session()->undoStack();
+        QUndoStack* stack = window.session()->decisions()->undoStack();
         QVERIFY(stack->canRedo());
         stack->redo();  // the rejection again
         QCOMPARE(reopenStore(window)->currentDecision(second)->kind, project::DecisionKind::Reject);
@@ -287,7 +288,7 @@ private Q_SLOTS:
         QCOMPARE(store->currentDecision(twin)->kind, project::DecisionKind::Correct);
         QCOMPARE(window.documentView()->spans().at(1).state, MentionState::Corrected);
         // One undo takes the whole application back, not the correction it copied.
-        window.session()->undoStack()->undo();
+        window.session()->decisions()->undoStack()->undo();
         QVERIFY(!reopenStore(window)->currentDecision(twin));
         QVERIFY(reopenStore(window)->currentDecision(keyOf(window, 0)));
     }
@@ -346,7 +347,7 @@ private Q_SLOTS:
         MainWindow window;
         window.show();
         QVERIFY(openDemo(window, copyDemo()));
-        QTRY_VERIFY_WITH_TIMEOUT(window.session()->proposalsAvailable(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->rankers()->proposalsAvailable(), 30000);
         auto* table = window.findChild<QTableView*>(QStringLiteral("documentTable"));
         auto* filter = window.findChild<QComboBox*>(QStringLiteral("reviewFilter"));
         auto* progress = window.findChild<QLabel*>(QStringLiteral("reviewProgress"));
@@ -449,7 +450,7 @@ private Q_SLOTS:
         MainWindow window;
         window.show();
         QVERIFY(openDemo(window, copyDemo()));
-        const std::size_t before = window.session()->store()->decisionCount();
+        const std::size_t before = window.session()->decisions()->store()->decisionCount();
         auto* filter = window.findChild<QLineEdit*>(QStringLiteral("documentFilter"));
         QVERIFY(filter);
         filter->setFocus();
@@ -464,7 +465,7 @@ private Q_SLOTS:
         filter->setFocus();
         QTest::keyClick(filter, Qt::Key_Return);
         QVERIFY(window.currentMentionKey());
-        QCOMPARE(window.session()->store()->decisionCount(), before);
+        QCOMPARE(window.session()->decisions()->store()->decisionCount(), before);
         QCOMPARE(filter->text(), pmid);
     }
 };

@@ -88,17 +88,17 @@ class TestModelCuration : public QObject {
 
     // A session on the demo project with the sparse ranker built.
     void openSession(CurationSession& session) const {
-        QSignalSpy ready(&session, &CurationSession::candidatesReady);
+        QSignalSpy ready(session.rankers(), &RankerHost::rankerReady);
         QCOMPARE(session.open(project_, projectFile_), QString());
         QVERIFY(ready.wait(30000));
     }
 
     void linkWithRun(CurationSession& session) const {
-        QSignalSpy linked(&session, &CurationSession::runLinked);
+        QSignalSpy linked(session.rankers(), &RankerHost::runLinked);
         QSignalSpy errors(&session, &CurationSession::errorOccurred);
-        session.linkWithRun(run_, curation::LinkMode::Knn);
+        session.rankers()->linkWithRun(run_, curation::LinkMode::Knn);
         QVERIFY2(linked.wait(120000), errors.isEmpty() ? "no signal" : qPrintable(errors.first().first().toString()));
-        QVERIFY(session.runLinking() != nullptr);
+        QVERIFY(session.rankers()->runRanker() != nullptr);
     }
 
 private Q_SLOTS:
@@ -392,12 +392,12 @@ private Q_SLOTS:
 #else
         CurationSession session;
         openSession(session);
-        const QString sparse = session.rankerDescription();
+        const QString sparse = session.rankers()->rankerDescription();
         linkWithRun(session);
-        const curation::ModelCandidates& model = *session.runLinking();
-        QVERIFY(session.rankerDescription().contains(QStringLiteral("triplet")));
-        QVERIFY(session.rankerDescription().contains(QStringLiteral("kNN")));
-        QVERIFY(session.rankerDescription() != sparse);
+        const curation::ModelCandidates& model = *session.rankers()->runRanker();
+        QVERIFY(session.rankers()->rankerDescription().contains(QStringLiteral("triplet")));
+        QVERIFY(session.rankers()->rankerDescription().contains(QStringLiteral("kNN")));
+        QVERIFY(session.rankers()->rankerDescription() != sparse);
         QCOMPARE(model.curatorKeys(), std::size_t{0});
         QVERIFY(model.datastoreKeys() > 0);  // the demo's training mentions
 
@@ -419,8 +419,8 @@ private Q_SLOTS:
             QVERIFY(!queue.empty());
             std::size_t disagreeing = 0;
             for (const QueuedMention& entry : queue) {
-                const auto byRun = session.proposal(entry.key);
-                const auto bySparse = session.sparseProposal(entry.key);
+                const auto byRun = session.rankers()->proposal(entry.key);
+                const auto bySparse = session.rankers()->sparseProposal(entry.key);
                 QVERIFY(byRun.has_value() && bySparse.has_value());
                 if (byRun->entity == bySparse->entity) continue;
                 ++disagreeing;
@@ -434,12 +434,12 @@ private Q_SLOTS:
         QCOMPARE(strokes.size(), std::size_t{3});
         const MentionAt& decided = strokes[0];
         const MentionAt& other = strokes[1];
-        const auto rows = session.candidates(other.key, *other.mention, 64);
+        const auto rows = session.rankers()->rankCandidates(other.key, *other.mention, 64);
         QVERIFY(!rows.empty());
         QVERIFY(rows.front().knnProbability.has_value());
         QVERIFY(rows.front().modelProbability.has_value());
         QVERIFY(rows.front().dense.has_value());
-        QCOMPARE(session.proposedLink(other.key, *other.mention), rows.front().entity);
+        QCOMPARE(session.rankers()->proposedLink(other.key, *other.mention), rows.front().entity);
         // An entity far down the list, which no neighbour names yet.
         const std::string entity = rows.back().entity;
         QVERIFY(entity != rows.front().entity);
@@ -448,12 +448,12 @@ private Q_SLOTS:
         // Before the decision, its datastore reach (nothing is decided yet): the other "stroke"
         // mentions (cosine 1 with the key to come), and not the decided mention itself.
         std::vector<project::MentionKey> reachKeys = model.reachOf(decided.key);
-        for (const auto& key : reachKeys) QVERIFY(session.mentionOf(key) != nullptr);
+        for (const auto& key : reachKeys) QVERIFY(session.rankers()->mentionOf(key) != nullptr);
         QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), decided.key) == reachKeys.end());
         // The review queue's reach of every mention at once (the pairs found at building) is the
         // count of the same list, mention by mention.
         {
-            const auto counts = session.datastoreReachCounts();
+            const auto counts = session.rankers()->datastoreReachCounts();
             QVERIFY(counts.has_value());
             std::size_t mentions = 0;
             for (const auto& split : project_->splits)
@@ -482,7 +482,7 @@ private Q_SLOTS:
         // The exact preview: the mentions whose proposal the decision would move, computed
         // before it with the key added for a moment (and taken back: nothing is stored).
         const std::size_t keysBefore = model.datastoreKeys();
-        const auto moves = session.datastoreMoves(decided.key, entity);
+        const auto moves = session.rankers()->datastoreMoves(decided.key, entity);
         QCOMPARE(model.datastoreKeys(), keysBefore);
         std::vector<project::MentionKey> moveKeys;
         for (const auto& move : moves) {
@@ -494,31 +494,31 @@ private Q_SLOTS:
 
         std::vector<project::MentionKey> reranked;
         int topChanged = 0;
-        connect(&session, &CurationSession::rankingsChanged, this,
+        connect(session.rankers(), &RankerHost::rankingsChanged, this,
                 [&](const std::vector<project::MentionKey>& keys, int changed) {
                     reranked.insert(reranked.end(), keys.begin(), keys.end());
                     topChanged += changed;
                 });
-        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Correct, entity));
+        QVERIFY(session.decisions()->decide(decided.key, *decided.mention, project::DecisionKind::Correct, entity));
         QCOMPARE(model.curatorKeys(), std::size_t{1});
         // The reached mentions are ranked again a few per turn of the event loop.
-        QVERIFY(session.rerankPending());
-        QTRY_VERIFY(!session.rerankPending());
+        QVERIFY(session.rankers()->rerankPending());
+        QTRY_VERIFY(!session.rankers()->rerankPending());
         // Every "stroke" mention was reached (cosine 1 with the new key) and ranked again.
         for (const MentionAt& mention : strokes)
             QVERIFY(std::find(reranked.begin(), reranked.end(), mention.key) != reranked.end());
         QVERIFY(topChanged >= 0);
         // What the decision moved is kept for the status line's "list them": the mentions ranked
         // again whose top entity changed, as many as the signals counted.
-        QCOMPARE(static_cast<int>(session.changedByLastDecision().size()), topChanged);
-        for (const project::MentionKey& key : session.changedByLastDecision()) {
+        QCOMPARE(static_cast<int>(session.rankers()->changedByLastDecision().size()), topChanged);
+        for (const project::MentionKey& key : session.rankers()->changedByLastDecision()) {
             QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
             // What moved was in the reach shown before the decision.
             QVERIFY(std::find(reachKeys.begin(), reachKeys.end(), key) != reachKeys.end());
         }
         // The preview said exactly which (both sorted by key).
         {
-            auto changed = session.changedByLastDecision();
+            auto changed = session.rankers()->changedByLastDecision();
             std::sort(changed.begin(), changed.end());
             std::erase(changed, decided.key);
             QCOMPARE(changed, moveKeys);
@@ -529,52 +529,55 @@ private Q_SLOTS:
         {
             ReachPreview preview;
             std::vector<ReachPreview::Entry> entries;
-            for (const project::MentionKey& key : session.changedByLastDecision())
+            for (const project::MentionKey& key : session.rankers()->changedByLastDecision())
                 entries.push_back({key, QStringLiteral("m")});
             preview.showChanged(QStringLiteral("The last decision"), entries);
             QCOMPARE(preview.count(), topChanged);
             QVERIFY(preview.summary().startsWith(QStringLiteral("The last decision: ")));
         }
-        const auto after = rowOf(session.candidates(other.key, *other.mention, 64), entity);
+        const auto after = rowOf(session.rankers()->rankCandidates(other.key, *other.mention, 64), entity);
         QVERIFY(after.has_value());
         QVERIFY2(after->knnProbability.value_or(0.0) > before + 0.1, "the corrected entity is the nearest key's now");
         const double fed = *after->knnProbability;
         // The proposal the document view and the filters read follows the new ranking.
-        QCOMPARE(session.proposedLink(other.key, *other.mention),
-                 session.candidates(other.key, *other.mention, 1).front().entity);
+        QCOMPARE(session.rankers()->proposedLink(other.key, *other.mention),
+                 session.rankers()->rankCandidates(other.key, *other.mention, 1).front().entity);
 
         // Undo takes the key back: the ranking is the one before, exactly.
         reranked.clear();
-        session.undoStack()->undo();
+        session.decisions()->undoStack()->undo();
         QCOMPARE(model.curatorKeys(), std::size_t{0});
-        QTRY_VERIFY(!session.rerankPending());
+        QTRY_VERIFY(!session.rankers()->rerankPending());
         QVERIFY(std::find(reranked.begin(), reranked.end(), other.key) != reranked.end());
         // The list now says what the undo moved, nothing of the decision before it.
-        for (const project::MentionKey& key : session.changedByLastDecision())
+        for (const project::MentionKey& key : session.rankers()->changedByLastDecision())
             QVERIFY(std::find(reranked.begin(), reranked.end(), key) != reranked.end());
-        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0),
+        QCOMPARE(rowOf(session.rankers()->rankCandidates(other.key, *other.mention, 64), entity)
+                     ->knnProbability.value_or(0.0),
                  before);
-        session.undoStack()->redo();
+        session.decisions()->undoStack()->redo();
         QCOMPARE(model.curatorKeys(), std::size_t{1});
-        QCOMPARE(*rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability, fed);
+        QCOMPARE(*rowOf(session.rankers()->rankCandidates(other.key, *other.mention, 64), entity)->knnProbability, fed);
 
         // A new decision on the same mention replaces the old one's key: still one curator key,
         // and a rejection (no key) leaves none.
-        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Accept, rows.front().entity));
+        QVERIFY(session.decisions()->decide(decided.key, *decided.mention, project::DecisionKind::Accept,
+                                            rows.front().entity));
         QCOMPARE(model.curatorKeys(), std::size_t{1});
-        QVERIFY(session.decide(decided.key, *decided.mention, project::DecisionKind::Reject));
+        QVERIFY(session.decisions()->decide(decided.key, *decided.mention, project::DecisionKind::Reject));
         QCOMPARE(model.curatorKeys(), std::size_t{0});
-        QCOMPARE(rowOf(session.candidates(other.key, *other.mention, 64), entity)->knnProbability.value_or(0.0),
+        QCOMPARE(rowOf(session.rankers()->rankCandidates(other.key, *other.mention, 64), entity)
+                     ->knnProbability.value_or(0.0),
                  before);
-        session.undoStack()->undo();  // the accept is in effect again
+        session.decisions()->undoStack()->undo();  // the accept is in effect again
         QCOMPARE(model.curatorKeys(), std::size_t{1});
 
         // Back to sparse: the candidates lose the model's parts.
-        QSignalSpy sparseSpy(&session, &CurationSession::sparseLinked);
-        session.linkWithSparse();
+        QSignalSpy sparseSpy(session.rankers(), &RankerHost::sparseLinked);
+        session.rankers()->linkWithSparse();
         QCOMPARE(sparseSpy.count(), 1);
-        QVERIFY(session.runLinking() == nullptr);
-        const auto sparseRows = session.candidates(other.key, *other.mention, 5);
+        QVERIFY(session.rankers()->runRanker() == nullptr);
+        const auto sparseRows = session.rankers()->rankCandidates(other.key, *other.mention, 5);
         QVERIFY(!sparseRows.empty());
         QVERIFY(!sparseRows.front().knnProbability.has_value());
         QVERIFY(sparseRows.front().sparse.has_value());
@@ -589,19 +592,19 @@ private Q_SLOTS:
         CurationSession session;
         openSession(session);
         const auto strokes = mentionsReading(*project_, "stroke");
-        const auto decision = session.currentDecision(strokes[0].key);
+        const auto decision = session.decisions()->currentDecision(strokes[0].key);
         QVERIFY(decision.has_value());
         QCOMPARE(decision->kind, project::DecisionKind::Accept);
         linkWithRun(session);
-        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
+        QCOMPARE(session.rankers()->runRanker()->curatorKeys(), std::size_t{1});
         // Undo across the reopening: the correction before the accept is in effect again (its
         // key replaces the accept's), then nothing is.
-        session.undoStack()->undo();
-        QCOMPARE(session.currentDecision(strokes[0].key)->kind, project::DecisionKind::Correct);
-        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
-        session.undoStack()->undo();
-        QVERIFY(!session.currentDecision(strokes[0].key).has_value());
-        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{0});
+        session.decisions()->undoStack()->undo();
+        QCOMPARE(session.decisions()->currentDecision(strokes[0].key)->kind, project::DecisionKind::Correct);
+        QCOMPARE(session.rankers()->runRanker()->curatorKeys(), std::size_t{1});
+        session.decisions()->undoStack()->undo();
+        QVERIFY(!session.decisions()->currentDecision(strokes[0].key).has_value());
+        QCOMPARE(session.rankers()->runRanker()->curatorKeys(), std::size_t{0});
 #endif
     }
 
@@ -612,11 +615,11 @@ private Q_SLOTS:
         QSKIP("this build has no LibTorch: run linking needs it");
 #else
         CurationSession session;
-        QSignalSpy ready(&session, &CurationSession::candidatesReady);
+        QSignalSpy ready(session.rankers(), &RankerHost::rankerReady);
         QCOMPARE(session.open(project_, dir_.filePath(QStringLiteral("merge-into.linkscope"))), QString());
         QVERIFY(ready.wait(30000));
         linkWithRun(session);
-        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{0});
+        QCOMPARE(session.rankers()->runRanker()->curatorKeys(), std::size_t{0});
         const auto strokes = mentionsReading(*project_, "stroke");
         QVERIFY(!strokes.empty() && !strokes[0].mention->ids.ids.empty());
         const QString other = dir_.filePath(QStringLiteral("merge-from.linkscope"));
@@ -630,12 +633,12 @@ private Q_SLOTS:
             accept.curator = "bob";
             store.record(accept);
         }
-        QSignalSpy finished(&session, &CurationSession::mergeFinished);
-        QVERIFY(session.startMerge(other));
+        QSignalSpy finished(session.merge(), &MergeJob::finished);
+        QVERIFY(session.merge()->start(other));
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.first().at(1).toString(), QString());
-        QCOMPARE(session.currentDecision(strokes[0].key)->curator, std::string("bob"));
-        QCOMPARE(session.runLinking()->curatorKeys(), std::size_t{1});
+        QCOMPARE(session.decisions()->currentDecision(strokes[0].key)->curator, std::string("bob"));
+        QCOMPARE(session.rankers()->runRanker()->curatorKeys(), std::size_t{1});
 #endif
     }
 
@@ -647,7 +650,8 @@ private Q_SLOTS:
         CurationSession session;
         openSession(session);
         linkWithRun(session);
-        const curation::TextEmbedding embed = curation::ModelCandidates::textEmbedding(session.sharedRunLinking());
+        const curation::TextEmbedding embed =
+            curation::ModelCandidates::textEmbedding(session.rankers()->sharedRunRanker());
         const std::vector<std::string> texts = {"Stroke", "stroke", "Hypertension"};
         const std::vector<float> vectors = embed(texts);
         QVERIFY(!vectors.empty() && vectors.size() % 3 == 0);
@@ -668,7 +672,7 @@ private Q_SLOTS:
 
         EmbeddingPlot plot;
         plot.setProject(project_);
-        plot.setCandidates(session.sparseCandidates());
+        plot.setCandidates(session.rankers()->sparseRanker());
         curation::NeighbourhoodOptions options;
         options.embed = embed;
         plot.setOptions(options, QStringLiteral("cosine of tiny-triplet's vectors"));
@@ -697,15 +701,15 @@ private Q_SLOTS:
 #else
         CurationSession session;
         openSession(session);
-        QSignalSpy cancelled(&session, &CurationSession::runLinkingCancelled);
-        QSignalSpy linked(&session, &CurationSession::runLinked);
-        session.linkWithRun(run_, curation::LinkMode::Knn);
-        QVERIFY(session.runLinkingUnderWay());
-        session.cancelRunLinking();
+        QSignalSpy cancelled(session.rankers(), &RankerHost::runLinkingCancelled);
+        QSignalSpy linked(session.rankers(), &RankerHost::runLinked);
+        session.rankers()->linkWithRun(run_, curation::LinkMode::Knn);
+        QVERIFY(session.rankers()->runLinkingUnderWay());
+        session.rankers()->cancelRunLinking();
         QVERIFY(cancelled.wait(60000));
         QCOMPARE(linked.count(), 0);
-        QVERIFY(session.runLinking() == nullptr);
-        QVERIFY(!session.rankerDescription().contains(QStringLiteral("triplet")));
+        QVERIFY(session.rankers()->runRanker() == nullptr);
+        QVERIFY(!session.rankers()->rankerDescription().contains(QStringLiteral("triplet")));
 #endif
     }
 
@@ -719,7 +723,7 @@ private Q_SLOTS:
         openSession(session);
         Q_EMIT menu.aboutToShow();
         // Enabled once a project is open, in a build that can link with a run.
-        QCOMPARE(linkRun->isEnabled(), CurationSession::runLinkingAvailable());
+        QCOMPARE(linkRun->isEnabled(), RankerHost::runLinkingAvailable());
     }
 };
 

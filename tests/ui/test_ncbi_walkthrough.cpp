@@ -34,7 +34,8 @@ namespace {
 bool openAndLink(MainWindow& window, const QString& manifest) {
     QSignalSpy loaded(&window, &MainWindow::projectLoaded);
     window.openProject(manifest);
-    if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->proposalsAvailable(); }, 300000))
+    if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->rankers()->proposalsAvailable(); },
+                         300000))
         return false;
     window.activateWindow();
     return QTest::qWaitForWindowActive(&window);
@@ -98,10 +99,10 @@ private Q_SLOTS:
             QVERIFY(window.showMention(QStringLiteral("test"), QString::fromStdString(document.pmid()),
                                        static_cast<int>(first.start), static_cast<int>(first.end)));
             accepted = *window.currentMentionKey();
-            acceptedLink = window.session()->linkInEffect(accepted, first);
+            acceptedLink = window.session()->decisions()->linkInEffect(accepted, first);
             QVERIFY(!acceptedLink.empty());
             QTest::keyClick(window.documentView(), Qt::Key_Return);
-            QCOMPARE(window.session()->currentDecision(accepted)->kind, project::DecisionKind::Accept);
+            QCOMPARE(window.session()->decisions()->currentDecision(accepted)->kind, project::DecisionKind::Accept);
             window.candidatesPanel()->clearOffer();
 
             // The second mention: corrected to a candidate that is not its gold.
@@ -118,7 +119,7 @@ private Q_SLOTS:
             QVERIFY(pick >= 0);
             correctedLink = model->index(pick, CandidateModel::EntityColumn).data().toString().toStdString();
             QTest::keyClick(window.documentView(), static_cast<Qt::Key>(Qt::Key_1 + pick));
-            const auto decision = window.session()->currentDecision(corrected);
+            const auto decision = window.session()->decisions()->currentDecision(corrected);
             QVERIFY(decision);
             QCOMPARE(decision->newLink, correctedLink);
             correctedLinePrefix = QStringLiteral("%1\t%2\t%3\t%4\t")
@@ -131,14 +132,14 @@ private Q_SLOTS:
         MainWindow window;
         window.show();
         QVERIFY(openAndLink(window, manifest));
-        const auto first = window.session()->currentDecision(accepted);
-        const auto second = window.session()->currentDecision(corrected);
+        const auto first = window.session()->decisions()->currentDecision(accepted);
+        const auto second = window.session()->decisions()->currentDecision(corrected);
         QVERIFY(first && second);
         QCOMPARE(first->kind, project::DecisionKind::Accept);
         QCOMPARE(first->newLink, acceptedLink);
         QCOMPARE(second->kind, project::DecisionKind::Correct);
         QCOMPARE(second->newLink, correctedLink);
-        QCOMPARE(window.session()->undoStack()->count(), 2);  // undo goes on after reopening
+        QCOMPARE(window.session()->decisions()->undoStack()->count(), 2);  // undo goes on after reopening
 
         // The test split exported: only the corrected line differs (the accepted link is the
         // corpus's own when the ranker was right; otherwise its line differs too).

@@ -45,7 +45,8 @@ class TestReviewQueueUi : public QObject {
     static bool openDemo(MainWindow& window, const QString& manifest) {
         QSignalSpy loaded(&window, &MainWindow::projectLoaded);
         window.openProject(manifest);
-        if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->proposalsAvailable(); }, 30000))
+        if (!QTest::qWaitFor([&] { return !loaded.isEmpty() && window.session()->rankers()->proposalsAvailable(); },
+                             30000))
             return false;
         window.activateWindow();
         if (!QTest::qWaitForWindowActive(&window)) return false;
@@ -75,7 +76,7 @@ private Q_SLOTS:
 
         // Accepting it takes it out of the queue; F8 then goes to the next one.
         QTest::keyClick(window.documentView(), Qt::Key_Return);
-        QVERIFY(window.session()->currentDecision(queue.front().key).has_value());
+        QVERIFY(window.session()->decisions()->currentDecision(queue.front().key).has_value());
         const auto after = reviewQueueOf(*window.session());
         QCOMPARE(after.size(), queue.size() - 1);
         for (const QueuedMention& entry : after) QVERIFY(!(entry.key == queue.front().key));
@@ -145,7 +146,7 @@ private Q_SLOTS:
         QVERIFY(preview->count() > 0);  // the other "HD" of the abstract proposes Huntington's
         const std::vector<project::MentionKey> previewed = preview->keys();
         QVERIFY(preview->summary().contains(QString::number(preview->count())));
-        QCOMPARE(window.session()->store()->decisionCount(), std::size_t{0});  // nothing stored by looking
+        QCOMPARE(window.session()->decisions()->store()->decisionCount(), std::size_t{0});  // nothing stored by looking
 
         // A click in the list goes to that mention; back, the same preview.
         auto* list = preview->findChild<QListWidget*>(QStringLiteral("reachList"));
@@ -162,11 +163,11 @@ private Q_SLOTS:
         QVERIFY(apply && apply->isVisible());
         apply->click();
         for (const project::MentionKey& other : previewed) {
-            const auto decision = window.session()->currentDecision(other);
+            const auto decision = window.session()->decisions()->currentDecision(other);
             QVERIFY(decision);
             QCOMPARE(decision->newLink, std::string("MESH:D006627"));
         }
-        QCOMPARE(window.session()->store()->decisionCount(), previewed.size() + 1);
+        QCOMPARE(window.session()->decisions()->store()->decisionCount(), previewed.size() + 1);
 
         // Back on the first "HD": every "HD" that proposed otherwise is decided now.
         QVERIFY(window.showMention(QStringLiteral("train"), QStringLiteral("90000001"), 90, 92));
