@@ -35,8 +35,12 @@ CandidatesPanel::CandidatesPanel(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->setWordWrap(false);
+    // Every column as wide as its text, the preferred name included: a stretched name column
+    // gets only what the score parts leave, which in a narrow dock cut it to a few letters. The
+    // table scrolls sideways instead, and the last column takes any room to spare.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(CandidateModel::PreferredNameColumn, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     layout->addWidget(table_, 1);
     connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) { pick(index.row() + 1); });

@@ -2,12 +2,15 @@
 // README command (documents listed, mentions highlighted, keyboard navigation, KB summary).
 #include <QApplication>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLocale>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 
+#include "candidate_model.h"
+#include "candidates_panel.h"
 #include "corpus/corpus.h"
 #include "document_list_model.h"
 #include "document_view.h"
@@ -176,6 +179,21 @@ private Q_SLOTS:
         QVERIFY2(log->height() <= window.height() / 4, qPrintable(QString::number(log->height())));
         QVERIFY(documents->width() >= window.width() / 5);
         QVERIFY(candidates->width() >= window.width() / 5);
+    }
+
+    void preferredNameIsNotCut() {
+        MainWindow window;
+        window.show();
+        waitLoaded(window);
+        QTRY_VERIFY_WITH_TIMEOUT(window.candidatesPanel()->model()->rowCount() > 0, 30000);
+        const QTableView* table = window.candidatesPanel()->table();
+        const QHeaderView* header = table->horizontalHeader();
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QString name = table->model()->index(row, CandidateModel::PreferredNameColumn).data().toString();
+            QVERIFY2(header->sectionSize(CandidateModel::PreferredNameColumn) >=
+                         table->fontMetrics().horizontalAdvance(name),
+                     qPrintable(name));
+        }
     }
 
     void brokenManifestIsReportedNotCrashing() {
