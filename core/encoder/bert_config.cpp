@@ -15,6 +15,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_object_reader.h"
 #include "util/line_reader.h"
 
 namespace linkscope::encoder {
@@ -48,53 +49,6 @@ bool isInterpreted(std::string_view key) {
         if (interpreted == key) return true;
     return false;
 }
-
-/// Reads the typed members of one JSON object, naming the file and the key in every error.
-class FieldReader {
-public:
-    FieldReader(const Json& object, std::string file, std::string where)
-        : object_(object), file_(std::move(file)), where_(std::move(where)) {}
-
-    void size(const char* key, std::size_t& into, bool required) const {
-        const Json* value = find(key, required);
-        if (!value) return;
-        static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
-        if (!value->is_number_unsigned()) fail(key, "must be a non-negative integer, not " + describe(*value));
-        into = static_cast<std::size_t>(value->get<std::uint64_t>());
-    }
-    void number(const char* key, double& into) const {
-        const Json* value = find(key, false);
-        if (!value) return;
-        if (!value->is_number()) fail(key, "must be a number, not " + describe(*value));
-        into = value->get<double>();
-    }
-    void string(const char* key, std::string& into) const {
-        const Json* value = find(key, false);
-        if (!value) return;
-        if (!value->is_string()) fail(key, "must be a string, not " + describe(*value));
-        into = value->get<std::string>();
-    }
-    [[noreturn]] void fail(const char* key, const std::string& message) const {
-        throw ParseError(file_, 0, where_ + "\"" + key + "\" " + message);
-    }
-
-private:
-    const Json* find(const char* key, bool required) const {
-        const auto it = object_.find(key);
-        if (it == object_.end()) {
-            if (required) throw ParseError(file_, 0, where_ + "missing required key \"" + std::string(key) + "\"");
-            return nullptr;
-        }
-        return &*it;
-    }
-    static std::string describe(const Json& value) {
-        return std::string(value.type_name()) + " " + briefJson(value, 40);
-    }
-
-    const Json& object_;
-    std::string file_;
-    std::string where_;
-};
 
 /// a * b + c with overflow reported as nullopt (a config with absurd sizes must not wrap around
 /// to a plausible parameter count).
@@ -179,60 +133,58 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
     if (!root.is_object()) throw ParseError(name, 0, "config.json must be a JSON object");
 
     BertConfig config;
-    const FieldReader fields(root, name, "");
+    JsonObjectReader fields(root, name);
     std::string modelType = "bert";
     fields.string("model_type", modelType);
     if (modelType != "bert")
         throw ParseError(name, 0,
                          "model_type \"" + modelType +
                              "\" is not supported: this engine runs BERT encoders only (model_type \"bert\")");
-    fields.size("vocab_size", config.vocabSize, true);
-    fields.size("hidden_size", config.hiddenSize, true);
-    fields.size("num_hidden_layers", config.numHiddenLayers, true);
-    fields.size("num_attention_heads", config.numAttentionHeads, true);
-    fields.size("intermediate_size", config.intermediateSize, true);
-    fields.size("max_position_embeddings", config.maxPositionEmbeddings, false);
-    fields.size("type_vocab_size", config.typeVocabSize, false);
-    fields.size("pad_token_id", config.padTokenId, false);
-    fields.number("layer_norm_eps", config.layerNormEps);
+    const auto requiredSize = [&fields](const char* key, std::size_t& into) {
+        fields.require(key);
+        fields.size(key, into);
+    };
+    requiredSize("vocab_size", config.vocabSize);
+    requiredSize("hidden_size", config.hiddenSize);
+    requiredSize("num_hidden_layers", config.numHiddenLayers);
+    requiredSize("num_attention_heads", config.numAttentionHeads);
+    requiredSize("intermediate_size", config.intermediateSize);
+    fields.size("max_position_embeddings", config.maxPositionEmbeddings);
+    fields.size("type_vocab_size", config.typeVocabSize);
+    fields.size("pad_token_id", config.padTokenId);
+    fields.real("layer_norm_eps", config.layerNormEps);
     fields.string("hidden_act", config.hiddenAct);
-    fields.number("hidden_dropout_prob", config.hiddenDropoutProb);
-    fields.number("attention_probs_dropout_prob", config.attentionProbsDropoutProb);
-    fields.number("initializer_range", config.initializerRange);
+    fields.real("hidden_dropout_prob", config.hiddenDropoutProb);
+    fields.real("attention_probs_dropout_prob", config.attentionProbsDropoutProb);
+    fields.real("initializer_range", config.initializerRange);
     fields.string("position_embedding_type", config.positionEmbeddingType);
-    if (const auto architectures = root.find("architectures");
-        architectures != root.end() && !architectures->is_array() && !architectures->is_null())
+    if (const Json* architectures = fields.member("architectures");
+        architectures && !architectures->is_array() && !architectures->is_null())
         fields.fail("architectures", "must be a list of class names");
 
-    if (const auto own = root.find("linkscope"); own != root.end()) {
-        if (!own->is_object())
-            fields.fail("linkscope", "must be an object {\"pooling\": ..., \"projection_dim\": ...}");
-        for (const auto& [key, value] : own->items())
+    if (auto ownFields = fields.object("linkscope", "{\"pooling\": ..., \"projection_dim\": ...}")) {
+        for (const auto& [key, value] : root.at("linkscope").items())
             if (key != "pooling" && key != "projection_dim" && key != "projection_head" && key != "mention_alone" &&
                 key != "mention_context_weight")
                 throw ParseError(name, 0,
                                  "\"linkscope\" has the unknown key \"" + key +
                                      "\" (known: pooling, projection_dim, projection_head, mention_alone, "
                                      "mention_context_weight)");
-        const FieldReader ownFields(*own, name, "linkscope: ");
         std::string pooling(poolingName(config.pooling));
-        ownFields.string("pooling", pooling);
+        ownFields->string("pooling", pooling);
         const auto parsed = parsePooling(pooling);
-        if (!parsed) ownFields.fail("pooling", "\"" + pooling + "\" is not one of cls, mean, markers, start-end");
+        if (!parsed) ownFields->fail("pooling", "\"" + pooling + "\" is not one of cls, mean, markers, start-end");
         config.pooling = *parsed;
-        ownFields.size("projection_dim", config.projectionDim, false);
+        ownFields->size("projection_dim", config.projectionDim);
         std::string head(projectionHeadName(config.projectionHead));
-        ownFields.string("projection_head", head);
+        ownFields->string("projection_head", head);
         const auto parsedHead = parseProjectionHead(head);
-        if (!parsedHead) ownFields.fail("projection_head", "\"" + head + "\" is not one of linear, layernorm");
+        if (!parsedHead) ownFields->fail("projection_head", "\"" + head + "\" is not one of linear, layernorm");
         config.projectionHead = *parsedHead;
-        if (const auto alone = own->find("mention_alone"); alone != own->end()) {
-            if (!alone->is_boolean()) ownFields.fail("mention_alone", "must be true or false");
-            config.mentionAlone = alone->get<bool>();
-        }
-        if (const auto weight = own->find("mention_context_weight"); weight != own->end()) {
+        ownFields->boolean("mention_alone", config.mentionAlone);
+        if (const Json* weight = ownFields->member("mention_context_weight")) {
             if (!weight->is_number() || !(weight->get<double>() >= 0.0 && weight->get<double>() <= 1.0))
-                ownFields.fail("mention_context_weight", "must be a number from 0 to 1");
+                ownFields->fail("mention_context_weight", "must be a number from 0 to 1");
             config.mentionContextWeight = weight->get<double>();
         }
     }

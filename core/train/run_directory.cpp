@@ -12,6 +12,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_object_reader.h"
 
 namespace linkscope::train {
 
@@ -44,45 +45,38 @@ constexpr std::array<std::string_view, 3> kOptionalKeys = {"preset", "collapse",
 // evaluate another model than the run's.
 class RunJsonReader {
 public:
-    RunJsonReader(const nlohmann::json& json, std::string file) : json_(json), file_(std::move(file)) {
-        if (!json_.is_object()) fail("run.json must hold a JSON object");
-        for (const auto& item : json_.items())
-            if (std::find(kKeys.begin(), kKeys.end(), item.key()) == kKeys.end())
-                fail("unknown key \"" + item.key() + "\"");
+    RunJsonReader(const nlohmann::json& json, std::string file) : reader_(json, std::move(file)) {
+        if (!json.is_object()) reader_.fail("run.json must hold a JSON object");
+        reader_.refuseKeysOtherThan(kKeys);
     }
 
-    std::string text(std::string_view key) const {
-        if (std::find(kOptionalKeys.begin(), kOptionalKeys.end(), key) != kOptionalKeys.end() && !json_.contains(key))
-            return {};
-        const auto& value = at(key);
-        if (!value.is_string()) fail("\"" + std::string(key) + "\" must be a string");
-        return value.get<std::string>();
+    std::string text(std::string_view key) {
+        std::string value;
+        if (present(key)) reader_.string(key, value);
+        return value;
     }
-    std::size_t count(std::string_view key) const {
-        if (std::find(kOptionalKeys.begin(), kOptionalKeys.end(), key) != kOptionalKeys.end() && !json_.contains(key))
-            return 0;
-        const auto& value = at(key);
-        // nlohmann reads "3" as unsigned, "-3" as a signed integer and "3.0" as a float.
-        if (!value.is_number_unsigned()) fail("\"" + std::string(key) + "\" must be a non-negative integer");
-        return value.get<std::size_t>();
+    std::size_t count(std::string_view key) {
+        std::size_t value = 0;
+        if (present(key)) reader_.size(key, value);
+        return value;
     }
-    double number(std::string_view key) const {
-        const auto& value = at(key);
-        if (!value.is_number()) fail("\"" + std::string(key) + "\" must be a number");
-        return value.get<double>();
+    double number(std::string_view key) {
+        double value = 0.0;
+        if (present(key)) reader_.real(key, value);
+        return value;
     }
 
-    [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, 0, message); }
+    [[noreturn]] void fail(const std::string& message) const { reader_.fail(message); }
 
 private:
-    const nlohmann::json& at(std::string_view key) const {
-        const auto it = json_.find(key);
-        if (it == json_.end()) fail("missing key \"" + std::string(key) + "\"");
-        return *it;
+    // False for an optional key that is absent; an error for a required one.
+    bool present(std::string_view key) const {
+        if (reader_.has(key)) return true;
+        if (std::find(kOptionalKeys.begin(), kOptionalKeys.end(), key) != kOptionalKeys.end()) return false;
+        reader_.fail("missing key \"" + std::string(key) + "\"");
     }
 
-    const nlohmann::json& json_;
-    std::string file_;
+    JsonObjectReader reader_;
 };
 
 void requireFinite(double value, std::string_view key) {
@@ -108,7 +102,7 @@ bool isRunDirectory(const std::filesystem::path& directory) {
 RunInfo readRunInfo(const std::filesystem::path& run) {
     const std::filesystem::path file = runInfoFile(run);
     const nlohmann::json json = readJsonFile(file);
-    const RunJsonReader reader(json, file.string());
+    RunJsonReader reader(json, file.string());
     RunInfo info;
     info.status = reader.text("status");
     if (std::find(kStatuses.begin(), kStatuses.end(), info.status) == kStatuses.end())

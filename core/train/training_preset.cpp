@@ -8,15 +8,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <set>
-#include <type_traits>
 #include <utility>
 
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_object_reader.h"
 
 namespace linkscope::train {
 namespace {
@@ -24,9 +22,6 @@ namespace {
 using Json = nlohmann::json;
 // Written presets keep the schema's order (method first, choices last), as a person reads them.
 using OrderedJson = nlohmann::ordered_json;
-
-template <typename Enum, std::size_t N>
-using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
 constexpr NameTable<Method, 8> kMethods{{
     {Method::BioSyn, "biosyn"},
@@ -77,6 +72,10 @@ constexpr std::string_view kPaperSchedule = "paper";
 // BERT inputs hold [CLS] and [SEP] around the text: fewer than 3 tokens leave no room for it.
 constexpr std::size_t kMinInputTokens = 3;
 
+// Presets are written by people: errors name a key by its path ("training.epochs"), and a count
+// may be written as a whole float (3.0).
+constexpr JsonReaderStyle kPresetStyle{JsonReaderStyle::Keys::Dotted, true};
+
 template <typename Enum, std::size_t N>
 std::string_view nameIn(const NameTable<Enum, N>& table, Enum value) noexcept {
     for (const auto& [entry, name] : table)
@@ -84,195 +83,11 @@ std::string_view nameIn(const NameTable<Enum, N>& table, Enum value) noexcept {
     return "?";
 }
 
-template <typename Enum, std::size_t N>
-std::optional<Enum> parseIn(const NameTable<Enum, N>& table, std::string_view name) noexcept {
-    for (const auto& [entry, spelled] : table)
-        if (spelled == name) return entry;
-    return std::nullopt;
-}
-
-template <typename Enum, std::size_t N>
-std::string spelledList(const NameTable<Enum, N>& table) {
-    std::string list;
-    for (const auto& [entry, name] : table) list += (list.empty() ? "" : ", ") + std::string(name);
-    return list;
-}
-
 std::string joined(const std::vector<std::string>& names) {
     std::string list;
     for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
     return list;
 }
-
-/// A value as an error message shows it: its JSON type and (the start of) its text. Arrays and
-/// objects are not written out: they may be large, or nested deeper than a recursive dump goes.
-std::string describe(const Json& value) {
-    if (value.is_array()) return "a list";
-    if (value.is_object()) return "an object";
-    if (value.is_null()) return "null";
-    const std::string text = value.dump();
-    return std::string(value.type_name()) + " " + (text.size() > 40 ? text.substr(0, 40) + "..." : text);
-}
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-/// The accepted interval of a real-valued key, and how an error message words it.
-struct RealRange {
-    double min = -kInfinity;
-    bool minInclusive = true;
-    double max = kInfinity;
-    bool maxInclusive = true;
-
-    bool contains(double value) const {
-        return (minInclusive ? value >= min : value > min) && (maxInclusive ? value <= max : value < max);
-    }
-    std::string wording() const {
-        // "between 0 and 1" rather than nlohmann's "0.0 and 1.0": the bounds are whole or short.
-        const auto text = [](double bound) {
-            return std::floor(bound) == bound && std::fabs(bound) < 1e15 ? std::to_string(static_cast<long long>(bound))
-                                                                         : Json(bound).dump();
-        };
-        if (std::isfinite(min) && std::isfinite(max)) return "between " + text(min) + " and " + text(max);
-        if (std::isfinite(min)) return (minInclusive ? "at least " : "greater than ") + text(min);
-        if (std::isfinite(max)) return (maxInclusive ? "at most " : "less than ") + text(max);
-        return "a finite number";
-    }
-};
-RealRange atLeast(double min) { return {min, true, kInfinity, true}; }
-RealRange greaterThan(double min) { return {min, false, kInfinity, true}; }
-RealRange between(double min, double max) { return {min, true, max, true}; }
-RealRange anyReal() { return {}; }
-
-/// Reads the members of one JSON object of a preset with their types and ranges checked,
-/// naming each by its path from the top ("training.batch_size") in every error, and remembers
-/// what it was asked for so that finish() can refuse every other key.
-class ObjectReader {
-public:
-    ObjectReader(const Json& object, std::string file, std::string path)
-        : object_(object), file_(std::move(file)), path_(std::move(path)) {}
-
-    bool has(const char* key) const { return object_.contains(key); }
-
-    /// The member itself (nullptr when absent); the caller checks it.
-    const Json* member(const char* key) {
-        asked_.emplace_back(key);
-        const auto it = object_.find(key);
-        return it == object_.end() ? nullptr : &*it;
-    }
-
-    void size(const char* key, std::size_t& into, std::size_t minimum = 0) {
-        static_assert(sizeof(std::size_t) >= sizeof(std::uint64_t), "sizes are read as 64-bit integers");
-        std::uint64_t value = into;
-        if (!wholeNumber(key, value)) return;
-        if (value < minimum)
-            fail(key, "must be at least " + std::to_string(minimum) + ", not " + std::to_string(value));
-        into = static_cast<std::size_t>(value);
-    }
-    void uint64(const char* key, std::uint64_t& into) { wholeNumber(key, into); }
-
-    /// A named schedule's own value of a preset key: set only when the key is there.
-    template <typename T, typename... Bounds>
-    void optional(const char* key, std::optional<T>& into, Bounds... bounds) {
-        if (!member(key)) return;
-        T value{};
-        if constexpr (std::is_same_v<T, double>)
-            real(key, value, bounds...);
-        else
-            size(key, value, bounds...);
-        into = value;
-    }
-    void real(const char* key, double& into, const RealRange& range) {
-        const Json* value = member(key);
-        if (!value) return;
-        if (!value->is_number()) fail(key, "must be a number, not " + describe(*value));
-        const double number = value->get<double>();  // finite: parsePresetJson refuses 1e999
-        if (!range.contains(number)) fail(key, "must be " + range.wording() + ", not " + value->dump());
-        into = number;
-    }
-    void boolean(const char* key, bool& into) {
-        const Json* value = member(key);
-        if (!value) return;
-        if (!value->is_boolean()) fail(key, "must be true or false, not " + describe(*value));
-        into = value->get<bool>();
-    }
-    void string(const char* key, std::string& into) {
-        const Json* value = member(key);
-        if (!value) return;
-        if (!value->is_string()) fail(key, "must be a string, not " + describe(*value));
-        into = value->get<std::string>();
-    }
-    template <typename Enum, std::size_t N>
-    void choice(const char* key, Enum& into, const NameTable<Enum, N>& table) {
-        const Json* value = member(key);
-        if (!value) return;
-        if (!value->is_string())
-            fail(key, "must be a string, one of " + spelledList(table) + ", not " + describe(*value));
-        const auto parsed = parseIn(table, value->get<std::string>());
-        if (!parsed) fail(key, "must be one of " + spelledList(table) + ", not " + value->dump());
-        into = *parsed;
-    }
-    void stringList(const char* key, std::vector<std::string>& into) {
-        const Json* value = member(key);
-        if (!value) return;
-        if (!value->is_array()) fail(key, "must be a list of strings, not " + describe(*value));
-        std::vector<std::string> strings;
-        for (std::size_t i = 0; i < value->size(); ++i) {
-            const Json& element = (*value)[i];
-            if (!element.is_string())
-                fail(key, "must be a list of strings; element " + std::to_string(i + 1) + " is " + describe(element));
-            strings.push_back(element.get<std::string>());
-        }
-        into = std::move(strings);
-    }
-    /// The reader of a nested object, nullopt when the key is absent.
-    std::optional<ObjectReader> object(const char* key) {
-        const Json* value = member(key);
-        if (!value) return std::nullopt;
-        if (!value->is_object()) fail(key, "must be an object {...}, not " + describe(*value));
-        return ObjectReader(*value, file_, keyPath(key) + ".");
-    }
-
-    /// Refuses the first key (in sorted order) that no read asked for.
-    void finish() const {
-        for (const auto& [key, value] : object_.items())
-            if (std::find(asked_.begin(), asked_.end(), key) == asked_.end())
-                throw ParseError(file_, 0,
-                                 "unknown key \"" + keyPath(key) + "\" (known" +
-                                     (path_.empty() ? "" : " in " + path_.substr(0, path_.size() - 1)) + ": " +
-                                     joined(asked_) + ")");
-    }
-
-    std::string keyPath(std::string_view key) const { return path_ + std::string(key); }
-    [[noreturn]] void fail(std::string_view key, const std::string& message) const {
-        throw ParseError(file_, 0, keyPath(key) + " " + message);
-    }
-    const std::string& file() const { return file_; }
-
-private:
-    /// A non-negative whole number; false when absent. 3.0 is accepted (it is a whole number),
-    /// 2.5 and -1 are not: a count must not be rounded or wrapped around silently.
-    bool wholeNumber(const char* key, std::uint64_t& into) {
-        const Json* value = member(key);
-        if (!value) return false;
-        if (value->is_number_unsigned()) {
-            into = value->get<std::uint64_t>();
-            return true;
-        }
-        if (value->is_number_integer()) fail(key, "must be a non-negative integer, not " + value->dump());
-        if (!value->is_number_float()) fail(key, "must be a non-negative integer, not " + describe(*value));
-        const double number = value->get<double>();
-        if (number < 0) fail(key, "must be a non-negative integer, not " + value->dump());
-        if (std::floor(number) != number) fail(key, "must be a whole number, not " + value->dump());
-        if (number >= 0x1p64) fail(key, "is too large: " + value->dump());
-        into = static_cast<std::uint64_t>(number);
-        return true;
-    }
-
-    const Json& object_;
-    std::string file_;
-    std::string path_;
-    std::vector<std::string> asked_;
-};
 
 /// parseJson, plus the one failure of valid JSON syntax that nlohmann reports as out_of_range
 /// rather than parse_error (and parseJson lets through): a number beyond double, such as 1e999.
@@ -327,7 +142,7 @@ void rejectDuplicateKeys(const std::string& text, const std::string& file) {
     if (duplicate) throw ParseError(file, 0, "duplicate key \"" + *duplicate + "\"");
 }
 
-void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
+void readEncoder(JsonObjectReader& encoder, TrainingPreset& preset) {
     encoder.choice("pooling", preset.pooling, kPoolings);
     encoder.size("max_length", preset.maxLength, kMinInputTokens);
     encoder.size("entity_max_length", preset.entityMaxLength, kMinInputTokens);
@@ -348,17 +163,17 @@ void readEncoder(ObjectReader& encoder, TrainingPreset& preset) {
     encoder.choice("markers", preset.markers, kMarkers);
     encoder.boolean("homonym_expansion", preset.homonymExpansion);
     encoder.boolean("mention_alone", preset.mentionAlone);
-    encoder.real("mention_context_weight", preset.mentionContextWeight, between(0, 1));
+    encoder.real("mention_context_weight", preset.mentionContextWeight, RealRange::between(0, 1));
     encoder.finish();
 }
 
 /// "training" and every schedule: a schedule starts from `training` and overrides what it names.
-void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
+void readSchedule(JsonObjectReader& reader, Schedule& schedule, bool named) {
     reader.size("epochs", schedule.epochs, 1);
     reader.size("batch_size", schedule.batchSize, 1);
     reader.size("gradient_accumulation", schedule.gradientAccumulation, 1);
-    reader.real("learning_rate", schedule.learningRate, greaterThan(0));
-    reader.real("weight_decay", schedule.weightDecay, atLeast(0));
+    reader.real("learning_rate", schedule.learningRate, RealRange::greaterThan(0));
+    reader.real("weight_decay", schedule.weightDecay, RealRange::atLeast(0));
     std::string optimizer = schedule.optimizer;
     reader.string("optimizer", optimizer);
     if (std::find(kOptimizers.begin(), kOptimizers.end(), optimizer) == kOptimizers.end())
@@ -371,40 +186,42 @@ void readSchedule(ObjectReader& reader, Schedule& schedule, bool named) {
     if (named) {
         reader.size("max_length", schedule.maxLength, kMinInputTokens);
         reader.boolean("mention_alone", schedule.mentionAlone);
-        reader.optional("mention_context_weight", schedule.mentionContextWeight, between(0, 1));
+        reader.optional("mention_context_weight", schedule.mentionContextWeight, RealRange::between(0, 1));
         reader.optional("projection_dim", schedule.projectionDim);
-        reader.optional("first_stage_weight", schedule.firstStageWeight, atLeast(0));
+        reader.optional("first_stage_weight", schedule.firstStageWeight, RealRange::atLeast(0));
     }
     reader.finish();
 }
 
-void readSchedules(ObjectReader& top, TrainingPreset& preset) {
+void readSchedules(JsonObjectReader& top, TrainingPreset& preset) {
     const Json* schedules = top.member("schedules");
     if (!schedules) return;
     if (!schedules->is_object())
-        top.fail("schedules", "must be an object of named schedules {\"short\": {...}}, not " + describe(*schedules));
+        top.fail("schedules",
+                 "must be an object of named schedules {\"short\": {...}}, not " + describeJson(*schedules));
     for (const auto& [name, overrides] : schedules->items()) {
         if (name.empty() || name == kPaperSchedule)
             throw ParseError(
                 top.file(), 0,
                 "schedules: the name \"" + name + "\" is reserved for \"training\" (the paper's schedule)");
         if (!overrides.is_object())
-            throw ParseError(top.file(), 0,
-                             "schedules." + name + " must be an object of training keys, not " + describe(overrides));
+            throw ParseError(
+                top.file(), 0,
+                "schedules." + name + " must be an object of training keys, not " + describeJson(overrides));
         Schedule schedule = preset.training;
-        ObjectReader reader(overrides, top.file(), "schedules." + name + ".");
+        JsonObjectReader reader(overrides, top.file(), kPresetStyle, "schedules." + name + ".");
         readSchedule(reader, schedule, true);
         preset.schedules.emplace(name, std::move(schedule));
     }
 }
 
-void readBioSyn(ObjectReader& reader, BioSynSettings& biosyn) {
+void readBioSyn(JsonObjectReader& reader, BioSynSettings& biosyn) {
     reader.size("top_k", biosyn.topK, 1);
-    reader.real("dense_ratio", biosyn.denseRatio, between(0, 1));
+    reader.real("dense_ratio", biosyn.denseRatio, RealRange::between(0, 1));
     reader.choice("candidates", biosyn.candidates, kCandidateSources);
-    reader.real("sparse_weight", biosyn.sparseWeight, anyReal());
+    reader.real("sparse_weight", biosyn.sparseWeight, RealRange::any());
     reader.boolean("train_sparse_weight", biosyn.trainSparseWeight);
-    reader.real("sparse_weight_learning_rate", biosyn.sparseWeightLearningRate, greaterThan(0));
+    reader.real("sparse_weight_learning_rate", biosyn.sparseWeightLearningRate, RealRange::greaterThan(0));
     reader.size("own_candidates", biosyn.ownCandidates);
     reader.size("shared_candidates", biosyn.sharedCandidates);
     reader.finish();
@@ -413,51 +230,51 @@ void readBioSyn(ObjectReader& reader, BioSynSettings& biosyn) {
     const bool sharing = biosyn.ownCandidates > 0 || biosyn.sharedCandidates > 0;
     if (sharing && biosyn.ownCandidates + biosyn.sharedCandidates != biosyn.topK)
         reader.fail("own_candidates",
-                    "+ " + reader.keyPath("shared_candidates") + " must equal " + reader.keyPath("top_k") +
+                    "+ " + reader.keyName("shared_candidates") + " must equal " + reader.keyName("top_k") +
                         " when candidates are shared (" + std::to_string(biosyn.ownCandidates) + " + " +
                         std::to_string(biosyn.sharedCandidates) + " != " + std::to_string(biosyn.topK) + ")");
 }
 
-void readTriplet(ObjectReader& reader, TripletSettings& triplet) {
+void readTriplet(JsonObjectReader& reader, TripletSettings& triplet) {
     reader.choice("training_set", triplet.trainingSet, kTripletTrainingSets);
-    reader.real("mention_ratio", triplet.mentionRatio, greaterThan(0));
-    reader.real("sieve_threshold", triplet.sieveThreshold, between(-1, 1));  // a cosine similarity
+    reader.real("mention_ratio", triplet.mentionRatio, RealRange::greaterThan(0));
+    reader.real("sieve_threshold", triplet.sieveThreshold, RealRange::between(-1, 1));  // a cosine similarity
     reader.finish();
 }
 
-void readPrototype(ObjectReader& reader, PrototypeSettings& prototype) {
+void readPrototype(JsonObjectReader& reader, PrototypeSettings& prototype) {
     reader.choice("variant", prototype.variant, kPrototypeVariants);
     reader.size("candidates", prototype.candidates, 1);
     reader.choice("candidate_source", prototype.candidateSource, kCandidateSources);
-    reader.real("margin", prototype.margin, atLeast(0));
-    reader.real("radius_init", prototype.radiusInit, greaterThan(0));
-    reader.real("epsilon", prototype.epsilon, atLeast(0));
-    reader.real("radius_learning_rate", prototype.radiusLearningRate, atLeast(0));  // 0: a fixed radius
+    reader.real("margin", prototype.margin, RealRange::atLeast(0));
+    reader.real("radius_init", prototype.radiusInit, RealRange::greaterThan(0));
+    reader.real("epsilon", prototype.epsilon, RealRange::atLeast(0));
+    reader.real("radius_learning_rate", prototype.radiusLearningRate, RealRange::atLeast(0));  // 0: a fixed radius
     reader.size("max_synonyms", prototype.maxSynonyms);
-    reader.real("first_stage_weight", prototype.firstStageWeight, atLeast(0));
+    reader.real("first_stage_weight", prototype.firstStageWeight, RealRange::atLeast(0));
     reader.finish();
 }
 
-void readContrastive(ObjectReader& reader, ContrastiveSettings& contrastive) {
-    reader.real("temperature", contrastive.temperature, greaterThan(0));
+void readContrastive(JsonObjectReader& reader, ContrastiveSettings& contrastive) {
+    reader.real("temperature", contrastive.temperature, RealRange::greaterThan(0));
     reader.size("hard_negatives", contrastive.hardNegatives);  // 0: in-batch negatives only
     reader.finish();
 }
 
-void readSelfAlignment(ObjectReader& reader, SelfAlignmentSettings& settings) {
-    reader.real("alpha", settings.alpha, greaterThan(0));
-    reader.real("beta", settings.beta, greaterThan(0));
-    reader.real("base", settings.base, between(-1, 1));  // a cosine similarity
-    reader.real("epsilon", settings.epsilon, atLeast(0));
+void readSelfAlignment(JsonObjectReader& reader, SelfAlignmentSettings& settings) {
+    reader.real("alpha", settings.alpha, RealRange::greaterThan(0));
+    reader.real("beta", settings.beta, RealRange::greaterThan(0));
+    reader.real("base", settings.base, RealRange::between(-1, 1));  // a cosine similarity
+    reader.real("epsilon", settings.epsilon, RealRange::atLeast(0));
     reader.size("max_pairs_per_concept", settings.maxPairsPerConcept);
     reader.boolean("single_name_pairs", settings.singleNamePairs);
     reader.finish();
 }
 
-void readMaskedLm(ObjectReader& reader, MaskedLmSettings& settings) {
+void readMaskedLm(JsonObjectReader& reader, MaskedLmSettings& settings) {
     reader.real("mask_probability", settings.maskProbability, RealRange{0, false, 1, true});
-    reader.real("mask_token_share", settings.maskTokenShare, between(0, 1));
-    reader.real("random_token_share", settings.randomTokenShare, between(0, 1));
+    reader.real("mask_token_share", settings.maskTokenShare, RealRange::between(0, 1));
+    reader.real("random_token_share", settings.randomTokenShare, RealRange::between(0, 1));
     // 2 at least: every document held out would leave nothing to train on; 0: none held out.
     reader.size("held_out_every", settings.heldOutEvery);
     if (settings.heldOutEvery == 1) reader.fail("held_out_every", "must be 0 (none held out) or at least 2, not 1");
@@ -502,7 +319,7 @@ bool looksLikePreset(const std::filesystem::path& file) {
 }  // namespace
 
 std::string_view methodName(Method method) noexcept { return nameIn(kMethods, method); }
-std::optional<Method> parseMethod(std::string_view name) noexcept { return parseIn(kMethods, name); }
+std::optional<Method> parseMethod(std::string_view name) noexcept { return parseName(kMethods, name); }
 bool linksMentions(Method method) noexcept { return method != Method::SelfAlignment && method != Method::MaskedLm; }
 bool validatesOwnData(Method method) noexcept { return method == Method::MaskedLm; }
 bool pretrainsEncoder(Method method) noexcept {
@@ -530,24 +347,24 @@ std::string contextStartAdvice(const TrainingPreset& preset, StartKind start) {
 }
 
 std::string_view similarityName(Similarity similarity) noexcept { return nameIn(kSimilarities, similarity); }
-std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseIn(kSimilarities, name); }
+std::optional<Similarity> parseSimilarity(std::string_view name) noexcept { return parseName(kSimilarities, name); }
 
 std::string_view markersName(ContextMarkers markers) noexcept { return nameIn(kMarkers, markers); }
-std::optional<ContextMarkers> parseMarkers(std::string_view name) noexcept { return parseIn(kMarkers, name); }
+std::optional<ContextMarkers> parseMarkers(std::string_view name) noexcept { return parseName(kMarkers, name); }
 
 std::string_view candidateSourceName(CandidateSource source) noexcept { return nameIn(kCandidateSources, source); }
 std::optional<CandidateSource> parseCandidateSource(std::string_view name) noexcept {
-    return parseIn(kCandidateSources, name);
+    return parseName(kCandidateSources, name);
 }
 
 std::string_view tripletTrainingSetName(TripletTrainingSet set) noexcept { return nameIn(kTripletTrainingSets, set); }
 std::optional<TripletTrainingSet> parseTripletTrainingSet(std::string_view name) noexcept {
-    return parseIn(kTripletTrainingSets, name);
+    return parseName(kTripletTrainingSets, name);
 }
 
 std::string_view prototypeVariantName(PrototypeVariant variant) noexcept { return nameIn(kPrototypeVariants, variant); }
 std::optional<PrototypeVariant> parsePrototypeVariant(std::string_view name) noexcept {
-    return parseIn(kPrototypeVariants, name);
+    return parseName(kPrototypeVariants, name);
 }
 
 const Schedule& TrainingPreset::schedule(std::string_view scheduleName) const {
@@ -581,13 +398,13 @@ TrainingPreset TrainingPreset::load(const std::filesystem::path& file) {
     const Json root = parsePresetJson(text, source);
     rejectDuplicateKeys(text, source);
     if (!root.is_object())
-        throw ParseError(source, 0, "a training preset must be a JSON object, not " + describe(root));
+        throw ParseError(source, 0, "a training preset must be a JSON object, not " + describeJson(root));
 
     TrainingPreset preset;
     preset.name = file.stem().string();
-    ObjectReader top(root, source, "");
+    JsonObjectReader top(root, source, kPresetStyle);
     if (!top.has("method"))
-        throw ParseError(source, 0, "missing required key \"method\" (one of " + spelledList(kMethods) + ")");
+        throw ParseError(source, 0, "missing required key \"method\" (one of " + nameList(kMethods) + ")");
     top.choice("method", preset.method, kMethods);
     top.string("paper", preset.paper);
     top.string("description", preset.description);
