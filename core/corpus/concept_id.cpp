@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "corpus/id_list.h"
 #include "util/error.h"
 
 namespace linkscope {
@@ -66,10 +67,7 @@ ConceptIdList parseConceptIdList(std::string_view column) {
     if (hasBar && hasPlus) throw Error("identifier list mixes '|' and '+': \"" + std::string(text) + "\"");
     const char separator = hasBar ? '|' : '+';
     result.join = hasBar ? IdJoin::Alternative : hasPlus ? IdJoin::Conjunction : IdJoin::Single;
-    std::size_t start = 0;
-    for (;;) {
-        const auto end = text.find(separator, start);
-        const auto part = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    for (const std::string_view part : splitIdList(text, separator)) {
         auto id = canonicalConceptId(part);
         if (!id) {
             // "-1" inside a composite marks one part as CUI-less; an empty part is a broken column.
@@ -79,8 +77,6 @@ ConceptIdList parseConceptIdList(std::string_view column) {
                 throw Error("empty identifier in \"" + std::string(text) + "\"");
         }
         result.ids.push_back(std::move(*id));
-        if (end == std::string_view::npos) break;
-        start = end + 1;
     }
     return result;
 }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "corpus/corpus.h"
+#include "corpus/id_list.h"
 #include "curation/feedback_loop.h"
 #include "curation/mention_pairs.h"
 #include "curation/training_datastore.h"
@@ -50,16 +51,11 @@ std::map<std::pair<std::string, std::size_t>, std::string> normalizedMentions(
     return texts;
 }
 
-std::vector<std::string> splitIds(const std::string& link) {
+// The entity ids a decision's link names (none for a CUI-less "-1").
+std::vector<std::string> linkedIds(std::string_view link) {
     std::vector<std::string> ids;
-    std::size_t start = 0;
-    while (start <= link.size()) {
-        const std::size_t bar = link.find('|', start);
-        std::string id = link.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
-        if (!id.empty() && id != "-1") ids.push_back(std::move(id));
-        if (bar == std::string::npos) break;
-        start = bar + 1;
-    }
+    for (const std::string_view id : splitIdList(link))
+        if (!id.empty() && id != "-1") ids.emplace_back(id);
     return ids;
 }
 
@@ -82,7 +78,8 @@ struct ModelCandidates::State {
     // kNN mode: each target's nearest datastore keys (retrieval/neighbour_lists.h), kept exact
     // as decisions add keys and undos take them away, so ranking the mentions a decision or an
     // undo reached reads their lists and searches nothing: at MedMentions' size a search reads
-    // 208,000 keys, and one undo reaching 931 mentions took 1.8 s of searching on the GUI thread.
+    // every training key, and an undo reaching many mentions would search for long on the GUI
+    // thread (benchmarks/model_linking).
     std::optional<retrieval::NeighbourLists> lists;
     std::vector<float> inverseNorms;  // per target: 1 / |vector|
     struct Fed {
@@ -270,7 +267,7 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
     }
     s.trainingKeys = s.datastore->size();
     // Room for a curator's keys now, on this worker: the first key added to a full datastore
-    // would copy every training key on the GUI thread (213 MB at MedMentions' size).
+    // would copy every training key on the GUI thread (hundreds of MB at MedMentions' size).
     s.datastore->reserve(s.trainingKeys + std::max<std::size_t>(4096, s.trainingKeys / 16));
 
     AugmentedOptions augmentedOptions;
@@ -338,9 +335,9 @@ ModelCandidates::ModelCandidates(std::shared_ptr<const LoadedProject> project, c
         s.reachPairs = pairsAboveThresholds(units, s.linker->dimension(), thresholds, kTie, &progress);
     }
     // One pass over every mention's vector, as a decision's reach makes, here on the worker: at
-    // MedMentions' size the first such pass after building took 124 ms against at most 24 ms for
-    // the 299 after it (benchmarks/model_linking; the cause is not known), and the first
-    // decision would pay it on the GUI thread.
+    // MedMentions' size the first such pass after building is several times slower than the ones
+    // after it (benchmarks/model_linking; the cause is not known), and the first decision would
+    // pay it on the GUI thread.
     if (s.neighbours() > 0 && count > 0) (void)s.reachedBy(0);
     progress("Every mention ranked", 1.0);
 }
@@ -437,7 +434,7 @@ std::vector<project::MentionKey> ModelCandidates::feed(const project::Decision& 
     const DecisionKind kind =
         decision.kind == project::DecisionKind::Accept ? DecisionKind::Accept : DecisionKind::Correct;
     State::Fed fed{t, {}};
-    for (const std::string& id : splitIds(decision.newLink))
+    for (const std::string& id : linkedIds(decision.newLink))
         if (s.augmented->findEntity(id))
             if (const auto key = s.loop->record(t, id, kind, /*listSameSurface=*/false).key) fed.keys.push_back(*key);
     if (fed.keys.empty()) return {};

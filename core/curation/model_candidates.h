@@ -2,13 +2,14 @@
 // The curation GUI's candidates from a trained run: every mention of a project linked the way the
 // run's method links (train/method_linker.h), combined with a kNN datastore of the training
 // mentions and of the curator's decisions (curation/augmented_linker.h), and a decision fed into
-// that datastore at once (curation/feedback_loop.h), as issue 7's curation loop asks.
+// that datastore at once (curation/feedback_loop.h): the curation loop.
 //
 // Built once on a worker thread (the model loaded, the KB's names encoded, the training
 // datastore built or read from the project file, every mention encoded and ranked), then used
 // from one thread only: a decision adds its keys and returns the mentions whose ranking that can
 // change, which the caller ranks again (rerank) a few at a time: on NCBI Disease a frequent
-// surface form reaches ~180 mentions, ~100 ms of ranking, too long for one turn of a GUI loop.
+// surface form reaches so many mentions that ranking them all is too long for one turn of a GUI
+// loop (benchmarks/ui_stall).
 //
 // Which mentions a key can change: the interpolation reads a mention's k nearest keys, so a new
 // key changes a mention's ranking exactly when its cosine with the mention is at least that of

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "corpus/id_list.h"
 #include "util/error.h"
 
 namespace linkscope::curation {
@@ -32,23 +33,9 @@ std::optional<std::size_t> ReviewWalk::decisionsToReach(double accuracy) const {
 
 namespace {
 
-std::vector<std::string_view> splitIds(std::string_view link) {
-    std::vector<std::string_view> ids;
-    std::size_t start = 0;
-    while (start <= link.size()) {
-        const std::size_t bar = link.find('|', start);
-        const std::string_view id =
-            link.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
-        ids.push_back(id);
-        if (bar == std::string_view::npos) break;
-        start = bar + 1;
-    }
-    return ids;
-}
-
 // The same ids, in any order (what "a link in effect that differs" compares).
 bool sameIds(std::string_view a, std::string_view b) {
-    auto left = splitIds(a), right = splitIds(b);
+    auto left = splitIdList(a), right = splitIdList(b);
     std::sort(left.begin(), left.end());
     std::sort(right.begin(), right.end());
     left.erase(std::unique(left.begin(), left.end()), left.end());
@@ -73,7 +60,7 @@ double ratio(std::size_t correct, std::size_t total) {
 
 bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold) {
     if (link.empty()) return false;
-    for (const std::string_view id : splitIds(link))
+    for (const std::string_view id : splitIdList(link))
         if (id.empty() || std::find(gold.begin(), gold.end(), id) == gold.end()) return false;
     return true;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "corpus/corpus.h"
+#include "corpus/id_list.h"
 #include "eval/biosyn_abbreviations.h"
 #include "kb/knowledge_base.h"
 #include "kb/umls_subsets.h"
@@ -32,19 +33,15 @@ void appendDistinct(std::vector<std::string>& list, std::string value) {
     if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(std::move(value));
 }
 
+// The '|'-joined parts, each without the spaces around it.
 std::vector<std::string> splitOnBar(std::string_view text) {
     std::vector<std::string> pieces;
-    std::size_t start = 0;
-    for (;;) {
-        const auto bar = text.find('|', start);
-        std::string_view piece =
-            text.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+    for (std::string_view piece : splitIdList(text)) {
         while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
         while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
         pieces.emplace_back(piece);
-        if (bar == std::string_view::npos) return pieces;
-        start = bar + 1;
     }
+    return pieces;
 }
 
 /// Everything that stays fixed while the mentions of a corpus are turned into queries.

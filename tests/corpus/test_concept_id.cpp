@@ -3,6 +3,7 @@
 #include <QtTest/QtTest>
 
 #include "corpus/concept_id.h"
+#include "corpus/id_list.h"
 #include "util/error.h"
 
 using namespace linkscope;
@@ -125,6 +126,17 @@ private Q_SLOTS:
     void brokenColumns() {
         QFETCH(QString, column);
         QVERIFY_THROWS_EXCEPTION(Error, parseConceptIdList(column.toStdString()));
+    }
+
+    // The one splitter of id lists: parts as written, empty ones kept (readers of ids drop them).
+    void splitIdListKeepsEveryPart() {
+        using Parts = std::vector<std::string_view>;
+        QCOMPARE(splitIdList("D1"), (Parts{"D1"}));
+        QCOMPARE(splitIdList("D1|D2"), (Parts{"D1", "D2"}));
+        QCOMPARE(splitIdList(""), (Parts{""}));
+        QCOMPARE(splitIdList("D1||D2|"), (Parts{"D1", "", "D2", ""}));
+        QCOMPARE(splitIdList(" D1 | D2"), (Parts{" D1 ", " D2"}));
+        QCOMPARE(splitIdList("D1+D2|D3", '+'), (Parts{"D1", "D2|D3"}));
     }
 };
 
