@@ -1,12 +1,10 @@
 #include "curation_session.h"
 
-#include <algorithm>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
+#include "eval/gold_agreement.h"
 
 namespace linkscope::ui {
 
@@ -48,24 +46,6 @@ void CurationSession::close() {
     decisions_.close();
 }
 
-namespace {
-// Ids as a sorted set, so "A|B" and "B|A" agree.
-std::vector<std::string> idSet(std::string_view joined) {
-    std::vector<std::string> ids;
-    std::size_t start = 0;
-    while (start <= joined.size()) {
-        const std::size_t bar = joined.find('|', start);
-        const std::string_view id =
-            joined.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
-        if (!id.empty()) ids.emplace_back(id);
-        if (bar == std::string_view::npos) break;
-        start = bar + 1;
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
-}
-}  // namespace
-
 CurationSession::DocumentReview CurationSession::review(const std::string& split, const Document& document) const {
     DocumentReview review;
     for (const Mention& mention : document.mentions) {
@@ -77,7 +57,7 @@ CurationSession::DocumentReview CurationSession::review(const std::string& split
         if (decided) ++review.reviewed;
         const std::optional<Proposal> proposed = rankers_.proposal(key);
         if (!decided && proposed && rankers_.lowConfidence(*proposed)) ++review.lowConfidence;
-        // The link in effect against the gold ids (CUI-less gold is "-1", like a NIL decision).
+        // The link in effect against the gold ids, by the exact rule (eval/gold_agreement.h).
         std::string link;
         if (decided) {
             if (const auto decidedTo = project::decidedLink(decision->second))
@@ -89,10 +69,7 @@ CurationSession::DocumentReview CurationSession::review(const std::string& split
         } else {
             continue;  // nothing known yet
         }
-        std::vector<std::string> gold = mention.ids.ids;
-        if (mention.ids.cuiLess) gold = {"-1"};
-        std::sort(gold.begin(), gold.end());
-        if (idSet(link) != gold) ++review.disagreements;
+        if (!eval::linkAgreesExactly(link, mention.ids)) ++review.disagreements;
     }
     return review;
 }

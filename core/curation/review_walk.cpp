@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "corpus/id_list.h"
+#include "eval/gold_agreement.h"
 #include "util/error.h"
 
 namespace linkscope::curation {
@@ -58,13 +59,6 @@ double ratio(std::size_t correct, std::size_t total) {
 
 }  // namespace
 
-bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold) {
-    if (link.empty()) return false;
-    for (const std::string_view id : splitIdList(link))
-        if (id.empty() || std::find(gold.begin(), gold.end(), id) == gold.end()) return false;
-    return true;
-}
-
 ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> mentions,
                           const ReviewWalkOptions& options) {
     const std::size_t n = mentions.size();
@@ -91,7 +85,8 @@ ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> m
     const auto accuracy = [&] {
         std::size_t correct = 0;
         for (std::size_t i = 0; i < n; ++i)
-            correct += reviewLinkCorrect(decided[i] ? decisions[i] : signals[i].proposal, mentions[i].gold) ? 1 : 0;
+            correct +=
+                eval::linkAgreesLeniently(decided[i] ? decisions[i] : signals[i].proposal, mentions[i].gold) ? 1 : 0;
         return ratio(correct, n);
     };
     const auto refresh = [&](const std::vector<std::size_t>& changed) {
@@ -127,7 +122,7 @@ ReviewWalk simulateReview(ReviewLinker& linker, std::span<const ReviewMention> m
         if (!pick) break;
         const std::size_t m = *pick;
         const std::string link = joined(mentions[m].gold);
-        const bool accept = reviewLinkCorrect(signals[m].proposal, mentions[m].gold);
+        const bool accept = eval::linkAgreesLeniently(signals[m].proposal, mentions[m].gold);
         decided[m] = 1;
         decisions[m] = link;
         refresh(linker.decide(m, mentions[m].gold, accept));

@@ -1,5 +1,5 @@
 #pragma once
-// The simulated curation of issue 18, at mention level: a curator reviews one mention at a time,
+// The simulated curation at mention level: a curator reviews one mention at a time,
 // either in document order (file order, as Linkscope walked before the review queue) or by the
 // review queue (review_queue.h), re-prioritised after every decision. A decision is the mention's
 // gold link: an accept when the proposal was already right, a correction otherwise. The linker
@@ -14,8 +14,8 @@
 // the GUI; the step records how many mentions it decided.
 //
 // After each decision the step holds the accuracy of the WHOLE split: decided mentions counted
-// at their decision, the others at their current proposal. Correctness is the rule of
-// simulated_curation.h: every '|'-separated id of the link is among the mention's gold ids.
+// at their decision, the others at their current proposal. Correctness is the lenient rule of
+// eval/gold_agreement.h: every '|'-separated id of the link is among the mention's gold ids.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -92,9 +92,6 @@ struct ReviewWalk {
     /// The fewest decisions after which the accuracy is at least `accuracy`; unset when never.
     std::optional<std::size_t> decisionsToReach(double accuracy) const;
 };
-
-/// Whether a link ("A" or "A|B") is right for these gold ids (the rule in the header).
-bool reviewLinkCorrect(std::string_view link, std::span<const std::string> gold);
 
 /// Walks the mentions (document order = their order here), from the linker reset(). Error when
 /// the linker's size differs from the mentions' or a mention has no gold id.

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "curation/augmented_linker.h"
 #include "curation/feedback_loop.h"
 #include "curation/training_datastore.h"
+#include "eval/gold_agreement.h"
 #include "retrieval/knn_datastore.h"
 #include "util/error.h"
 
@@ -58,7 +60,7 @@ CurationSimulation simulateCuration(const AugmentedLinker& linker, retrieval::Kn
     options.progress("Simulating curation", 0.0);
     loop.prepare(all);
 
-    // Whether each query is right, from the top entities of its targets.
+    // Whether each query is right, from the top entities of its targets (the lenient rule of eval/gold_agreement.h).
     const auto judge = [&](std::span<const std::size_t> queryIndexes) {
         std::vector<std::size_t> targets;
         for (const std::size_t q : queryIndexes)
@@ -68,13 +70,11 @@ CurationSimulation simulateCuration(const AugmentedLinker& linker, retrieval::Kn
         for (std::size_t i = 0; i < targets.size(); ++i)
             top[targets[i]] = ranked[i].empty() ? std::string() : linker.entityId(ranked[i].front().entity);
         std::vector<std::uint8_t> right;
+        std::vector<std::string_view> linked;
         for (const std::size_t q : queryIndexes) {
-            bool ok = !walk.queryTargets[q].empty();
-            for (const std::size_t t : walk.queryTargets[q]) {
-                const auto& gold = queries[q].goldIds;
-                ok = ok && std::find(gold.begin(), gold.end(), top[t]) != gold.end();
-            }
-            right.push_back(ok ? 1 : 0);
+            linked.clear();
+            for (const std::size_t t : walk.queryTargets[q]) linked.push_back(top[t]);
+            right.push_back(eval::partsAgreeLeniently(linked, queries[q].goldIds) ? 1 : 0);
         }
         return right;
     };
