@@ -16,11 +16,11 @@ struct SparseCandidates::State {
     retrieval::NameDictionary dictionary;
     retrieval::SparseIndex index;
     std::shared_ptr<const text::Normalizer> normalizer;
-    // Searchers not in use. A searcher's scratch holds a score per name (21 MB for a UMLS-size
-    // dictionary's 3-gram stage); making one per call put a 21 MB allocation and its page faults
-    // on every candidate list the GUI thread asks for, 130 ms for the first (ui_stall's event
-    // timing at the ranker's arrival, perf: memset). So searchers are kept and reused, and the
-    // first is made by the worker that builds the ranker.
+    // Searchers not in use. A searcher's scratch holds a score per name (large for a UMLS-size
+    // dictionary's 3-gram stage); making one per call put that allocation and its page faults on
+    // every candidate list the GUI thread asks for (see benchmarks/ui_stall, at the ranker's
+    // arrival). So searchers are kept and reused, and the first is made by the worker that
+    // builds the ranker.
     std::mutex searchersMutex;
     std::vector<std::unique_ptr<retrieval::SparseSearcher>> idleSearchers;
 
@@ -68,8 +68,6 @@ SparseCandidates::SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpa
 SparseCandidates::SparseCandidates(SparseCandidates&&) noexcept = default;
 SparseCandidates& SparseCandidates::operator=(SparseCandidates&&) noexcept = default;
 SparseCandidates::~SparseCandidates() = default;
-
-std::size_t SparseCandidates::dictionarySize() const noexcept { return state_->dictionary.size(); }
 
 namespace {
 

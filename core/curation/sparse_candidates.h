@@ -23,7 +23,7 @@ namespace linkscope::curation {
 
 class SparseCandidates {
 public:
-    /// Builds the dictionary and the index (seconds on MEDIC: call it off the GUI thread).
+    /// Builds the dictionary and the index (long for a large KB: call it off the GUI thread).
     /// Throws Cancelled when `progress` asks to stop.
     SparseCandidates(const kb::KnowledgeBase& kb, bool homonymExpansion, const ProgressSink& progress = {});
     SparseCandidates(SparseCandidates&&) noexcept;
@@ -34,11 +34,10 @@ public:
     /// Safe to call from several threads at once.
     std::vector<CandidateRow> rank(std::string_view mention, std::size_t k) const;
     /// rank() of many mentions at once: the same rows, from one batched search that answers each
-    /// distinct text once on `threads` threads (0: one per core). What ranking every mention of a
-    /// MedMentions-size project takes (350,000 mentions against UMLS, issue 17).
+    /// distinct text once on `threads` threads (0: one per core): what ranking every mention of a
+    /// MedMentions-size project against UMLS takes.
     std::vector<std::vector<CandidateRow>> rankAll(std::span<const std::string> mentions, std::size_t k,
                                                    unsigned threads = 0) const;
-    std::size_t dictionarySize() const noexcept;
 
 private:
     struct State;

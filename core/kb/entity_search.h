@@ -130,7 +130,6 @@ private:
     std::uint64_t rank(std::uint32_t entry) const noexcept;
 
     void buildIds();
-    void searchIds(std::string_view idQuery, Collector& hits) const;
     void searchNames(std::string_view key, Collector& hits) const;
     void searchWordPrefixes(std::string_view key, Collector& hits) const;
     void searchSubstrings(std::string_view key, Collector& hits) const;
