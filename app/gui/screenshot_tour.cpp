@@ -17,6 +17,7 @@
 #include "knowledge_base_dock.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
+#include "ranker_host.h"
 
 using linkscope::ui::MainWindow;
 
@@ -68,15 +69,15 @@ void ScreenshotTour::start() {
     connect(window_->evaluationPanel(), &linkscope::ui::EvaluationPanel::runFailed, this,
             [this] { evaluationFailed_ = true; });
     connect(window_->embeddingPlot(), &linkscope::ui::EmbeddingPlot::failed, this, [this] { plotFailed_ = true; });
-    connect(window_->session(), &linkscope::ui::CurationSession::runLinked, this, [this] { runLinked_ = true; });
-    connect(window_->session(), &linkscope::ui::CurationSession::runLinkingCancelled, this,
+    connect(window_->session()->rankers(), &linkscope::ui::RankerHost::runLinked, this, [this] { runLinked_ = true; });
+    connect(window_->session()->rankers(), &linkscope::ui::RankerHost::runLinkingCancelled, this,
             [this] { runCancelled_ = true; });
     connect(window_->knowledgeBaseDock(), &linkscope::ui::KnowledgeBaseDock::indexingFailed, this,
             [this] { indexFailed_ = true; });
     // Every mention ranked (the filters and colours are final) and the KB indexed for search.
     auto rankedAndIndexed = [this] {
         const auto* project = window_->project();
-        if (!project || !window_->session()->proposalsAvailable()) return false;
+        if (!project || !window_->session()->rankers()->proposalsAvailable()) return false;
         return !project->kb || window_->knowledgeBaseDock()->searchIndex() || indexFailed_;
     };
     waitFor(
@@ -87,7 +88,8 @@ void ScreenshotTour::start() {
             if (!window_->project())
                 missing << QStringLiteral("the project is not loaded");
             else {
-                if (!window_->session()->proposalsAvailable()) missing << QStringLiteral("not every mention is ranked");
+                if (!window_->session()->rankers()->proposalsAvailable())
+                    missing << QStringLiteral("not every mention is ranked");
                 if (!window_->knowledgeBaseDock()->searchIndex())
                     missing << QStringLiteral("the KB search index is not built");
             }
@@ -207,7 +209,7 @@ void ScreenshotTour::next() {
 
 void ScreenshotTour::shootRun() {
     const QString run = std::exchange(run_, QString());
-    window_->session()->linkWithRun(run, linkscope::curation::LinkMode::Knn);
+    window_->session()->rankers()->linkWithRun(run, linkscope::curation::LinkMode::Knn);
     waitFor(
         QStringLiteral("curation-trained-run.png"), QStringLiteral("linking with the run %1").arg(run),
         [this] { return runLinked_ || runCancelled_; },
