@@ -1,6 +1,6 @@
 #pragma once
 // One thread per CPU, each pinned to its CPU, that asks to wake every millisecond at real-time
-// priority (SCHED_FIFO, priority 1) and records how late each wake-up came (ui_stall, issue 17's
+// priority (SCHED_FIFO, priority 1) and records how late each wake-up came (ui_stall's
 // stalls). No thread of normal priority can keep it from its core, so a late wake-up of tens of
 // milliseconds means that the CPU did not run at all: in a virtual machine, the host did not run
 // that virtual CPU (time the guest cannot see as steal when it reports none). Pinned, because an

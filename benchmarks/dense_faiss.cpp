@@ -5,11 +5,12 @@
 //
 // Usage: dense_faiss [--rows 73000,1000000] [--dims 768,128] [--kinds flat,hnsw,ivf-pq]
 //                    [--queries 1000] [--exact-queries N] [--k 64] [--centres 20000]
-//                    [--ef 64,128,256] [--batch N]
+//                    [--ef 64,128,256] [--batch N] [--json]
 // --exact-queries: how many of the queries get an exact reference (default: all up to 200,000
-// names, 100 above: flat search over 1M x 768 on 2 cores is slow); recall is measured on them.
+// names, 100 above: flat search over a million names is slow on few cores); recall is measured on them.
 // --batch: queries per search call (default: all at once).
-// Prints a markdown table on stdout, progress on stderr.
+// Prints a markdown table on stdout, progress on stderr; with --json the tables' rows as one JSON
+// object on stdout instead (json_report.h).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "json_report.h"
 #include "retrieval/dense_index.h"
 
 using namespace linkscope::retrieval;
@@ -124,6 +126,7 @@ Timed timedSearch(const DenseIndex& index, const std::vector<float>& queries, st
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("dense_faiss", argc, argv);
     std::vector<std::size_t> rowCounts = {73000, 1000000}, dims = {768, 128}, efs = {64, 128, 256};
     std::set<std::string> kinds = {"flat", "hnsw", "ivf-pq"};
     std::size_t queryCount = 1000, exactLimit = 0, k = 64, centres = 20000, batch = 0;
@@ -156,6 +159,14 @@ int main(int argc, char** argv) {
         }
     }
     if (batch == 0) batch = queryCount;
+    report.parameters() = {{"rows", rowCounts},  {"dims", dims},  {"ef", efs}, {"queries", queryCount}, {"k", k},
+                           {"centres", centres}, {"batch", batch}};
+    report.parameters()["kinds"] = std::vector<std::string>(kinds.begin(), kinds.end());
+    report.figures()["indexes"] = nlohmann::ordered_json::array();
+    report.figures()["loads"] = nlohmann::ordered_json::array();
+    // Taken once both keys exist: no key is added to the figures after these.
+    auto& searchRows = report.figures()["indexes"];
+    auto& loadFigures = report.figures()["loads"];
 
     std::printf("| names | dim | index | build s | memory MB | queries/s | exact queries | R@1 | R@10 | R@%zu |\n", k);
     std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -176,6 +187,11 @@ int main(int argc, char** argv) {
         std::snprintf(line, sizeof line, "| %zu | %zu | %s | %.1f | %.3f |", rows, dim, name,
                       double(std::filesystem::file_size(file)) / (1024.0 * 1024.0), best);
         loadRows.emplace_back(line);
+        loadFigures.push_back({{"names", rows},
+                               {"dim", dim},
+                               {"index", name},
+                               {"file_mb", double(std::filesystem::file_size(file)) / (1024.0 * 1024.0)},
+                               {"load_s_best_of_3", best}});
         std::filesystem::remove(file);
     };
     for (const std::size_t rows : rowCounts) {
@@ -199,6 +215,16 @@ int main(int argc, char** argv) {
                             recallAt(timed.lists, exact.lists, 1), recallAt(timed.lists, exact.lists, 10),
                             recallAt(timed.lists, exact.lists, k));
                 std::fflush(stdout);
+                searchRows.push_back({{"names", rows},
+                                      {"dim", dim},
+                                      {"index", name},
+                                      {"build_s", build},
+                                      {"memory_mb", double(memory) / (1024.0 * 1024.0)},
+                                      {"queries_per_s", double(searched) / timed.seconds},
+                                      {"exact_queries", exactCount},
+                                      {"recall_at_1", recallAt(timed.lists, exact.lists, 1)},
+                                      {"recall_at_10", recallAt(timed.lists, exact.lists, 10)},
+                                      {"recall_at_k", recallAt(timed.lists, exact.lists, k)}});
             };
             if (kinds.count("flat")) {
                 row("flat", flatBuild, flat.memoryBytes(), exact, exactCount);

@@ -7,7 +7,9 @@
 // Weights are random: the speed of a forward pass does not depend on their values.
 //
 // Usage: encode_speed [--compact-names 20000] [--base-names 2000] [--max-length 25] [--batch 256]
-// Prints a markdown table on stdout, progress on stderr.
+//                     [--json]
+// Prints a markdown table on stdout, progress on stderr; with --json the table's rows as one JSON
+// object on stdout instead (json_report.h).
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -22,6 +24,7 @@
 
 #include "encoder/text_encoder.h"
 #include "encoder/vocabulary_builder.h"
+#include "json_report.h"
 #include "util/line_reader.h"
 
 using namespace linkscope;
@@ -143,6 +146,7 @@ Measurement measure(const TextEncoder& encoder, const std::vector<std::string>& 
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("encode_speed", argc, argv);
     std::size_t compactNames = 20000, baseNames = 2000, maxLength = 25, batch = 256;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
@@ -171,6 +175,12 @@ int main(int argc, char** argv) {
     options.maxLength = maxLength;
     options.batchSize = batch;
 
+    report.parameters() = {{"compact_names", compactNames},
+                           {"base_names", baseNames},
+                           {"max_length", maxLength},
+                           {"batch", batch},
+                           {"names_from", real ? "MEDIC" : "generated"}};
+    auto& rows = report.figures()["models"] = nlohmann::ordered_json::array();
     std::printf("| model | parameters | vocabulary | names | threads | names/s | ms per batch of %zu |\n", batch);
     std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
     const auto row = [&](const char* label, const TextEncoder& encoder, const std::vector<std::string>& names) {
@@ -179,6 +189,13 @@ int main(int argc, char** argv) {
                     static_cast<double>(encoder.config().parameterCount()) / 1e6, encoder.config().vocabSize,
                     names.size(), computeThreads(), m.namesPerSecond, m.msPerBatch);
         std::fflush(stdout);
+        rows.push_back({{"model", label},
+                        {"parameters_m", static_cast<double>(encoder.config().parameterCount()) / 1e6},
+                        {"vocabulary", encoder.config().vocabSize},
+                        {"names", names.size()},
+                        {"threads", computeThreads()},
+                        {"names_per_s", m.namesPerSecond},
+                        {"ms_per_batch", m.msPerBatch}});
     };
 
     {

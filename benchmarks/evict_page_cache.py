@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drops the given files' pages from the page cache, so that the next run reads them from disk.
 
-A cold start of `ui_stall` at UMLS size (docs/benchmarks.md) reads 1.2 GB of KB files; whether
+A cold start of `ui_stall` at UMLS size (docs/benchmarks.md) reads gigabytes of KB files; whether
 they are still cached from an earlier run changes the window's time by seconds. No root needed:
 posix_fadvise(POSIX_FADV_DONTNEED) drops a file's clean pages. `fincore FILE` shows the result.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a UMLS-size knowledge base and a MedMentions-size corpus linked to it (issue 17).
+"""Writes a UMLS-size knowledge base and a MedMentions-size corpus linked to it.
 
 Neither UMLS nor the MedMentions corpus may be shipped or downloaded here, so the scale figures of
 docs/benchmarks.md are measured on files this script generates, seeded, so every run writes the same

@@ -6,11 +6,12 @@
 // temporary folder, loads it through the real UMLS loader, runs the homonym expansion (exact
 // and normalized names), and prints peak resident memory (getrusage) and wall time per step.
 //
-//   kb_memory [--scale S] [--dir DIR] [--keep] [--no-normalized]
+//   kb_memory [--scale S] [--dir DIR] [--keep] [--no-normalized] [--json]
 //     --scale S        fraction of the UMLS size (0.01 for a quick run); default 1
 //     --dir DIR        where to write the RRF files; default a new folder under $TMPDIR or /tmp
 //     --keep           keep the generated files
 //     --no-normalized  skip the homonym run on normalized names
+//     --json           the figures as one JSON object on standard output (json_report.h)
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "json_report.h"
 #include "kb/homonyms.h"
 #include "kb/umls_loader.h"
 #include "util/error.h"
@@ -205,7 +207,18 @@ std::string normalize(std::string_view text) {
     return out;
 }
 
-void printHomonyms(const char* title, const HomonymStatistics& s, double time, std::size_t bytes) {
+void printHomonyms(const char* title, const HomonymStatistics& s, double time, std::size_t bytes,
+                   nlohmann::ordered_json& figures) {
+    figures = {{"seconds", time},
+               {"peak_rss_mib", peakRssMiB()},
+               {"expansion_mib", mib(bytes)},
+               {"pairs", s.pairs},
+               {"distinct_names", s.distinctNames},
+               {"homonym_names", s.homonymNames},
+               {"homonym_pairs", s.homonymPairs},
+               {"expanded_pairs", s.expandedPairs},
+               {"failed_pairs", s.failedPairs},
+               {"success_rate", s.successRate()}};
     std::printf("%s: %.1f s, peak RSS %.0f MiB, expansion holds %.0f MiB\n", title, time, peakRssMiB(), mib(bytes));
     std::printf("  pairs %zu, distinct names %zu, homonym names %zu, homonym pairs %zu (%.2f %%)\n", s.pairs,
                 s.distinctNames, s.homonymNames, s.homonymPairs,
@@ -218,6 +231,7 @@ void printHomonyms(const char* title, const HomonymStatistics& s, double time, s
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("kb_memory", argc, argv);
     double scale = 1.0;
     fs::path dir;
     bool keep = false;
@@ -233,7 +247,7 @@ int main(int argc, char** argv) {
         else if (arg == "--no-normalized")
             normalized = false;
         else {
-            std::cerr << "usage: kb_memory [--scale S] [--dir DIR] [--keep] [--no-normalized]\n";
+            std::cerr << "usage: kb_memory [--scale S] [--dir DIR] [--keep] [--no-normalized] [--json]\n";
             return 2;
         }
     }
@@ -256,6 +270,13 @@ int main(int argc, char** argv) {
         std::printf("generated %zu concepts, %zu MRCONSO rows (%zu kept by the default filters), %.0f MiB, in %.1f s\n",
                     g.concepts, g.rows, g.keptRows, mib(g.consoBytes), seconds(start));
         std::printf("baseline: peak RSS %.0f MiB\n", peakRssMiB());
+        report.parameters()["scale"] = scale;
+        report.parameters()["normalized"] = normalized;
+        auto& figures = report.figures();
+        figures["concepts"] = g.concepts;
+        figures["mrconso_rows"] = g.rows;
+        figures["rows_kept"] = g.keptRows;
+        figures["baseline_peak_rss_mib"] = peakRssMiB();
 
         start = Clock::now();
         const auto result = linkscope::kb::loadUmls(conso, sty);
@@ -270,18 +291,29 @@ int main(int argc, char** argv) {
             static_cast<double>(stats.memoryBytes) / static_cast<double>(stats.namePairs));
         std::printf("  rows filtered %zu, diagnostics %zu, semantic types %zu\n", result.linesFiltered,
                     result.diagnostics.size(), stats.semanticTypes);
+        figures["load"] = {{"seconds", loadTime},
+                           {"peak_rss_mib", peakRssMiB()},
+                           {"rss_after_mib", currentRssMiB()},
+                           {"entities", stats.entities},
+                           {"name_pairs", stats.namePairs},
+                           {"distinct_names", stats.distinctNames},
+                           {"string_mib", mib(stats.stringBytes)},
+                           {"kb_containers_mib", mib(stats.memoryBytes)}};
 
         start = Clock::now();
         const auto exact = linkscope::kb::expandHomonyms(result.kb);
-        printHomonyms("homonyms, exact names", exact.statistics(), seconds(start), exact.memoryBytes());
+        printHomonyms("homonyms, exact names", exact.statistics(), seconds(start), exact.memoryBytes(),
+                      figures["homonyms_exact"]);
         if (normalized) {
             HomonymOptions options;
             options.normalizer = normalize;
             start = Clock::now();
             const auto normal = linkscope::kb::expandHomonyms(result.kb, options);
-            printHomonyms("homonyms, normalized names", normal.statistics(), seconds(start), normal.memoryBytes());
+            printHomonyms("homonyms, normalized names", normal.statistics(), seconds(start), normal.memoryBytes(),
+                          figures["homonyms_normalized"]);
         }
         std::printf("final: peak RSS %.0f MiB\n", peakRssMiB());
+        figures["final_peak_rss_mib"] = peakRssMiB();
         if (!keep)
             fs::remove_all(dir);
         else

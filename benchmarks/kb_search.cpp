@@ -6,13 +6,14 @@
 // `reps` times. Prints markdown tables: one row per typed prefix (median / p90 / max ms, hits,
 // class of the best hit), then the same figures per query length over all queries.
 //
-//   kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N]
+//   kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N] [--json]
 //     --kb FILE   a MEDIC file; default $LINKSCOPE_DATA_DIR (or the configured shared data)
 //                 /medic/medic_06Jul2012.txt. Without it the benchmark says so and exits 0.
 //     --umls FILE a UMLS MRCONSO.RRF instead (English names, as a project loads it): the search
-//                 at UMLS size (issue 17), e.g. the generate_umls_medmentions.py output
+//                 at UMLS size, e.g. the generate_umls_medmentions.py output
 //     --reps R    timings per typed prefix; default 50
 //     --limit N   hits per search, as the search box asks; default 50
+//     --json      the figures as one JSON object on standard output (json_report.h)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "json_report.h"
 #include "kb/dictionary_loader.h"
 #include "kb/entity_search.h"
 #include "kb/homonyms.h"
@@ -59,6 +61,7 @@ const std::vector<std::string> kQueries{"neoplasm", "breast canc", "D0093", "her
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("kb_search", argc, argv);
     fs::path kbPath = defaultKb();
     bool umls = false;
     int reps = 50;
@@ -75,13 +78,14 @@ int main(int argc, char** argv) {
         else if (arg == "--limit" && i + 1 < argc)
             limit = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
         else {
-            std::fprintf(stderr, "usage: kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N]\n");
+            std::fprintf(stderr, "usage: kb_search [--kb FILE | --umls MRCONSO.RRF] [--reps R] [--limit N] [--json]\n");
             return 2;
         }
     }
     if (!fs::exists(kbPath)) {
         std::printf("kb_search: skipped, MEDIC not found at %s (set LINKSCOPE_DATA_DIR or pass --kb)\n",
                     kbPath.string().c_str());
+        report.figures()["skipped"] = "knowledge base not found: " + kbPath.string();
         return 0;
     }
     try {
@@ -109,6 +113,22 @@ int main(int argc, char** argv) {
         std::printf("| build index, names only | %.0f |\n| build index, names + expanded names | %.0f |\n\n",
                     buildNamesMs, buildMs);
 
+        report.parameters() = {{"kb", kbPath.filename().string()}, {"umls", umls}, {"reps", reps}, {"limit", limit}};
+        auto& figures = report.figures();
+        figures["entities"] = kb.entityCount();
+        figures["names"] = kb.pairCount();
+        figures["index_entries"] = index.entryCount();
+        figures["index_mib"] = static_cast<double>(index.memoryBytes()) / (1024.0 * 1024.0);
+        figures["load_ms"] = loadMs;
+        figures["homonym_expansion_ms"] = homonymMs;
+        figures["build_names_only_ms"] = buildNamesMs;
+        figures["build_with_expanded_names_ms"] = buildMs;
+        figures["prefixes"] = nlohmann::ordered_json::array();
+        figures["by_length"] = nlohmann::ordered_json::array();
+        // Taken once both keys exist: no key is added to the figures after these.
+        auto& prefixes = figures["prefixes"];
+        auto& lengths = figures["by_length"];
+
         std::printf("Each typed prefix searched %d times, limit %zu:\n\n", reps, limit);
         std::printf("| typed | length | median ms | p90 ms | max ms | hits | best hit |\n");
         std::printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
@@ -132,6 +152,12 @@ int main(int argc, char** argv) {
                 std::sort(times.begin(), times.end());
                 std::printf("| `%s` | %zu | %.3f | %.3f | %.3f | %zu | %s |\n", typed.c_str(), n,
                             percentile(times, 0.5), percentile(times, 0.9), times.back(), hits, best.c_str());
+                prefixes.push_back({{"typed", typed},
+                                    {"median_ms", percentile(times, 0.5)},
+                                    {"p90_ms", percentile(times, 0.9)},
+                                    {"max_ms", times.back()},
+                                    {"hits", hits},
+                                    {"best_hit", best}});
                 byLength[n].insert(byLength[n].end(), times.begin(), times.end());
                 all.insert(all.end(), times.begin(), times.end());
             }
@@ -142,10 +168,20 @@ int main(int argc, char** argv) {
             std::sort(times.begin(), times.end());
             std::printf("| %zu | %zu | %.3f | %.3f | %.3f |\n", length, times.size(), percentile(times, 0.5),
                         percentile(times, 0.9), times.back());
+            lengths.push_back({{"length", std::to_string(length)},
+                               {"searches", times.size()},
+                               {"median_ms", percentile(times, 0.5)},
+                               {"p90_ms", percentile(times, 0.9)},
+                               {"max_ms", times.back()}});
         }
         std::sort(all.begin(), all.end());
         std::printf("| all | %zu | %.3f | %.3f | %.3f |\n", all.size(), percentile(all, 0.5), percentile(all, 0.9),
                     all.back());
+        lengths.push_back({{"length", "all"},
+                           {"searches", all.size()},
+                           {"median_ms", percentile(all, 0.5)},
+                           {"p90_ms", percentile(all, 0.9)},
+                           {"max_ms", all.back()}});
     } catch (const std::exception& e) {
         std::fprintf(stderr, "kb_search: %s\n", e.what());
         return 1;

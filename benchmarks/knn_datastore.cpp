@@ -5,9 +5,10 @@
 // at a time (ranking a whole corpus), and saving + loading the whole store.
 //
 // Usage: knn_datastore [--keys 100000] [--dims 256,768] [--entities 14000] [--reps 200]
-//                      [--io-reps 10] [--batch-reps 3] [--dir DIR] [--seed 1]
-// --io-reps: save+load repetitions (each writes and reads the whole store: 300 MB at 768-d).
-// Prints a markdown table on stdout, progress on stderr.
+//                      [--io-reps 10] [--batch-reps 3] [--dir DIR] [--seed 1] [--json]
+// --io-reps: save+load repetitions (each writes and reads the whole store).
+// Prints a markdown table on stdout, progress on stderr; with --json the table's rows as one JSON
+// object on stdout instead (json_report.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 
 #include <unistd.h>
 
+#include "json_report.h"
 #include "retrieval/knn_datastore.h"
 
 #if LINKSCOPE_HAVE_TORCH
@@ -68,9 +70,14 @@ struct Timing {
     double max() const { return samples.empty() ? 0.0 : *std::max_element(samples.begin(), samples.end()); }
 };
 
-void printRow(std::size_t dimension, const char* operation, Timing& timing) {
+void printRow(nlohmann::ordered_json& rows, std::size_t dimension, const char* operation, Timing& timing) {
     const std::size_t reps = timing.samples.size();
     const double median = timing.median();
+    rows.push_back({{"dimension", dimension},
+                    {"operation", operation},
+                    {"repetitions", reps},
+                    {"median_ms", median},
+                    {"max_ms", timing.max()}});
     std::printf("| %zu | %s | %zu | %.3f | %.3f |\n", dimension, operation, reps, median, timing.max());
     std::fflush(stdout);
 }
@@ -78,6 +85,7 @@ void printRow(std::size_t dimension, const char* operation, Timing& timing) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("knn_datastore", argc, argv);
     std::size_t keys = 100000;
     std::vector<std::size_t> dims{256, 768};
     std::size_t entityCount = 14000;
@@ -120,6 +128,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--keys, --entities and --reps must be positive\n");
         return 2;
     }
+    report.parameters() = {{"keys", keys},      {"entities", entityCount}, {"reps", reps},
+                           {"io_reps", ioReps}, {"batch_reps", batchReps}, {"seed", seed}};
+    report.parameters()["dims"] = dims;
+    auto& rows = report.figures()["operations"] = nlohmann::ordered_json::array();
     std::vector<std::string> entityIds(entityCount);
     for (std::size_t e = 0; e < entityCount; ++e) entityIds[e] = "MESH:D" + std::to_string(100000 + e);
 
@@ -140,7 +152,7 @@ int main(int argc, char** argv) {
             const auto start = Clock::now();
             store.addBatch(vectors, entities, KeyOrigin::Training, sources);
             Timing build{{millisecondsSince(start)}};
-            printRow(dimension, "addBatch (all keys, once)", build);
+            printRow(rows, dimension, "addBatch (all keys, once)", build);
         }
         std::fprintf(stderr, "dimension %zu: %zu keys of %zu entities\n", dimension, store.size(),
                      store.entities().size());
@@ -175,10 +187,10 @@ int main(int argc, char** argv) {
             checksum += store.search(query, 128)[0].back().key;
             search128.samples.push_back(millisecondsSince(start));
         }
-        printRow(dimension, "add (one key)", add);
-        printRow(dimension, "remove (one key)", remove);
-        printRow(dimension, "search (one query, k = 4)", search4);
-        printRow(dimension, "search (one query, k = 128)", search128);
+        printRow(rows, dimension, "add (one key)", add);
+        printRow(rows, dimension, "remove (one key)", remove);
+        printRow(rows, dimension, "search (one query, k = 4)", search4);
+        printRow(rows, dimension, "search (one query, k = 128)", search128);
 
         // Ranking a whole corpus (ModelCandidates, eval --knn) asks in batches of 256 mentions:
         // the batch (scored by matrix products) against the same 256 queries one call each.
@@ -197,8 +209,8 @@ int main(int argc, char** argv) {
                 oneByOne.samples.push_back(millisecondsSince(start));
                 checksum += lists.back().front().key;
             }
-            printRow(dimension, "search (256 queries in one call, k = 4)", batch);
-            printRow(dimension, "search (the same 256 queries, one call each, k = 4)", oneByOne);
+            printRow(rows, dimension, "search (256 queries in one call, k = 4)", batch);
+            printRow(rows, dimension, "search (the same 256 queries, one call each, k = 4)", oneByOne);
         }
 
 #if LINKSCOPE_HAVE_TORCH
@@ -216,7 +228,7 @@ int main(int argc, char** argv) {
                 faissScan.samples.push_back(millisecondsSince(start));
                 checksum += static_cast<std::size_t>(scores[r % scores.size()] > 0);
             }
-            printRow(dimension, "faiss::fvec_inner_products_ny alone (one query, no top-k)", faissScan);
+            printRow(rows, dimension, "faiss::fvec_inner_products_ny alone (one query, no top-k)", faissScan);
         }
 #endif
 
@@ -235,8 +247,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "dimension %zu: file of %.1f MiB\n", dimension,
                          static_cast<double>(std::filesystem::file_size(file)) / (1 << 20));
             std::filesystem::remove(file);
-            printRow(dimension, "save", save);
-            printRow(dimension, "load (checksum, validation)", load);
+            printRow(rows, dimension, "save", save);
+            printRow(rows, dimension, "load (checksum, validation)", load);
         }
         std::fprintf(stderr, "(checksum %zu)\n", checksum);
     }

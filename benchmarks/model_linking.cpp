@@ -1,4 +1,4 @@
-// The GUI's "link with a trained run" on a real project (issue 7), without the GUI:
+// The GUI's "link with a trained run" on a real project, without the GUI:
 // curation::ModelCandidates built on a project (model loaded, KB names encoded, training
 // datastore, every mention encoded and ranked), then a curator's decisions fed one by one, as
 // the curation session feeds them on the GUI thread:
@@ -18,7 +18,9 @@
 // mention vectors are kept in half precision (0: always; curation/target_vectors.h).
 //
 // Usage: model_linking MANIFEST RUN [--decisions 300] [--mode knn|sieve|model] [--float-budget BYTES]
-// Prints a markdown table on stdout, progress on stderr.
+//                      [--json]
+// Prints a markdown table on stdout, progress on stderr; with --json the figures as one JSON
+// object on stdout instead (json_report.h).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "curation/model_candidates.h"
+#include "json_report.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "util/huge_pages.h"
@@ -71,10 +74,11 @@ std::string joined(const std::vector<std::string>& ids) {
 int main(int argc, char** argv) {
     // As the application starts (util/huge_pages.h); LINKSCOPE_HUGE_PAGES=0 measures without.
     linkscope::util::restartWithHugePages(argv);
+    linkscope::bench::JsonReport report("model_linking", argc, argv);
     if (argc < 3) {
-        std::fprintf(
-            stderr,
-            "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget BYTES]\n");
+        std::fprintf(stderr,
+                     "usage: model_linking MANIFEST RUN [--decisions N] [--mode knn|sieve|model] [--float-budget "
+                     "BYTES] [--json]\n");
         return 2;
     }
     std::size_t decisionCount = 300;
@@ -207,6 +211,35 @@ int main(int argc, char** argv) {
     const Summary pass = summarize(reachPassMs);
     std::printf("| reach pass alone (reachOf, before each feed) | %.2f ms | %.2f ms | %.2f ms |\n", pass.median,
                 pass.p95, pass.max);
+    report.parameters() = {{"manifest", argv[1]},
+                           {"run", options.run.string()},
+                           {"decisions", decisionCount},
+                           {"float_budget", options.floatVectorBudget},
+                           {"ranker", model.description()}};
+    auto& figures = report.figures();
+    figures["project"] = project->manifest.name;
+    figures["mentions"] = mentions;
+    figures["load_project_s"] = loadMs / 1000.0;
+    auto& stageRows = figures["build_stages"] = nlohmann::ordered_json::array();
+    for (const auto& [name, ms] : stages) stageRows.push_back({{"stage", name}, {"seconds", ms / 1000.0}});
+    figures["build_s"] = buildMs / 1000.0;
+    figures["build_peak_rss_mb"] = peak;
+    figures["mention_memory_mb"] = mentionBytes / 1e6;
+    figures["half_precision_vectors"] = model.halfPrecisionVectors();
+    figures["decisions_made"] = walk.size();
+    figures["corrections"] = corrections;
+    figures["undone"] = unfeedMs.size();
+    figures["proposals_changed"] = topChanged;
+    const auto summaryRow = [](const char* what, const Summary& s) {
+        return nlohmann::ordered_json{{"per_decision", what}, {"median", s.median}, {"p95", s.p95}, {"max", s.max}};
+    };
+    figures["per_decision"] = {summaryRow("rank one mention (k = 20), ms", rank),
+                               summaryRow("feed, ms", feed),
+                               summaryRow("mentions reached", reach),
+                               summaryRow("re-rank one event-loop turn's batch, ms", batch),
+                               summaryRow("re-rank all reached, ms", all),
+                               summaryRow("unfeed (undo), ms", unfeed),
+                               summaryRow("reach pass alone, ms", pass)};
     // The slowest feeds, with what each reached and its own reach pass.
     std::vector<std::size_t> order(feedMs.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

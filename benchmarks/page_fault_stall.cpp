@@ -1,5 +1,5 @@
-// Does one thread's memory work stall the other CPUs? (issue 17: every GUI stall over 100 ms
-// that ui_stall found came with its real-time probe late by 62 to 119 ms.)
+// Does one thread's memory work stall the other CPUs? (benchmarks/ui_stall found its GUI stalls
+// over 100 ms each coming with its real-time probe late by about as much.)
 //
 // One thread, pinned to CPU 0, maps a large anonymous block, touches every page (page faults
 // bring it in) and unmaps it, as a worker does with a big temporary vector. Meanwhile a probe
@@ -17,14 +17,16 @@
 // (a paravirtualized guest's shadow page tables), an unmap elsewhere in the process may drop that
 // copy, and every page of the resident block costs a fault the guest does not see (no page fault
 // counted) on the next pass: a first pass after such work was several times slower in
-// model_linking (the reach pass, 124 ms against 17 ms) and feedback_latency (the first search).
+// model_linking (the reach pass) and feedback_latency (the first search).
 //
-// Usage: page_fault_stall [--mb 1024] [--rounds 5]
+// Usage: page_fault_stall [--mb 1024] [--rounds 5] [--json]
 // Prints a Markdown table: per page size, the time to fault the block in and to unmap it
 // (median and max over the rounds), the probe's longest lateness in each phase, the resident
 // block's pass warm and after the unmap (medians), and the AnonHugePages the process held with
 // the block in, the resident one included (so that a "huge" row that got no huge pages, e.g.
-// with THP off, shows it).
+// with THP off, shows it). With --json, the same rows as one JSON object (json_report.h).
+#include "json_report.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -67,6 +69,7 @@ struct Phase {
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("page_fault_stall", argc, argv);
     std::size_t mb = 1024, rounds = 5;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string_view flag = argv[i];
@@ -76,7 +79,7 @@ int main(int argc, char** argv) {
         else if (flag == "--rounds" && value > 0)
             rounds = value;
         else {
-            std::fprintf(stderr, "usage: page_fault_stall [--mb N] [--rounds N]\n");
+            std::fprintf(stderr, "usage: page_fault_stall [--mb N] [--rounds N] [--json]\n");
             return 2;
         }
     }
@@ -100,6 +103,10 @@ int main(int argc, char** argv) {
         "probe late | resident 256 MiB read: warm / after the unmap | AnonHugePages held |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     constexpr std::size_t kResidentBytes = std::size_t{256} << 20;
+    report.parameters() = {{"mb", mb}, {"rounds", rounds}, {"cpus", cpus}};
+    report.figures()["probe_realtime"] = probe.realtime();
+    report.figures()["transparent_huge_pages"] = mode;
+    auto& rows = report.figures()["pages"] = nlohmann::ordered_json::array();
     for (const bool huge : {false, true}) {
         Phase in, out, idle, warmPass, afterPass;
         long hugeKb = 0;
@@ -151,6 +158,17 @@ int main(int argc, char** argv) {
             "| %s | %.1f / %.1f ms | %.1f ms | %.1f / %.1f ms | %.1f ms | %.1f ms | %.2f / %.2f ms | %ld kB |\n",
             huge ? "huge (MADV_HUGEPAGE)" : "4 KiB", in.median(), in.max(), in.maxLate(), out.median(), out.max(),
             out.maxLate(), idle.maxLate(), warmPass.median(), afterPass.median(), hugeKb);
+        rows.push_back({{"pages", huge ? "huge (MADV_HUGEPAGE)" : "4 KiB"},
+                        {"fault_in_median_ms", in.median()},
+                        {"fault_in_max_ms", in.max()},
+                        {"probe_late_fault_in_ms", in.maxLate()},
+                        {"unmap_median_ms", out.median()},
+                        {"unmap_max_ms", out.max()},
+                        {"probe_late_unmap_ms", out.maxLate()},
+                        {"probe_late_idle_ms", idle.maxLate()},
+                        {"resident_read_warm_ms", warmPass.median()},
+                        {"resident_read_after_unmap_ms", afterPass.median()},
+                        {"anon_huge_pages_kb", hugeKb}});
     }
     return 0;
 }

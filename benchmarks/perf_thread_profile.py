@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where one thread's CPU samples went, from `perf script` output with call chains.
 
-The profiles of docs/benchmarks.md (the GUI at UMLS size) were read with it:
+The profiles of the GUI at UMLS size (`git show 88e03ec:docs/benchmarks.md`) were read with it:
 
     perf record -F 200 --call-graph dwarf,8192 -o perf.cpu -- env QT_QPA_PLATFORM=offscreen \\
         build/default/bin/ui_stall --manifest /tmp/umls-mm/project.json --no-training

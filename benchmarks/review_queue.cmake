@@ -1,4 +1,4 @@
-# The review queue and the reach preview on NCBI Disease + MEDIC (issue 18); needs the Qt
+# The review queue and the reach preview on NCBI Disease + MEDIC; needs the Qt
 # Widgets half. Run with QT_QPA_PLATFORM=offscreen.
 if(TARGET linkscope_ui)
   linkscope_add_benchmark(review_queue review_queue.cpp)

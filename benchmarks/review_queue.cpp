@@ -1,14 +1,15 @@
-// The review queue's GUI costs on NCBI Disease + MEDIC with the sparse ranker (issue 18): the
+// The review queue's GUI costs on NCBI Disease + MEDIC with the sparse ranker: the
 // whole queue (ui/review_queue_order.h: one pass over every mention, as F8 and the "Worth
 // reviewing" filter compute it after a decision) and the Candidates dock's reach preview per
 // candidate (what CurationController::previewReach computes: CurationSession::sameSurface and the
 // known proposal of each mention listed, and with a linked run CurationSession::datastoreMoves,
-// the mentions whose proposal the decision's kNN key would change). Prints a Markdown table for docs/benchmarks.md.
+// the mentions whose proposal the decision's kNN key would change). Prints a Markdown table.
 //
-//   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS] [--run RUN]
+//   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS] [--run RUN] [--json]
 //       MENTIONS: dev mentions measured, 10 candidates each (default 200)
 //       --run: link with this training run and its kNN datastore first (the GUI's Linking menu),
 //              so the preview includes the datastore's reach
+//       --json: the figures as one JSON object on standard output (json_report.h)
 //
 // Reads ../shared/data (LINKSCOPE_DATA_DIR overrides); exits 0 with a note when it is absent.
 #include <QApplication>
@@ -29,6 +30,7 @@
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "json_report.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "review_queue_order.h"
@@ -66,6 +68,7 @@ std::string cpuModel() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("review_queue", argc, argv);
     QApplication app(argc, argv);
     std::size_t sample = 200;
     QString run;
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
     for (const auto& file : {kb, train, dev, test})
         if (!fs::exists(file)) {
             std::printf("absent: %s (shared data); nothing measured\n", file.string().c_str());
+            report.figures()["skipped"] = "absent: " + file.string();
             return 0;
         }
     QTemporaryDir folder;
@@ -174,6 +178,34 @@ int main(int argc, char** argv) {
                 cpuModel().c_str(), std::thread::hardware_concurrency(), mentions, rankingMs);
     if (session.runLinking())
         std::printf("linked with %s in %.0f ms\n", session.rankerDescription().toUtf8().constData(), runMs);
+    report.parameters() = {{"mentions_sampled", sample}, {"run", run.toStdString()}};
+    auto& figures = report.figures();
+    figures["project_mentions"] = mentions;
+    figures["every_proposal_ranked_ms"] = rankingMs;
+    if (session.runLinking()) {
+        figures["ranker"] = session.rankerDescription().toStdString();
+        figures["run_linked_ms"] = runMs;
+    }
+    figures["undecided_mentions_queued"] = queued;
+    figures["dev_mentions_measured"] = measured;
+    figures["listed_in_all"] = listed;
+    figures["largest_listing"] = largest;
+    const auto timingRow = [](const char* what, const std::vector<double>& ms) {
+        return nlohmann::ordered_json{{"what", what},
+                                      {"n", ms.size()},
+                                      {"median_ms", quantile(ms, 0.5)},
+                                      {"p99_ms", quantile(ms, 0.99)},
+                                      {"max_ms", quantile(ms, 1.0)}};
+    };
+    auto& timings = figures["timings"] = nlohmann::ordered_json::array();
+    timings.push_back(timingRow("whole review queue (F8, Worth reviewing)", queueMs));
+    timings.push_back(timingRow("reach preview per candidate", previewMs));
+    timings.push_back(timingRow("of which CurationSession::sameSurface", sameSurfaceMs));
+    if (!datastoreMs.empty()) {
+        timings.push_back(timingRow("of which CurationSession::datastoreMoves", datastoreMs));
+        figures["datastore_moved_in_all"] = reached;
+        figures["datastore_largest_move"] = largestReach;
+    }
     std::printf("| what | n | median | p99 | max | note |\n| --- | ---: | ---: | ---: | ---: | --- |\n");
     std::printf(
         "| whole review queue (F8, Worth reviewing) | %zu | %.1f ms | %.1f ms | %.1f ms | %zu undecided mentions |\n",

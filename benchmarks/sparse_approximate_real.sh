@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The approximate sparse search (issue 17) on the real corpora of docs/results.md: NCBI Disease test
+# The approximate sparse search on the real corpora of docs/results.md: NCBI Disease test
 # and BC5CDR-Disease dev against MEDIC, searched exactly and approximately (forced: their
 # dictionaries of ~74,000 names are below the 500,000 at which `auto` switches), with the same
 # preprocessing and protocol as the sparse rows of docs/results.md. Prints each run's "all" row and

@@ -3,7 +3,8 @@
 //
 //   sparse_dump [--analyzer char|word] [--ngrams MIN-MAX] [--stop-words] [--no-lowercase]
 //               [--norm l1|l2|none] [--no-idf] [--no-smooth] [--sublinear]
-//               NAMES_FILE [QUERIES_FILE]
+//               [--json] NAMES_FILE [QUERIES_FILE]
+// Its output is always JSON; --json is accepted, as every benchmark takes it, and changes nothing.
 // Fits on the lines of NAMES_FILE (one document per line) and writes to standard output
 //   {"settings": "...", "vocabulary": [terms in order], "idf": [...],
 //    "rows": [[[term id, weight], ...] per name], "queries": [[[term id, weight], ...] per query],
@@ -40,8 +41,9 @@ nlohmann::json rowJson(std::span<const std::uint32_t> terms, std::span<const flo
 }
 
 int usage() {
-    std::cerr << "usage: sparse_dump [--analyzer char|word] [--ngrams MIN-MAX] [--stop-words] [--no-lowercase]\n"
-                 "                   [--norm l1|l2|none] [--no-idf] [--no-smooth] [--sublinear] NAMES [QUERIES]\n";
+    std::cerr
+        << "usage: sparse_dump [--analyzer char|word] [--ngrams MIN-MAX] [--stop-words] [--no-lowercase]\n"
+           "                   [--norm l1|l2|none] [--no-idf] [--no-smooth] [--sublinear] [--json] NAMES [QUERIES]\n";
     return 2;
 }
 
@@ -79,6 +81,8 @@ int main(int argc, char** argv) {
             settings.smoothIdf = false;
         else if (arg == "--sublinear")
             settings.sublinearTf = true;
+        else if (arg == "--json")
+            continue;
         else if (!arg.starts_with("--"))
             files.push_back(argv[i]);
         else

@@ -10,11 +10,10 @@
 //    split on '|' and '+' and every part is searched on its own;
 //  - a candidate is correct when its ids intersect the gold ids (check_label); a query is
 //    correct at k when every one of its parts has a correct candidate among its top k.
-// benchmarks/sklearn_sparse.py runs the same pipeline with scikit-learn; docs/benchmarks.md
-// records both.
+// benchmarks/sklearn_sparse.py runs the same pipeline with scikit-learn.
 //
 //   sparse_ncbi [--archive FILE.tar.gz | --dictionary FILE --queries DIR] [--k K]
-//               [--threads N] [--repeat R] [--ngrams MIN-MAX] [--dense F]
+//               [--threads N] [--repeat R] [--ngrams MIN-MAX] [--dense F] [--json]
 //     --archive FILE     BioSyn's ncbi-disease.tar.gz; default
 //                        $LINKSCOPE_DATA_DIR/biosyn-ncbi-disease/ncbi-disease.tar.gz
 //     --dictionary FILE  an `IDS||name` dictionary instead of the archive's test dictionary
@@ -26,6 +25,7 @@
 //     --repeat R         timed repetitions; the median is reported (default 5)
 //     --ngrams MIN-MAX   character n-gram range (default 1-2, BioSyn's)
 //     --dense F          SparseIndexOptions::denseFraction (default 0.125; above 1: no dense columns)
+//     --json             the figures as one JSON object on standard output (json_report.h)
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "corpus/concept_id.h"
+#include "json_report.h"
 #include "retrieval/name_dictionary.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/sparse_index_io.h"
@@ -202,13 +203,14 @@ fs::path defaultArchive() {
 
 int usage() {
     std::cerr << "usage: sparse_ncbi [--archive FILE.tar.gz | --dictionary FILE --queries DIR] [--k K]\n"
-                 "                   [--threads N] [--repeat R] [--ngrams MIN-MAX] [--dense F]\n";
+                 "                   [--threads N] [--repeat R] [--ngrams MIN-MAX] [--dense F] [--json]\n";
     return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    bench::JsonReport report("sparse_ncbi", argc, argv);
     fs::path archive = defaultArchive();
     fs::path dictionaryFile, queryDir;
     std::size_t k = 20;
@@ -323,6 +325,33 @@ int main(int argc, char** argv) {
         std::printf("save / load:     %.4f s / %.4f s (median of %d; file %.1f MiB)\n", saveSeconds, median(loadTimes),
                     repeat, static_cast<double>(fs::file_size(saved)) / (1024.0 * 1024.0));
         std::printf("Acc@1 %.4f  Acc@5 %.4f\n", acc.at1, acc.at5);
+
+        auto& parameters = report.parameters();
+        parameters["dictionary"] = dictionaryFile.filename().string();
+        parameters["settings"] = settings.describe();
+        parameters["k"] = k;
+        parameters["threads"] = threads;
+        parameters["repeat"] = repeat;
+        parameters["dense_fraction"] = options.denseFraction;
+        auto& figures = report.figures();
+        figures["names"] = dictionary.size();
+        figures["terms"] = index.vectorizer().vocabularySize();
+        figures["dense_terms"] = index.denseTerms();
+        figures["postings"] = index.postings().documents.size();
+        figures["index_mib"] = static_cast<double>(index.memoryBytes()) / (1024.0 * 1024.0);
+        figures["mentions"] = queries.size();
+        figures["query_parts"] = parts.size();
+        figures["load_files_s"] = loadSeconds;
+        figures["build_s"] = build;
+        figures["build_cpu_s"] = median(buildCpu);
+        figures["search_s"] = query;
+        figures["search_cpu_s"] = median(queryCpu);
+        figures["search_one_thread_s"] = single;
+        figures["save_s"] = saveSeconds;
+        figures["load_index_s"] = median(loadTimes);
+        figures["index_file_mib"] = static_cast<double>(fs::file_size(saved)) / (1024.0 * 1024.0);
+        figures["acc_at_1"] = acc.at1;
+        figures["acc_at_5"] = acc.at5;
     } catch (const std::exception& e) {
         std::cerr << "sparse_ncbi: " << e.what() << "\n";
         return 1;

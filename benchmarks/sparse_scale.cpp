@@ -1,4 +1,4 @@
-// sparse_scale: BioSyn's sparse linker against a knowledge base of UMLS size (issue 17).
+// sparse_scale: BioSyn's sparse linker against a knowledge base of UMLS size.
 //
 // Reads what benchmarks/generate_umls_medmentions.py wrote (MRCONSO.RRF, MRSTY.RRF, the
 // MedMentions-size corpus and its PMID lists), builds the evaluation dictionary as `eval` does
@@ -11,12 +11,13 @@
 //     index without the threshold) against the approximate one: Acc@1 and recall@64 of both,
 //     and how many of exact search's 64 names the approximate search returns.
 //
-//   sparse_scale --dir DIR [--sample N] [--candidates N] [--threads N] [--no-exact]
+//   sparse_scale --dir DIR [--sample N] [--candidates N] [--threads N] [--no-exact] [--json]
 //     --dir DIR         the generator's output folder
 //     --sample N        test mentions searched exactly as well (default 300)
 //     --candidates N    names the 3-gram stage hands to the exact score per query (default: the index's)
 //     --threads N       search threads (default 0: one per core)
-//     --no-exact        skip the exact comparison (it needs the exact index too: about 3 GB more)
+//     --no-exact        skip the exact comparison (it needs a second, exact index in memory)
+//     --json            the figures as one JSON object on standard output (json_report.h)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@
 #include "eval/evaluate.h"
 #include "eval/queries.h"
 #include "generated_data.h"
+#include "json_report.h"
 #include "kb/umls_loader.h"
 #include "retrieval/sparse_index.h"
 #include "util/error.h"
@@ -85,14 +87,30 @@ eval::RankFn rankWith(const retrieval::SparseIndex& index, unsigned threads) {
     };
 }
 
-void report(const char* what, const eval::EvalResult& result) {
+void report(const char* what, const eval::EvalResult& result, nlohmann::ordered_json& rows) {
+    rows.push_back({{"search", what},
+                    {"mentions", result.all.mentions},
+                    {"acc_at_1", result.all.accuracy(1)},
+                    {"acc_at_64", result.all.accuracy(64)},
+                    {"recall_at_64", result.all.recall(64)},
+                    {"seconds", result.seconds}});
     std::printf("%s: %zu mentions, Acc@1 %.4f, Acc@64 %.4f, recall@64 %.4f, %.1f s\n", what, result.all.mentions,
                 result.all.accuracy(1), result.all.accuracy(64), result.all.recall(64), result.seconds);
 }
 
-int run(const Options& options) {
+int run(const Options& options, bench::JsonReport& json) {
+    json.parameters() = {{"dir", options.dir.string()},
+                         {"sample", options.sample},
+                         {"candidates", options.candidates},
+                         {"threads", options.threads},
+                         {"exact", options.exact}};
+    auto& figures = json.figures();
     auto start = Clock::now();
     const auto kb = kb::loadUmls(options.dir / "MRCONSO.RRF", options.dir / "MRSTY.RRF");
+    figures["concepts"] = kb.kb.entityCount();
+    figures["names"] = kb.kb.pairCount();
+    figures["kb_load_s"] = seconds(start);
+    figures["kb_peak_rss_gib"] = peakRssGiB();
     std::printf("knowledge base: %zu concepts, %zu names, loaded in %.1f s (peak RSS %.2f GiB)\n", kb.kb.entityCount(),
                 kb.kb.pairCount(), seconds(start), peakRssGiB());
 
@@ -109,6 +127,10 @@ int run(const Options& options) {
     builder.addMentions(train.queries);
     builder.addMentions(dev.queries);
     const retrieval::NameDictionary dictionary = builder.build().entries;
+    figures["documents"] = corpus.documents().size();
+    figures["test_mentions"] = test.queries.size();
+    figures["dictionary_entries"] = dictionary.size();
+    figures["corpus_and_dictionary_s"] = seconds(start);
     std::printf("corpus: %zu documents; test %zu mentions; dictionary %zu entries, in %.1f s (peak RSS %.2f GiB)\n",
                 corpus.documents().size(), test.queries.size(), dictionary.size(), seconds(start), peakRssGiB());
 
@@ -118,6 +140,10 @@ int run(const Options& options) {
     start = Clock::now();
     const auto approximate =
         retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn(), approximateOptions);
+    figures["approximate"] = approximate.approximate();
+    figures["approximate_candidates"] = approximateOptions.approximate.candidates;
+    figures["approximate_build_s"] = seconds(start);
+    figures["approximate_index_gib"] = gib(approximate.memoryBytes());
     std::printf("approximate index (%s, %zu candidates a query): built in %.1f s, %.2f GiB (peak RSS %.2f GiB)\n",
                 approximate.approximate() ? "approximate" : "exact: below the threshold",
                 approximateOptions.approximate.candidates, seconds(start), gib(approximate.memoryBytes()),
@@ -125,8 +151,10 @@ int run(const Options& options) {
 
     eval::EvalOptions evalOptions;
     const auto all = eval::evaluate(test.queries, dictionary, rankWith(approximate, options.threads), evalOptions);
-    report("approximate, every test mention", all);
+    figures["searches"] = nlohmann::ordered_json::array();
+    report("approximate, every test mention", all, figures["searches"]);
     std::printf("peak RSS after the search: %.2f GiB\n", peakRssGiB());
+    figures["peak_rss_gib"] = peakRssGiB();
     if (!options.exact || options.sample == 0) return 0;
 
     // Evenly spaced, so the sample spans every document of the test split.
@@ -141,11 +169,13 @@ int run(const Options& options) {
     const auto exact = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn(), exactOptions);
     std::printf("exact index: built in %.1f s, %.2f GiB (peak RSS %.2f GiB)\n", seconds(start),
                 gib(exact.memoryBytes()), peakRssGiB());
+    figures["exact_build_s"] = seconds(start);
+    figures["exact_index_gib"] = gib(exact.memoryBytes());
     const auto exactResult = eval::evaluate(sample, dictionary, rankWith(exact, options.threads), evalOptions);
     const auto approximateResult =
         eval::evaluate(sample, dictionary, rankWith(approximate, options.threads), evalOptions);
-    report("exact, sample", exactResult);
-    report("approximate, same sample", approximateResult);
+    report("exact, sample", exactResult, figures["searches"]);
+    report("approximate, same sample", approximateResult, figures["searches"]);
     std::size_t shared = 0, exactNames = 0;
     for (std::size_t m = 0; m < sample.size(); ++m)
         for (std::size_t p = 0; p < exactResult.mentions[m].parts.size(); ++p) {
@@ -160,15 +190,21 @@ int run(const Options& options) {
         exactNames ? double(shared) / double(exactNames) : 0.0,
         exactResult.all.recall(64) > 0 ? approximateResult.all.recall(64) / exactResult.all.recall(64) : 0.0,
         1000.0 * exactResult.seconds / double(std::max<std::size_t>(sample.size(), 1)));
+    figures["exact_top64_returned"] = exactNames ? double(shared) / double(exactNames) : 0.0;
+    figures["recall_at_64_ratio"] =
+        exactResult.all.recall(64) > 0 ? approximateResult.all.recall(64) / exactResult.all.recall(64) : 0.0;
+    figures["exact_ms_per_mention"] = 1000.0 * exactResult.seconds / double(std::max<std::size_t>(sample.size(), 1));
+    figures["peak_rss_gib"] = peakRssGiB();
     return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport json("sparse_scale", argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as it is measured, also into a file
     try {
-        return run(parse(argc, argv));
+        return run(parse(argc, argv), json);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "sparse_scale: %s\n", e.what());
         return 1;

@@ -1,8 +1,8 @@
-// string_pool_intern: the string pool's part of loading UMLS (issue 17's window at UMLS size).
+// string_pool_intern: the string pool's part of loading UMLS (the GUI's window at UMLS size).
 //
-// The UMLS loader interns every MRCONSO row's CUI (the entity's key) and name into StringPools;
-// the ninth session's CPU profile of the GUI loading a UMLS-size KB had 10.9 s of the loader's
-// 31.9 s in StringPool::slotOf. This program does the pools' work alone, on strings of UMLS's
+// The UMLS loader interns every MRCONSO row's CUI (the entity's key) and name into StringPools,
+// and a CPU profile of the GUI loading a UMLS-size KB found a large share of the loader's time
+// in StringPool::slotOf. This program does the pools' work alone, on strings of UMLS's
 // shape, so that two versions of core/kb/string_pool.cpp can be compared on it
 // (benchmarks/string_pool_ab.sh builds it against each commit's pool):
 //   - rows in concept order, as MRCONSO lists them: 3.5 M CUIs of 8 characters ("C0000042"), each
@@ -12,10 +12,11 @@
 //   - every name looked up again (the name index and the homonym pass read them back).
 // Prints wall time per phase, the pools' sizes and memory, and the machine.
 //
-//   string_pool_intern [--scale S] [--reserve]
+//   string_pool_intern [--scale S] [--reserve] [--json]
 //     --scale S    fraction of UMLS's 3.5 M concepts; default 1
 //     --reserve    reserve both pools for the strings and bytes they will hold first (what a
 //                  loader could do from the file's size), instead of growing them
+//     --json       the figures as one JSON object on standard output (json_report.h)
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "generated_data.h"
+#include "json_report.h"
 #include "kb/string_pool.h"
 
 namespace {
@@ -72,6 +74,7 @@ std::string nameOf(std::uint64_t conceptNumber, std::uint64_t position) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::bench::JsonReport report("string_pool_intern", argc, argv);
     double scale = 1.0;
     bool reserve = false;
     for (int i = 1; i < argc; ++i) {
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
         } else if (argument == "--reserve") {
             reserve = true;
         } else {
-            std::fprintf(stderr, "usage: string_pool_intern [--scale S] [--reserve]\n");
+            std::fprintf(stderr, "usage: string_pool_intern [--scale S] [--reserve] [--json]\n");
             return 2;
         }
     }
@@ -147,5 +150,17 @@ int main(int argc, char** argv) {
                 static_cast<double>(keys.memoryBytes()) / (1024.0 * 1024.0),
                 static_cast<double>(pool.memoryBytes()) / (1024.0 * 1024.0), linkscope::bench::peakRssGiB(),
                 static_cast<unsigned long long>(checksum));
+    report.parameters()["scale"] = scale;
+    report.parameters()["reserve"] = reserve;
+    report.figures() = {{"rows", rowConcept.size()},
+                        {"cuis", keys.size()},
+                        {"cui_lookup_intern_s", cuiSeconds},
+                        {"names", pool.size()},
+                        {"names_intern_s", internSeconds},
+                        {"names_found", found},
+                        {"names_find_s", findSeconds},
+                        {"cui_pool_mib", static_cast<double>(keys.memoryBytes()) / (1024.0 * 1024.0)},
+                        {"name_pool_mib", static_cast<double>(pool.memoryBytes()) / (1024.0 * 1024.0)},
+                        {"peak_rss_gib", linkscope::bench::peakRssGiB()}};
     return found == names.size() ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What the GUI thread is doing while it does not answer (ui_stall's stalls over 100 ms that no
-// long event delivery explains, issue 17). A watchdog thread notices that the GUI thread's timer
+// long event delivery explains). A watchdog thread notices that the GUI thread's timer
 // has not ticked for kQuietMs and then samples it every kEveryMs until it ticks again:
 //   - the system call it is blocked in and the kernel function it waits in
 //     (/proc/self/task/TID/syscall and wchan): a futex is a lock, poll or epoll_wait the event

@@ -1,5 +1,5 @@
 # The GUI's event-loop stalls while a project loads and indexes and while a training runs
-# (issue 7's 100 ms rule); needs the Qt Widgets half. Run with QT_QPA_PLATFORM=offscreen.
+# (the GUI thread's stall budget); needs the Qt Widgets half. Run with QT_QPA_PLATFORM=offscreen.
 if(TARGET linkscope_ui)
   linkscope_add_benchmark(ui_stall ui_stall.cpp)
   target_link_libraries(ui_stall PRIVATE linkscope::ui Qt6::Widgets nlohmann_json::nlohmann_json)
