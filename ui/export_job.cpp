@@ -3,13 +3,15 @@
 #include <memory>
 
 #include "background_job.h"
+#include "message_log.h"
 #include "project/project_store.h"
 
 namespace linkscope::ui {
 
-ExportJob::ExportJob(QObject* parent) : QObject(parent), job_(new BackgroundJob(this)) {
+ExportJob::ExportJob(MessageLog* log, QObject* parent) : QObject(parent), log_(log), job_(new BackgroundJob(this)) {
     connect(job_, &BackgroundJob::failed, this, [this](const QString& message) {
         running_ = false;
+        log_->error(tr("Export"), tr("Export failed: %1").arg(message));
         Q_EMIT failed(message);
     });
 }
@@ -18,6 +20,7 @@ bool ExportJob::start(const project::ProjectStore& store, const curation::Export
     if (running_) return false;
     auto input = std::make_shared<const curation::ExportInput>(curation::exportInputOf(store));
     running_ = true;
+    log_->progress(tr("Export"), tr("Exporting…"));
     job_->start(
         [input, options](const JobContext&) {
             const curation::ExportReport report = curation::exportProject(*input, options);
@@ -28,6 +31,7 @@ bool ExportJob::start(const project::ProjectStore& store, const curation::Export
         },
         [this](QStringList lines) {
             running_ = false;
+            for (const QString& line : lines) log_->note(tr("Export"), line);
             Q_EMIT finished(lines);
         });
     return true;

@@ -2,7 +2,8 @@
 // File > Export on a worker: the open project's corpora with its decisions in effect applied,
 // written where ExportOptions says. The decisions are copied on the GUI thread when the export
 // starts, so that later decisions do not reach a running export; reading and writing the corpora
-// is a BackgroundJob's. One export runs at a time.
+// is a BackgroundJob's. One export runs at a time; its progress, report and failure go to the
+// message log.
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -16,11 +17,13 @@ class ProjectStore;
 namespace linkscope::ui {
 
 class BackgroundJob;
+class MessageLog;
 
 class ExportJob : public QObject {
     Q_OBJECT
 public:
-    explicit ExportJob(QObject* parent = nullptr);
+    /// `log` must outlive the job.
+    explicit ExportJob(MessageLog* log, QObject* parent = nullptr);
 
     /// Starts exporting `store`'s project; finished or failed follows. False while an export runs.
     bool start(const project::ProjectStore& store, const curation::ExportOptions& options);
@@ -32,6 +35,7 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
+    MessageLog* log_;
     bool running_ = false;  ///< from start() until finished or failed was emitted
     BackgroundJob* job_;
 };

@@ -81,7 +81,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     session_ = new CurationSession(this);
     log_ = new MessageLog(this);
-    export_ = new ExportJob(this);
+    export_ = new ExportJob(log_, this);
+    connect(export_, &ExportJob::finished, this, &MainWindow::exportFinished);
+    connect(export_, &ExportJob::failed, this, &MainWindow::exportFailed);
     createDocks();
     createActions();
     createStatusBar();
@@ -113,14 +115,6 @@ void MainWindow::createStatusBar() {
     connect(loader_, &ProjectLoader::cancelled, this, [this] {
         status_->finishTask();
         log_->note(tr("Project"), tr("Loading cancelled"));
-    });
-    connect(export_, &ExportJob::failed, this, [this](const QString& error) {
-        log_->error(tr("Export"), tr("Export failed: %1").arg(error));
-        Q_EMIT exportFailed(error);
-    });
-    connect(export_, &ExportJob::finished, this, [this](const QStringList& lines) {
-        for (const QString& line : lines) log_->note(tr("Export"), line);
-        Q_EMIT exportFinished(lines);
     });
 }
 
@@ -362,9 +356,7 @@ AdjudicationDialog* MainWindow::adjudicationDialog() {
 }
 
 bool MainWindow::startExport(const curation::ExportOptions& options) {
-    if (!project() || !session_->isOpen() || !export_->start(*session_->store(), options)) return false;
-    log_->progress(tr("Export"), tr("Exporting…"));
-    return true;
+    return project() && session_->isOpen() && export_->start(*session_->store(), options);
 }
 
 void MainWindow::openProject(const QString& manifestPath) {
