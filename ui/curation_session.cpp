@@ -2,9 +2,7 @@
 
 #include <string>
 
-#include "corpus/corpus.h"
 #include "corpus/mention.h"
-#include "eval/gold_agreement.h"
 
 namespace linkscope::ui {
 
@@ -46,32 +44,8 @@ void CurationSession::close() {
     decisions_.close();
 }
 
-CurationSession::DocumentReview CurationSession::review(const std::string& split, const Document& document) const {
-    DocumentReview review;
-    for (const Mention& mention : document.mentions) {
-        ++review.mentions;
-        const project::MentionKey key{split, document.pmid(), mention.start, mention.end};
-        const auto& inEffect = decisions_.decisionsInEffect();
-        const auto decision = inEffect.find(key);
-        const bool decided = decision != inEffect.end();
-        if (decided) ++review.reviewed;
-        const std::optional<Proposal> proposed = rankers_.proposal(key);
-        if (!decided && proposed && rankers_.lowConfidence(*proposed)) ++review.lowConfidence;
-        // The link in effect against the gold ids, by the exact rule (eval/gold_agreement.h).
-        std::string link;
-        if (decided) {
-            if (const auto decidedTo = project::decidedLink(decision->second))
-                link = *decidedTo;
-            else if (proposed)
-                link = proposed->entity;
-        } else if (proposed) {
-            link = proposed->entity;
-        } else {
-            continue;  // nothing known yet
-        }
-        if (!eval::linkAgreesExactly(link, mention.ids)) ++review.disagreements;
-    }
-    return review;
+DocumentReview CurationSession::review(const std::string& split, const Document& document) const {
+    return reviewDocument(decisions_, rankers_, split, document);
 }
 
 }  // namespace linkscope::ui

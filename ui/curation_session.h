@@ -20,6 +20,7 @@
 
 #include "curation/candidate_row.h"
 #include "decision_log.h"
+#include "document_review.h"
 #include "merge_job.h"
 #include "project/curation_decision.h"
 #include "ranker_host.h"
@@ -66,14 +67,8 @@ public:
     /// Stops the merge and the rankers' workers, then closes the project file.
     void close();
 
-    /// Review figures of one document: mentions with a decision, mentions whose link in effect
-    /// differs from the gold ids, mentions of low confidence without a decision.
-    struct DocumentReview {
-        int mentions = 0;
-        int reviewed = 0;
-        int disagreements = 0;
-        int lowConfidence = 0;
-    };
+    /// See reviewDocument (document_review.h).
+    using DocumentReview = ui::DocumentReview;
     DocumentReview review(const std::string& split, const Document& document) const;
 
     // --- forwarded to decisions() ----------------------------------------------------------------
