@@ -1,11 +1,11 @@
 // The GUI's "link with a trained run" on a real project, without the GUI:
 // curation::ModelCandidates built on a project (model loaded, KB names encoded, training
 // datastore, every mention encoded and ranked), then a curator's decisions fed one by one, as
-// the curation session feeds them on the GUI thread:
+// the GUI's ranker host (ui/ranker_host.h) feeds them on the GUI thread:
 //   build    the worker's part, by stage, and the peak memory;
 //   rank     the candidate list of one mention (what selecting a mention costs);
 //   feed     one decision: its key added and the mentions it reaches found;
-//   rerank   those mentions ranked again, 24 at a time (what the session does per event-loop
+//   rerank   those mentions ranked again, 24 at a time (what the ranker host does per event-loop
 //            turn), and all of them;
 //   unfeed   its undo (keys removed, mentions found; their re-ranking is timed with rerank).
 // The pass over every mention's vector that a feed makes is also timed apart (reachOf, before
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     if (walk.size() > decisionCount) walk.resize(decisionCount);
 
     std::vector<double> rankMs, feedMs, unfeedMs, reranked, batchMs, allMs, reachPassMs;
-    constexpr std::size_t kBatch = 24;  // ui/curation_session.cpp's kRerankBatch
+    constexpr std::size_t kBatch = 24;  // ui/ranker_host.cpp's kRerankBatch
     const auto rerankAll = [&](const std::vector<project::MentionKey>& reached) {
         const auto all = Clock::now();
         std::size_t changed = 0;

@@ -1,8 +1,8 @@
 // The review queue's GUI costs on NCBI Disease + MEDIC with the sparse ranker: the
 // whole queue (ui/review_queue_order.h: one pass over every mention, as F8 and the "Worth
 // reviewing" filter compute it after a decision) and the Candidates dock's reach preview per
-// candidate (what CurationController::previewReach computes: CurationSession::sameSurface and the
-// known proposal of each mention listed, and with a linked run CurationSession::datastoreMoves,
+// candidate (what CurationController::previewReach computes: DecisionLog::sameSurface and the
+// known proposal of each mention listed, and with a linked run RankerHost::datastoreMoves,
 // the mentions whose proposal the decision's kNN key would change). Prints a Markdown table.
 //
 //   QT_QPA_PLATFORM=offscreen review_queue [MENTIONS] [--run RUN] [--json]
@@ -113,11 +113,12 @@ int main(int argc, char** argv) {
         return 1;
     }
     const auto ranking = Clock::now();
-    while (!session.proposalsAvailable()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    while (!session.rankers()->proposalsAvailable())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
     const double rankingMs = msSince(ranking);
     double runMs = 0.0;
     if (!run.isEmpty()) {
-        if (!ui::CurationSession::runLinkingAvailable()) {
+        if (!ui::RankerHost::runLinkingAvailable()) {
             std::fprintf(stderr, "this build cannot link with a trained run (no LibTorch)\n");
             return 1;
         }
@@ -125,10 +126,10 @@ int main(int argc, char** argv) {
         QObject::connect(&session, &ui::CurationSession::errorOccurred,
                          [&](const QString& message) { failure = message; });
         const auto linking = Clock::now();
-        session.linkWithRun(run, curation::LinkMode::Knn);
-        while (session.runLinkingUnderWay() || (!session.runLinking() && failure.isEmpty()))
+        session.rankers()->linkWithRun(run, curation::LinkMode::Knn);
+        while (session.rankers()->runLinkingUnderWay() || (!session.rankers()->runRanker() && failure.isEmpty()))
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
-        if (!session.runLinking()) {
+        if (!session.rankers()->runRanker()) {
             std::fprintf(stderr, "linking with %s failed: %s\n", run.toUtf8().constData(),
                          failure.toUtf8().constData());
             return 1;
@@ -157,14 +158,14 @@ int main(int argc, char** argv) {
                 if (measured == sample) break;
                 ++measured;
                 const project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
-                for (const auto& row : session.candidates(key, mention, 10)) {
+                for (const auto& row : session.rankers()->rankCandidates(key, mention, 10)) {
                     const auto start = Clock::now();
-                    const auto same = session.sameSurface(key, mention, row.entity);
+                    const auto same = session.decisions()->sameSurface(key, mention, row.entity);
                     sameSurfaceMs.push_back(msSince(start));
-                    for (const auto& ref : same) (void)session.proposal(ref.key);
+                    for (const auto& ref : same) (void)session.rankers()->proposal(ref.key);
                     const auto datastoreStart = Clock::now();
-                    const auto reach = session.datastoreMoves(key, row.entity);
-                    if (session.runLinking()) datastoreMs.push_back(msSince(datastoreStart));
+                    const auto reach = session.rankers()->datastoreMoves(key, row.entity);
+                    if (session.rankers()->runRanker()) datastoreMs.push_back(msSince(datastoreStart));
                     previewMs.push_back(msSince(start));
                     listed += same.size();
                     largest = std::max(largest, same.size());
@@ -176,14 +177,14 @@ int main(int argc, char** argv) {
 
     std::printf("machine: %s, %u threads; %zu mentions in the project, every proposal ranked in %.0f ms\n",
                 cpuModel().c_str(), std::thread::hardware_concurrency(), mentions, rankingMs);
-    if (session.runLinking())
-        std::printf("linked with %s in %.0f ms\n", session.rankerDescription().toUtf8().constData(), runMs);
+    if (session.rankers()->runRanker())
+        std::printf("linked with %s in %.0f ms\n", session.rankers()->rankerDescription().toUtf8().constData(), runMs);
     report.parameters() = {{"mentions_sampled", sample}, {"run", run.toStdString()}};
     auto& figures = report.figures();
     figures["project_mentions"] = mentions;
     figures["every_proposal_ranked_ms"] = rankingMs;
-    if (session.runLinking()) {
-        figures["ranker"] = session.rankerDescription().toStdString();
+    if (session.rankers()->runRanker()) {
+        figures["ranker"] = session.rankers()->rankerDescription().toStdString();
         figures["run_linked_ms"] = runMs;
     }
     figures["undecided_mentions_queued"] = queued;
@@ -200,9 +201,9 @@ int main(int argc, char** argv) {
     auto& timings = figures["timings"] = nlohmann::ordered_json::array();
     timings.push_back(timingRow("whole review queue (F8, Worth reviewing)", queueMs));
     timings.push_back(timingRow("reach preview per candidate", previewMs));
-    timings.push_back(timingRow("of which CurationSession::sameSurface", sameSurfaceMs));
+    timings.push_back(timingRow("of which DecisionLog::sameSurface", sameSurfaceMs));
     if (!datastoreMs.empty()) {
-        timings.push_back(timingRow("of which CurationSession::datastoreMoves", datastoreMs));
+        timings.push_back(timingRow("of which RankerHost::datastoreMoves", datastoreMs));
         figures["datastore_moved_in_all"] = reached;
         figures["datastore_largest_move"] = largestReach;
     }
@@ -213,16 +214,16 @@ int main(int argc, char** argv) {
     std::printf(
         "| reach preview per candidate (%s) | %zu | %.2f ms | %.2f ms | %.2f ms | %zu dev mentions x 10 candidates; "
         "%zu listed in all, at most %zu for one |\n",
-        session.runLinking() ? "run, same text and datastore" : "sparse, same text", previewMs.size(),
+        session.rankers()->runRanker() ? "run, same text and datastore" : "sparse, same text", previewMs.size(),
         quantile(previewMs, 0.5), quantile(previewMs, 0.99), quantile(previewMs, 1.0), measured, listed, largest);
     std::printf(
-        "| of which CurationSession::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's "
+        "| of which DecisionLog::sameSurface | %zu | %.2f ms | %.2f ms | %.2f ms | a pass over every mention's "
         "text, the known proposal of each |\n",
         sameSurfaceMs.size(), quantile(sameSurfaceMs, 0.5), quantile(sameSurfaceMs, 0.99),
         quantile(sameSurfaceMs, 1.0));
     if (!datastoreMs.empty())
         std::printf(
-            "| of which CurationSession::datastoreMoves | %zu | %.2f ms | %.2f ms | %.2f ms | the key added for a "
+            "| of which RankerHost::datastoreMoves | %zu | %.2f ms | %.2f ms | %.2f ms | the key added for a "
             "moment, the mentions it reaches ranked again; %zu moved in all, at most %zu for one candidate |\n",
             datastoreMs.size(), quantile(datastoreMs, 0.5), quantile(datastoreMs, 0.99), quantile(datastoreMs, 1.0),
             reached, largestReach);

@@ -455,8 +455,8 @@ CandidateTimes timeCandidates(const MainWindow& window) {
             if (ms.size() == 20) break;
             QElapsedTimer clock;
             clock.start();
-            const auto rows =
-                window.session()->candidates({pick->split, document.pmid(), mention.start, mention.end}, mention);
+            const auto rows = window.session()->rankers()->rankCandidates(
+                {pick->split, document.pmid(), mention.start, mention.end}, mention);
             ms.push_back(double(clock.nsecsElapsed()) / 1e6);
             times.withRows += rows.empty() ? 0 : 1;
         }
@@ -561,15 +561,15 @@ int main(int argc, char** argv) {
     CandidateTimes early;
     QObject::connect(&window, &MainWindow::projectLoaded, [&] {
         loadedAt = double(sinceOpen.elapsed()) / 1000.0;
-        if (!window.session()->candidatesAvailable()) early = timeCandidates(window);
+        if (!window.session()->rankers()->sparseRankerBuilt()) early = timeCandidates(window);
     });
     QObject::connect(window.knowledgeBaseDock(), &KnowledgeBaseDock::searchIndexReady,
                      [&] { indexedAt = double(sinceOpen.elapsed()) / 1000.0; });
-    QObject::connect(window.session(), &CurationSession::candidatesReady, [&] {
+    QObject::connect(window.session()->rankers(), &RankerHost::rankerReady, [&] {
         candidates = true;
         candidatesAt = double(sinceOpen.elapsed()) / 1000.0;
     });
-    QObject::connect(window.session(), &CurationSession::proposalsComplete, [&] { proposals = true; });
+    QObject::connect(window.session()->rankers(), &RankerHost::proposalsComplete, [&] { proposals = true; });
     StallMeter meter(app, sampler, probe);
     settle();
     meter.start();
@@ -624,12 +624,12 @@ int main(int argc, char** argv) {
         if (far) {
             const Mention& mention = far->mentions.front();
             const project::MentionKey key{last->split, far->pmid(), mention.start, mention.end};
-            const bool before = window.session()->proposal(key).has_value();
+            const bool before = window.session()->rankers()->proposal(key).has_value();
             QElapsedTimer clock;
             clock.start();
             window.showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
                                static_cast<int>(key.start), static_cast<int>(key.end));
-            const bool known = waitFor([&] { return window.session()->proposal(key).has_value(); }, 600);
+            const bool known = waitFor([&] { return window.session()->rankers()->proposal(key).has_value(); }, 600);
             std::printf(
                 "| proposals of a document opened while ranking (PMID %s, %zu mentions) | %.2f s | | | | %s |\n",
                 key.document.c_str(), far->mentions.size(), double(clock.nsecsElapsed()) / 1e9,
@@ -658,16 +658,16 @@ int main(int argc, char** argv) {
     if (!run.empty()) {
         CurationSession* session = window.session();
         bool linked = false, stopped = false;
-        QObject::connect(session, &CurationSession::runLinked, [&] { linked = true; });
-        QObject::connect(session, &CurationSession::runLinkingCancelled, [&] { stopped = true; });
+        QObject::connect(session->rankers(), &RankerHost::runLinked, [&] { linked = true; });
+        QObject::connect(session->rankers(), &RankerHost::runLinkingCancelled, [&] { stopped = true; });
         QObject::connect(session, &CurationSession::errorOccurred,
                          [&](const QString& message) { std::fprintf(stderr, "%s\n", qPrintable(message)); });
         settle();
         meter.start();
-        session->linkWithRun(QString::fromStdString(run), curation::LinkMode::Knn);
+        session->rankers()->linkWithRun(QString::fromStdString(run), curation::LinkMode::Knn);
         waitFor([&] { return linked || stopped; }, 3600);
         printRow("link with a trained run (kNN)", meter.stop(),
-                 linked ? session->rankerDescription().toStdString() : std::string("FAILED"), figures);
+                 linked ? session->rankers()->rankerDescription().toStdString() : std::string("FAILED"), figures);
         if (!linked) return 1;
         std::vector<std::pair<project::MentionKey, const Mention*>> walk;
         for (const SplitCorpus& split : window.project()->splits)
@@ -685,13 +685,13 @@ int main(int argc, char** argv) {
             const auto& [key, mention] = walk[done++];
             std::string gold;
             for (const std::string& id : mention->ids.ids) gold += (gold.empty() ? "" : "|") + id;
-            session->decide(key, *mention, project::DecisionKind::Correct, gold);
+            session->decisions()->decide(key, *mention, project::DecisionKind::Correct, gold);
         });
         decider.start(50);
         waitFor([&] { return done >= walk.size(); }, 600);
         decider.stop();
         printRow("100 decisions fed to the datastore", meter.stop(),
-                 std::to_string(session->undoStack()->count()) + " decisions stored", figures);
+                 std::to_string(session->decisions()->undoStack()->count()) + " decisions stored", figures);
     }
 
     // (b) A short training through the dock's worker, the panel shown with its live charts.

@@ -19,9 +19,11 @@
 #include "corpus/corpus.h"
 #include "curation/adjudication.h"
 #include "curation_session.h"
+#include "decision_log.h"
 #include "disagreement_model.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
+#include "ranker_host.h"
 #include "util/error.h"
 
 namespace linkscope::ui {
@@ -37,7 +39,8 @@ QString figure(const std::optional<double>& value) {
 
 AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent)
     : QDialog(parent),
-      session_(session),
+      decisions_(session->decisions()),
+      rankers_(session->rankers()),
       curatorA_(new QComboBox(this)),
       curatorB_(new QComboBox(this)),
       splitFilter_(new QComboBox(this)),
@@ -136,10 +139,10 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
             if (isVisible()) refresh();
         });
     };
-    connect(session_, &CurationSession::decisionChanged, this, scheduleRefresh);
-    connect(session_, &CurationSession::decisionsReloaded, this, scheduleRefresh);
+    connect(decisions_, &DecisionLog::decisionChanged, this, scheduleRefresh);
+    connect(decisions_, &DecisionLog::decisionsReloaded, this, scheduleRefresh);
     model_->setProposalFunction([this](const project::MentionKey& key) {
-        const auto proposal = session_->proposal(key);
+        const auto proposal = rankers_->proposal(key);
         return proposal ? proposal->entity : std::string();
     });
     updateButtons();
@@ -152,14 +155,14 @@ void AdjudicationDialog::showEvent(QShowEvent* event) {
 
 void AdjudicationDialog::refresh() {
     done_.clear();
-    if (session_->isOpen()) {
+    if (decisions_->isOpen()) {
         try {
-            done_ = session_->store()->doneDecisions();
+            done_ = decisions_->store()->doneDecisions();
         } catch (const std::exception& error) {
             status_->setText(tr("Cannot read the decisions: %1").arg(QString::fromUtf8(error.what())));
         }
     }
-    const LoadedProject* project = session_->isOpen() ? session_->project() : nullptr;
+    const LoadedProject* project = decisions_->isOpen() ? decisions_->project() : nullptr;
     if (project != typedProject_) {
         typedProject_ = project;
         types_ = project ? curation::mentionTypesOf(project->splits) : curation::MentionTypeFn{};
@@ -322,7 +325,7 @@ bool AdjudicationDialog::takeOther(const QString& ids) {
 
 bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& link) {
     // The rows point into the project they were read from: another one opened since makes them stale.
-    if (!session_->isOpen() || session_->project() != typedProject_) {
+    if (!decisions_->isOpen() || decisions_->project() != typedProject_) {
         refresh();
         status_->setText(tr("The project changed: the disagreements were read again"));
         return false;
@@ -340,10 +343,10 @@ bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& lin
     const project::MentionKey key = row.disagreement.mention;
     // Accept when the link is already the one in effect, as the candidates panel decides.
     if (kind == project::DecisionKind::Accept || kind == project::DecisionKind::Correct)
-        kind = session_->linkInEffect(key, *row.mention) == link ? project::DecisionKind::Accept
-                                                                 : project::DecisionKind::Correct;
+        kind = decisions_->linkInEffect(key, *row.mention) == link ? project::DecisionKind::Accept
+                                                                   : project::DecisionKind::Correct;
     const Mention& mention = *row.mention;
-    if (!session_->adjudicate(key, mention, kind, link)) {
+    if (!decisions_->adjudicate(key, mention, kind, link)) {
         status_->setText(tr("The adjudication was not stored (see Diagnostics)"));
         return false;
     }

@@ -2,13 +2,13 @@
 // File > Adjudicate Disagreements: two curators of the open project file (after
 // File > Merge Another Curator's Project), their agreement (Cohen's kappa overall, per split and
 // per type, core/curation/agreement.h), and the mentions they decided differently side by side.
-// Picking A's link, B's, or another entity records an adjudication at once, through the curation
-// session's undo stack (so Ctrl+Z takes it back); selecting a row shows the mention in the
-// document view (mentionActivated). The rules of several curators are in
+// Picking A's link, B's, or another entity records an adjudication at once, through the undo
+// stack of the decision log (ui/decision_log.h), so Ctrl+Z takes it back; selecting a row shows
+// the mention in the document view (mentionActivated). The rules of several curators are in
 // core/curation/adjudication.h.
 //
-// Not modal: it follows the session, refreshed from the project file (once per turn of the event
-// loop) whenever decisions change while it is shown.
+// Not modal: it follows the decision log, refreshed from the project file (once per turn of the
+// event loop) whenever decisions change while it is shown.
 #include <QDialog>
 
 #include <memory>
@@ -31,11 +31,14 @@ struct LoadedProject;
 namespace linkscope::ui {
 
 class CurationSession;
+class DecisionLog;
+class RankerHost;
 class DisagreementModel;
 
 class AdjudicationDialog : public QDialog {
     Q_OBJECT
 public:
+    /// Reads and records through the session's decision log; the session must outlive the dialog.
     explicit AdjudicationDialog(CurationSession* session, QWidget* parent = nullptr);
 
     /// Reads the curators, the agreement and the disagreements from the project file again.
@@ -87,7 +90,8 @@ private:
     void fillCurators(const std::vector<std::string>& curators);
     void fillFilters();
 
-    CurationSession* session_;
+    DecisionLog* decisions_;
+    const RankerHost* rankers_;                    ///< the proposals shown beside the curators' links
     const LoadedProject* typedProject_ = nullptr;  ///< the project types_ were read from
     curation::MentionTypeFn types_;
     curation::AgreementReport report_;

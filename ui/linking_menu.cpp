@@ -11,17 +11,20 @@
 
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "decision_log.h"
 #include "project/project_store.h"
+#include "ranker_host.h"
 
 namespace linkscope::ui {
 
-LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent) : QMenu(tr("&Linking"), parent), session_(session) {
+LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent)
+    : QMenu(tr("&Linking"), parent), decisions_(session->decisions()), rankers_(session->rankers()) {
     setObjectName(QStringLiteral("linkingMenu"));
     linkRun_ = addAction(tr("Link with a &Trained Run…"), this, &LinkingMenu::chooseRun);
     linkRun_->setObjectName(QStringLiteral("linkWithRun"));
-    linkSparse_ = addAction(tr("Link with &Sparse TF-IDF"), session_, &CurationSession::linkWithSparse);
-    cancel_ = addAction(tr("&Cancel Linking"), session_, &CurationSession::cancelRunLinking);
-    if (!CurationSession::runLinkingAvailable()) {
+    linkSparse_ = addAction(tr("Link with &Sparse TF-IDF"), rankers_, &RankerHost::linkWithSparse);
+    cancel_ = addAction(tr("&Cancel Linking"), rankers_, &RankerHost::cancelRunLinking);
+    if (!RankerHost::runLinkingAvailable()) {
         linkRun_->setToolTip(tr("This build has no LibTorch: it links with sparse TF-IDF only"));
         setToolTipsVisible(true);
     }
@@ -30,20 +33,20 @@ LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent) : QMenu(tr("
 }
 
 void LinkingMenu::updateActions() {
-    const bool underWay = session_->runLinkingUnderWay();
-    linkRun_->setEnabled(CurationSession::runLinkingAvailable() && session_->isOpen() && !underWay);
-    linkSparse_->setEnabled(session_->runLinking() != nullptr);
+    const bool underWay = rankers_->runLinkingUnderWay();
+    linkRun_->setEnabled(RankerHost::runLinkingAvailable() && decisions_->isOpen() && !underWay);
+    linkSparse_->setEnabled(rankers_->runRanker() != nullptr);
     cancel_->setEnabled(underWay);
 }
 
 void LinkingMenu::chooseRun() {
-    if (!session_->isOpen()) return;
+    if (!decisions_->isOpen()) return;
     QDialog dialog(parentWidget());
     dialog.setWindowTitle(tr("Link with a trained run"));
     auto* form = new QFormLayout(&dialog);
     auto* runs = new QComboBox(&dialog);
     runs->setObjectName(QStringLiteral("runChoice"));
-    for (const auto& run : session_->store()->runs())
+    for (const auto& run : decisions_->store()->runs())
         runs->addItem(tr("%1 (%2)").arg(QString::fromStdString(run.name), QString::fromStdString(run.preset)),
                       QString::fromStdString(run.directory.string()));
     auto* browse = new QPushButton(tr("Other run folder…"), &dialog);
@@ -75,7 +78,7 @@ void LinkingMenu::chooseRun() {
     connect(runs, &QComboBox::currentIndexChanged, &dialog, enableOk);
     enableOk();
     if (dialog.exec() != QDialog::Accepted || runs->currentIndex() < 0) return;
-    session_->linkWithRun(runs->currentData().toString(),
+    rankers_->linkWithRun(runs->currentData().toString(),
                           static_cast<curation::LinkMode>(modes->currentData().toInt()));
 }
 

@@ -2,16 +2,19 @@
 // The Linking menu: which ranker proposes the links of the open project. Sparse TF-IDF from the
 // start; a trained run (the project's registered runs, or any run folder) with the kNN-BioEL
 // interpolation, Xu & Bethard's sieve or the model alone, built on a worker with progress and
-// cancel (CurationSession::linkWithRun).
+// cancel (RankerHost::linkWithRun).
 #include <QMenu>
 
 namespace linkscope::ui {
 
 class CurationSession;
+class DecisionLog;
+class RankerHost;
 
 class LinkingMenu : public QMenu {
     Q_OBJECT
 public:
+    /// Links through the session's ranker host; the session must outlive the menu.
     LinkingMenu(CurationSession* session, QWidget* parent);
 
     /// Asks for a run and a linking, then starts it (the dialog's parent is the menu's parent).
@@ -20,7 +23,8 @@ public:
 private:
     void updateActions();
 
-    CurationSession* session_;
+    const DecisionLog* decisions_;  ///< the project file, for its runs
+    RankerHost* rankers_;
     QAction* linkRun_;
     QAction* linkSparse_;
     QAction* cancel_;

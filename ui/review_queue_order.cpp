@@ -8,44 +8,46 @@
 #include "corpus/mention.h"
 #include "curation/review_queue.h"
 #include "curation_session.h"
+#include "decision_log.h"
 #include "project/loaded_project.h"
+#include "ranker_host.h"
 
 namespace linkscope::ui {
 
 std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
     std::vector<QueuedMention> queue;
-    const LoadedProject* project = session.project();
-    if (!project || !session.proposalsAvailable()) return queue;
+    const LoadedProject* project = session.decisions()->project();
+    if (!project || !session.rankers()->proposalsAvailable()) return queue;
     std::vector<project::MentionKey> keys;
     std::vector<curation::ReviewSignals> signals;
     std::vector<std::string> surfaces;
     std::vector<std::uint8_t> decided;
-    const bool runRanks = session.runLinking() != nullptr;
+    const bool runRanks = session.rankers()->runRanker() != nullptr;
     for (const SplitCorpus& split : project->splits)
         for (const Document& document : split.corpus.documents())
             for (const Mention& mention : document.mentions) {
                 project::MentionKey key{split.split, document.pmid(), mention.start, mention.end};
                 curation::ReviewSignals signal;
-                if (const auto proposal = session.proposal(key)) {
+                if (const auto proposal = session.rankers()->proposal(key)) {
                     signal.proposal = proposal->entity;
                     signal.margin = proposal->margin;
                     signal.confidence = std::clamp(proposal->score, 0.0, 1.0);
                 }
                 // With a run ranking, sparse TF-IDF is the other linker whose disagreement is doubt.
                 if (runRanks) {
-                    const auto sparse = session.sparseProposal(key);
+                    const auto sparse = session.rankers()->sparseProposal(key);
                     signal.others.push_back(sparse ? sparse->entity : std::string());
                 }
-                // "The same text, ignoring case and spacing", as CurationSession::sameSurface reads it.
+                // "The same text, ignoring case and spacing", as DecisionLog::sameSurface reads it.
                 surfaces.push_back(QString::fromStdString(mention.text).simplified().toCaseFolded().toStdString());
-                decided.push_back(session.currentDecision(key) ? 1 : 0);
+                decided.push_back(session.decisions()->currentDecision(key) ? 1 : 0);
                 signals.push_back(std::move(signal));
                 keys.push_back(std::move(key));
             }
     // With a run: the datastore's reach, as the simulated review measured it (it holds the
     // identical mentions a context-free key reaches too); else the same-text mentions "Apply to
     // all" would change.
-    if (const auto counts = runRanks ? session.datastoreReachCounts() : std::nullopt) {
+    if (const auto counts = runRanks ? session.rankers()->datastoreReachCounts() : std::nullopt) {
         for (std::size_t i = 0; i < signals.size(); ++i) {
             const auto found = counts->find(keys[i]);
             signals[i].reach = found == counts->end() ? 0 : found->second;
