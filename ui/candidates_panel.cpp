@@ -40,6 +40,8 @@ CandidatesPanel::CandidatesPanel(QWidget* parent)
     // table scrolls sideways instead, and the last column takes any room to spare.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
+    // The preferred name before the matched name: what the curator reads first stays in view.
+    table_->horizontalHeader()->moveSection(CandidateModel::PreferredNameColumn, CandidateModel::MatchedNameColumn);
     table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     layout->addWidget(table_, 1);

@@ -12,24 +12,30 @@ namespace linkscope::ui {
 namespace {
 
 QWidget* makeLegend(QWidget* parent) {
+    // Two rows (the states, then the marks), so that the legend fits beside the docks.
     auto* legend = new QWidget(parent);
-    auto* layout = new QHBoxLayout(legend);
-    layout->setContentsMargins(4, 2, 4, 2);
+    auto* rows = new QVBoxLayout(legend);
+    rows->setContentsMargins(4, 2, 4, 2);
+    rows->setSpacing(2);
+    auto* states = new QHBoxLayout;
     for (const MentionState state : {MentionState::Unreviewed, MentionState::Predicted, MentionState::Accepted,
                                      MentionState::Corrected, MentionState::Rejected}) {
         auto* label = new QLabel(mentionStateName(state), legend);
         label->setStyleSheet(
             QStringLiteral("QLabel { background: %1; color: black; padding: 1px 6px; border-radius: 3px; }")
                 .arg(mentionColor(state).name()));
-        layout->addWidget(label);
+        states->addWidget(label);
     }
-    auto* composite = new QLabel(QObject::tr("<u>composite</u>"), legend);
-    layout->addWidget(composite);
+    states->addStretch();
+    auto* marks = new QHBoxLayout;
+    marks->addWidget(new QLabel(QObject::tr("<u>composite</u>"), legend));
     auto* abbreviation = new QLabel(QObject::tr("abbreviation (dotted)"), legend);
     abbreviation->setToolTip(
         QObject::tr("A short form the document defines; the tooltip shows the expansion the linkers read"));
-    layout->addWidget(abbreviation);
-    layout->addStretch();
+    marks->addWidget(abbreviation);
+    marks->addStretch();
+    rows->addLayout(states);
+    rows->addLayout(marks);
     // On a narrow screen the legend is cut rather than the window made wider than the screen.
     legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     return legend;
