@@ -1,4 +1,4 @@
-# libFuzzer harnesses for the readers of outside data (tests/fuzz, issue 16). Off by default;
+# libFuzzer harnesses for the readers of outside data (tests/fuzz). Off by default;
 # the `fuzz` preset turns it on with clang-16 and without LibTorch.
 #
 # With the option on, every target of the build (core first of all) is compiled with coverage

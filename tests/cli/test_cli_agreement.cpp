@@ -1,4 +1,4 @@
-// linkscope-cli agreement and merge (issue 18): two curators' project files on the demo corpora,
+// linkscope-cli agreement and merge: two curators' project files on the demo corpora,
 // the kappa table as text and JSON (figures worked out by hand in tests/curation/test_agreement),
 // the same figures between two curators of one merged file, and the refusals: a missing file,
 // a file that is not a project, projects of different manifests, a curator without decisions.

@@ -1,4 +1,4 @@
-// linkscope-cli compare with three or more saved runs of the demo project (issue 18): the runs
+// linkscope-cli compare with three or more saved runs of the demo project: the runs
 // table, the Holm-corrected McNemar matrix and the group rows, as JSON and as text, checked
 // against the per-mention files' own figures; and files that cannot be paired.
 #include "cli_runner.h"

@@ -1,4 +1,4 @@
-// Every corpus format and MedMentions' layout through linkscope-cli (issue 17): --corpus with
+// Every corpus format and MedMentions' layout through linkscope-cli: --corpus with
 // --split-pmids, --corpus-format, BioC and brat inputs, the UMLS filters, and the messages for
 // lists that do not fit the corpus.
 #include "cli_runner.h"

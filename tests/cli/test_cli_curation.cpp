@@ -178,7 +178,7 @@ private Q_SLOTS:
         QVERIFY(svg.starts_with("<svg") && svg.find("with feedback") != std::string::npos);
     }
 
-    // The mention-level review with the run and its datastore (issue 18): both orders start
+    // The mention-level review with the run and its datastore: both orders start
     // from the same proposals (the walk's keys are taken back between them) and end with every
     // mention decided, the whole split right.
     void reviewWithTheRun() {

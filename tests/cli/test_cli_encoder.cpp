@@ -91,7 +91,7 @@ private Q_SLOTS:
     }
 
     // One endless line (a binary piped in by mistake) is refused at the cap, not read whole:
-    // a 100 MB line once took 11 GB.
+    // the memory a line takes must stay bounded by the cap, whatever is piped in.
     void tokenizeRefusesAnOverlongLineAndDropsAByteOrderMark() {
         const QByteArray endless = "breast\n" + QByteArray(3 << 20, 'x') + "\n";
         const auto r = test::runCli({"tokenize", "--model", path("tokenizer")}, endless);

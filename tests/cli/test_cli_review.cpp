@@ -1,4 +1,4 @@
-// linkscope-cli simulate-curation --order (issue 18): the mention-level simulated review with
+// linkscope-cli simulate-curation --order: the mention-level simulated review with
 // the sparse ranker on the demo KB and a dev corpus written here, whose one wrong proposal is a
 // tie ("HD" names Huntington's and Hirschsprung's disease) at the end of the document order:
 // the queue reviews it first, document order last; "apply to all" carries a decision to the

@@ -234,7 +234,8 @@ private Q_SLOTS:
                  std::string("F\xc3\xa9ver and cough\xf0\x9f\x98\x80"));  // 16 characters, as before
     }
     // A document after 200,000 blank lines: its line is still right, and the reader keeps no
-    // table of line starts (it held 8 bytes per line, 4.7 GB for a small gzip of newlines).
+    // table of line starts (such a table grows with the lines, so a small gzip of newlines
+    // would fill the memory).
     void linesAfterManyBlankLines() {
         std::string xml = withAnnotation(
             "<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"

@@ -1,4 +1,4 @@
-// Opening any corpus (issue 17): the format told from the input, several inputs as one corpus,
+// Opening any corpus: the format told from the input, several inputs as one corpus,
 // and MedMentions' layout (one corpus, one PMID list per split) with every gap or overlap named.
 #include <algorithm>
 

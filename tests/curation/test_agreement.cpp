@@ -1,4 +1,4 @@
-// Several curators (issue 18): Cohen's kappa on textbook tables and its degenerate cases; how
+// Several curators: Cohen's kappa on textbook tables and its degenerate cases; how
 // links compare (sets of canonical ids, reject and NIL as categories, skips not deciding); the
 // agreement of two project files on the demo corpora, worked out by hand per split and per type;
 // merging one file into the other (both curators kept, repeat-safe, a cancelled merge leaves a

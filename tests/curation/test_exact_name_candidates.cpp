@@ -1,4 +1,4 @@
-// The candidates shown before the ranker is built (curation/exact_name_candidates.h, issue 17):
+// The candidates shown before the ranker is built (curation/exact_name_candidates.h):
 // the entities a mention's text names, as written or in its case variants; homonyms flagged;
 // each entity once, at most k; nothing for a text no name spells.
 #include <QTest>

@@ -1,4 +1,4 @@
-// Every mention's proposal in batches (core/curation/proposal_ranking.h, issue 17): each mention
+// Every mention's proposal in batches (core/curation/proposal_ranking.h): each mention
 // is ranked once and its proposal is the sparse ranker's own top entity, batches hold whole
 // documents, a document asked for is ranked next (also one asked for before the run starts),
 // an expansion is ranked in the mention's place, and cancelling stops between batches.

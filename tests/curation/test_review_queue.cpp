@@ -1,4 +1,4 @@
-// The review queue (issue 18) on constructed signals: the doubt from the margin and from the
+// The review queue on constructed signals: the doubt from the margin and from the
 // linkers' disagreement, the priority with the reach, the order and its ties, the same-surface
 // reach; the mention-level simulated review in document and queue order with a linker that does
 // not learn, with one that does (a decision changes the proposals of the mentions it reaches),

@@ -1,4 +1,4 @@
-// The feedback loop's mention vectors (curation/target_vectors.h, issue 17): float below the
+// The feedback loop's mention vectors (curation/target_vectors.h): float below the
 // budget, exactly as given; half precision above it, each component within half precision's
 // rounding, dot products within the matching bound; rows set once each, errors for misuse.
 #include <QtTest>

@@ -250,7 +250,8 @@ private Q_SLOTS:
         row("empty file", "", 1, "not valid JSON");
         row("not JSON", "{\n  \"vocab_size\": 30522,\n}\n", 3, "not valid JSON");
         row("JSON array", "[1, 2]", 0, "must be a JSON object");
-        // 200 KB of nesting crashed encode / eval / train: error messages dumped the value.
+        // Deep nesting is refused at a fixed depth with a short message: the value is never
+        // dumped into the error, and encode / eval / train do not recurse without bound.
         row("nested 100,000 deep", "{\"hidden_size\": " + std::string(100000, '[') + std::string(100000, ']') + "}", 1,
             "nested deeper than 64 levels");
         row("nested value of a key",
@@ -358,7 +359,7 @@ private Q_SLOTS:
     }
 
     // A compact-encoder preset is outside data: sizes that would build a model beyond any use
-    // are refused, naming the preset, before anything is allocated (issue 16).
+    // are refused, naming the preset, before anything is allocated.
     void compactPresetSizesAreBoundedBeforeAllocation_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("vocabulary");

@@ -12,7 +12,7 @@
 // kind through the walk, FAISS and the structural checks (craftedPayloadsAreRefusedBeforeSearch).
 //
 // The walk reads forward and allocates only its error messages: 64 KiB inputs, 512 MiB of RSS
-// (ASan's own is about 150), no allocation of 16 MiB, 10 s per input.
+// (ASan's own shadow and quarantine included), no allocation of 16 MiB, 10 s per input.
 // fuzz-options: -max_len=65536 -rss_limit_mb=512 -malloc_limit_mb=16 -timeout=10
 #include <cstdio>
 #include <cstdlib>

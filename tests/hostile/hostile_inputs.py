@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Hostile and damaged inputs for every reader and every path-taking command of linkscope-cli
-(issue 16, part 2). Python 3 standard library only.
+"""Hostile and damaged inputs for every reader and every path-taking command of linkscope-cli.
+Python 3 standard library only.
 
 The suite GENERATES its cases into a temporary folder, from valid seeds made of the demo project
 (resources/demo: demo-kb.txt, demo-train.txt, demo-test.txt, demo-project.json), a few small
@@ -83,7 +83,7 @@ from pathlib import Path
 
 # Cases that fail for known product bugs (case name -> reason). Printed separately; they do not
 # make the suite fail. Keep this as small as honest.
-# The 22 product bugs this suite found on 2026-11-24 are fixed (issue 16); none is known now.
+# Every product bug this suite has found is fixed; none is known now.
 KNOWN_FAILURES = {
 }
 
@@ -1767,7 +1767,7 @@ def decisions_count(path):
 
 
 def curator_cases():
-    """merge and agreement (issue 18) read another curator's project file: every damaged project of
+    """merge and agreement read another curator's project file: every damaged project of
     export_cases as that second file, the first a valid project of the same manifest. A refused
     merge leaves the first file as it was."""
     corp = {"kb.txt": KB, "train.txt": TRAIN, "test.txt": TEST}

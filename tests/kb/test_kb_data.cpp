@@ -182,7 +182,8 @@ private Q_SLOTS:
         test::compareNameHomonymFigures(normalized.statistics(), naiveCount(raw, test::simpleNormalize));
         printTable("MEDIC normalized", normalized.statistics());
 
-        // The same figures from an independent python3 count over the file (see docs/benchmarks.md).
+        // The same figures from an independent python3 count over the file (its table is in
+        // git: docs/benchmarks.md at 88e03ec); `linkscope-cli stats --kb` prints them now.
         QCOMPARE(exact.statistics().homonymNames, std::size_t{156});
         QCOMPARE(exact.statistics().homonymPairs, std::size_t{341});
         QCOMPARE(exact.statistics().preferredNamePairs, std::size_t{3});

@@ -253,7 +253,7 @@ private Q_SLOTS:
         LINKSCOPE_EXPECT_PARSE_ERROR(loadUmls(path, std::nullopt, options), path, 1, "longer than 1000 bytes");
     }
 
-    // Semantic types (issue 17): a filter type keeps its concepts and those of its descendants
+    // Semantic types: a filter type keeps its concepts and those of its descendants
     // in the type tree (by MRSTY's tree numbers), as MedMentions' ST21pv does.
     void semanticTypeFilterKeepsDescendants() {
         const auto sty = dir_.write("MRSTY.RRF", mrsty() + "C0000010|T038|B2.2.1|Biologic Function|AT00000004||\n");

@@ -1,4 +1,4 @@
-// Manifests (issue 17): corpora in every format, MedMentions' corpus + PMID lists per split, and
+// Manifests: corpora in every format, MedMentions' corpus + PMID lists per split, and
 // the UMLS filters; version 2 for what a version-1 reader would get wrong. Loaded end to end.
 #include <algorithm>
 

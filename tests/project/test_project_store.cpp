@@ -177,7 +177,7 @@ private Q_SLOTS:
         check(store.manifest(), moved);
     }
 
-    // Issue 17: the corpus format, MedMentions' PMID lists and the UMLS filters are kept (schema
+    // The corpus format, MedMentions' PMID lists and the UMLS filters are kept (schema
     // version 2), and a version-1 file still opens, read as it is and left unchanged.
     void pmidListsFormatsAndFiltersRoundTrip() {
         test::FixtureDir dir;

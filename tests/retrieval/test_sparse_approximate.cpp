@@ -1,4 +1,4 @@
-// SparseIndex above its approximateAbove size (issue 17): a character 3-gram stage picks the
+// SparseIndex above its approximateAbove size: a character 3-gram stage picks the
 // candidates and the index's own model scores them. Checked against the exact index on the same
 // names: every returned score is the exact score of its entry, the order is the ranking contract,
 // and what the stage loses is bounded on names and near-names; short abbreviations, the posting
@@ -190,8 +190,8 @@ private Q_SLOTS:
     void findsTheNamesExactSearchFinds() {
         // 20,000 names and 256 candidates: the stage must choose. A name asked for itself is at
         // rank 1 (its own score is the highest possible, 1); a near-name's source is in the top
-        // 10 nearly as often as with exact search (what issue 17 asks at scale: recall@64 at
-        // least 0.99 of exact search's).
+        // 10 nearly as often as with exact search (the contract at scale is recall@64 at least
+        // 0.99 of exact search's; see benchmarks/sparse_approximate_real.sh).
         const NameDictionary dictionary = wordDictionary(23, 20000);
         const SparseIndex exact = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), exactOptions());
         const SparseIndex approximate =
