@@ -28,7 +28,14 @@ namespace linkscope::ui {
 CurationController::CurationController(CurationSession* session, DocumentsDock* documents, DocumentView* view,
                                        CandidatesPanel* candidates, EntitySearchBox* correctionSearch, MessageLog* log,
                                        QObject* parent)
-    : QObject(parent), session_(session), documents_(documents), view_(view), candidates_(candidates), log_(log) {
+    : QObject(parent),
+      session_(session),
+      decisions_(session->decisions()),
+      rankers_(session->rankers()),
+      documents_(documents),
+      view_(view),
+      candidates_(candidates),
+      log_(log) {
     connect(view_, &DocumentView::currentMentionChanged, this, [this] { showCandidates(); });
     connect(candidates_, &CandidatesPanel::acceptRequested, this,
             [this] { decideCurrent(project::DecisionKind::Accept); });
@@ -43,7 +50,7 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
         const Mention* mention = currentMention();
         const auto key = currentMentionKey();
         if (!mention || !key) return;
-        const bool same = session_->linkInEffect(*key, *mention) == id.toStdString();
+        const bool same = decisions_->linkInEffect(*key, *mention) == id.toStdString();
         if (decideCurrent(same ? project::DecisionKind::Accept : project::DecisionKind::Correct, id))
             view_->setFocus();  // back to the document: the next mention is one key away
     });
@@ -53,36 +60,36 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
     connect(candidates_->reachPreview(), &ReachPreview::mentionActivated, this, &CurationController::showMention);
 
     // The ranker's progress and outcome in the message log.
-    connect(session_, &CurationSession::candidatesProgress, this, [this](const QString& stage, int percent) {
+    connect(rankers_, &RankerHost::rankerProgress, this, [this](const QString& stage, int percent) {
         log_->progress(tr("Candidates"), tr("%1: %2 %").arg(stage).arg(percent));
     });
-    connect(session_, &CurationSession::runLinked, this,
-            [this] { log_->note(tr("Linking"), tr("Linked with %1").arg(session_->rankerDescription())); });
-    connect(session_, &CurationSession::runLinkingCancelled, this, [this] {
-        log_->note(tr("Linking"), tr("Linking with the run stopped; %1 ranks").arg(session_->rankerDescription()));
+    connect(rankers_, &RankerHost::runLinked, this,
+            [this] { log_->note(tr("Linking"), tr("Linked with %1").arg(rankers_->rankerDescription())); });
+    connect(rankers_, &RankerHost::runLinkingCancelled, this, [this] {
+        log_->note(tr("Linking"), tr("Linking with the run stopped; %1 ranks").arg(rankers_->rankerDescription()));
     });
-    connect(session_, &CurationSession::sparseLinked, this,
-            [this] { log_->note(tr("Linking"), tr("Linked with %1").arg(session_->rankerDescription())); });
+    connect(rankers_, &RankerHost::sparseLinked, this,
+            [this] { log_->note(tr("Linking"), tr("Linked with %1").arg(rankers_->rankerDescription())); });
     connect(session_, &CurationSession::errorOccurred, this,
             [this](const QString& message) { log_->error(tr("Linking"), message); });
 
-    connect(session_, &CurationSession::candidatesReady, this, [this] {
+    connect(rankers_, &RankerHost::rankerReady, this, [this] {
         log_->progress(tr("Candidates"), tr("Candidates ready"));
         showCandidates();  // the selected mention's first
         // The mention colours a turn later: together with the candidates and the repaints they
         // cause, the arrival of the ranker held the GUI thread too long (benchmarks/ui_stall).
         QTimer::singleShot(0, this, [this] { refreshMentionStates(); });
     });
-    connect(session_, &CurationSession::rankingsChanged, this,
+    connect(rankers_, &RankerHost::rankingsChanged, this,
             [this](const std::vector<project::MentionKey>& reranked) { showRankingsChanged(reranked); });
-    connect(session_, &CurationSession::decisionChanged, this, [this](const project::MentionKey& key) {
+    connect(decisions_, &DecisionLog::decisionChanged, this, [this](const project::MentionKey& key) {
         if (currentDocument_ && key.split == currentSplit_ && key.document == currentDocument_->pmid()) {
             refreshMentionStates();
             showCandidates();
         }
     });
     // A merge changed many decisions at once.
-    connect(session_, &CurationSession::decisionsReloaded, this, [this] {
+    connect(decisions_, &DecisionLog::decisionsReloaded, this, [this] {
         if (currentDocument_) {
             refreshMentionStates();
             showCandidates();
@@ -93,9 +100,9 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
 QString CurationController::source() { return tr("Curation"); }
 
 void CurationController::createActions(QMenu* edit, QWidget* window) {
-    QAction* undo = session_->undoStack()->createUndoAction(window, tr("&Undo"));
+    QAction* undo = decisions_->undoStack()->createUndoAction(window, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = session_->undoStack()->createRedoAction(window, tr("&Redo"));
+    QAction* redo = decisions_->undoStack()->createRedoAction(window, tr("&Redo"));
     // The platform's redo keys, plus both common ones (some platform themes know only one).
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
     for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)})
@@ -153,7 +160,7 @@ void CurationController::showDocument(const Document* document, const std::strin
         return;
     }
     // Its proposals (the mentions' colours, its review figures) before the rest's.
-    session_->prioritizeDocument(currentSplit_, currentDocument_->pmid());
+    rankers_->prioritizeDocument(currentSplit_, currentDocument_->pmid());
     view_->showDocument(QString::fromStdString(document->title), QString::fromStdString(document->abstract),
                         mentionSpans(*document, *project_, statusFunction()));
 }
@@ -172,13 +179,13 @@ bool CurationController::showMention(const QString& split, const QString& pmid, 
 }
 
 MentionStatusFn CurationController::statusFunction() const {
-    if (!session_->isOpen() || !currentDocument_) return {};
+    if (!decisions_->isOpen() || !currentDocument_) return {};
     return [this](const Mention& mention) {
         MentionStatus status;
         const project::MentionKey key{currentSplit_, currentDocument_->pmid(), mention.start, mention.end};
-        const auto decision = session_->currentDecision(key);
+        const auto decision = decisions_->currentDecision(key);
         if (!decision || decision->kind == project::DecisionKind::Skip) {
-            status.state = session_->candidatesAvailable() ? MentionState::Predicted : MentionState::Unreviewed;
+            status.state = rankers_->sparseRankerBuilt() ? MentionState::Predicted : MentionState::Unreviewed;
             if (decision)
                 status.note = tr("skipped by %1").arg(QString::fromStdString(decision->curator).toHtmlEscaped());
             return status;
@@ -231,8 +238,8 @@ void CurationController::showCandidates() {
         return;
     }
     // One ranking of the mention for both the list and, while no proposal is kept, its top.
-    std::vector<curation::CandidateRow> rows = session_->candidates(*key, *mention);
-    const std::string current = session_->linkInEffect(*key, *mention, &rows);
+    std::vector<curation::CandidateRow> rows = rankers_->rankCandidates(*key, *mention);
+    const std::string current = decisions_->linkInEffect(*key, *mention, &rows);
     candidates_->reachPreview()->clear();  // a new list: no candidate selected yet
     candidates_->model()->setCandidates(std::move(rows), project_->kb.get(), mention->ids.ids, current);
     QString summary =
@@ -241,7 +248,7 @@ void CurationController::showCandidates() {
                  QString::fromStdString(mention->type).toHtmlEscaped(),
                  mention->ids.cuiLess ? tr("none (CUI-less)")
                                       : QString::fromStdString(mention->idColumn).trimmed().toHtmlEscaped());
-    if (const auto decision = session_->currentDecision(*key))
+    if (const auto decision = decisions_->currentDecision(*key))
         summary +=
             tr("<br>%1 → %2 (by %3)")
                 .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
@@ -250,9 +257,9 @@ void CurationController::showCandidates() {
     if (const int index = view_->currentMention(); index >= 0 && index < view_->spans().size())
         if (const QString expansion = view_->spans().at(index).expansion; !expansion.isEmpty())
             summary += tr("<br>abbreviation, linked as “%1”").arg(expansion.toHtmlEscaped());
-    summary += tr("<br><small>Ranked by %1</small>").arg(session_->rankerDescription().toHtmlEscaped());
+    summary += tr("<br><small>Ranked by %1</small>").arg(rankers_->rankerDescription().toHtmlEscaped());
     candidates_->setMentionSummary(summary);
-    candidates_->setActionsEnabled(session_->isOpen());
+    candidates_->setActionsEnabled(decisions_->isOpen());
 }
 
 void CurationController::showRankingsChanged(const std::vector<project::MentionKey>& reranked) {
@@ -268,7 +275,7 @@ void CurationController::showRankingsChanged(const std::vector<project::MentionK
     if (selectedReranked) showCandidates();
     // The running total of the decision's reach; the link lists those mentions
     // (showChangedByLastDecision) while the status line still says it.
-    const int moved = static_cast<int>(session_->changedByLastDecision().size());
+    const int moved = static_cast<int>(rankers_->changedByLastDecision().size());
     const QString text = tr("The datastore changed: %n mention(s) ranked again, %1 now proposing another entity",
                             nullptr, static_cast<int>(reranked.size()))
                              .arg(moved);
@@ -280,14 +287,14 @@ void CurationController::showRankingsChanged(const std::vector<project::MentionK
 bool CurationController::decideCurrent(project::DecisionKind kind, const QString& entityId) {
     const Mention* mention = currentMention();
     const auto key = currentMentionKey();
-    if (!mention || !key || !session_->isOpen()) return false;
-    if ((kind == project::DecisionKind::Accept) && session_->linkInEffect(*key, *mention).empty()) {
+    if (!mention || !key || !decisions_->isOpen()) return false;
+    if ((kind == project::DecisionKind::Accept) && decisions_->linkInEffect(*key, *mention).empty()) {
         log_->note(source(), tr("Nothing to accept yet: pick a candidate or search the knowledge base"));
         return false;
     }
-    const bool stored = session_->decide(*key, *mention, kind, entityId.toStdString());
+    const bool stored = decisions_->decide(*key, *mention, kind, entityId.toStdString());
     if (stored) {
-        log_->progress(source(), tr("Saved: %1").arg(session_->undoStack()->undoText()));
+        log_->progress(source(), tr("Saved: %1").arg(decisions_->undoStack()->undoText()));
         offerSameSurface(*key, *mention, kind);
     }
     return stored;
@@ -300,14 +307,14 @@ void CurationController::offerSameSurface(const project::MentionKey& key, const 
     if (kind != project::DecisionKind::Accept && kind != project::DecisionKind::Correct &&
         kind != project::DecisionKind::Nil)
         return;
-    const auto decision = session_->currentDecision(key);
+    const auto decision = decisions_->currentDecision(key);
     if (!decision) return;
-    const auto same = session_->sameSurface(key, mention, decision->newLink);
+    const auto same = decisions_->sameSurface(key, mention, decision->newLink);
     if (same.empty()) return;
     QStringList lines;
     for (const auto& ref : same) {
         offer_.mentions.emplace_back(ref.key, ref.mention);
-        const std::string before = session_->proposedLink(ref.key, *ref.mention);
+        const std::string before = rankers_->proposedLink(ref.key, *ref.mention);
         lines << tr("%1 · PMID %2 · “%3”: %4 → %5")
                      .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
                           QString::fromStdString(ref.mention->text),
@@ -325,9 +332,9 @@ void CurationController::offerSameSurface(const project::MentionKey& key, const 
 }
 
 void CurationController::applyOffer() {
-    std::vector<CurationSession::MentionRef> refs;
+    std::vector<MentionRef> refs;
     for (const auto& [key, mention] : offer_.mentions) refs.push_back({key, mention});
-    const int stored = session_->decideAll(refs, offer_.kind, offer_.link);
+    const int stored = decisions_->decideAll(refs, offer_.kind, offer_.link);
     log_->note(source(), tr("Applied to %n mention(s)", nullptr, stored));
     offer_ = {};
 }
@@ -335,29 +342,29 @@ void CurationController::applyOffer() {
 void CurationController::previewReach(const QString& entity) {
     const Mention* mention = currentMention();
     const auto key = currentMentionKey();
-    if (entity.isEmpty() || !mention || !key || !session_->isOpen()) {
+    if (entity.isEmpty() || !mention || !key || !decisions_->isOpen()) {
         candidates_->reachPreview()->clear();
         return;
     }
     // The proposal known for every mention, not a new ranking per listed mention (a frequent
     // text lists many mentions: benchmarks/review_queue).
-    const auto before = [&](const CurationSession::MentionRef& ref) {
-        const auto proposal = session_->proposal(ref.key);
-        const std::string link = proposal ? proposal->entity : session_->proposedLink(ref.key, *ref.mention);
+    const auto before = [&](const MentionRef& ref) {
+        const auto proposal = rankers_->proposal(ref.key);
+        const std::string link = proposal ? proposal->entity : rankers_->proposedLink(ref.key, *ref.mention);
         return link.empty() ? tr("no candidate") : QString::fromStdString(link);
     };
-    const auto where = [](const CurationSession::MentionRef& ref) {
+    const auto where = [](const MentionRef& ref) {
         return tr("%1 · PMID %2 · “%3”")
             .arg(QString::fromStdString(ref.key.split), QString::fromStdString(ref.key.document),
                  QString::fromStdString(ref.mention->text));
     };
     std::vector<ReachPreview::Entry> sameText, datastore;
     std::set<project::MentionKey> listed;
-    for (const auto& ref : session_->sameSurface(*key, *mention, entity.toStdString())) {
+    for (const auto& ref : decisions_->sameSurface(*key, *mention, entity.toStdString())) {
         sameText.push_back({ref.key, tr("%1: %2 → %3").arg(where(ref), before(ref), entity)});
         listed.insert(ref.key);
     }
-    for (const auto& move : session_->datastoreMoves(*key, entity.toStdString()))
+    for (const auto& move : rankers_->datastoreMoves(*key, entity.toStdString()))
         if (!listed.contains(move.ref.key))
             datastore.push_back(
                 {move.ref.key, tr("%1: %2 → %3")
@@ -368,12 +375,12 @@ void CurationController::previewReach(const QString& entity) {
 }
 
 int CurationController::showChangedByLastDecision() {
-    if (!project_ || !session_->isOpen()) return 0;
+    if (!project_ || !decisions_->isOpen()) return 0;
     std::vector<ReachPreview::Entry> entries;
-    for (const project::MentionKey& key : session_->changedByLastDecision()) {
-        const Mention* mention = session_->mentionOf(key);
+    for (const project::MentionKey& key : rankers_->changedByLastDecision()) {
+        const Mention* mention = rankers_->mentionOf(key);
         if (!mention) continue;
-        const std::string now = session_->proposedLink(key, *mention);
+        const std::string now = rankers_->proposedLink(key, *mention);
         entries.push_back({key, tr("%1 · PMID %2 · “%3”: now %4")
                                     .arg(QString::fromStdString(key.split), QString::fromStdString(key.document),
                                          QString::fromStdString(mention->text),
@@ -386,7 +393,7 @@ int CurationController::showChangedByLastDecision() {
 bool CurationController::nextWorthReviewing() {
     const std::vector<QueuedMention> queue = reviewQueueOf(*session_);
     if (queue.empty()) {
-        log_->note(source(), session_->proposalsAvailable() ? tr("No mention is left to review")
+        log_->note(source(), rankers_->proposalsAvailable() ? tr("No mention is left to review")
                                                             : tr("The candidates are still being ranked"));
         return false;
     }

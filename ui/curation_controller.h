@@ -30,10 +30,12 @@ namespace linkscope::ui {
 
 class CandidatesPanel;
 class CurationSession;
+class DecisionLog;
 class DocumentView;
 class DocumentsDock;
 class EntitySearchBox;
 class MessageLog;
+class RankerHost;
 
 class CurationController : public QObject {
     Q_OBJECT
@@ -80,7 +82,9 @@ private:
     /// Fills the Candidates dock's reach preview for candidate `entity` ("" clears it).
     void previewReach(const QString& entity);
 
-    CurationSession* session_;
+    CurationSession* session_;  ///< the owner of the two below (the review queue reads it)
+    DecisionLog* decisions_;
+    RankerHost* rankers_;
     DocumentsDock* documents_;
     DocumentView* view_;
     CandidatesPanel* candidates_;

@@ -1,8 +1,7 @@
 #include "curation_session.h"
 
 #include <string>
-
-#include "corpus/mention.h"
+#include <vector>
 
 namespace linkscope::ui {
 
@@ -12,21 +11,8 @@ CurationSession::CurationSession(QObject* parent) : QObject(parent) {
                                       const std::vector<curation::CandidateRow>* ranked) {
         return rankers_.proposedLink(key, mention, ranked);
     });
-    connect(&decisions_, &DecisionLog::decisionChanged, this, &CurationSession::decisionChanged);
-    connect(&decisions_, &DecisionLog::decisionsReloaded, this, &CurationSession::decisionsReloaded);
     connect(&decisions_, &DecisionLog::errorOccurred, this, &CurationSession::errorOccurred);
-    connect(&merge_, &MergeJob::progress, this, &CurationSession::mergeProgress);
-    connect(&merge_, &MergeJob::finished, this, &CurationSession::mergeFinished);
-    connect(&rankers_, &RankerHost::rankerReady, this, &CurationSession::candidatesReady);
-    connect(&rankers_, &RankerHost::proposalsReady, this, &CurationSession::proposalsReady);
-    connect(&rankers_, &RankerHost::proposalsRanked, this, &CurationSession::proposalsRanked);
-    connect(&rankers_, &RankerHost::proposalsComplete, this, &CurationSession::proposalsComplete);
-    connect(&rankers_, &RankerHost::rankerProgress, this, &CurationSession::candidatesProgress);
     connect(&rankers_, &RankerHost::errorOccurred, this, &CurationSession::errorOccurred);
-    connect(&rankers_, &RankerHost::runLinked, this, &CurationSession::runLinked);
-    connect(&rankers_, &RankerHost::runLinkingCancelled, this, &CurationSession::runLinkingCancelled);
-    connect(&rankers_, &RankerHost::sparseLinked, this, &CurationSession::sparseLinked);
-    connect(&rankers_, &RankerHost::rankingsChanged, this, &CurationSession::rankingsChanged);
 }
 
 CurationSession::~CurationSession() { close(); }
@@ -42,10 +28,6 @@ void CurationSession::close() {
     merge_.cancelAndWait();
     rankers_.close();
     decisions_.close();
-}
-
-DocumentReview CurationSession::review(const std::string& split, const Document& document) const {
-    return reviewDocument(decisions_, rankers_, split, document);
 }
 
 }  // namespace linkscope::ui

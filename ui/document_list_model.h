@@ -29,7 +29,7 @@ public:
         DisagreementRole,   ///< bool: some mention's link in effect differs from its gold
         LowConfidenceRole,  ///< bool: some undecided mention's proposal is of low confidence
     };
-    /// Review figures of a document, from the curation (see CurationSession::review).
+    /// Review figures of a document, from the curation (see reviewDocument, document_review.h).
     struct Review {
         int mentions = 0;
         int reviewed = 0;

@@ -16,13 +16,17 @@
 #include "curation_session.h"
 #include "document_filter_model.h"
 #include "document_list_model.h"
+#include "document_review.h"
 #include "project/loaded_project.h"
 #include "review_queue_order.h"
 
 namespace linkscope::ui {
 
 DocumentsDock::DocumentsDock(CurationSession* session, QWidget* parent)
-    : QDockWidget(tr("Documents"), parent), session_(session) {
+    : QDockWidget(tr("Documents"), parent),
+      session_(session),
+      decisions_(session->decisions()),
+      rankers_(session->rankers()) {
     setObjectName(QStringLiteral("documentsDock"));
     auto* panel = new QWidget(this);
     auto* layout = new QVBoxLayout(panel);
@@ -85,18 +89,18 @@ DocumentsDock::DocumentsDock(CurationSession* session, QWidget* parent)
 
     // The review figures follow the curation: proposals arrive a batch of documents at a time,
     // and only the documents a decision or a re-ranking reached are computed again.
-    connect(session_, &CurationSession::proposalsReady, this, [this] { refreshReview(); });
-    connect(session_, &CurationSession::proposalsRanked, this,
+    connect(rankers_, &RankerHost::proposalsReady, this, [this] { refreshReview(); });
+    connect(rankers_, &RankerHost::proposalsRanked, this,
             [this](const std::vector<project::MentionKey>& mentions) { refreshReview(mentions); });
-    connect(session_, &CurationSession::proposalsComplete, this, [this] {
+    connect(rankers_, &RankerHost::proposalsComplete, this, [this] {
         showReviewProgress();
         refreshReviewQueue();
     });
-    connect(session_, &CurationSession::rankingsChanged, this,
+    connect(rankers_, &RankerHost::rankingsChanged, this,
             [this](const std::vector<project::MentionKey>& reranked) { refreshReview(reranked); });
-    connect(session_, &CurationSession::decisionChanged, this,
+    connect(decisions_, &DecisionLog::decisionChanged, this,
             [this](const project::MentionKey& key) { refreshReview(std::vector<project::MentionKey>{key}); });
-    connect(session_, &CurationSession::decisionsReloaded, this, [this] { refreshReview(); });
+    connect(decisions_, &DecisionLog::decisionsReloaded, this, [this] { refreshReview(); });
 }
 
 DocumentsDock::~DocumentsDock() = default;
@@ -105,7 +109,7 @@ void DocumentsDock::setProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
     documents_->setProject(project_);
     documents_->setReviewFunction([this](const std::string& split, const Document& document) {
-        const CurationSession::DocumentReview review = session_->review(split, document);
+        const DocumentReview review = reviewDocument(*decisions_, *rankers_, split, document);
         return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
     });
 }
@@ -187,7 +191,7 @@ void DocumentsDock::showReviewProgress() {
             for (const Document& document : split.corpus.documents()) mentions += document.mentions.size();
             parts << tr("%1: %2/%3 reviewed")
                          .arg(QString::fromStdString(split.split))
-                         .arg(session_->reviewedIn(split.split))
+                         .arg(decisions_->reviewedIn(split.split))
                          .arg(mentions);
         }
     reviewProgress_->setText(parts.join(QStringLiteral(" · ")));

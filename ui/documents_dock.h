@@ -26,8 +26,10 @@ class Document;
 namespace linkscope::ui {
 
 class CurationSession;
+class DecisionLog;
 class DocumentFilterModel;
 class DocumentListModel;
+class RankerHost;
 
 class DocumentsDock : public QDockWidget {
     Q_OBJECT
@@ -68,7 +70,9 @@ private:
     void refreshReviewQueue();
     std::string splitOfRow(int sourceRow) const;
 
-    CurationSession* session_;
+    CurationSession* session_;  ///< the owner of the two below (the review queue reads it)
+    const DecisionLog* decisions_;
+    const RankerHost* rankers_;
     std::shared_ptr<const LoadedProject> project_;
     DocumentListModel* documents_ = nullptr;
     DocumentFilterModel* filter_ = nullptr;

@@ -99,7 +99,7 @@ void MainWindow::createStatusBar() {
         if (link == QLatin1String("changed")) curation_->showChangedByLastDecision();
     });
     connect(status_, &StatusLine::cancelRequested, loader_, &ProjectLoader::cancel);
-    connect(status_, &StatusLine::cancelRequested, session_, &CurationSession::cancelMerge);
+    connect(status_, &StatusLine::cancelRequested, session_->merge(), &MergeJob::cancel);
     connect(loader_, &ProjectLoader::progress, this, &MainWindow::showLoadProgress);
     connect(loader_, &ProjectLoader::loaded, this, [this](ProjectPtr project) {
         status_->finishTask();
@@ -119,24 +119,25 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::connectSession() {
-    connect(session_, &CurationSession::candidatesReady, this, [this] {
-        embeddingPlot_->setCandidates(session_->sparseCandidates());
+    connect(session_->rankers(), &RankerHost::rankerReady, this, [this] {
+        embeddingPlot_->setCandidates(session_->rankers()->sparseRanker());
         // The KB search a turn later: it is built on a worker anyway (and the ranker may have
         // failed: it must not wait for it).
         QTimer::singleShot(0, this, [this] { startKbIndexing(); });
     });
-    connect(session_, &CurationSession::runLinked, this, [this] {
+    connect(session_->rankers(), &RankerHost::runLinked, this, [this] {
 #ifdef LINKSCOPE_HAVE_TORCH
         // The plot's distances in the run's own space from now on.
         curation::NeighbourhoodOptions options;
-        options.embed = curation::ModelCandidates::textEmbedding(session_->sharedRunLinking());
+        options.embed = curation::ModelCandidates::textEmbedding(session_->rankers()->sharedRunRanker());
         embeddingPlot_->setOptions(
-            options, tr("cosine of %1's vectors").arg(QString::fromStdString(session_->runLinking()->runName())));
+            options,
+            tr("cosine of %1's vectors").arg(QString::fromStdString(session_->rankers()->runRanker()->runName())));
 #endif
     });
-    connect(session_, &CurationSession::sparseLinked, this, [this] { embeddingPlot_->setOptions({}); });
-    connect(session_, &CurationSession::mergeProgress, status_, &StatusLine::setProgress);
-    connect(session_, &CurationSession::mergeFinished, this, [this](const QString& summary, const QString& error) {
+    connect(session_->rankers(), &RankerHost::sparseLinked, this, [this] { embeddingPlot_->setOptions({}); });
+    connect(session_->merge(), &MergeJob::progress, status_, &StatusLine::setProgress);
+    connect(session_->merge(), &MergeJob::finished, this, [this](const QString& summary, const QString& error) {
         status_->finishTask();
         if (!error.isEmpty()) {
             log_->error(tr("Merge"), tr("Merge failed: %1").arg(error));
@@ -211,8 +212,9 @@ void MainWindow::createDocks() {
     evaluation_ = new EvaluationPanel;
     evaluation_->setRunsProvider([this] {
         QStringList runs;
-        if (session_->isOpen())
-            for (const auto& run : session_->store()->runs()) runs << QString::fromStdString(run.directory.string());
+        if (session_->decisions()->isOpen())
+            for (const auto& run : session_->decisions()->store()->runs())
+                runs << QString::fromStdString(run.directory.string());
         return runs;
     });
     QDockWidget* evaluationDock =
@@ -237,7 +239,7 @@ void MainWindow::createDocks() {
     context_->follow(kbDock_, [this](const ProjectContext::Project& project) {
         // The KB's search index after the candidate ranker, not beside it: at UMLS size both
         // hold their build's memory at once, and the curator needs the candidates first.
-        const bool afterRanker = session_->isOpen() && !session_->candidatesAvailable();
+        const bool afterRanker = session_->decisions()->isOpen() && !session_->rankers()->sparseRankerBuilt();
         kbDock_->setProject(project, !afterRanker);
         kbIndexAfterRanker_ = afterRanker;
     });
@@ -326,7 +328,7 @@ void MainWindow::chooseProject() {
 
 void MainWindow::chooseExport() {
     const LoadedProject* open = project();
-    if (!open || !session_->isOpen()) return;
+    if (!open || !session_->decisions()->isOpen()) return;
     QStringList splits;
     for (const auto& split : open->splits) splits << QString::fromStdString(split.split);
     ExportDialog dialog(splits, QFileInfo(QString::fromStdString(open->manifest.file.string())).absolutePath(), this);
@@ -334,14 +336,14 @@ void MainWindow::chooseExport() {
 }
 
 void MainWindow::chooseMerge() {
-    if (!session_->isOpen()) return;
+    if (!session_->decisions()->isOpen()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Merge Another Curator's Project"), QString(),
                                                       tr("Linkscope project files (*.linkscope)"));
     if (!path.isEmpty()) mergeProject(path);
 }
 
 bool MainWindow::mergeProject(const QString& projectFile) {
-    if (!session_->startMerge(projectFile)) return false;
+    if (!session_->merge()->start(projectFile)) return false;
     log_->progress(tr("Merge"), tr("Merging the decisions of %1…").arg(projectFile));
     status_->startTask();
     return true;
@@ -356,7 +358,7 @@ AdjudicationDialog* MainWindow::adjudicationDialog() {
 }
 
 bool MainWindow::startExport(const curation::ExportOptions& options) {
-    return project() && session_->isOpen() && export_->start(*session_->store(), options);
+    return project() && session_->decisions()->isOpen() && export_->start(*session_->decisions()->store(), options);
 }
 
 void MainWindow::openProject(const QString& manifestPath) {
@@ -384,11 +386,11 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     kbIndexAfterRanker_ = false;
     const QString opened = loader_->path();
     const QString projectFile =
-        opened.endsWith(QLatin1String(".linkscope")) ? opened : CurationSession::projectFileForManifest(opened);
+        opened.endsWith(QLatin1String(".linkscope")) ? opened : DecisionLog::projectFileForManifest(opened);
     if (const QString error = session_->open(project, projectFile); !error.isEmpty())
         log_->error(tr("Project"), tr("Decisions cannot be saved: %1").arg(error));
     // What points into the previous project or its store goes now, not a turn later.
-    training_->setStore(session_->isOpen() ? session_->store() : nullptr);
+    training_->setStore(session_->decisions()->isOpen() ? session_->decisions()->store() : nullptr);
     embeddingPlot_->setOptions({});  // a run's encoder belongs to the previous project's linking
     setWindowTitle(tr("%1 — Linkscope").arg(QString::fromStdString(project->manifest.name)));
     pane_->setDocument(nullptr);
@@ -400,10 +402,10 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
 void MainWindow::showProjectSummary(const LoadedProject& project) {
     for (const auto& diagnostic : project.diagnostics)
         log_->note(tr("Project"), QString::fromStdString(diagnostic.toString()));
-    if (session_->isOpen())
+    if (session_->decisions()->isOpen())
         log_->note(tr("Project"), tr("Decisions are saved in %1 (%2 so far)")
-                                      .arg(session_->projectFile())
-                                      .arg(session_->store()->decisionCount()));
+                                      .arg(session_->decisions()->projectFile())
+                                      .arg(session_->decisions()->store()->decisionCount()));
     std::size_t mentions = 0;
     for (const auto& split : project.splits)
         for (const auto& document : split.corpus.documents()) mentions += document.mentions.size();

@@ -47,7 +47,7 @@ public:
     ~MainWindow() override;
 
     /// Starts loading a project in the background: a manifest (.json), whose decisions are kept
-    /// in CurationSession::projectFileForManifest, or a project file (.linkscope).
+    /// in DecisionLog::projectFileForManifest, or a project file (.linkscope).
     void openProject(const QString& path);
     const LoadedProject* project() const;
     DocumentListModel* documentModel() const;
@@ -75,7 +75,7 @@ public:
     bool startExport(const curation::ExportOptions& options);
     /// Several curators: starts recording another curator's project file's decisions into the
     /// open one on a worker (File > Merge Another Curator's Project), with progress and Cancel in
-    /// the status bar; CurationSession::mergeFinished follows, and the adjudication dialog opens
+    /// the status bar; MergeJob::finished follows, and the adjudication dialog opens
     /// after a merge that went through. False when none can start.
     bool mergeProject(const QString& projectFile);
     /// File > Adjudicate Disagreements' dialog (made on first use, not shown by this call).

@@ -3,9 +3,9 @@
 // selected and before anything is stored: how many other mentions would change their link if
 // this candidate were chosen, and which (click one to go to it). With the sparse ranker a
 // decision changes no other proposal; what reaches further is "Apply to all", offered after it
-// for the undecided mentions with the same text linked otherwise (CurationSession::sameSurface),
+// for the undecided mentions with the same text linked otherwise (DecisionLog::sameSurface),
 // so that is the list. With a linked run the decision's kNN key also changes the proposal of
-// other undecided mentions (CurationSession::datastoreMoves: exact, the key added for a moment),
+// other undecided mentions (RankerHost::datastoreMoves: exact, the key added for a moment),
 // which follow the same-text ones in the list.
 #include <QFrame>
 #include <QString>

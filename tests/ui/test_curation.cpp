@@ -22,6 +22,7 @@
 #include "curation/sparse_candidates.h"
 #include "curation_session.h"
 #include "document_list_model.h"
+#include "document_review.h"
 #include "document_view.h"
 #include "entity_search_box.h"
 #include "entity_search_model.h"
@@ -384,7 +385,8 @@ private Q_SLOTS:
         int expected = 0;
         for (const auto& split : window.project()->splits)
             for (const Document& document : split.corpus.documents())
-                if (window.session()->review(split.split, document).disagreements > 0 ||
+                if (reviewDocument(*window.session()->decisions(), *window.session()->rankers(), split.split, document)
+                            .disagreements > 0 ||
                     &document == window.currentDocument())
                     ++expected;
         QVERIFY(expected >= 2);
