@@ -4,8 +4,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -17,7 +15,6 @@
 
 #include <algorithm>
 
-#include "adjudication_dialog.h"
 #include "candidate_model.h"
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
@@ -33,7 +30,6 @@
 #include "embedding_plot.h"
 #include "entity_search_box.h"
 #include "evaluation_panel.h"
-#include "export_dialog.h"
 #include "export_job.h"
 #include "knowledge_base_dock.h"
 #include "linking_menu.h"
@@ -41,6 +37,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "project_context.h"
+#include "project_file_actions.h"
 #include "project_loader.h"
 #include "raw_file_view.h"
 #include "status_line.h"
@@ -81,12 +78,13 @@ MainWindow::MainWindow(QWidget* parent)
 
     session_ = new CurationSession(this);
     log_ = new MessageLog(this);
-    export_ = new ExportJob(log_, this);
-    connect(export_, &ExportJob::finished, this, &MainWindow::exportFinished);
-    connect(export_, &ExportJob::failed, this, &MainWindow::exportFailed);
     createDocks();
-    createActions();
     createStatusBar();
+    files_ = new ProjectFileActions(session_, context_, curation_, log_, status_, this);
+    connect(files_->exportJob(), &ExportJob::finished, this, &MainWindow::exportFinished);
+    connect(files_->exportJob(), &ExportJob::failed, this, &MainWindow::exportFailed);
+    connect(files_, &ProjectFileActions::openRequested, this, &MainWindow::openProject);
+    createActions();
     connectSession();
     restoreLayout();
 }
@@ -99,7 +97,6 @@ void MainWindow::createStatusBar() {
         if (link == QLatin1String("changed")) curation_->showChangedByLastDecision();
     });
     connect(status_, &StatusLine::cancelRequested, loader_, &ProjectLoader::cancel);
-    connect(status_, &StatusLine::cancelRequested, session_->merge(), &MergeJob::cancel);
     connect(loader_, &ProjectLoader::progress, this, &MainWindow::showLoadProgress);
     connect(loader_, &ProjectLoader::loaded, this, [this](ProjectPtr project) {
         status_->finishTask();
@@ -136,16 +133,6 @@ void MainWindow::connectSession() {
 #endif
     });
     connect(session_->rankers(), &RankerHost::sparseLinked, this, [this] { embeddingPlot_->setOptions({}); });
-    connect(session_->merge(), &MergeJob::progress, status_, &StatusLine::setProgress);
-    connect(session_->merge(), &MergeJob::finished, this, [this](const QString& summary, const QString& error) {
-        status_->finishTask();
-        if (!error.isEmpty()) {
-            log_->error(tr("Merge"), tr("Merge failed: %1").arg(error));
-            return;
-        }
-        log_->note(tr("Merge"), summary);
-        adjudicationDialog()->show();
-    });
     // The ranker may have failed: the KB search must not wait for it.
     connect(session_, &CurationSession::errorOccurred, this, [this] { startKbIndexing(); });
 }
@@ -256,16 +243,13 @@ void MainWindow::createDocks() {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Project…"), this, &MainWindow::chooseProject);
+    QAction* open = file->addAction(tr("&Open Project…"), files_, &ProjectFileActions::chooseProject);
     open->setShortcut(QKeySequence::Open);
-    QAction* exportAction = file->addAction(tr("&Export…"), this, &MainWindow::chooseExport);
+    QAction* exportAction = file->addAction(tr("&Export…"), files_, &ProjectFileActions::chooseExport);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     // Several curators: merge another curator's file, then adjudicate.
-    file->addAction(tr("&Merge Another Curator's Project…"), this, &MainWindow::chooseMerge);
-    file->addAction(tr("&Adjudicate Disagreements…"), this, [this] {
-        adjudicationDialog()->show();
-        adjudication_->raise();
-    });
+    file->addAction(tr("&Merge Another Curator's Project…"), files_, &ProjectFileActions::chooseMerge);
+    file->addAction(tr("&Adjudicate Disagreements…"), files_, &ProjectFileActions::showAdjudication);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -320,46 +304,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-void MainWindow::chooseProject() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
-                                                      tr("Linkscope projects (*.linkscope *.json)"));
-    if (!path.isEmpty()) openProject(path);
-}
-
-void MainWindow::chooseExport() {
-    const LoadedProject* open = project();
-    if (!open || !session_->decisions()->isOpen()) return;
-    QStringList splits;
-    for (const auto& split : open->splits) splits << QString::fromStdString(split.split);
-    ExportDialog dialog(splits, QFileInfo(QString::fromStdString(open->manifest.file.string())).absolutePath(), this);
-    if (dialog.exec() == QDialog::Accepted) startExport(dialog.options());
-}
-
-void MainWindow::chooseMerge() {
-    if (!session_->decisions()->isOpen()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Merge Another Curator's Project"), QString(),
-                                                      tr("Linkscope project files (*.linkscope)"));
-    if (!path.isEmpty()) mergeProject(path);
-}
-
-bool MainWindow::mergeProject(const QString& projectFile) {
-    if (!session_->merge()->start(projectFile)) return false;
-    log_->progress(tr("Merge"), tr("Merging the decisions of %1…").arg(projectFile));
-    status_->startTask();
-    return true;
-}
-
-AdjudicationDialog* MainWindow::adjudicationDialog() {
-    if (!adjudication_) {
-        adjudication_ = new AdjudicationDialog(session_, this);
-        connect(adjudication_, &AdjudicationDialog::mentionActivated, curation_, &CurationController::showMention);
-    }
-    return adjudication_;
-}
-
-bool MainWindow::startExport(const curation::ExportOptions& options) {
-    return project() && session_->decisions()->isOpen() && export_->start(*session_->decisions()->store(), options);
-}
+bool MainWindow::startExport(const curation::ExportOptions& options) { return files_->startExport(options); }
+bool MainWindow::mergeProject(const QString& projectFile) { return files_->mergeProject(projectFile); }
+AdjudicationDialog* MainWindow::adjudicationDialog() { return files_->adjudicationDialog(); }
 
 void MainWindow::openProject(const QString& manifestPath) {
     training_->setStore(nullptr);  // the store closes with the session

@@ -3,8 +3,9 @@
 // Candidates, Knowledge base, Vocabulary, Training, Evaluation, Embedding plot, Raw file and the
 // message log), the menus and the status bar, with the dock layout kept across sessions
 // (QSettings). It places and wires the parts; the parts do the work: the docks follow the open
-// project (ProjectContext), the curation flow is CurationController's, every message goes to
-// the MessageLog, and loading, merging and exporting run on workers.
+// project (ProjectContext), the curation flow is CurationController's, the File menu's dialogs,
+// export and merge are ProjectFileActions', every message goes to the MessageLog, and loading,
+// merging and exporting run on workers.
 #include <QMainWindow>
 
 #include <memory>
@@ -31,10 +32,10 @@ class DocumentsDock;
 class EmbeddingPlot;
 class EntitySearchBox;
 class EvaluationPanel;
-class ExportJob;
 class KnowledgeBaseDock;
 class MessageLog;
 class ProjectContext;
+class ProjectFileActions;
 class ProjectLoader;
 class RawFileView;
 class StatusLine;
@@ -107,9 +108,6 @@ private:
     void restoreLayout();
     /// First start (no saved geometry): a window that fits the screen it opens on.
     void fitToScreen();
-    void chooseProject();
-    void chooseExport();
-    void chooseMerge();
 
     ProjectContext* context_ = nullptr;
     ProjectLoader* loader_ = nullptr;
@@ -131,8 +129,7 @@ private:
     EmbeddingPlot* embeddingPlot_ = nullptr;
     TrainingPanel* training_ = nullptr;
     CurationController* curation_ = nullptr;
-    ExportJob* export_ = nullptr;
-    AdjudicationDialog* adjudication_ = nullptr;  ///< made on first use
+    ProjectFileActions* files_ = nullptr;  ///< the File menu's dialogs, export and merge
     StatusLine* status_ = nullptr;
 };
 

@@ -1,6 +1,6 @@
 # The main window's parts, included from ui/CMakeLists.txt: the Documents dock, the curation
 # flow, the message log, the document pane, the open project the docks follow, the status
-# line and the export job.
+# line, the export job and the File menu's actions.
 target_sources(linkscope_ui PRIVATE
     curation_controller.cpp
     curation_controller.h
@@ -14,5 +14,7 @@ target_sources(linkscope_ui PRIVATE
     message_log.h
     project_context.cpp
     project_context.h
+    project_file_actions.cpp
+    project_file_actions.h
     status_line.cpp
     status_line.h)
