@@ -4,13 +4,10 @@
 // for the disk). The merged decisions reach the GUI through the decision log, as every decision
 // does: at the end the log reads the store back (DecisionLog::readBackStore), which announces
 // each decision now in effect and rebuilds the undo stack. Undo and redo are refused meanwhile.
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
-#include <memory>
+#include "background_job.h"
 
 namespace linkscope::ui {
 
@@ -41,17 +38,14 @@ Q_SIGNALS:
     void finished(const QString& summary, const QString& error);
 
 private:
-    struct Outcome {
-        QString summary;
-        QString error;
-    };
     void setUnderWay(bool underWay);
+    /// The merge ended (error empty: it succeeded): whatever it recorded is read back, a prefix
+    /// of it when it stopped early.
+    void onEnded(const QString& summary, const QString& error);
 
     DecisionLog& decisions_;
-    /// Its own pool, so that closing the project waits for this job alone.
-    QThreadPool pool_;
-    QFutureWatcher<Outcome> watcher_;
-    std::shared_ptr<std::atomic<bool>> cancelled_;
+    /// A job of its own, so that closing the project waits for this job alone.
+    BackgroundJob job_;
     bool underWay_ = false;
 };
 

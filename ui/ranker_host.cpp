@@ -1,8 +1,6 @@
 #include "ranker_host.h"
 
-#include <QPromise>
 #include <QTimer>
-#include <QtConcurrent>
 
 #include <algorithm>
 #include <string_view>
@@ -16,29 +14,19 @@
 #endif
 #include "abbreviation_expansion.h"
 #include "project/loaded_project.h"
-#include "worker_priority.h"
 
 namespace linkscope::ui {
 namespace {
 
-// Progress of a worker, reported on the host's thread.
-ProgressSink workerProgress(RankerHost* host, std::shared_ptr<std::atomic<bool>> cancelled) {
+// Progress of a worker, reported on the host's thread as rankerProgress.
+ProgressSink workerProgress(RankerHost* host, const JobContext& context) {
     ProgressSink progress;
-    progress.report = [host](std::string_view stage, double fraction) {
+    progress.report = [host, &context](std::string_view stage, double fraction) {
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-        QMetaObject::invokeMethod(
-            host, [host, text, fraction] { Q_EMIT host->rankerProgress(text, static_cast<int>(fraction * 100)); },
-            Qt::QueuedConnection);
+        context.post([host, text, fraction] { Q_EMIT host->rankerProgress(text, static_cast<int>(fraction * 100)); });
     };
-    progress.cancelled = [cancelled] { return cancelled->load(); };
+    progress.cancelled = [&context] { return context.isCancelled(); };
     return progress;
-}
-
-// A worker's failure, reported on the host's thread; `what` holds %1 for the error's text.
-void reportWorkerError(RankerHost* host, const QString& what, const std::exception& error) {
-    const QString message = what.arg(QString::fromUtf8(error.what()));
-    QMetaObject::invokeMethod(
-        host, [host, message] { Q_EMIT host->errorOccurred(message); }, Qt::QueuedConnection);
 }
 
 // Mentions ranked again per turn of the event loop: in kNN mode a mention reads its kept
@@ -51,23 +39,13 @@ constexpr std::size_t kRerankBatch = 24;
 
 RankerHost::RankerHost(const DecisionLog& decisions, QObject* parent) : QObject(parent), decisions_(decisions) {
     connect(&decisions_, &DecisionLog::decisionInEffectReplaced, this, &RankerHost::followDecision);
-    runPool_.setMaxThreadCount(1);
-    connect(&runWatcher_, &QFutureWatcherBase::finished, this, [this] {
-        if (runWatcher_.isCanceled() || runWatcher_.future().resultCount() == 0) {
-            Q_EMIT runLinkingCancelled();
-            return;
-        }
-        adoptRunRanker(runWatcher_.result());
+    connect(&sparseJob_, &BackgroundJob::failed, this, [this](const QString& message) {
+        Q_EMIT errorOccurred(tr("Could not rank the candidates: %1").arg(message));
     });
-    // The sparse worker's one result: the ranker as soon as it is built (candidates for the
-    // selected mention); the proposals of every mention follow in batches.
-    connect(&sparseWatcher_, &QFutureWatcherBase::resultReadyAt, this, [this](int index) {
-        const SparseBuilt built = sparseWatcher_.resultAt(index);
-        if (built.ranker && !sparseRanker_) {
-            sparseRanker_ = built.ranker;
-            expansions_ = built.expansions;
-            Q_EMIT rankerReady();
-        }
+    connect(&runJob_, &BackgroundJob::cancelled, this, &RankerHost::runLinkingCancelled);
+    connect(&runJob_, &BackgroundJob::failed, this, [this](const QString& message) {
+        Q_EMIT errorOccurred(tr("Could not link with the run: %1").arg(message));
+        Q_EMIT runLinkingCancelled();
     });
 }
 
@@ -81,14 +59,11 @@ void RankerHost::open(std::shared_ptr<const LoadedProject> project) {
 
 void RankerHost::close() {
     cancelRunLinking();
-    runWatcher_.waitForFinished();  // its own pool: waits for this job alone
+    runJob_.waitForFinished();  // waits for this job alone
     runRanker_.reset();
     clearPendingRerank();
-    if (cancelSparse_) cancelSparse_->store(true);
-    if (sparseWatcher_.isRunning()) {
-        sparseWatcher_.cancel();  // the watcher then reports no result
-        sparseWatcher_.waitForFinished();
-    }
+    sparseJob_.cancel();  // nothing of it reaches the host any more
+    sparseJob_.waitForFinished();
     sparseRanker_.reset();
     expansions_.reset();
     sparseProposals_.clear();
@@ -100,65 +75,57 @@ void RankerHost::close() {
 void RankerHost::startSparseRanker() {
     auto project = project_;
     // The worker keeps the project alive; cancellation is polled between the build's stages
-    // and between batches of proposals. The token also tells this project's batches from those
-    // of a project closed since (its token is cancelled and no longer cancelSparse_).
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    cancelSparse_ = cancelled;
+    // and between batches of proposals. Nothing of a cancelled or replaced run reaches the host
+    // (JobContext::post): the batches of a project closed since are dropped.
     // Made here so that prioritizeDocument() can reach it at once; the worker ranks with it.
     auto ranking = std::make_shared<PendingRanking>();
     proposalRanking_ = ranking;
-    sparseWatcher_.setFuture(
-        QtConcurrent::run(&sparsePool_, [this, project, cancelled, ranking](QPromise<SparseBuilt>& promise) {
-            lowerWorkerPriority();
-            const ProgressSink progress = workerProgress(this, cancelled);
-            try {
-                auto ranker = std::make_shared<const curation::SparseCandidates>(*project->kb,
-                                                                                 /*homonymExpansion=*/true, progress);
-                auto expansions = std::make_shared<std::map<project::MentionKey, std::string>>();
-                for (const SplitCorpus& split : project->splits)
-                    for (const Document& document : split.corpus.documents()) {
-                        const auto definitions = abbreviationsOf(document);
-                        for (const Mention& mention : document.mentions)
-                            if (auto expanded = expandedMention(mention, definitions))
-                                (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] =
-                                    std::move(expanded->text);
-                    }
-                promise.addResult(SparseBuilt{ranker, expansions});
-                // Every mention's proposal, a batch of whole documents at a time, each handed to the
-                // GUI thread as it is ranked (core/curation/proposal_ranking.h): the documents the
-                // curator opens first, the rest in project order.
-                curation::ProposalRanking proposals(*project, *ranker, *expansions);
-                ranking->start(proposals);
-                const auto deliver = [this, cancelled](curation::ProposalRanking::Batch&& ranked) {
-                    auto batch = std::make_shared<curation::ProposalRanking::Batch>(std::move(ranked));
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, cancelled, batch] {
-                            if (cancelled == cancelSparse_ && !cancelled->load()) adoptSparseProposals(*batch);
-                        },
-                        Qt::QueuedConnection);
-                };
-                try {
-                    proposals.run(deliver, progress);
-                } catch (...) {
-                    ranking->stop();
-                    throw;
-                }
-                ranking->stop();
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, cancelled] {
-                        if (cancelled != cancelSparse_ || cancelled->load()) return;
-                        sparseProposalsComplete_ = true;
-                        Q_EMIT proposalsComplete();
-                    },
-                    Qt::QueuedConnection);
-                progress("Every mention ranked", 1.0);
-            } catch (const Cancelled&) {
-            } catch (const std::exception& error) {
-                reportWorkerError(this, tr("Could not rank the candidates: %1"), error);
+    const auto rank = [this, project, ranking](const JobContext& context) {
+        const ProgressSink progress = workerProgress(this, context);
+        auto ranker =
+            std::make_shared<const curation::SparseCandidates>(*project->kb, /*homonymExpansion=*/true, progress);
+        auto expansions = std::make_shared<std::map<project::MentionKey, std::string>>();
+        for (const SplitCorpus& split : project->splits)
+            for (const Document& document : split.corpus.documents()) {
+                const auto definitions = abbreviationsOf(document);
+                for (const Mention& mention : document.mentions)
+                    if (auto expanded = expandedMention(mention, definitions))
+                        (*expansions)[{split.split, document.pmid(), mention.start, mention.end}] =
+                            std::move(expanded->text);
             }
-        }));
+        // The ranker as soon as it is built (candidates for the selected mention); the proposals
+        // of every mention follow in batches, each queued to the host on its own, so that no batch
+        // waits for the end of the work.
+        context.post([this, built = SparseBuilt{ranker, expansions}] {
+            if (built.ranker && !sparseRanker_) {
+                sparseRanker_ = built.ranker;
+                expansions_ = built.expansions;
+                Q_EMIT rankerReady();
+            }
+        });
+        // Every mention's proposal, a batch of whole documents at a time, each handed to the
+        // GUI thread as it is ranked (core/curation/proposal_ranking.h): the documents the
+        // curator opens first, the rest in project order.
+        curation::ProposalRanking proposals(*project, *ranker, *expansions);
+        ranking->start(proposals);
+        const auto deliver = [this, &context](curation::ProposalRanking::Batch&& ranked) {
+            auto batch = std::make_shared<curation::ProposalRanking::Batch>(std::move(ranked));
+            context.post([this, batch] { adoptSparseProposals(*batch); });
+        };
+        try {
+            proposals.run(deliver, progress);
+        } catch (...) {
+            ranking->stop();
+            throw;
+        }
+        ranking->stop();
+        context.post([this] {
+            sparseProposalsComplete_ = true;
+            Q_EMIT proposalsComplete();
+        });
+        progress("Every mention ranked", 1.0);
+    };
+    sparseJob_.start(rank, [] {});
 }
 
 void RankerHost::adoptSparseProposals(const curation::ProposalRanking::Batch& batch) {
@@ -275,9 +242,7 @@ void RankerHost::linkWithRun(const QString& runDirectory, curation::LinkMode mod
 #ifdef LINKSCOPE_HAVE_TORCH
     if (!project_ || !decisions_.isOpen()) return;
     cancelRunLinking();
-    runWatcher_.waitForFinished();
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    cancelRun_ = cancelled;
+    runJob_.waitForFinished();
     curation::ModelCandidatesOptions options;
     options.run = runDirectory.toStdString();
     options.mode = mode;
@@ -285,19 +250,13 @@ void RankerHost::linkWithRun(const QString& runDirectory, curation::LinkMode mod
     std::vector<project::Decision> decisions;
     for (const auto& [key, decision] : decisions_.decisionsInEffect()) decisions.push_back(decision);
     auto project = project_;
-    // Its own pool, of one thread: close() and a new linkWithRun() wait for this job alone.
-    runWatcher_.setFuture(QtConcurrent::run(
-        &runPool_, [this, project, options, decisions, cancelled]() -> std::shared_ptr<curation::ModelCandidates> {
-            lowerWorkerPriority();
-            const ProgressSink progress = workerProgress(this, cancelled);
-            try {
-                return std::make_shared<curation::ModelCandidates>(project, options, decisions, progress);
-            } catch (const Cancelled&) {
-            } catch (const std::exception& error) {
-                reportWorkerError(this, tr("Could not link with the run: %1"), error);
-            }
-            return nullptr;
-        }));
+    // A job of its own: close() and a new linkWithRun() wait for this job alone.
+    runJob_.start(
+        [this, project, options, decisions](const JobContext& context) {
+            return std::make_shared<curation::ModelCandidates>(project, options, decisions,
+                                                               workerProgress(this, context));
+        },
+        [this](std::shared_ptr<curation::ModelCandidates> ranker) { adoptRunRanker(std::move(ranker)); });
 #else
     Q_UNUSED(runDirectory);
     Q_UNUSED(mode);
@@ -305,9 +264,7 @@ void RankerHost::linkWithRun(const QString& runDirectory, curation::LinkMode mod
 #endif
 }
 
-void RankerHost::cancelRunLinking() {
-    if (cancelRun_) cancelRun_->store(true);
-}
+void RankerHost::cancelRunLinking() { runJob_.cancel(); }
 
 void RankerHost::linkWithSparse() {
     cancelRunLinking();
@@ -321,10 +278,6 @@ void RankerHost::linkWithSparse() {
 
 void RankerHost::adoptRunRanker(std::shared_ptr<curation::ModelCandidates> runRanker) {
 #ifdef LINKSCOPE_HAVE_TORCH
-    if (!runRanker) {
-        Q_EMIT runLinkingCancelled();  // failed: errorOccurred said why
-        return;
-    }
     runRanker_ = std::move(runRanker);
     clearPendingRerank();
     // Decisions made or undone while it was built: the run took the ones in effect then.

@@ -8,12 +8,9 @@
 // effect becomes a datastore key, the one it replaces (or undo takes back) leaves, and the
 // mentions whose ranking that changes are ranked again at once, a few per turn of the event loop
 // (rankingsChanged). It reads the log's decisions in effect when a run is linked.
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
-#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <map>
@@ -25,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "background_job.h"
 #include "curation/candidate_row.h"
 #include "curation/proposal_ranking.h"
 #include "decision_log.h"
@@ -77,7 +75,7 @@ public:
     void linkWithRun(const QString& runDirectory, curation::LinkMode mode);
     /// Stops a linkWithRun() under way (runLinkingCancelled once the worker has stopped).
     void cancelRunLinking();
-    bool runLinkingUnderWay() const { return runWatcher_.isRunning(); }
+    bool runLinkingUnderWay() const { return runJob_.isRunning(); }
     /// Goes back to the sparse ranker.
     void linkWithSparse();
     /// The trained run's ranker in use, null while sparse ranks.
@@ -180,8 +178,7 @@ private:
     std::shared_ptr<const LoadedProject> project_;
     std::vector<project::MentionKey> changedByLast_;  ///< see changedByLastDecision()
 
-    /// What the sparse worker hands back: the ranker (the proposals follow in batches, queued to
-    /// the host, so that no batch stays held in the future's results).
+    /// What the sparse worker hands over first: the ranker (the proposals follow in batches).
     struct SparseBuilt {
         std::shared_ptr<const curation::SparseCandidates> ranker;
         /// What the sparse ranker ranks for a mention whose document defines an abbreviation
@@ -205,18 +202,13 @@ private:
     std::map<project::MentionKey, Proposal> sparseProposals_;  ///< as far as ranked
     bool sparseProposalsComplete_ = false;
     std::shared_ptr<PendingRanking> proposalRanking_;
-    /// Its own pool: on the global one a long job holds the threads that Qt's raster engine
-    /// borrows for large fills, and painting then waits for the job (benchmarks/ui_stall).
-    QThreadPool sparsePool_;
-    QFutureWatcher<SparseBuilt> sparseWatcher_;
-    std::shared_ptr<std::atomic<bool>> cancelSparse_;
+    /// Builds the sparse ranker, then ranks every mention's proposal.
+    BackgroundJob sparseJob_;
 
-    /// The trained run's ranker: built on its own pool, so that no other job's worker delays it
-    /// and close() waits for this job alone.
+    /// The trained run's ranker, built by a job of its own: no other job delays it, and close()
+    /// waits for this job alone.
     std::shared_ptr<curation::ModelCandidates> runRanker_;
-    QThreadPool runPool_;
-    QFutureWatcher<std::shared_ptr<curation::ModelCandidates>> runWatcher_;
-    std::shared_ptr<std::atomic<bool>> cancelRun_;
+    BackgroundJob runJob_;
 
     std::deque<project::MentionKey> pendingRerank_;  ///< in order of arrival, no repeats
     std::set<project::MentionKey> pendingSet_;       ///< the same, for the repeat check

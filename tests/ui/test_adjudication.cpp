@@ -1,4 +1,4 @@
-// Several curators in the main window, offscreen (issue 18): two project files of the demo
+// Several curators in the main window, offscreen: two project files of the demo
 // manifest, one per curator, written by the test; the second merged into the open one; the
 // agreement figures the dialog shows (worked out by hand: kappa 9/13); the disagreement listed
 // side by side and filtered; selecting it shows the mention; taking curator A's link stores an

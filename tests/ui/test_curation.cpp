@@ -115,8 +115,8 @@ private Q_SLOTS:
         QCOMPARE(model->index(0, CandidateModel::EntityColumn).data().toString(), QStringLiteral("MESH:D006816"));
     }
 
-    // Until the sparse ranker is built (a minute for a UMLS-size KB, issue 17) a mention gets the
-    // entities its text names exactly, and the ranker's description says so; then the ranker's.
+    // Until the sparse ranker is built (a long wait on a UMLS-size KB) a mention gets the entities
+    // its text names exactly, and the ranker's description says so; then the ranker's.
     void exactNamesUntilTheRankerIsBuilt() {
         const QString manifest = copyDemo();
         QVERIFY(!manifest.isEmpty());

@@ -140,7 +140,7 @@ private Q_SLOTS:
         }
         QVERIFY(x->titleText().contains(QStringLiteral("MDS 1")));
 
-        // "Save plot…" (issue 18): an SVG that parses, with both axis titles as text, and a PNG
+        // "Save plot…": an SVG that parses, with both axis titles as text, and a PNG
         // of twice the view's size.
         QVERIFY(plot.findChild<QPushButton*>(QStringLiteral("savePlot")));
         const QString svg = path(QStringLiteral("embedding.svg"));

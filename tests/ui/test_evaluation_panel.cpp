@@ -384,7 +384,7 @@ private Q_SLOTS:
         QVERIFY(compared.count() >= 1);
     }
 
-    // The "All runs" page (issue 18): sparse on test, a listed run folder that holds no model
+    // The "All runs" page: sparse on test, a listed run folder that holds no model
     // (left out, named), and two per-mention files; the table, the Holm-adjusted matrix and the
     // group rows are core's compareManyRuns on core's own results.
     void allRunsPageComparesEveryRun() {

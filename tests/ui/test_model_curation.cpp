@@ -1,4 +1,4 @@
-// Curation with a trained run (issue 7's curation loop): the demo project linked with a run's
+// Curation with a trained run: the demo project linked with a run's
 // model and its kNN datastore, and every accept / correct fed into that datastore at once --
 // the other mentions it reaches ranked again, undo and redo taking the key back and forth, a
 // replaced decision's key removed, the training datastore kept in the project file, and a
@@ -160,7 +160,7 @@ private Q_SLOTS:
 #endif
     }
 
-    // A large project's mention vectors are kept in half precision (issue 17's bounded memory):
+    // A large project's mention vectors are kept in half precision, to bound its memory:
     // the proposals are those of the float vectors but for near ties, the scores within
     // half precision's rounding, the preview of a decision still exact (it reads the same rounded
     // vectors as feeding it does), and the mentions take less memory.
@@ -224,7 +224,7 @@ private Q_SLOTS:
 
     // In kNN mode a decision's key is merged into the kept k-nearest lists of the mentions it
     // reaches, and ranking them again reads those lists instead of searching the datastore
-    // (issue 17: at MedMentions' size each search reads 210,000 keys). After decisions, a
+    // (at MedMentions' size a search reads the whole datastore). After decisions, a
     // preview, an undo and a decision on an identical mention (exact ties, ordered by key id),
     // ranking the mentions feed() and unfeed() returned gives what a linking built afresh with
     // the decisions in effect gives, for every mention of the project: the same proposals, and
@@ -608,7 +608,7 @@ private Q_SLOTS:
 #endif
     }
 
-    // Several curators (issue 18): a merged curator's accept becomes a datastore key, as one made
+    // Several curators: a merged curator's accept becomes a datastore key, as one made
     // in this session does.
     void mergedDecisionsFeedTheDatastore() {
 #ifndef LINKSCOPE_HAVE_TORCH

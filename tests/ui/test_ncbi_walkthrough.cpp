@@ -1,4 +1,4 @@
-// Issue 7's "done when", as a new user would try it, on the real data: open NCBI Disease with
+// The curation loop end to end, as a new user would try it, on the real data: open NCBI Disease with
 // MEDIC in the main window, let it link every mention, accept one link with Enter, correct
 // another with a number key, close the window, open the project again -- every decision is
 // there, undo included -- and export the test split: the PubTator file differs from the corpus

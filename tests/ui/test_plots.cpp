@@ -1,4 +1,4 @@
-// Plots people read and keep (issue 18), offscreen: every chart of the GUI (the evaluation dock's
+// Plots people read and keep, offscreen: every chart of the GUI (the evaluation dock's
 // recall@k curve and curation curve, the training curves; the embedding plot in its own suite)
 // has titled axes and a "Save plot…" button, and saving writes an SVG that parses as XML and
 // holds the axis titles as text, and a PNG of the view's size times the scale. The tick step

@@ -1,4 +1,4 @@
-// The review queue in the main window (issue 18), offscreen on the demo project: F8 selects the
+// The review queue in the main window, offscreen on the demo project: F8 selects the
 // first mention of the queue in the document view and the Candidates dock, a decision takes it
 // out of the queue and F8 moves on, and the Documents dock's "Worth reviewing" filter keeps the
 // documents with something worth a look, the most worthwhile first; selecting a candidate
