@@ -2,7 +2,11 @@
 // checkpoint that does not fit the configuration into an error naming file and tensor.
 #include "encoder/bert_weights.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "encoder/safetensors.h"
@@ -49,6 +53,11 @@ torch::Tensor toFloatTensor(const SafetensorsFile& file, const TensorInfo& info)
     if (!bytes.empty())
         std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());  // safetensors is little-endian, as we are
     return stored == torch::kFloat ? tensor : tensor.to(torch::kFloat);
+}
+
+/// The most terms a sum of the forward pass adds (see weightMagnitudeBound).
+std::size_t forwardWidth(const BertConfig& config) {
+    return std::max({config.hiddenSize, config.intermediateSize, config.projectionDim, std::size_t{1}});
 }
 
 std::filesystem::path fileForMissing(std::span<const std::filesystem::path> files) {
@@ -99,6 +108,40 @@ CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> f
         }
     }
     return result;
+}
+
+// Every value of a forward pass is a sum over at most `width` terms: a Linear's row sums width
+// products of a weight and an activation, LayerNorm sums the squares of its hidden inputs, and
+// L2 normalisation the squares of a vector. The activations those sums read are weights in
+// turn: the embedding rows reach the first LayerNorm as stored, and each LayerNorm's output is
+// its weight times a standardised value (at most sqrt(hidden - 1)) plus its bias. So a weight
+// of magnitude w meets activations of its own magnitude, and width products of two such values
+// exceed FLT_MAX once w > sqrt(FLT_MAX / width): the forward pass gives infinities, then NaN
+// (LayerNorm subtracts an infinite mean). For BERT-base (width 3072) the bound is about 3e17;
+// trained weights are of the order of 1 (initialised with a standard deviation of 0.02), so no
+// checkpoint that was ever trained comes near it. The bound is necessary, not sufficient:
+// smaller weights can still compound over layers into an overflow, which TextEncoder's check
+// of its outputs catches (finite_vectors.h), naming the model.
+double weightMagnitudeBound(const BertConfig& config) {
+    const std::size_t width = forwardWidth(config);
+    return std::sqrt(static_cast<double>(std::numeric_limits<float>::max()) / static_cast<double>(width));
+}
+
+void checkWeightMagnitudes(const CheckpointTensors& tensors, const BertConfig& config) {
+    const double bound = weightMagnitudeBound(config);
+    for (const auto& [name, entry] : tensors.parameters) {
+        if (entry.tensor.numel() == 0) continue;
+        const auto magnitudes = entry.tensor.abs();
+        const double largest = magnitudes.max().item<double>();
+        if (largest <= bound) continue;
+        const auto count = (magnitudes > bound).sum().item<std::int64_t>();
+        char numbers[96];
+        std::snprintf(numbers, sizeof numbers, "%.3g (largest %.3g)", bound, largest);
+        tensorError(entry.file, entry.storedName,
+                    "holds " + std::to_string(count) + " value(s) of magnitude above " + numbers +
+                        ": a forward pass would overflow float32 (the bound is sqrt(FLT_MAX / " +
+                        std::to_string(forwardWidth(config)) + "), the widest sum of this config.json's layers)");
+    }
 }
 
 void assignCheckpointTensors(BertEncoderModel& model, const CheckpointTensors& tensors,

@@ -48,6 +48,16 @@ struct CheckpointTensors {
 /// Throws ParseError naming the file and tensor for another dtype or a name found twice.
 CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> files);
 
+/// The largest magnitude a weight of a model of this configuration may have: sqrt(FLT_MAX /
+/// width), width the widest sum of its forward pass (hidden, intermediate or projection size).
+/// See checkWeightMagnitudes() for why.
+double weightMagnitudeBound(const BertConfig& config);
+
+/// Throws ParseError naming the file and tensor when a tensor holds a value whose magnitude
+/// exceeds weightMagnitudeBound(config): finite, but large enough for a forward pass to
+/// overflow float32 into infinite and then NaN vectors.
+void checkWeightMagnitudes(const CheckpointTensors& tensors, const BertConfig& config);
+
 /// Copies the tensors into the model's parameters (on whatever device and dtype the model is).
 /// Throws ParseError naming the file and tensor for a tensor the model does not have, a
 /// parameter no file has, or a shape that differs from the configuration's.

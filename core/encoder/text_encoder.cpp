@@ -12,6 +12,7 @@
 #include "encoder/bert_model.h"
 #include "encoder/bert_weights.h"
 #include "encoder/checkpoint_files.h"
+#include "encoder/finite_vectors.h"
 #include "util/error.h"
 
 namespace linkscope::encoder {
@@ -109,6 +110,16 @@ struct TextEncoder::State {
     EncoderOptions options;
     Placement placement;
     std::vector<std::string> skipped;
+    std::filesystem::path source;            ///< the folder load() read; empty for create()
+    std::uint64_t loadedWeightsVersion = 0;  ///< the model's weightsVersion() after load()
+
+    /// The model as errors name it: its folder, and whether its weights changed since.
+    std::string describe() const {
+        if (source.empty()) return "the model created in this process (not loaded from a folder)";
+        if (model->weightsVersion() != loadedWeightsVersion)
+            return "the model loaded from " + source.string() + ", changed since (trained or given tokens)";
+        return "the model in " + source.string();
+    }
 
     mutable std::mutex fingerprintMutex;
     mutable std::optional<std::pair<std::uint64_t, std::string>> fingerprint;  // weights version, hash
@@ -150,8 +161,12 @@ TextEncoder TextEncoder::load(const std::filesystem::path& directory, const Enco
                              ": the config does not belong to these weights");
     auto model = std::make_shared<BertEncoderModel>(config, tensors.hasPooler());
     assignCheckpointTensors(*model, tensors, files.weights);
+    // After the shapes are known to match config.json, whose sizes the bound is derived from.
+    checkWeightMagnitudes(tensors, config);
     auto state = std::make_unique<State>(std::move(model), std::move(tokenizer));
     state->skipped = tensors.skipped;
+    state->source = files.directory;
+    state->loadedWeightsVersion = state->model->weightsVersion();
     // After the weights are checked against config.json (their errors name the tensor): what is
     // left is a tokenizer with more tokens than the table, named with both files.
     if (state->tokenizer.vocabularySize() > config.vocabSize)
@@ -261,6 +276,9 @@ std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const
             std::memcpy(vectors.data() + batch[row] * dim, data + row * dim, dim * sizeof(float));
         if (progress) (*progress)("Encoding", static_cast<double>(start + count) / static_cast<double>(order.size()));
     }
+    // Every command's vectors leave the encoder here (encode, the dense index, evaluation,
+    // validation, linking): a forward pass that overflowed is refused, naming the model.
+    requireFiniteVectors(vectors, dim, state_->describe(), texts);
     return vectors;
 }
 
@@ -285,7 +303,9 @@ std::vector<float> TextEncoder::tokenOutputs(const Encoding& encoding) const {
     const auto hidden =
         model.forward(tensorOf(ids), tensorOf(mask), tensorOf(types)).to(torch::kCPU, torch::kFloat).contiguous();
     const float* data = hidden.data_ptr<float>();
-    return {data, data + hidden.numel()};
+    std::vector<float> outputs(data, data + hidden.numel());
+    requireFiniteVectors(outputs, model.config().hiddenSize, state_->describe());
+    return outputs;
 }
 
 std::size_t TextEncoder::dimension() const noexcept {

@@ -46,7 +46,8 @@ public:
     /// Loads config.json, the tokenizer files and model.safetensors (see locateCheckpoint()).
     /// Weights may carry the "bert." prefix or not; the pooler is optional; pretraining heads
     /// ("cls.*") are skipped and listed in skippedTensors(). Throws Error naming the file and
-    /// tensor for a missing or unknown tensor, a wrong shape or an unsupported dtype.
+    /// tensor for a missing or unknown tensor, a wrong shape, an unsupported dtype, or a value
+    /// that is NaN, infinite or too large for a forward pass (checkWeightMagnitudes).
     static TextEncoder load(const std::filesystem::path& directory, const EncoderOptions& options = {});
     /// A randomly initialised model (BERT's initialisation: normal(0, initializer_range),
     /// LayerNorm 1/0), deterministic for a seed: the compact encoder before training.
@@ -75,7 +76,9 @@ public:
 
     /// Vectors of the texts, row-major (texts.size() x dimension()), in the order given. Texts
     /// are batched by token length (length bucketing) and restored to their order. progress
-    /// gets "Encoding" with the fraction done and may cancel (throws Cancelled).
+    /// gets "Encoding" with the fraction done and may cancel (throws Cancelled). Throws Error
+    /// naming the model's folder and the text when a vector is not finite or too long for its
+    /// scores to stay finite (finite_vectors.h): the forward pass overflowed.
     std::vector<float> encode(std::span<const std::string> texts, const ProgressSink* progress = nullptr) const;
     /// The same with some options changed for this call only.
     std::vector<float> encode(std::span<const std::string> texts, const EncodeRequest& request,
