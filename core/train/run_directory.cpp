@@ -21,9 +21,10 @@ namespace {
 constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
 
 // The keys of run.json, in the order writeRunInfo writes them.
-constexpr std::array<std::string_view, 14> kKeys = {"status",
+constexpr std::array<std::string_view, 15> kKeys = {"status",
                                                     "preset",
                                                     "schedule",
+                                                    "schedule_reason",
                                                     "device",
                                                     "epochs_done",
                                                     "best_epoch",
@@ -36,7 +37,8 @@ constexpr std::array<std::string_view, 14> kKeys = {"status",
                                                     "collapse",
                                                     "collapsed_validations"};
 // Keys that run.json files of older versions lack (read with a default).
-constexpr std::array<std::string_view, 3> kOptionalKeys = {"preset", "collapse", "collapsed_validations"};
+constexpr std::array<std::string_view, 4> kOptionalKeys = {"preset", "schedule_reason", "collapse",
+                                                           "collapsed_validations"};
 
 // Reads run.json's values with messages that name the file and the key. run.json is written
 // whole by writeRunInfo, so every key is required (but those older versions did not write) and
@@ -109,6 +111,7 @@ RunInfo readRunInfo(const std::filesystem::path& run) {
         reader.fail("\"status\" must be running, cancelled, finished or failed, not \"" + info.status + "\"");
     info.preset = reader.text("preset");
     info.schedule = reader.text("schedule");
+    info.scheduleReason = reader.text("schedule_reason");
     info.device = reader.text("device");
     info.epochsDone = reader.count("epochs_done");
     info.bestEpoch = reader.count("best_epoch");
@@ -145,6 +148,7 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     json["status"] = info.status;
     json["preset"] = info.preset;
     json["schedule"] = info.schedule;
+    json["schedule_reason"] = info.scheduleReason;
     json["device"] = info.device;
     json["epochs_done"] = info.epochsDone;
     json["best_epoch"] = info.bestEpoch;

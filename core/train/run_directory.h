@@ -23,7 +23,9 @@ struct RunInfo {
     /// alone would name it "preset". Empty for runs written before run.json recorded it.
     std::string preset;
     std::string schedule;  ///< the schedule's name ("paper", "short")
-    std::string device;    ///< "cpu", "cuda:0"
+    /// Why that schedule, in plain words (schedule_choice.h); empty for runs of older versions.
+    std::string scheduleReason;
+    std::string device;  ///< "cpu", "cuda:0"
     std::size_t epochsDone = 0;
     std::size_t bestEpoch = 0;           ///< 1-based; 0: the starting model (or none, bestDevAccuracy -1)
     double bestDevAccuracy = -1.0;       ///< dev Acc@1 of RUN/model; -1: none

@@ -167,6 +167,7 @@ private:
             writer.stream() << effective_.toJson();
             writer.commit();
             info_.schedule = options_.schedule.empty() ? "paper" : options_.schedule;
+            info_.scheduleReason = options_.scheduleReason;
             // preset.json alone would be read back as a preset named "preset".
             info_.preset = preset_.name;
             fs::remove(logFile(run_));

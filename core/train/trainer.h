@@ -50,6 +50,7 @@ struct TrainingProgress {
 struct TrainerOptions {
     std::filesystem::path runDirectory;  ///< created; must be empty or a run to resume
     std::string schedule = "paper";      ///< a schedule of the preset
+    std::string scheduleReason;          ///< why that schedule (schedule_choice.h), kept in run.json
     /// Continue the run in runDirectory from its checkpoint (Error when there is none, or when
     /// its preset differs from `preset` with the schedule applied).
     bool resume = false;
