@@ -4,6 +4,7 @@
 //   linkscope-cli eval --train FILE... --dev FILE... [--test FILE...] --kb FILE --split dev|test
 //                      --method sparse|dense|hybrid [--model DIR] [--types T...] [--json] ...
 //   linkscope-cli eval --run RUN_DIR ...   (a trained run, linked as its method does: run_eval.h)
+//   linkscope-cli eval --model RUN_DIR --method dense|hybrid ...   (the run's model as a plain encoder)
 //
 // Dictionary: the KB's names plus the training mentions (and the dev mentions when the test split
 // is evaluated), as BioSyn builds train/dev/test_dictionary.txt. Queries: the evaluated split's
@@ -11,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -37,6 +39,7 @@
 #include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
 #include "train/run_directory.h"
+#include "train/training_preset.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -233,12 +236,13 @@ std::string rankerDescription(const EvalArguments& args, const encoder::TextEnco
 }
 
 // A training run is evaluated as its method links (run_eval.h); the options that choose
-// another linker would be ignored, so they are refused.
+// another linker would be ignored, so they are refused, saying how to use them instead.
 void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::path& run) {
     if (!args.linkerOptions.empty()) {
         std::string given;
         for (const auto& name : args.linkerOptions) given += (given.empty() ? "" : ", ") + name;
-        throw Error(run.string() + " is a training run, linked as its preset says: leave out " + given);
+        throw Error(run.string() + " is a training run, linked as its preset says: leave out " + given +
+                    ", or add --method dense (or --method hybrid) to link its model as a plain encoder with them");
     }
 #if LINKSCOPE_HAVE_TORCH
     RunEvalArguments runArgs;
@@ -257,13 +261,60 @@ void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::pat
 #endif
 }
 
-void runEval(const EvalArguments& args) {
-    if (!args.run.empty() && !args.encoder.model.empty()) throw Error("give --run RUN_DIR or --model DIR, not both");
-    const bool modelIsRun = !args.encoder.model.empty() && train::isRunDirectory(args.encoder.model);
-    if (!args.run.empty() || modelIsRun) {
-        runEvalOfRunDirectory(args, modelIsRun ? args.encoder.model : args.run);
+// --method dense or hybrid with a training run: its model (RUN/model, a Hugging Face
+// checkpoint) as a plain encoder, every linker option applying as to any checkpoint. A run whose
+// method pools a mention at markers in its sentence reads the bare mentions of these linkers as it
+// reads KB names (its name pooling) unless --pooling says otherwise. --method sparse reads no
+// encoder and the datastore options link as the method does: both refused with what to type.
+EvalArguments runAsPlainEncoder(const EvalArguments& args, const std::filesystem::path& run) {
+    const std::string runWord = run.string();
+    if (args.method == "sparse")
+        throw Error("--method sparse links without an encoder: leave out --model " + runWord +
+                    " for the sparse linker alone, or leave out --method to link the run as its preset says "
+                    "(linkscope-cli eval --run " +
+                    runWord + " ...)");
+    if (args.augment.active() || !args.augment.datastore.empty())
+        throw Error("--knn, --sieve and --datastore link as the run's method does: leave out --method " + args.method +
+                    " (linkscope-cli eval --run " + runWord + " --knn ...)");
+    if (!train::isRunDirectory(run)) throw Error(run.string() + " is not a training run (no run.json and preset.json)");
+    EvalArguments plain = args;
+    plain.run.clear();
+    plain.encoder.model = train::modelDirectory(run);
+    if (!std::filesystem::exists(plain.encoder.model / "config.json"))
+        throw Error(run.string() + " holds no model yet (" + plain.encoder.model.string() + ")");
+    if (plain.encoder.pooling.empty()) {
+        const train::TrainingPreset preset = train::loadRunPreset(run, train::readRunInfo(run));
+        const encoder::Pooling names = preset.namePooling();
+        const bool markers = [](encoder::Pooling p) {
+            return p == encoder::Pooling::Markers || p == encoder::Pooling::StartEnd;
+        }(preset.pooling);
+        if (markers && (names == encoder::Pooling::Markers || names == encoder::Pooling::StartEnd))
+            throw Error(run.string() + " (" + std::string(train::methodName(preset.method)) +
+                        ") pools a mention at its markers in its sentence, which --method " + args.method +
+                        " does not add: add --pooling cls (or mean), or leave out --method to link the run as its "
+                        "preset says");
+        if (markers) {
+            plain.encoder.pooling = std::string(encoder::poolingName(names));
+            std::cerr << "note: " << run.string() << " (" << train::methodName(preset.method)
+                      << ") reads a mention between markers in its sentence; --method " << args.method
+                      << " reads mentions alone, pooled as the run reads KB names (" << plain.encoder.pooling
+                      << "; --pooling chooses another)\n";
+        }
+    }
+    return plain;
+}
+
+void runEval(const EvalArguments& given) {
+    if (!given.run.empty() && !given.encoder.model.empty()) throw Error("give --run RUN_DIR or --model DIR, not both");
+    const bool modelIsRun = !given.encoder.model.empty() && train::isRunDirectory(given.encoder.model);
+    const std::filesystem::path runFolder = modelIsRun ? given.encoder.model : given.run;
+    const bool methodGiven =
+        std::find(given.linkerOptions.begin(), given.linkerOptions.end(), "--method") != given.linkerOptions.end();
+    if (!runFolder.empty() && !methodGiven) {
+        runEvalOfRunDirectory(given, runFolder);
         return;
     }
+    const EvalArguments args = runFolder.empty() ? given : runAsPlainEncoder(given, runFolder);
     if (args.augment.active() || !args.augment.datastore.empty())
         throw Error("--knn, --sieve and --datastore link with a trained method's encoder: give --run RUN_DIR");
     const auto start = Clock::now();
@@ -387,7 +438,7 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->add_option("--run", args->run,
                     "A training run (linkscope-cli train --out): its best model, linked as its method does "
-                    "(--model RUN_DIR does the same)")
+                    "(--model RUN_DIR does the same; with --method dense or hybrid, its model as a plain encoder)")
         ->check(CLI::ExistingDirectory);
     cmd->callback([args, cmd] {
         args->linkerOptions.clear();

@@ -1,5 +1,5 @@
 // linkscope-cli pretrain --kb FILE [--kb FILE...] [--dev FILE... [--types ..] [--spelling FILE]]
-//                        [--preset sapbert] [--schedule paper|short] [--corpus FILE...]
+//                        [--preset sapbert] [--schedule short|paper] [--corpus FILE...]
 //                        [--mlm-corpus FILE... [--mlm-preset mlm] [--mlm-schedule NAME]]
 //                        [--model DIR | --compact-preset FILE] --out DIR [--resume]
 //                        [--device auto|cpu|cuda] [--checkpoint-steps N]
@@ -11,7 +11,9 @@
 // weights). The output folder is a run directory (train/run_directory.h) whose model/ is a
 // Hugging Face checkpoint; `--model OUT` takes the folder itself everywhere a checkpoint goes.
 // With --dev, the dev mentions are linked against the first vocabulary after every epoch and
-// the best model is kept; without, the last epoch's.
+// the best model is kept; without, the last epoch's. Without --schedule, the start chooses it
+// (train/schedule_choice.h: "short" for the new compact encoder, the paper's for a downloaded
+// checkpoint) and the command says why.
 //
 // With --mlm-corpus, a masked-language-model stage (models/mlm.json) first reads those corpora's
 // titles and abstracts, in the run directory OUT/mlm; the self-alignment then starts from that
@@ -32,6 +34,7 @@
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/run_directory.h"
+#include "train/schedule_choice.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
 #include "training_console.h"
@@ -50,11 +53,11 @@ struct PretrainArguments {
     std::vector<std::string> types;
     fs::path spelling;
     std::string preset = "sapbert";
-    std::string schedule = "paper";
+    std::string schedule;  ///< empty: chosen by the start (schedule_choice.h)
     std::vector<fs::path> corpora;
     std::vector<fs::path> mlmCorpora;
     std::string mlmPreset = "mlm";
-    std::string mlmSchedule;  ///< empty: --schedule when the masked-LM preset has it, else paper
+    std::string mlmSchedule;  ///< empty: --schedule when the masked-LM preset has it, else chosen by the start
     CorpusArguments corpusOptions;
     KbFilterArguments kbFilters;
     fs::path model;
@@ -76,7 +79,7 @@ std::string resumeCommand(const PretrainArguments& args) {
     // schedule (a begun one reads them from its run directory and ignores these).
     if (!args.mlmCorpora.empty()) {
         if (args.preset != "sapbert") command += " --preset " + shellWord(args.preset);
-        if (args.schedule != "paper") command += " --schedule " + shellWord(args.schedule);
+        if (!args.schedule.empty()) command += " --schedule " + shellWord(args.schedule);
     }
     if (args.corpusOptions.format != "auto") command += " --corpus-format " + args.corpusOptions.format;
     for (const auto& type : args.types) command += " --types " + shellWord(type);
@@ -121,6 +124,12 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
 /// The masked-LM stage's run: OUT/mlm.
 fs::path maskedLmRun(const PretrainArguments& args) { return args.out / "mlm"; }
 
+/// What the first stage of a new pretraining starts from: --model as it is on disk, else a new
+/// compact encoder.
+train::EncoderStart pretrainingStart(const PretrainArguments& args) {
+    return args.model.empty() ? train::compactStart() : train::startOfFolder(args.model);
+}
+
 /// Runs (or resumes, or finds finished) the masked-LM stage; returns its model's folder.
 fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs::path>& models,
                           std::span<const kb::KnowledgeBase> kbs) {
@@ -138,11 +147,15 @@ fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs:
     if (preset.method != train::Method::MaskedLm)
         throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
                     ", not the masked-LM stage (mlm)");
-    std::string schedule = args.mlmSchedule;
-    if (started)
-        schedule = "paper";  // preset.json holds the schedule already applied
-    else if (schedule.empty())
-        schedule = preset.schedules.contains(args.schedule) ? args.schedule : std::string("paper");
+    // On resume, preset.json holds the schedule already applied: its "paper".
+    train::ScheduleChoice chosen{"paper", "the schedule the stage was started with"};
+    if (!started) {
+        const std::string asked = !args.mlmSchedule.empty()
+                                      ? args.mlmSchedule
+                                      : (preset.schedules.contains(args.schedule) ? args.schedule : std::string());
+        chosen = train::chooseSchedule(preset, pretrainingStart(args), asked);
+    }
+    const std::string& schedule = chosen.schedule;
     (void)preset.schedule(schedule);
 
     const std::vector<Corpus> corpora = args.corpusOptions.readEach(args.mlmCorpora);
@@ -156,9 +169,11 @@ fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs:
     std::cout << "masked-LM stage (preset \"" << preset.name << "\", schedule " << schedule << ") on the titles and "
               << "abstracts of " << documents << " document" << (documents == 1 ? "" : "s") << " into " << run.string()
               << std::endl;
+    if (!started) std::cout << "schedule " << schedule << ": " << chosen.reason << std::endl;
     train::TrainerOptions options;
     options.runDirectory = run;
     options.schedule = schedule;
+    options.scheduleReason = chosen.reason;
     options.resume = started;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
@@ -185,8 +200,22 @@ void runPretrain(const PretrainArguments& args) {
     if (preset.method != train::Method::SelfAlignment)
         throw Error("preset \"" + preset.name + "\" is the method " + std::string(train::methodName(preset.method)) +
                     ", not the self-alignment pretraining (sapbert); use `linkscope-cli train` for it");
-    // On resume, preset.json holds the schedule already applied as its "training".
-    const std::string schedule = resume ? std::string("paper") : args.schedule;
+    // On resume, preset.json holds the schedule already applied as its "training": the trainer
+    // applies its "paper"; the run's own name is what the command reports.
+    train::ScheduleChoice chosen;
+    if (resume) {
+        chosen = train::chooseSchedule(preset, train::resumeStart(args.out));
+    } else if (!args.mlmCorpora.empty()) {
+        // After the masked-LM stage, which Linkscope pretrained in OUT/mlm.
+        train::EncoderStart afterStage;
+        afterStage.kind = train::EncoderStart::Kind::LinkscopeRun;
+        afterStage.folder = maskedLmRun(args);
+        afterStage.runMethod = train::Method::MaskedLm;
+        chosen = train::chooseSchedule(preset, afterStage, args.schedule);
+    } else {
+        chosen = train::chooseSchedule(preset, pretrainingStart(args), args.schedule);
+    }
+    const std::string schedule = resume ? std::string("paper") : chosen.schedule;
     (void)preset.schedule(schedule);
 
     std::vector<kb::KnowledgeBase> kbs;
@@ -215,13 +244,15 @@ void runPretrain(const PretrainArguments& args) {
     fs::path start = args.model;
     if (!args.mlmCorpora.empty() && !resume) start = runMaskedLmStage(args, models, kbs);
     encoder::TextEncoder encoder = startingEncoder(args, preset, models, kbs, args.out, resume, start);
-    std::cout << "pretraining (self-alignment, preset \"" << preset.name << "\", schedule " << schedule << ") on "
-              << kbs.size() << " vocabular" << (kbs.size() == 1 ? "y" : "ies") << " into " << args.out.string()
-              << std::endl;
+    std::cout << "pretraining (self-alignment, preset \"" << preset.name << "\", schedule " << chosen.schedule
+              << ") on " << kbs.size() << " vocabular" << (kbs.size() == 1 ? "y" : "ies") << " into "
+              << args.out.string() << std::endl;
+    std::cout << "schedule " << chosen.schedule << ": " << chosen.reason << std::endl;
 
     train::TrainerOptions options;
     options.runDirectory = args.out;
     options.schedule = schedule;
+    options.scheduleReason = chosen.reason;
     options.resume = resume;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
@@ -250,7 +281,9 @@ void addPretrainCommand(CLI::App& app) {
     cmd->add_option("--spelling", args->spelling, "Spelling map for the dev mentions (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--preset", args->preset, "Pretraining preset (default: sapbert, models/sapbert.json)");
-    cmd->add_option("--schedule", args->schedule, "Schedule of the preset: paper (default) or short");
+    cmd->add_option("--schedule", args->schedule,
+                    "Schedule of the preset: short or paper (default: chosen by the start: short for the new compact "
+                    "encoder or a run folder, paper for a downloaded --model checkpoint)");
     cmd->add_option("--corpus", args->corpora, "Corpora whose mentions join the new compact vocabulary")
         ->check(CLI::ExistingPath);
     args->corpusOptions.addOptions(*cmd, "any names; every listed split joins the vocabulary");
@@ -259,7 +292,7 @@ void addPretrainCommand(CLI::App& app) {
         ->check(CLI::ExistingPath);
     cmd->add_option("--mlm-preset", args->mlmPreset, "Masked-LM preset (default: mlm, models/mlm.json)");
     cmd->add_option("--mlm-schedule", args->mlmSchedule,
-                    "Schedule of the masked-LM preset (default: --schedule when it has one, else paper)");
+                    "Schedule of the masked-LM preset (default: --schedule when it has one, else chosen by the start)");
     cmd->add_option("--model", args->model, "Start from this checkpoint instead of a new compact encoder")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--compact-preset", args->compactPreset,

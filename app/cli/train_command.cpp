@@ -9,6 +9,7 @@
 // epoch goes to standard output; progress to standard error (a live line on a terminal, a
 // periodic "progress: ..." line in a log).
 // Ctrl-C stops at the next step with a checkpoint (exit status 130); `--resume` continues.
+// Without --schedule, the start chooses it (train/schedule_choice.h) and the command says why.
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
@@ -38,6 +39,7 @@
 #include "text/spelling_map.h"
 #include "train/method_inputs.h"
 #include "train/run_directory.h"
+#include "train/schedule_choice.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
 #include "training_console.h"
@@ -51,7 +53,7 @@ namespace fs = std::filesystem;
 
 struct TrainArguments {
     std::string preset;
-    std::string schedule;  ///< empty: "paper", or the schedule of the run being resumed
+    std::string schedule;  ///< empty: chosen by the start (schedule_choice.h), or the resumed run's
     std::vector<fs::path> train;
     std::vector<fs::path> dev;
     fs::path corpus;
@@ -105,15 +107,23 @@ struct PresetChoice {
     train::TrainingPreset preset;
     std::string schedule;     ///< what the trainer applies to `preset`
     std::string description;  ///< for the first line: which preset and schedule
+    std::string reason;       ///< why that schedule (schedule_choice.h), printed and kept in run.json
 };
+
+/// What the encoder of a new run starts from: --compact, or the --model folder as it is on disk.
+train::EncoderStart newRunStart(const TrainArguments& args) {
+    return args.compact ? train::compactStart() : train::startOfFolder(args.model);
+}
+
+constexpr const char* kResumedReason = "the schedule the run was started with";
 
 PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::path>& models) {
     if (!args.resume) {
         if (args.preset.empty()) throw Error("--preset NAME|FILE is needed (or --resume to continue a run)");
         train::TrainingPreset preset = train::findPreset(args.preset, models.value_or(fs::path()));
-        const std::string schedule = args.schedule.empty() ? "paper" : args.schedule;
-        std::string description = "preset \"" + preset.name + "\", schedule " + schedule;
-        return {std::move(preset), schedule, std::move(description)};
+        train::ScheduleChoice chosen = train::chooseSchedule(preset, newRunStart(args), args.schedule);
+        std::string description = "preset \"" + preset.name + "\", schedule " + chosen.schedule;
+        return {std::move(preset), std::move(chosen.schedule), std::move(description), std::move(chosen.reason)};
     }
     if (!train::isRunDirectory(args.out))
         throw Error("--resume: " + args.out.string() + " is not a run directory (it has no run.json and preset.json)");
@@ -127,7 +137,7 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
     if (!args.preset.empty()) {
         // The trainer checks that this preset, with the run's schedule applied, is the run's.
         return {train::findPreset(args.preset, models.value_or(fs::path())), info.schedule,
-                "resuming with preset \"" + args.preset + "\", schedule " + info.schedule};
+                "resuming with preset \"" + args.preset + "\", schedule " + info.schedule, kResumedReason};
     }
     // preset.json holds the schedule already applied as its "training": the paper schedule of
     // the saved preset is the one the run trains with.
@@ -135,7 +145,7 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
     train::TrainingPreset preset = train::loadRunPreset(args.out, info);
     std::string description = "resuming with the run's preset \"" + preset.name + "\", schedule " + info.schedule +
                               " (" + std::to_string(info.epochsDone) + " epoch(s) done)";
-    return {std::move(preset), "paper", std::move(description)};
+    return {std::move(preset), "paper", std::move(description), kResumedReason};
 }
 
 encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::TrainingPreset& preset,
@@ -185,16 +195,7 @@ void runTrain(const TrainArguments& args) {
     (void)choice.preset.schedule(choice.schedule);
     // A method that reads mentions in context, started from an encoder that has not: say so.
     if (!args.resume) {
-        train::StartKind start = args.compact ? train::StartKind::Scratch : train::StartKind::Unknown;
-        if (!args.compact && train::isRunDirectory(args.model)) {
-            try {
-                const train::Method method = train::loadRunPreset(args.model, train::readRunInfo(args.model)).method;
-                if (method == train::Method::SelfAlignment) start = train::StartKind::NamesOnly;
-                if (method == train::Method::ContextAlignment) start = train::StartKind::ContextAligned;
-            } catch (const std::exception&) {
-                // an unreadable run folder is reported where the encoder is loaded
-            }
-        }
+        const train::StartKind start = train::contextStartKind(newRunStart(args));
         if (const std::string advice = train::contextStartAdvice(choice.preset.scheduled(choice.schedule), start);
             !advice.empty())
             std::cerr << "warning: " << advice << std::endl;
@@ -240,10 +241,12 @@ void runTrain(const TrainArguments& args) {
 
     std::cout << "training " << train::methodName(choice.preset.method) << " (" << choice.description << ") into "
               << args.out.string() << std::endl;
+    std::cout << "schedule " << choice.schedule << ": " << choice.reason << std::endl;
 
     train::TrainerOptions options;
     options.runDirectory = args.out;
     options.schedule = choice.schedule;
+    options.scheduleReason = choice.reason;
     options.resume = args.resume;
     options.device = devicePreference(args.device);
     options.checkpointSteps = args.checkpointSteps;
@@ -260,7 +263,9 @@ void addTrainCommand(CLI::App& app) {
                                        "prototype-srn, kNN-BioEL) into a run directory");
     cmd->add_option("--preset", args->preset,
                     "Method preset: a name of the models folder (biosyn, belhd, ...) or a preset file");
-    cmd->add_option("--schedule", args->schedule, "Schedule of the preset: paper (default) or short");
+    cmd->add_option("--schedule", args->schedule,
+                    "Schedule of the preset: paper, short or another it defines (default: chosen by the start: short "
+                    "from --compact, short-pretrained or short from a run folder, paper from a downloaded checkpoint)");
     cmd->add_option("--train", args->train, "Training corpus (PubTator, BioC XML or brat folder)")
         ->check(CLI::ExistingPath);
     cmd->add_option("--dev", args->dev, "Development corpus: validated after every epoch, the best model kept")

@@ -131,11 +131,13 @@ private Q_SLOTS:
         QVERIFY2(viaModel.exitCode == 0, viaModel.err.constData());
         QCOMPARE(viaModel.json()["acc@k"], report["acc@k"]);
 
-        // Options that choose another linker are refused rather than ignored.
-        const auto conflicting = test::runCli(evalRunArguments("--run", path("run")) << "--method"
-                                                                                     << "dense");
+        // Options that choose another linker are refused rather than ignored, saying what to add
+        // (--method dense links the run's model as a plain encoder: test_cli_start_defaults).
+        const auto conflicting = test::runCli(evalRunArguments("--run", path("run")) << "--sparse-weight"
+                                                                                     << "2");
         QCOMPARE(conflicting.exitCode, 1);
-        QVERIFY2(conflicting.err.contains("--method"), conflicting.err.constData());
+        QVERIFY2(conflicting.err.contains("--sparse-weight") && conflicting.err.contains("--method dense"),
+                 conflicting.err.constData());
         // A folder that is no run.
         const auto notARun = test::runCli(evalRunArguments("--run", dir_.path()));
         QCOMPARE(notARun.exitCode, 1);
