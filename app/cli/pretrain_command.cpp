@@ -34,6 +34,7 @@
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/run_directory.h"
+#include "train/run_recovery.h"
 #include "train/schedule_choice.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
@@ -142,6 +143,7 @@ fs::path runMaskedLmStage(const PretrainArguments& args, const std::optional<fs:
     if (started && !args.resume)
         throw Error(run.string() +
                     ": a masked-LM stage was started there; resume it (--resume) or choose another --out");
+    if (started) train::recoverInterruptedSwaps(run);  // before its checkpoint is read (run_recovery.h)
     train::TrainingPreset preset = started ? train::loadRunPreset(run, train::readRunInfo(run))
                                            : train::findPreset(args.mlmPreset, models.value_or(fs::path()));
     if (preset.method != train::Method::MaskedLm)
@@ -190,6 +192,7 @@ void runPretrain(const PretrainArguments& args) {
     const std::optional<fs::path> models = modelsDirectory();
     // With a masked-LM stage, --resume may find the stage stopped and the self-alignment not begun.
     const bool resume = args.resume && train::isRunDirectory(args.out);
+    if (resume) train::recoverInterruptedSwaps(args.out);  // before its checkpoint is read (run_recovery.h)
     if (args.resume && !resume && !train::isRunDirectory(maskedLmRun(args)))
         throw Error(args.out.string() + ": no pretraining to resume there");
     if (args.mlmCorpora.empty() && train::isRunDirectory(maskedLmRun(args)) && !resume)

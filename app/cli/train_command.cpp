@@ -39,6 +39,7 @@
 #include "text/spelling_map.h"
 #include "train/method_inputs.h"
 #include "train/run_directory.h"
+#include "train/run_recovery.h"
 #include "train/schedule_choice.h"
 #include "train/trainer.h"
 #include "train/training_preset.h"
@@ -127,6 +128,9 @@ PresetChoice choosePreset(const TrainArguments& args, const std::optional<fs::pa
     }
     if (!train::isRunDirectory(args.out))
         throw Error("--resume: " + args.out.string() + " is not a run directory (it has no run.json and preset.json)");
+    // A kill inside a checkpoint's swap leaves the copy to resume from beside checkpoint/: taken
+    // back before anything here reads the checkpoint (run_recovery.h).
+    train::recoverInterruptedSwaps(args.out);
     if (!fs::exists(train::checkpointDirectory(args.out) / "state.json"))
         throw Error("--resume: " + args.out.string() + " has no checkpoint to resume from (" +
                     train::checkpointDirectory(args.out).string() + "); start a new run in another folder");

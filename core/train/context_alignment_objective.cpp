@@ -116,12 +116,10 @@ public:
     }
 
     void saveState(const std::filesystem::path& directory) const override {
-        writeFloats(directory / "context_targets.bin", targets_);
+        writeVectorTable(directory / "context_targets.bin", targets_);
     }
-    void loadState(const std::filesystem::path& directory) override {
-        targets_ = readFloats(directory / "context_targets.bin");
-        if (texts_.empty() || targets_.size() % texts_.size() != 0)
-            throw Error((directory / "context_targets.bin").string() + ": made for other training data");
+    void loadState(const std::filesystem::path& directory, std::size_t dimension) override {
+        targets_ = readVectorTable(directory / "context_targets.bin", texts_.size(), dimension);
     }
 
 private:

@@ -110,14 +110,13 @@ public:
     const std::vector<float>& nameVectors() const override { return nameVectors_; }
 
     void saveState(const std::filesystem::path& directory) const override {
-        writeTable(directory / "candidates.bin", table_, width());
-        writeFloats(directory / "names.bin", nameVectors_);
+        writeIdTable(directory / "candidates.bin", table_, width());
+        writeVectorTable(directory / "names.bin", nameVectors_);
     }
-    void loadState(const std::filesystem::path& directory) override {
-        table_ = readTable(directory / "candidates.bin", width());
-        if (table_.size() != mentions_.size() * width())
-            throw Error((directory / "candidates.bin").string() + ": made for other training data");
-        nameVectors_ = readFloats(directory / "names.bin");
+    void loadState(const std::filesystem::path& directory, std::size_t dimension) override {
+        // The ids index the dictionary's name inputs (the loss reads them).
+        table_ = readIdTable(directory / "candidates.bin", mentions_.size(), width(), data_.nameInputs.size());
+        nameVectors_ = readVectorTable(directory / "names.bin", data_.nameInputs.size(), dimension);
     }
 
 private:

@@ -32,7 +32,8 @@ nlohmann::json toJson(const LoopState& state) {
             {"epochs_without_improvement", state.epochsWithoutImprovement},
             {"log_bytes", state.logBytes},
             {"scalars", state.scalars},
-            {"collapsed_validations", state.collapsedValidations}};
+            {"collapsed_validations", state.collapsedValidations},
+            {"epoch_loss", state.epochLoss}};
 }
 
 LoopState loopStateFrom(const fs::path& file) {
@@ -51,9 +52,13 @@ LoopState loopStateFrom(const fs::path& file) {
     try {
         state.validated = json.at("validated").get<bool>();
         state.scalars = json.at("scalars").get<std::map<std::string, double>>();
+        // Checkpoints of older versions lack it.
+        if (json.contains("epoch_loss")) state.epochLoss = json.at("epoch_loss").get<double>();
     } catch (const nlohmann::json::exception& e) {
         throw ParseError(file.string(), 0, std::string("not a checkpoint state: ") + e.what());
     }
+    if (!std::isfinite(state.epochLoss))
+        throw ParseError(file.string(), 0, "not a checkpoint state: \"epoch_loss\" is not finite");
     for (const auto& [name, value] : state.scalars)
         if (!std::isfinite(value))
             throw ParseError(file.string(), 0, "not a checkpoint state: the scalar \"" + name + "\" is not finite");

@@ -20,6 +20,9 @@ struct LoopState {
     std::uintmax_t logBytes = 0;  ///< the log's size when the checkpoint was written
     std::map<std::string, double> scalars;
     std::size_t collapsedValidations = 0;  ///< run.json's count when the checkpoint was written
+    /// The sum of the losses of the `step` steps done in the epoch: a resumed epoch logs the mean
+    /// over all its steps, as an uninterrupted one does (0 in checkpoints of older versions).
+    double epochLoss = 0.0;
 };
 
 nlohmann::json toJson(const LoopState& state);

@@ -117,14 +117,15 @@ public:
     const std::vector<float>& nameVectors() const override { return nameVectors_; }
 
     void saveState(const std::filesystem::path& directory) const override {
-        writeTable(directory / "candidates.bin", candidates_, k_);
-        writeFloats(directory / "names.bin", nameVectors_);
+        writeIdTable(directory / "candidates.bin", candidates_, k_);
+        writeVectorTable(directory / "names.bin", nameVectors_);
     }
-    void loadState(const std::filesystem::path& directory) override {
-        candidates_ = readTable(directory / "candidates.bin", k_);
-        if (candidates_.size() != data_.train.size() * k_)
-            throw Error((directory / "candidates.bin").string() + ": made for other training data");
-        nameVectors_ = readFloats(directory / "names.bin");
+    void loadState(const std::filesystem::path& directory, std::size_t dimension) override {
+        // The ids index the dictionary and its name inputs (the sparse scores and the loss read
+        // both), so each is checked against the smaller before either is read.
+        const std::size_t entries = std::min(data_.dictionary.size(), data_.nameInputs.size());
+        candidates_ = readIdTable(directory / "candidates.bin", data_.train.size(), k_, entries);
+        nameVectors_ = readVectorTable(directory / "names.bin", data_.nameInputs.size(), dimension);
         computeSparseScores();
     }
 

@@ -147,7 +147,7 @@ public:
 
     // Nothing is retrieved with the model; the head's weights are the trainer's to checkpoint.
     void saveState(const std::filesystem::path&) const override {}
-    void loadState(const std::filesystem::path&) override {}
+    void loadState(const std::filesystem::path&, std::size_t) override {}
 
 private:
     /// Positions (in the piece) to predict and what each reads instead.

@@ -16,6 +16,7 @@
 
 #include "encoder/bert_model.h"
 #include "encoder/text_encoder.h"
+#include "train/checkpoint_tables.h"
 #include "train/training_data.h"
 #include "train/training_preset.h"
 #include "util/error.h"
@@ -96,9 +97,12 @@ public:
     virtual const std::vector<float>& nameVectors() const { return noVectors_; }
 
     /// What refresh() computed, for a checkpoint: resuming mid-epoch must see the same
-    /// candidates, not ones recomputed with the later model.
+    /// candidates, not ones recomputed with the later model (checkpoint_tables.h).
     virtual void saveState(const std::filesystem::path& directory) const = 0;
-    virtual void loadState(const std::filesystem::path& directory) = 0;
+    /// Reads back what saveState wrote, for a model of `dimension` (TextEncoder::dimension):
+    /// every table of another size, and every id out of range of what it indexes, is refused
+    /// with an Error naming the file, before anything indexes with it.
+    virtual void loadState(const std::filesystem::path& directory, std::size_t dimension) = 0;
 
 protected:
     /// `names` (refresh's argument) after checking that it holds `count` rows of `dimension`
@@ -139,13 +143,6 @@ std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const Tra
 
 /// Units 0..count-1 in an order drawn from rng, cut into batches of batchSize (the last shorter).
 std::vector<std::vector<std::size_t>> shuffledBatches(std::size_t count, std::mt19937_64& rng, std::size_t batchSize);
-
-/// Candidate tables saved in checkpoints: rows of equal width, written as little-endian binary
-/// with a small header; read back with checks (Error naming the file when it does not fit).
-void writeTable(const std::filesystem::path& file, std::span<const std::uint32_t> values, std::size_t width);
-std::vector<std::uint32_t> readTable(const std::filesystem::path& file, std::size_t width);
-void writeFloats(const std::filesystem::path& file, std::span<const float> values);
-std::vector<float> readFloats(const std::filesystem::path& file);
 
 /// Dense top-k of query vectors against name vectors by inner product (FAISS flat), ties by row.
 std::vector<std::vector<std::uint32_t>> denseTopK(std::span<const float> queries, std::span<const float> names,

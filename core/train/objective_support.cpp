@@ -1,8 +1,6 @@
-// What every objective shares: embedding with gradients, dense top-k, and the binary tables a
-// checkpoint keeps the refreshed candidates in.
+// What every objective shares: embedding with gradients, shuffled batches, dense top-k, and the
+// choice of the method's objective.
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <numeric>
 
 #include "encoder/token_batch.h"
@@ -48,64 +46,6 @@ std::vector<std::vector<std::uint32_t>> denseTopK(std::span<const float> queries
     return rows;
 }
 
-namespace {
-
-constexpr char kTableMagic[8] = {'L', 'S', 'T', 'A', 'B', 'L', 'E', '1'};
-
-template <typename T>
-void writeRaw(const std::filesystem::path& file, std::span<const T> values, std::uint64_t width) {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    const std::uint64_t count = values.size();
-    out.write(kTableMagic, sizeof kTableMagic);
-    out.write(reinterpret_cast<const char*>(&width), sizeof width);
-    out.write(reinterpret_cast<const char*>(&count), sizeof count);
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
-    out.flush();
-    if (!out) throw Error(file.string() + ": cannot write the table");
-}
-
-template <typename T>
-std::vector<T> readRaw(const std::filesystem::path& file, std::uint64_t& width) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw Error(file.string() + ": cannot open the checkpoint table");
-    char magic[sizeof kTableMagic];
-    std::uint64_t count = 0;
-    in.read(magic, sizeof magic);
-    in.read(reinterpret_cast<char*>(&width), sizeof width);
-    in.read(reinterpret_cast<char*>(&count), sizeof count);
-    if (!in || std::memcmp(magic, kTableMagic, sizeof magic) != 0)
-        throw Error(file.string() + ": not a checkpoint table");
-    const auto size = std::filesystem::file_size(file);
-    if (count > (size - 24) / sizeof(T) || count * sizeof(T) != size - 24)
-        throw Error(file.string() + ": the checkpoint table is truncated or has extra bytes");
-    std::vector<T> values(count);
-    in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(count * sizeof(T)));
-    if (!in) throw Error(file.string() + ": cannot read the checkpoint table");
-    return values;
-}
-
-}  // namespace
-
-void writeTable(const std::filesystem::path& file, std::span<const std::uint32_t> values, std::size_t width) {
-    writeRaw(file, values, width);
-}
-
-std::vector<std::uint32_t> readTable(const std::filesystem::path& file, std::size_t width) {
-    std::uint64_t stored = 0;
-    auto values = readRaw<std::uint32_t>(file, stored);
-    if (stored != width || (width != 0 && values.size() % width != 0))
-        throw Error(file.string() + ": the checkpoint table has rows of " + std::to_string(stored) + ", expected " +
-                    std::to_string(width));
-    return values;
-}
-
-void writeFloats(const std::filesystem::path& file, std::span<const float> values) { writeRaw(file, values, 1); }
-
-std::vector<float> readFloats(const std::filesystem::path& file) {
-    std::uint64_t width = 0;
-    return readRaw<float>(file, width);
-}
-
 std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const TrainingData& data,
                                          const kb::KnowledgeBase& kb, std::span<const kb::KnowledgeBase* const> kbs) {
     switch (preset.method) {
@@ -126,7 +66,8 @@ std::unique_ptr<Objective> makeObjective(const TrainingPreset& preset, const Tra
         case Method::SelfAlignment: {
             const kb::KnowledgeBase* const alone[] = {&kb};
             return makeSelfAlignmentObjective(preset,
-                                              kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs);
+                                              kbs.empty() ? std::span<const kb::KnowledgeBase* const>(alone) : kbs,
+                                              data.holdout.empty() ? nullptr : &data.holdout);
         }
     }
     throw Error("training: unknown method");

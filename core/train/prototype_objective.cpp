@@ -195,13 +195,11 @@ public:
     }
 
     void saveState(const std::filesystem::path& directory) const override {
-        writeFloats(directory / "entities.bin", entityVectors_);
+        writeVectorTable(directory / "entities.bin", entityVectors_);
     }
-    void loadState(const std::filesystem::path& directory) override {
-        entityVectors_ = readFloats(directory / "entities.bin");
-        if (candidateEntities_.empty() || entityVectors_.size() % candidateEntities_.size() != 0)
-            throw Error((directory / "entities.bin").string() + ": made for other training data");
-        dimension_ = entityVectors_.size() / candidateEntities_.size();
+    void loadState(const std::filesystem::path& directory, std::size_t dimension) override {
+        entityVectors_ = readVectorTable(directory / "entities.bin", candidateEntities_.size(), dimension);
+        dimension_ = dimension;
     }
 
 private:

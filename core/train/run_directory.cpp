@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "train/run_files.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -164,6 +165,9 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     std::error_code ec;
     std::filesystem::create_directories(run, ec);
     if (ec) throw Error(run.string() + ": cannot create the run folder: " + ec.message());
+    // The writer would write through a link (and keep it): a run's files never are (run_files.h).
+    refuseLink(run.has_filename() ? run : run.parent_path());
+    refuseLink(runInfoFile(run));
     AtomicFileWriter writer(runInfoFile(run));
     // nlohmann writes doubles with the 17 significant digits that read back to the same double;
     // an error message carrying bytes that are not UTF-8 (quoted from a bad input) gets U+FFFD

@@ -53,7 +53,7 @@ std::filesystem::path devReportFile(const std::filesystem::path& run);
 bool isRunDirectory(const std::filesystem::path& directory);
 /// Reads run.json; ParseError naming the file for malformed content.
 RunInfo readRunInfo(const std::filesystem::path& run);
-/// Writes run.json atomically.
+/// Writes run.json atomically; Error naming it when it or the run folder is a symbolic link (run_files.h).
 void writeRunInfo(const std::filesystem::path& run, const RunInfo& info);
 
 /// RUN/preset.json named as the run's preset (info.preset, from readRunInfo(run)); a run.json

@@ -47,7 +47,7 @@ public:
     std::size_t examples(std::span<const std::size_t> batch) const override { return 2 * batch.size(); }
 
     void saveState(const std::filesystem::path&) const override {}
-    void loadState(const std::filesystem::path&) override {}
+    void loadState(const std::filesystem::path&, std::size_t) override {}
 
 private:
     const TrainingPreset& preset_;

@@ -34,6 +34,8 @@
 #include "train/loop_state.h"
 #include "train/method_linker.h"
 #include "train/objective.h"
+#include "train/run_files.h"
+#include "train/run_recovery.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/atomic_file.h"
@@ -61,21 +63,6 @@ void swapDirectory(const fs::path& staged, const fs::path& target) {
     if (fs::exists(target)) fs::rename(target, old);
     fs::rename(staged, target);
     fs::remove_all(old);
-}
-
-// A process killed inside swapDirectory() leaves no checkpoint/ but a complete copy beside it:
-// checkpoint.new (complete once its state.json exists: it is written last) or checkpoint.old
-// (the previous one, complete). The newest complete copy becomes the checkpoint again.
-void recoverCheckpoint(const fs::path& target) {
-    if (fs::exists(target / "state.json")) return;
-    const fs::path staged = fs::path(target).concat(".new");
-    const fs::path old = fs::path(target).concat(".old");
-    for (const fs::path& copy : {staged, old}) {
-        if (!fs::exists(copy / "state.json")) continue;
-        fs::remove_all(target);
-        fs::rename(copy, target);
-        return;
-    }
 }
 
 // bf16 autocast on CUDA for the forward pass and the loss (no loss scaling needed, unlike fp16).
@@ -146,7 +133,9 @@ public:
 private:
     void prepareDirectory() {
         if (options_.resume) {
-            recoverCheckpoint(checkpointDirectory(run_));
+            // A kill inside a swap leaves a complete copy beside checkpoint/ (run_recovery.h);
+            // the commands have taken it back already, a caller of trainModel may not have.
+            recoverInterruptedSwaps(run_);
             if (!fs::exists(checkpointDirectory(run_) / "state.json"))
                 throw Error(run_.string() + ": no checkpoint to resume from (" + checkpointDirectory(run_).string() +
                             ")");
@@ -160,6 +149,7 @@ private:
             // A run.json of an older version lacks the name: the preset's (as the caller loaded it).
             if (info_.preset.empty()) info_.preset = preset_.name;
         } else {
+            refuseLinksInRun(run_);  // run_files.h: a run writes in place, never through a link
             if (isRunDirectory(run_))
                 throw Error(run_.string() + ": already holds a run; resume it (--resume) or choose another folder");
             fs::create_directories(run_);
@@ -299,17 +289,18 @@ private:
             // Mid-epoch, the epoch's candidates are the checkpoint's; at an epoch boundary the
             // refresh that starts the epoch recomputes them, as in an uninterrupted run.
             resumedMidEpoch_ = state.step > 0;
-            if (resumedMidEpoch_) objective_->loadState(checkpoint);
+            if (resumedMidEpoch_) objective_->loadState(checkpoint, encoder_.dimension());
             // The log is cut back to what it held at the checkpoint; state.json cannot make it
             // longer (a damaged or hostile log_bytes of 1 TB made a sparse file of that size).
-            if (fs::exists(logFile(run_))) {
-                const auto logged = fs::file_size(logFile(run_));
+            // Measured and cut through O_NOFOLLOW (run_files.h): a log that is a link is refused.
+            if (fs::exists(fs::symlink_status(logFile(run_)))) {
+                const auto logged = runFileSize(logFile(run_));
                 if (state.logBytes > logged)
                     throw ParseError((checkpoint / "state.json").string(), 0,
                                      "\"log_bytes\" is " + std::to_string(state.logBytes) + " but " +
                                          logFile(run_).string() + " holds " + std::to_string(logged) +
                                          " bytes: the log is not the one this checkpoint was written with");
-                fs::resize_file(logFile(run_), state.logBytes);
+                truncateRunFile(logFile(run_), state.logBytes);
             }
         } else {
             // A first checkpoint, so that a run cancelled before its first epoch ends resumes.
@@ -359,15 +350,14 @@ private:
             encoder_.model().train();
             const Clock::time_point epochStarted = Clock::now();
             std::size_t examples = 0;
-            double epochLoss = 0.0;
-            std::size_t epochSteps = 0;
+            std::size_t epochSteps = 0;  // in this process (a resumed epoch has done some before)
             for (; state.step < steps; ++state.step) {
                 if (options_.cancelled && options_.cancelled()) return cancel(state, started, secondsBefore);
                 if (schedule_.kbRefreshSteps != 0 && state.step != 0 &&
                     state.globalStep % schedule_.kbRefreshSteps == 0)
                     refresh(state, steps);
                 const double loss = optimizerStep(batches, state, examples);
-                epochLoss += loss;
+                state.epochLoss += loss;
                 ++epochSteps;
                 ++state.globalStep;
                 const double elapsed = std::chrono::duration<double>(Clock::now() - epochStarted).count();
@@ -401,11 +391,12 @@ private:
             info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
             log({{"event", "epoch_end"},
                  {"epoch", state.epoch + 1},
-                 {"train_loss", epochSteps ? epochLoss / double(epochSteps) : 0.0},
-                 {"steps", epochSteps},
+                 {"train_loss", steps ? state.epochLoss / double(steps) : 0.0},
+                 {"steps", steps},
                  {"seconds", std::chrono::duration<double>(Clock::now() - epochStarted).count()}});
             ++state.epoch;
             state.step = 0;
+            state.epochLoss = 0.0;
             state.validated = false;
             writeCheckpoint(state);  // before validating: a cancellation there keeps the epoch
             finishEpoch(state);
@@ -620,6 +611,7 @@ private:
             eval::ReportOptions reportOptions;
             reportOptions.extra["preset"] = info_.preset;  // the run's name, also when resumed from preset.json
             reportOptions.extra["epoch"] = std::to_string(info_.bestEpoch);
+            refuseLink(devReportFile(run_));  // the report writer would write through a link
             eval::writeJsonReport(devReportFile(run_), *result, reportOptions);
         }
     }
@@ -638,7 +630,7 @@ private:
         }
         state.scalars = scalarValues();
         state.collapsedValidations = info_.collapsedValidations;
-        state.logBytes = fs::exists(logFile(run_)) ? fs::file_size(logFile(run_)) : 0;
+        state.logBytes = runFileSize(logFile(run_));
         {
             AtomicFileWriter writer(staged / "state.json");
             writer.stream() << toJson(state).dump(2) << '\n';
@@ -681,12 +673,7 @@ private:
         options_.progress(progress);
     }
 
-    void log(const nlohmann::json& line) {
-        std::ofstream out(logFile(run_), std::ios::app);
-        out << line.dump() << '\n';
-        out.flush();
-        if (!out) throw Error(logFile(run_).string() + ": cannot append to the log");
-    }
+    void log(const nlohmann::json& line) { appendToRunFile(logFile(run_), line.dump() + '\n'); }
 
     /// The preset as it runs: the schedule applied (its context window too), so that preset.json
     /// alone says what was done and the objectives read the window the schedule asks for.

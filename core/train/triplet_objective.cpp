@@ -79,7 +79,7 @@ public:
     }
 
     void saveState(const std::filesystem::path&) const override {}
-    void loadState(const std::filesystem::path&) override {}
+    void loadState(const std::filesystem::path&, std::size_t) override {}
 
 private:
     struct Item {
