@@ -8,6 +8,7 @@
 
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "commands.h"
@@ -85,12 +86,18 @@ void addCompareCommand(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("--k", args->k, "Cut-off: a mention is right when ranked within k")->check(CLI::PositiveNumber);
     cmd->add_flag("--strict", args->strict, "Strict correctness (an entry naming several concepts is wrong)");
-    cmd->add_option("--resamples", args->resamples, "Bootstrap resamples")->check(CLI::PositiveNumber);
+    cmd->add_option("--resamples", args->resamples, "Bootstrap resamples, at most 1000000")->check(CLI::PositiveNumber);
     cmd->add_option("--alpha", args->alpha, "Family-wise error rate of the Holm-corrected matrix")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--matrix", args->matrix, "The many-run report (table, matrix, groups) also for two files");
     cmd->add_flag("--json", args->json, "Print one JSON object");
     cmd->callback([args] {
+        // Checked before any file is read: a count from the command line sizes the bootstrap's
+        // memory and time, and a huge one must be a plain error, not an allocation failure.
+        if (args->resamples > eval::kMaxBootstrapResamples)
+            throw Error("compare: --resamples " + std::to_string(args->resamples) + " is more than the maximum of " +
+                        std::to_string(eval::kMaxBootstrapResamples) +
+                        " (intervals are stable to a few decimals from 10000 on)");
         if (args->files.size() == 2 && !args->matrix)
             compareTwo(*args);
         else

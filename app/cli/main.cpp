@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <new>
+#include <string>
 #include <string_view>
 
 #include "commands.h"
@@ -19,6 +21,12 @@ bool isLongCommand(std::string_view name) {
     for (const std::string_view command : {"eval", "index", "train", "pretrain", "simulate-curation", "encode"})
         if (name == command) return true;
     return false;
+}
+
+/// "linkscope-cli compare" for the subcommand that ran, for messages that have no file to name.
+std::string commandName(const CLI::App& app) {
+    const auto parsed = app.get_subcommands();
+    return parsed.empty() ? "linkscope-cli" : "linkscope-cli " + parsed.front()->get_name();
 }
 
 }  // namespace
@@ -50,6 +58,12 @@ int main(int argc, char** argv) {
     } catch (const linkscope::Cancelled&) {
         std::cerr << "linkscope-cli: cancelled\n";
         return 130;
+    } catch (const std::bad_alloc&) {
+        // Readers turn an allocation their input sized into an error naming the file; what
+        // reaches here is named by its command, never a bare "std::bad_alloc".
+        std::cerr << "linkscope-cli: error: " << commandName(app)
+                  << ": out of memory (an input or option asked for more memory than this machine can give)\n";
+        return 1;
     } catch (const std::exception& e) {
         // One clear message; commands print nothing to stdout before their work is complete.
         std::cerr << "linkscope-cli: error: " << e.what() << '\n';

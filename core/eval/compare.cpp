@@ -50,6 +50,9 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 void checkOptions(const BootstrapOptions& options) {
     if (options.resamples == 0) throw Error("bootstrap: the number of resamples must be positive");
+    if (options.resamples > kMaxBootstrapResamples)
+        throw Error("bootstrap: " + std::to_string(options.resamples) + " resamples is more than the maximum of " +
+                    std::to_string(kMaxBootstrapResamples));
     if (!(options.level > 0.0 && options.level < 1.0))
         throw Error("bootstrap: the confidence level must lie in (0, 1)");
 }

@@ -38,6 +38,11 @@ McNemarResult mcnemar(std::span<const std::uint8_t> a, std::span<const std::uint
 /// The same from the discordant counts alone.
 McNemarResult mcnemarFromCounts(std::size_t onlyA, std::size_t onlyB, std::size_t exactBelow = 25);
 
+/// The most resamples a bootstrap draws. Its values are held in memory (8 bytes each) and each
+/// resample draws one index per mention; percentile intervals are stable to a few decimals from
+/// about 10^4 resamples on, so 10^6 is far beyond any use and keeps both finite.
+inline constexpr std::size_t kMaxBootstrapResamples = 1'000'000;
+
 struct BootstrapOptions {
     std::size_t resamples = 1000;
     double level = 0.95;
@@ -53,7 +58,7 @@ struct ConfidenceInterval {
 };
 
 /// Interval for the accuracy (mean of the 0/1 vector). Throws Error for empty input, zero
-/// resamples or a level outside (0, 1).
+/// resamples or more than kMaxBootstrapResamples, or a level outside (0, 1).
 ConfidenceInterval bootstrapAccuracy(std::span<const std::uint8_t> correct, const BootstrapOptions& options = {});
 /// Interval for accuracy(a) - accuracy(b), resampling the mentions in pairs.
 ConfidenceInterval bootstrapDifference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b,

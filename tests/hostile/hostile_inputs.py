@@ -528,6 +528,30 @@ def st_poke_float(header, body, tensor_prefix, value):
     return header, bytes(b)
 
 
+def st_fill(header, body, tensors, value):
+    """Every value of the named F32 tensors set to `value`."""
+    b = bytearray(body)
+    for name in tensors:
+        info = header[name]
+        assert info["dtype"] == "F32"
+        begin, end = info["data_offsets"]
+        struct.pack_into("<%df" % ((end - begin) // 4), b, begin, *([value] * ((end - begin) // 4)))
+    return header, bytes(b)
+
+
+# Weights within the magnitude bound (sqrt(FLT_MAX / 1024), about 5.8e17, for the compact encoder)
+# whose products compound: the embeddings' LayerNorm adds 4e17 to every value, the query and key
+# projections sum 256 of them times 4e17, and the attention scores overflow float32, so every
+# vector is NaN. Refused when the vectors leave the encoder.
+OVERFLOWING_TENSORS = ("embeddings.LayerNorm.bias", "encoder.layer.0.attention.self.query.weight",
+                       "encoder.layer.0.attention.self.key.weight")
+
+
+def overflowing_model(S):
+    header, body = st_split(S.bytes("model/model.safetensors"))
+    return st_join(*st_fill(header, body, OVERFLOWING_TENSORS, 4e17))
+
+
 def fix_crc(data):
     """Recompute the trailing CRC-32 (zlib) of a Linkscope binary file over every byte before it."""
     body = data[:-4]
@@ -1030,6 +1054,8 @@ def eval_cases():
         add("eval.dense-index." + name, kind, "eval", dargv, dict(dbase, **{"dense.idx": data}), names=("dense.idx",), **kw)
 
     dense("random-bytes", "structure", bytes(random.Random(6).randrange(256) for _ in range(4000)))
+    add("eval.dense-model.overflowing-forward-pass", "nan", "eval", argv + ["--method", "dense", "--model", "model"],
+        dict(dbase, **{"model/model.safetensors": Gen(overflowing_model)}), names=("the model in model",))
     dense("directory", "directory", Dir())
     dense("truncated-header", "truncation", b"LSDENSE1\x01\x00")
     dense("truncated-half", "truncation", Gen(lambda S: S.bytes("dense.idx")[:len(S.bytes("dense.idx")) // 2]))
@@ -1228,6 +1254,9 @@ def compare_cases():
     cmp("overlong", "overlong", edit(2, lambda o: b"{" + b" " * OVERLONG + b"}"), line=2)
     cmp("empty", "empty", lambda S: b"")
     cmp("gzip.bomb-endless-line", "gzipbomb", lambda S: S.bytes("endless.gz"), line=1)
+    # A bootstrap count that no memory holds: a plain error naming the option, not std::bad_alloc.
+    add("compare.resamples-1e12", "hugenum", "compare", argv + ["--resamples", "1000000000000"],
+        {"a.jsonl": Link("a.jsonl"), "b.jsonl": Link("b.jsonl")}, names=("--resamples",))
     add("compare.directory", "directory", "compare", argv, {"a.jsonl": Dir(), "b.jsonl": Link("b.jsonl")}, names=("a.jsonl",))
     add("compare.missing", "missing", "compare", argv, {"b.jsonl": Link("b.jsonl")}, names=("a.jsonl",))
     add("compare.symlink-loop", "symlink", "compare", argv, {"a.jsonl": Link("a.jsonl"), "b.jsonl": Sym("b.jsonl")},
@@ -1412,6 +1441,15 @@ def model_cases():
        st_edit(lambda h, b: ({("renamed.weight" if n.startswith("embeddings.word_embeddings") else n): v for n, v in h.items()}, b)))
     st("nan.weight", "nan", st_edit(lambda h, b: st_poke_float(h, b, "embeddings.word_embeddings", float("nan"))))
     st("nan.layer-norm-inf", "nan", st_edit(lambda h, b: st_poke_float(h, b, "embeddings.LayerNorm", float("inf"))))
+    # Finite weights too large for a forward pass: refused on load, naming the tensor.
+    for label, tensor, value in [("query-3e38", "encoder.layer.0.attention.self.query.weight", 3e38),
+                                 ("layer-norm-1e30", "embeddings.LayerNorm.weight", -1e30),
+                                 ("embedding-1e25", "embeddings.word_embeddings.weight", 1e25)]:
+        enc("safetensors.huge-weight." + label, "hugenum",
+            {"model/model.safetensors": st_edit(lambda h, b, t=tensor, v=value: st_poke_float(h, b, t, v))}, (tensor,))
+    # Weights within that bound that still overflow: the vectors are refused, naming the model.
+    enc("safetensors.overflowing-forward-pass", "nan", {"model/model.safetensors": Gen(overflowing_model)},
+        ("the model in model",))
     for frac in (1, 50, 99):
         st("truncated-%d" % frac, "truncation", Gen(lambda S, f=frac: W(S)[:max(4, len(W(S)) * f // 100)]))
     st("directory", "directory", Dir())
@@ -1614,6 +1652,8 @@ def train_cases():
     ix("model.safetensors-header-huge", "hugenum", ["--model", "model", "--dense-index", "d.idx"],
        {"model": Tree("model"), "model/model.safetensors": Gen(lambda S: struct.pack("<Q", 1 << 62) + S.bytes("model/model.safetensors")[8:])},
        ("model.safetensors",))
+    ix("model.overflowing-forward-pass", "nan", ["--model", "model", "--dense-index", "d.idx"],
+       {"model": Tree("model"), "model/model.safetensors": Gen(overflowing_model)}, ("the model in model",))
     ix("kb.utf8", "utf8", ["--sparse-index", "s.idx"], {"kb.txt": set_line(KB, 2, lines_of(KB)[1] + b"\xed\xbf\xbf")},
        ("kb.txt",), line=2)
     ix("test.truncated", "truncation", ["--sparse-index", "s.idx"], {"test.txt": TEST[:TEST.index(b"\t") + 3]},

@@ -1,0 +1,48 @@
+// Counts given on the command line that no memory holds end in a plain error naming the option,
+// exit status 1, nothing on standard output: compare --resamples beyond its maximum.
+#include "cli_runner.h"
+#include "test_data.h"
+
+using namespace linkscope;
+
+class TestCliValueLimits : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+    static QString demo(const char* name) { return test::demoFile(name); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        const auto r = test::runCli({"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"),
+                                     "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test",
+                                     "--method", "sparse", "--per-mention", file("run.jsonl")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
+    void hugeResampleCountIsAPlainError() {
+        for (const char* count : {"1000000000000", "1000001"}) {
+            const auto r = test::runCli({"compare", file("run.jsonl"), file("run.jsonl"), "--resamples", count});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(
+                r.err.contains("compare: --resamples " + QByteArray(count) + " is more than the maximum of 1000000"),
+                r.err.constData());
+            QVERIFY(!r.err.contains("bad_alloc"));
+            QVERIFY(r.out.isEmpty());
+        }
+        // The same for the report of three runs or more.
+        const auto many = test::runCli(
+            {"compare", file("run.jsonl"), file("run.jsonl"), file("run.jsonl"), "--resamples", "1000000000000"});
+        QCOMPARE(many.exitCode, 1);
+        QVERIFY2(many.err.contains("--resamples 1000000000000"), many.err.constData());
+    }
+
+    void theMaximumItselfRuns() {
+        const auto r =
+            test::runCli({"compare", file("run.jsonl"), file("run.jsonl"), "--resamples", "1000000", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["difference"]["resamples"].get<std::size_t>(), std::size_t{1000000});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliValueLimits)
+#include "test_cli_value_limits.moc"
