@@ -1,6 +1,8 @@
 // linkscope-cli stats --corpus INPUT... [--corpus-format F] [--split-pmids NAME=FILE...] [--kb FILE]
 //                     [--kb-format F] [--mrsty FILE] [--kb-semantic-types T..] [--kb-sources S..]
 //                     [--kb-languages L..] [--lenient] [--json]
+//                     [--linking-difficulty [--types T..] [--spelling FILE] [--chemical-corpus INPUT..]
+//                      [--outcomes PER_MENTION..]]
 // One report per corpus input, or per split of the one --corpus with --split-pmids.
 #include <CLI/CLI.hpp>
 
@@ -10,12 +12,17 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
+#include "eval/linking_difficulty.h"
+#include "eval/mention_groups.h"
+#include "eval/per_mention_reader.h"
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
 #include "kb_arguments.h"
+#include "linking_difficulty_report.h"
 #include "project/loaded_project.h"
 #include "stats_report.h"
 #include "text/normalizer.h"
+#include "text/spelling_map.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -29,7 +36,79 @@ struct StatsArguments {
     KbFilterArguments kbFilters;
     bool lenient = false;
     bool json = false;
+    // The linking difficulty section (eval/linking_difficulty.h).
+    bool difficulty = false;
+    std::vector<std::string> types;
+    std::filesystem::path spelling;
+    std::vector<std::filesystem::path> chemicalCorpora;
+    std::vector<std::filesystem::path> outcomes;
 };
+
+void validateDifficultyOptions(const StatsArguments& args, std::size_t corpora) {
+    if (!args.difficulty) {
+        if (!args.types.empty() || !args.spelling.empty() || !args.chemicalCorpora.empty() || !args.outcomes.empty())
+            throw Error("--types, --spelling, --chemical-corpus and --outcomes belong to --linking-difficulty");
+        return;
+    }
+    if (args.kb.empty()) throw Error("--linking-difficulty needs --kb: the classes compare mentions with its names");
+    if (!args.outcomes.empty() && args.outcomes.size() != corpora)
+        throw Error("--outcomes takes one per-mention file per corpus report, in their order: " +
+                    std::to_string(args.outcomes.size()) + " for " + std::to_string(corpora) + " reports");
+}
+
+// The texts of the Chemical mentions of the --chemical-corpus inputs.
+std::vector<std::string> chemicalNames(const StatsArguments& args) {
+    std::vector<std::string> names;
+    for (const auto& path : args.chemicalCorpora) {
+        const Corpus corpus = args.corpusOptions.read(std::span(&path, 1), args.lenient);
+        for (const Document& document : corpus.documents())
+            for (const Mention& mention : document.mentions)
+                if (eval::typeSelected(mention.type, std::vector<std::string>{"Chemical"}))
+                    names.push_back(mention.text);
+    }
+    return names;
+}
+
+// What every corpus' linking difficulty section is computed with.
+struct DifficultyInputs {
+    std::shared_ptr<const text::Normalizer> queryNormalizer;
+    std::vector<std::string> chemicals;
+};
+
+DifficultyInputs difficultyInputs(const StatsArguments& args) {
+    DifficultyInputs inputs;
+    std::shared_ptr<const text::SpellingMap> spelling;
+    if (!args.spelling.empty())
+        spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.spelling));
+    inputs.queryNormalizer = eval::bioSynQueryNormalizer(spelling);
+    inputs.chemicals = chemicalNames(args);
+    return inputs;
+}
+
+nlohmann::json difficultySection(const StatsArguments& args, const Corpus& corpus, const kb::KnowledgeBase& kb,
+                                 const DifficultyInputs& inputs, std::size_t index) {
+    eval::DifficultyOptions options;
+    options.queries.types = args.types;
+    options.queries.normalizer = inputs.queryNormalizer;
+    options.chemicalNames = inputs.chemicals;
+    std::optional<eval::EvalResult> outcomes;
+    if (!args.outcomes.empty()) {
+        outcomes = eval::readPerMention(args.outcomes[index]);
+        // The file's lines record whether each mention's concepts were seen in training.
+        const std::vector<eval::MentionFacts> facts = eval::readMentionFacts(args.outcomes[index]);
+        for (std::size_t i = 0; i < facts.size() && i < outcomes->mentions.size(); ++i)
+            outcomes->mentions[i].seen = facts[i].seen;
+        options.outcomes = &*outcomes;
+    }
+    const eval::LinkingDifficulty difficulty = eval::profileLinkingDifficulty(corpus, kb, options);
+    if (outcomes && difficulty.outcomesUnmatched == difficulty.outcomes)
+        throw Error(args.outcomes[index].string() + ": none of its mentions is a mention of corpus " + corpus.name +
+                    " (give one per-mention file per corpus, in the order of --corpus)");
+    nlohmann::json section = linkingDifficultyReport(difficulty);
+    section["types"] = args.types;
+    if (outcomes) section["outcomes_file"] = args.outcomes[index].string();
+    return section;
+}
 
 void runStats(const StatsArguments& args) {
     nlohmann::json report;
@@ -67,9 +146,14 @@ void runStats(const StatsArguments& args) {
         for (const auto& path : args.corpora)
             corpora.push_back(args.corpusOptions.read(std::span(&path, 1), args.lenient));
     }
+    validateDifficultyOptions(args, corpora.size());
+    const DifficultyInputs difficulty = args.difficulty ? difficultyInputs(args) : DifficultyInputs{};
     report["corpora"] = nlohmann::json::array();
     for (const Corpus& corpus : corpora) {
         report["corpora"].push_back(corpusReport(corpus, kb.get()));
+        if (args.difficulty)
+            report["corpora"].back()["linking_difficulty"] =
+                difficultySection(args, corpus, *kb, difficulty, report["corpora"].size() - 1);
         for (const auto& d : corpus.diagnostics) diagnostics.push_back(d.toString());
     }
     report["total"] = totalReport(corpora, kb.get());
@@ -103,6 +187,21 @@ void addStatsCommand(CLI::App& app) {
     stats->add_flag("--lenient", args->lenient,
                     "Report offset mismatches as diagnostics instead of failing (PubTator)");
     stats->add_flag("--json", args->json, "Print one JSON object");
+    stats->add_flag("--linking-difficulty", args->difficulty,
+                    "Per corpus: mention classes against the --kb names (exact name of the gold concept, of "
+                    "another, none; composite, CUI-less, unknown ids) and properties (chemical-adjacent, length)");
+    stats->add_option("--types", args->types, "Linking difficulty: only mentions of these types (e.g. Disease)");
+    stats->add_option("--spelling", args->spelling, "Linking difficulty: the queries' spelling map, as given to eval")
+        ->check(CLI::ExistingFile);
+    stats
+        ->add_option("--chemical-corpus", args->chemicalCorpora,
+                     "Linking difficulty: corpora whose Chemical mentions' texts are the chemical names")
+        ->check(CLI::ExistingPath);
+    stats
+        ->add_option("--outcomes", args->outcomes,
+                     "Linking difficulty: one `eval --per-mention` file per corpus report, in order: Acc@1 "
+                     "and errors per class")
+        ->check(CLI::ExistingFile);
     stats->callback([args] { runStats(*args); });
 }
 

@@ -8,6 +8,7 @@
 #include "corpus/corpus_stats.h"
 #include "kb/homonyms.h"
 #include "kb/knowledge_base.h"
+#include "linking_difficulty_report.h"
 
 namespace linkscope::cli {
 namespace {
@@ -92,6 +93,7 @@ void corpusSection(std::ostringstream& out, const std::string& title, const Json
             out << "    e.g. " << list << '\n';
         }
     }
+    if (c.contains("linking_difficulty")) renderLinkingDifficulty(out, c["linking_difficulty"]);
     out << '\n';
 }
 

@@ -98,6 +98,75 @@ private Q_SLOTS:
         test::writeFile(file("ok2.txt").toStdString(), "1|t|T\n1|a|A\n");
         expectFailure(test::runCli({"stats", "--corpus", file("ok2.txt"), "--kb", file("what.txt")}), "--kb-format");
     }
+
+    // --linking-difficulty: "Alpha disease" is its gold concept's name, "cold" a name of two
+    // concepts, "Beta disease" another concept's name, "lithium tremor" no name but a chemical's
+    // (the corpus' Chemical mention "Lithium"), "foo" CUI-less.
+    void writeDifficultyFixtures() {
+        test::writeFile(file("dkb.txt").toStdString(),
+                        "D000001||Alpha Disease\nD000002||Beta Disease|Cold\nD000003||Gamma Disease|Cold\n");
+        test::writeFile(file("d.txt").toStdString(),
+                        "7|t|Alpha disease, cold, Beta disease, lithium tremor, foo.\n7|a|Lithium.\n"
+                        "7\t0\t13\tAlpha disease\tDisease\tD000001\n"
+                        "7\t15\t19\tcold\tDisease\tD000002\n"
+                        "7\t21\t33\tBeta disease\tDisease\tD000003\n"
+                        "7\t35\t49\tlithium tremor\tDisease\tD000001\n"
+                        "7\t51\t54\tfoo\tDisease\t-1\n"
+                        "7\t56\t63\tLithium\tChemical\tD008094\n");
+        test::writeFile(file("d.jsonl").toStdString(),
+                        "{\"document\":\"7\",\"start\":0,\"end\":13,\"rank\":1,\"strict_rank\":1}\n"
+                        "{\"document\":\"7\",\"start\":15,\"end\":19,\"rank\":1,\"strict_rank\":null}\n"
+                        "{\"document\":\"7\",\"start\":21,\"end\":33,\"rank\":2,\"strict_rank\":2}\n"
+                        "{\"document\":\"7\",\"start\":35,\"end\":49,\"rank\":null,\"strict_rank\":null}\n");
+    }
+    static const nlohmann::json& named(const nlohmann::json& groups, const std::string& name) {
+        for (const auto& g : groups)
+            if (g["name"] == name) return g;
+        qFatal("no group %s", name.c_str());
+    }
+    void linkingDifficultyClassesAndAccuracy() {
+        writeDifficultyFixtures();
+        const auto r = test::runCli({"stats", "--corpus", file("d.txt"), "--kb", file("dkb.txt"),
+                                     "--linking-difficulty", "--types", "Disease", "--chemical-corpus", file("d.txt"),
+                                     "--outcomes", file("d.jsonl"), "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto d = r.json()["corpora"][0]["linking_difficulty"];
+        QCOMPARE(d["mentions"].get<int>(), 5);
+        QCOMPARE(named(d["classes"], "cui-less")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["classes"], "gold name")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["classes"], "shared name")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["classes"], "other's name")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["classes"], "no KB name")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["classes"], "gold name")["share"].get<double>(), 0.2);
+        QCOMPARE(named(d["classes"], "other's name")["acc_at_1"].get<double>(), 0.0);
+        QCOMPARE(named(d["classes"], "other's name")["error_share"].get<double>(), 0.5);
+        QVERIFY(named(d["classes"], "composite")["acc_at_1"].is_null());  // none linked
+        QCOMPARE(named(d["properties"], "chemical-adjacent")["mentions"].get<int>(), 1);
+        QCOMPARE(named(d["properties"], "chemical-adjacent")["errors"].get<int>(), 1);
+        QCOMPARE(d["outcomes"]["acc_at_1"].get<double>(), 0.5);
+        QCOMPARE(d["outcomes"]["errors"].get<int>(), 2);
+
+        const auto text = test::runCli({"stats", "--corpus", file("d.txt"), "--kb", file("dkb.txt"),
+                                        "--linking-difficulty", "--types", "Disease", "--outcomes", file("d.jsonl")});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY(text.out.contains("Linking difficulty (5 mentions of type Disease)"));
+        QVERIFY(text.out.contains("shared name"));
+        QVERIFY(text.out.contains("Acc@1 0.5000"));
+    }
+    void linkingDifficultyNeedsKbAndOneOutcomeFilePerCorpus() {
+        writeDifficultyFixtures();
+        expectFailure(test::runCli({"stats", "--corpus", file("d.txt"), "--linking-difficulty"}), "needs --kb");
+        expectFailure(test::runCli({"stats", "--corpus", file("d.txt"), "--types", "Disease"}),
+                      "belong to --linking-difficulty");
+        expectFailure(test::runCli({"stats", "--corpus", file("d.txt"), file("d.txt"), "--kb", file("dkb.txt"),
+                                    "--linking-difficulty", "--outcomes", file("d.jsonl")}),
+                      "one per-mention file per corpus report");
+        test::writeFile(file("other.jsonl").toStdString(),
+                        "{\"document\":\"8\",\"start\":0,\"end\":3,\"rank\":1,\"strict_rank\":1}\n");
+        expectFailure(test::runCli({"stats", "--corpus", file("d.txt"), "--kb", file("dkb.txt"), "--linking-difficulty",
+                                    "--outcomes", file("other.jsonl")}),
+                      "none of its mentions");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliStats)
