@@ -5,8 +5,9 @@ Text inputs are taken from the string constants of the test suites (parsed out o
 and tests/*.h as C++ string literals, so they follow the tests when those change) and from the
 demo project in resources/demo/; formats that core writes (BioC, brat, the sparse index, the kNN
 datastore, the SQLite project file, safetensors, tokenizer folders, config.json, the decisions
-log, run folders) are written by core's own writers: this script puts the corpus and dictionary
-fixtures in a folder and runs linkscope_fuzz_seeds (tests/fuzz/seed_writer.cpp) on it.
+log, run folders, a checkpoint's tables) are written by core's own writers: this script puts the
+corpus and dictionary fixtures in a folder and runs linkscope_fuzz_seeds (tests/fuzz/seed_writer.cpp)
+on it.
 
     tests/fuzz/make_seeds.py [--out build/fuzz/seeds] [--seed-writer build/fuzz/bin/linkscope_fuzz_seeds]
 
@@ -36,6 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
+    "resume_tables",
 ]
 
 warnings = []
@@ -416,7 +418,7 @@ def write_core_seeds(seeds, seed_writer, pubtator, kbs):
         env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
         subprocess.run([str(seed_writer), str(fixtures), str(seeds.out), str(ROOT / "models")], check=True, env=env)
     for target in ["bioc", "brat", "sparse_index", "knn_datastore", "project_store", "safetensors", "tokenizer",
-                   "bert_config", "decision_log", "run_directory"]:
+                   "bert_config", "decision_log", "run_directory", "resume_tables"]:
         folder = seeds.out / target
         if folder.is_dir():
             seeds.count[target] = sum(1 for _ in folder.iterdir())

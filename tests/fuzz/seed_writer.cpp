@@ -5,8 +5,9 @@
 //
 // Writes SEEDS/<target>/<name> for: bioc, brat (PMID.txt NUL PMID.ann), sparse_index,
 // knn_datastore, project_store, safetensors, tokenizer (vocab.txt NUL tokenizer_config.json NUL
-// special_tokens_map.json NUL added_tokens.json), bert_config, decision_log and run_directory
-// (run.json NUL preset.json). Not a fuzz target: an ordinary program of the fuzz build.
+// special_tokens_map.json NUL added_tokens.json), bert_config, decision_log, run_directory
+// (run.json NUL preset.json) and resume_tables (parameters, then a checkpoint's table). Not a
+// fuzz target: an ordinary program of the fuzz build.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +35,7 @@
 #include "project/project_store.h"
 #include "retrieval/knn_datastore.h"
 #include "retrieval/sparse_index_io.h"
+#include "train/checkpoint_tables.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
 #include "util/error.h"
@@ -247,6 +249,31 @@ void writeRunDirectories(const fs::path& seeds, const fs::path& models) {
     fs::remove_all(scratch, ignored);
 }
 
+// fuzz_resume_tables: 6 bytes of parameters (rows u16, width u8, entries u16, dimension u8),
+// then a table as the objectives' saveState writes it.
+void writeResumeTables(const fs::path& seeds) {
+    const auto write = [&](const std::string& name, std::uint16_t rows, std::uint8_t width, std::uint16_t entries,
+                           std::uint8_t dimension, const auto& writeTable) {
+        const fs::path table = fs::temp_directory_path() / ("linkscope-fuzz-table-" + std::to_string(::getpid()));
+        writeTable(table);
+        std::string bytes{static_cast<char>(rows & 0xff),  static_cast<char>(rows >> 8),
+                          static_cast<char>(width),        static_cast<char>(entries & 0xff),
+                          static_cast<char>(entries >> 8), static_cast<char>(dimension)};
+        writeWhole(seeds / "resume_tables" / name, bytes + readWhole(table));
+        fs::remove(table);
+    };
+    // BioSyn's candidates: 3 mentions x 4 candidates among 10 names.
+    const std::vector<std::uint32_t> candidates{0, 3, 9, 2, 1, 1, 4, 8, 7, 6, 5, 0};
+    write("candidates-3x4", 3, 4, 10, 4, [&](const fs::path& f) { train::writeIdTable(f, candidates, 4); });
+    // kNN-BioEL's rows: a positive and two negatives, 2 mentions among 300 names.
+    const std::vector<std::uint32_t> rows{299, 0, 17, 42, 255, 256};
+    write("contrastive-2x3", 2, 3, 300, 3, [&](const fs::path& f) { train::writeIdTable(f, rows, 3); });
+    // Name vectors: 3 names of 4 dimensions (read as ids of width 4 too).
+    const std::vector<float> vectors{0.5f, -0.25f, 1.0f, 0.0f, 2.0f, -3.5f, 0.125f, 1e-3f, -1e3f, 7.0f, 0.0f, -0.0f};
+    write("names-3x4", 3, 4, 1000, 4, [&](const fs::path& f) { train::writeVectorTable(f, vectors); });
+    write("empty", 0, 4, 10, 4, [&](const fs::path& f) { train::writeIdTable(f, std::vector<std::uint32_t>{}, 4); });
+}
+
 void writeProject(const fs::path& seeds, const fs::path& fixtures, const fs::path& kbFile, const fs::path& corpusFile,
                   const Corpus& corpus, const kb::KnowledgeBase& kb) {
     const fs::path scratch = fs::temp_directory_path() / ("linkscope-fuzz-project-" + std::to_string(::getpid()));
@@ -292,7 +319,7 @@ int main(int argc, char** argv) {
     const fs::path fixtures = argv[1], seeds = argv[2], models = argv[3];
     try {
         for (const char* target : {"bioc", "brat", "sparse_index", "knn_datastore", "project_store", "safetensors",
-                                   "tokenizer", "bert_config", "decision_log", "run_directory"})
+                                   "tokenizer", "bert_config", "decision_log", "run_directory", "resume_tables"})
             fs::create_directories(seeds / target);
 
         const auto corpusFiles = filesIn(fixtures / "pubtator");
@@ -352,6 +379,7 @@ int main(int argc, char** argv) {
         writeTokenizers(seeds, texts);
         writeBertConfigs(seeds);
         writeRunDirectories(seeds, models);
+        writeResumeTables(seeds);
     } catch (const std::exception& e) {
         std::cerr << "linkscope_fuzz_seeds: " << e.what() << "\n";
         return 1;
