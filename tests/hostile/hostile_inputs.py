@@ -237,7 +237,7 @@ class Seeds:
 
 class Case:
     def __init__(self, name, kind, command, argv, files, expect="error", names=(), line=None, ref=None,
-                 check=None, stdin=None, time_factor=1.0, outside=False, outputs=(), full=False):
+                 check=None, stdin=None, time_factor=1.0, outside=False, outputs=(), full=False, after=None):
         self.name = name
         self.kind = kind
         self.command = command
@@ -253,6 +253,7 @@ class Case:
         self.outside = outside
         self.outputs = tuple(outputs)
         self.full = full or name in EXTENDED   # run only with --full
+        self.after = after   # after(work) -> None or a problem: the case folder afterwards, any expectation
 
 
 CASES = []
@@ -473,6 +474,14 @@ def build_seeds(cli, root):
     shutil.copytree(root / "model", resume / "checkpoint" / "model")
     (resume / "checkpoint" / "state.json").write_bytes(jdump(STATE))
     (resume / "log.jsonl").write_bytes(b'{"event":"epoch","epoch":1}\n')
+    # A BioSyn run with a checkpoint that resumes for real (optimizer.pt, candidates.bin): its
+    # preset cut to one epoch of four steps of two mentions.
+    biosyn = json.loads((MODELS / "biosyn.json").read_text())
+    for schedule in (biosyn["training"], biosyn["schedules"]["short"]):
+        schedule.update(epochs=1, max_train_mentions=8, batch_size=2)
+    (root / "tiny-biosyn.json").write_bytes(jdump(biosyn))
+    run_setup(cli, ["train", "--preset", "tiny-biosyn.json", "--schedule", "short", "--compact", "--device", "cpu",
+                    "--out", "biosyn-run", "--train", "train.txt", "--dev", "test.txt", "--kb", "kb.txt"], root)
     # a project holding the run's kNN datastore (eval --project stores it as a blob)
     make_project(str(root / "knn.linkscope"))
     run_setup(cli, ["eval"] + DICT_ARGS + ["--run", "run", "--knn", "--project", "knn.linkscope", "--json"], root)
@@ -1590,6 +1599,34 @@ def train_cases():
     rs("optimizer.missing", "missing", {}, ("optimizer.pt",))
     rs("checkpoint-model.config-deep", "deepjson", {"run/checkpoint/model/config.json": deep_array()}, ("config.json",))
 
+    # --resume of a BioSyn run that resumes for real (optimizer.pt, candidates.bin), damaged.
+    bargv = ["train", "--resume", "--device", "cpu", "--out", "run", "--train", "train.txt", "--dev", "test.txt",
+             "--kb", "kb.txt"]
+
+    def br(name, kind, files, names, **kw):
+        add("train.resume." + name, kind, "train", bargv, dict(tbase, run=Tree("biosyn-run"), **files), names=names,
+            **kw)
+
+    # The log a link to a file outside the run folder, longer than the checkpoint's log_bytes: the
+    # resume would cut it and append to it. Refused naming the log; the file keeps every byte.
+    outside = b"not the run's log\n" * 4096
+    br("log-symlink", "symlink", {"run/log.jsonl": Sym("../outside.txt"), "outside.txt": outside}, ("log.jsonl",),
+       after=lambda work: None if (Path(work) / "outside.txt").read_bytes() == outside
+       else "outside.txt was written through the run's log link")
+
+    # The checkpoint made mid-epoch (so that the resume reads the epoch's candidates back) and one
+    # candidate id 0x7FFFFFFF: refused naming candidates.bin, not indexed with.
+    def mid_epoch(S):
+        return jdump(dict(S.json("biosyn-run/checkpoint/state.json"), epoch=0, step=1, global_step=1, validated=True))
+
+    def huge_id(S):
+        table = bytearray(S.bytes("biosyn-run/checkpoint/candidates.bin"))
+        struct.pack_into("<I", table, len(table) - 4, 0x7FFFFFFF)
+        return bytes(table)
+
+    br("candidates.huge-id", "hugenum", {"run/checkpoint/state.json": Gen(mid_epoch),
+                                         "run/checkpoint/candidates.bin": Gen(huge_id)}, ("candidates.bin",))
+
     # pretrain
     pargv = ["pretrain", "--kb", "kb.txt", "--out", "encout"]
 
@@ -2104,6 +2141,8 @@ def run_case(index):
         expected_line = case.line.fn(seeds) if isinstance(case.line, Gen) else case.line
         if problem is None:
             problem = judge(case, rc, stdout, err, expected_line, work)
+        if problem is None and case.after:
+            problem = case.after(work)
         result["problem"] = problem
     except Exception as e:  # a mistake of the suite itself is a failure too
         import traceback
