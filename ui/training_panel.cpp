@@ -28,6 +28,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "train/run_directory.h"
+#include "train/schedule_choice.h"
 #include "train/training_preset.h"
 #include "training_worker.h"
 #include "util/error.h"
@@ -185,6 +186,10 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     });
     connect(schedule_, &QComboBox::currentIndexChanged, this, [this] { updateStartHint(); });
     connect(startFrom_, &QComboBox::activated, this, [this] { startChosenByUser_ = true; });
+    connect(model_, &QLineEdit::editingFinished, this, [this] {
+        matchScheduleToStart();
+        updateStartHint();
+    });
     connect(runsFolder_, &QLineEdit::editingFinished, this, &TrainingPanel::refreshStarts);
     connect(worker_, &TrainingWorker::collapseWarning, this, [this](int epoch, const QString& warning) {
         warning_->setText(epoch == 0 ? tr("Warning: the starting model — %1").arg(warning)
@@ -327,16 +332,22 @@ train::StartKind TrainingPanel::startKind() const {
 }
 
 void TrainingPanel::matchScheduleToStart() {
-    const QString shortName = QStringLiteral("short");
-    const QString pretrainedName = QStringLiteral("short-pretrained");
-    const int pretrained = schedule_->findText(pretrainedName);
-    if (pretrained < 0) return;
-    const train::StartKind kind = startKind();
+    // The start chooses as `linkscope-cli train` does (schedule_choice.h), in place of a schedule
+    // the panel chose; one the user chose otherwise stays, and so does the schedule while the
+    // checkpoint folder is not typed in yet.
     const QString current = schedule_->currentText();
-    if (current == shortName && (kind == train::StartKind::NamesOnly || kind == train::StartKind::ContextAligned))
-        schedule_->setCurrentIndex(pretrained);
-    else if (current == pretrainedName && kind == train::StartKind::Scratch)
-        schedule_->setCurrentIndex(schedule_->findText(shortName));
+    if (!chosenPreset_ || (current != QLatin1String("short") && current != QLatin1String("short-pretrained") &&
+                           current != scheduleChosenByStart_))
+        return;
+    const QString start = startFrom_->currentData().toString();
+    const QString folder = start == QLatin1String("custom") ? model_->text().trimmed() : start;
+    if (start == QLatin1String("custom") && folder.isEmpty()) return;
+    const train::EncoderStart from =
+        start.isEmpty() ? train::compactStart() : train::startOfFolder(folder.toStdString());
+    const int index = schedule_->findText(QString::fromStdString(train::chooseSchedule(*chosenPreset_, from).schedule));
+    if (index < 0) return;
+    schedule_->setCurrentIndex(index);
+    scheduleChosenByStart_ = schedule_->currentText();
 }
 
 QString TrainingPanel::startHint() const { return startHint_->isHidden() ? QString() : startHint_->text(); }
@@ -420,11 +431,11 @@ bool TrainingPanel::start() {
 }
 
 std::optional<QString> TrainingPanel::pretrainingSchedule(const QString& presetFile) {
-    // A pretraining stage's own schedules: "short" (made for a CPU) unless it has none.
+    // A pretraining starts from the new compact encoder (the self-alignment after the masked-LM
+    // stage from that stage's model, made from it): its schedule as schedule_choice.h chooses.
     try {
-        if (train::TrainingPreset::load(presetFile.toStdString()).schedules.contains("short"))
-            return QStringLiteral("short");
-        return QStringLiteral("paper");
+        const train::TrainingPreset preset = train::TrainingPreset::load(presetFile.toStdString());
+        return QString::fromStdString(train::chooseSchedule(preset, train::compactStart()).schedule);
     } catch (const std::exception& e) {
         status_->setText(tr("Unreadable pretraining preset: %1").arg(QString::fromUtf8(e.what())));
         return std::nullopt;

@@ -137,9 +137,9 @@ private:
     void chooseDefaultStart(const QString& previous);
     /// What the chosen start is (from the Start from combo's item).
     train::StartKind startKind() const;
-    /// Between a preset's "short" and "short-pretrained" schedules, the one its start takes (the
-    /// second is for a pretrained start, as tools/reproduce_results.py runs them); any other
-    /// schedule the user chose stays.
+    /// The schedule the start takes (train/schedule_choice.h: "short" from scratch,
+    /// "short-pretrained" or "short" from a pretrained run, the paper's from a checkpoint folder)
+    /// in place of one the panel chose; any other schedule the user chose stays.
     void matchScheduleToStart();
     void updateStartHint();
     static constexpr int kContextStartRole = Qt::UserRole + 1;  ///< item data: a context-aligned encoder
@@ -167,6 +167,7 @@ private:
     bool maskedLmStage_ = false;
     bool pretraining_ = false;        ///< the running (or last) run is a pretraining
     bool startChosenByUser_ = false;  ///< the user picked the start: a new pretrained encoder does not replace it
+    QString scheduleChosenByStart_;   ///< the schedule matchScheduleToStart() last chose (not the user)
     QLineEdit* runsFolder_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;
