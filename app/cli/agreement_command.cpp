@@ -8,9 +8,11 @@
 // --no-types skips reading them), with the counts only one side decided. The rules are in
 // core/curation/agreement.h and adjudication.h. A decision that names no mention of the corpora
 // (another corpus version, or a damaged file) is refused, naming its file, unless --no-types.
+// Both files are checked in full first (SQLite's integrity_check, each decision row's checksum),
+// and a link that does not parse is refused naming its file.
 //
-// merge: records FROM's decisions in effect into INTO, curators and times kept
-// (core/curation/curator_merge.h); the disagreements are then adjudicated in the GUI, and
+// merge: records FROM's decisions in effect into INTO, curators and times kept, in one
+// transaction after both files are checked in full (core/curation/curator_merge.h); the disagreements are then adjudicated in the GUI, and
 // `export --project INTO` writes the adjudicated result.
 #include <CLI/CLI.hpp>
 
@@ -64,6 +66,7 @@ Side sideOf(const project::ProjectStore& store, const std::string& curator) {
     side.file = store.file();
     side.curator = curator;
     const auto done = store.doneDecisions();
+    curation::requireReadableLinks(store.file(), done);  // names the file of the two that holds it
     side.curators = curation::curatorsOf(done);
     if (!curator.empty() && std::find(side.curators.begin(), side.curators.end(), curator) == side.curators.end()) {
         std::string names;
@@ -128,10 +131,14 @@ void runAgreement(const AgreementArguments& args) {
         throw Error("one project file: name the two curators to compare (--curator A --curator B)");
     if (args.curators.size() == 1 || args.curators.size() > 2)
         throw Error("--curator is given twice (A's, then B's) or not at all");
+    // Each file in full (SQLite's integrity_check, every decision row's checksum): a damaged
+    // index would hide decisions from the comparison. An error names its file.
     const auto a = project::ProjectStore::open(args.files[0]);
+    (void)a.checkIntegrity();
     std::optional<project::ProjectStore> b;
     if (args.files.size() == 2) {
         b.emplace(project::ProjectStore::open(args.files[1]));
+        (void)b->checkIntegrity();
         curation::requireSameManifest(a, *b);
     }
     const project::ProjectStore& storeB = b ? *b : a;

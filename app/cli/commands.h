@@ -14,6 +14,7 @@ void addIndexCommand(CLI::App& app);
 void addTokenizeCommand(CLI::App& app);
 void addExportCommand(CLI::App& app);
 void addAgreementCommand(CLI::App& app);  ///< agreement and merge (several curators)
+void addProjectCommand(CLI::App& app);    ///< project check
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addTokenizeCommand(app);
     linkscope::cli::addExportCommand(app);
     linkscope::cli::addAgreementCommand(app);
+    linkscope::cli::addProjectCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);

@@ -51,6 +51,19 @@ std::optional<std::string> agreementCategory(const Decision& decision) {
     return category;
 }
 
+void requireReadableLinks(const std::filesystem::path& file, std::span<const Decision> decisions) {
+    for (const Decision& decision : decisions) {
+        if (decision.state != project::DecisionState::Done) continue;
+        try {
+            (void)agreementCategory(decision);
+        } catch (const Error& e) {
+            throw Error(file.string() + ": " + e.what() + " (split " + decision.mention.split + ", document " +
+                        decision.mention.document + ", offsets " + std::to_string(decision.mention.start) + "-" +
+                        std::to_string(decision.mention.end) + ")");
+        }
+    }
+}
+
 MentionCategories categoriesInEffect(std::span<const Decision> done,
                                      const std::function<bool(const Decision&)>& include) {
     std::vector<const Decision*> ordered;

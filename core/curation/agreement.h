@@ -20,6 +20,7 @@
 //    p_o is then 1). p_e = 1 is decided on whole counts, never on a rounded double.
 //  - Mentions only one curator decided are counted per side (onlyA, onlyB), not in kappa.
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -42,6 +43,11 @@ inline constexpr const char* kNilCategory = "NIL";
 /// The agreement category of a decision's link (see above); nullopt for a skip. Throws Error
 /// when an accept / correct link does not parse as ids.
 std::optional<std::string> agreementCategory(const project::Decision& decision);
+
+/// Throws Error naming `file` (the project file the decisions were read from) and the first
+/// decision in effect whose link agreementCategory() cannot read. merge and agreement read two
+/// files: this says which one holds the bad link.
+void requireReadableLinks(const std::filesystem::path& file, std::span<const project::Decision> decisions);
 
 /// A curator's (or a file's) link in effect per mention, as categories.
 using MentionCategories = std::map<project::MentionKey, std::string>;

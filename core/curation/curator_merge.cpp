@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "curation/adjudication.h"
+#include "curation/agreement.h"
 #include "project/project_store.h"
 #include "project/referenced_corpora.h"
 #include "util/error.h"
@@ -110,6 +111,10 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
     std::error_code ec;
     if (std::filesystem::equivalent(into.file(), from.file(), ec))
         throw Error(into.file().string() + ": cannot merge a project file into itself");
+    // Both files in full before anything is read for the merge: a damaged index would hide or
+    // repeat decisions, and every error names the file it found the damage in.
+    (void)from.checkIntegrity();
+    (void)into.checkIntegrity();
     requireSameManifest(into, from);
 
     const auto curatorOf = [&](const Decision& decision) {
@@ -147,15 +152,18 @@ MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectS
                         "\", which could then no longer be told apart; import them under another name");
 
     if (options.mentionExists) requireMentionsExist(from.file(), theirs, options.mentionExists);
+    // The disagreements counted below read every link: a link that does not parse is refused
+    // now, naming its file, rather than after the merge.
+    requireReadableLinks(from.file(), theirs);
+    requireReadableLinks(into.file(), ours);
 
-    for (Decision& decision : toImport) {
+    for (Decision& decision : toImport) decision.id = 0;
+    const std::size_t count = toImport.size();
+    into.recordAll(std::move(toImport), [&](std::size_t index) {
         progress.checkCancelled();
-        if (summary.imported % 32 == 0)  // a report now and then: each record waits for the disk
-            progress("Merging decisions", static_cast<double>(summary.imported) / static_cast<double>(toImport.size()));
-        decision.id = 0;
-        into.record(std::move(decision));
-        ++summary.imported;
-    }
+        if (index % 256 == 0) progress("Merging decisions", static_cast<double>(index) / static_cast<double>(count));
+    });
+    summary.imported = count;
     progress("Merging decisions", 1.0);
     summary.openDisagreements = openDisagreements(into.doneDecisions());
     return summary;

@@ -7,15 +7,19 @@
 //    split, document and offsets, which mean the same only over the same corpora. With the
 //    corpora at hand (MergeOptions::mentionExists: the GUI and the CLI pass them), a decision
 //    naming no mention of them refuses the merge before anything is recorded.
+//  - Both files get SQLite's full check (ProjectStore::checkIntegrity) and every decision row
+//    its checksum check first; a decision whose link does not parse is refused. Each refusal
+//    names the file that holds the damage.
 //  - The other file's decisions in effect are recorded into this one, in their order, each with
 //    its curator, timestamp, kind, links and mention text as they were (new ids, state done).
 //    Undone and discarded decisions of the other file are its private undo history and stay
-//    there. Each is committed before the next, through ProjectStore::record(), so a merge cut
-//    short (cancelled, or a failure) leaves a prefix of it, every decision in it durable, and a
-//    second merge goes on from there; like any new decision, the first one discards this file's
-//    redo stack. A commit waits for the disk (a few ms), so a GUI merges on a worker with its own
-//    ProjectStore on the file (project_store.h: two connections may write). Undo in this file takes the imported decisions back one
-//    by one, newest first.
+//    there. All are recorded in ONE transaction (ProjectStore::recordAll): a merge cancelled,
+//    failed or killed at any point leaves this file exactly as it was, its redo stack included;
+//    once it returns, every imported decision is durable. Like any new decision, the merge
+//    discards this file's redo stack. The transaction holds this file's write lock while it
+//    runs; a second connection (the GUI recording a decision) waits for it (project_store.h),
+//    and the GUI merges on a worker with its own ProjectStore on the file. Undo in this file
+//    takes the imported decisions back one by one, newest first.
 //  - Nothing is overwritten: both curators' decisions stay, and adjudication.h tells each one's
 //    link in effect and the disagreements.
 //  - Repeating a merge imports only what is new: a decision already in this file (same mention,
@@ -79,10 +83,10 @@ struct MergeSummary {
     std::size_t openDisagreements = 0;  ///< in this file after the merge (adjudication.h)
 };
 
-/// Records `from`'s decisions in effect into `into` (see above). Throws Error, having recorded
-/// nothing, when the files are one and the same, of different manifests, or a curator name is in
-/// both; an Error from the store while recording, or Cancelled (asked before each decision),
-/// leaves the decisions recorded before it.
+/// Records `from`'s decisions in effect into `into` (see above). Throws, having recorded
+/// nothing, when either file is damaged (naming it), the files are one and the same, of
+/// different manifests, or a curator name is in both, and for any failure while recording,
+/// Cancelled included (asked before each decision).
 MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from,
                             const MergeOptions& options = {}, const ProgressSink& progress = {});
 

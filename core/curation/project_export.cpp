@@ -130,6 +130,10 @@ ExportInput exportInputOf(ProjectManifest manifest) {
 }
 
 ExportReport exportProject(const ExportInput& input, const ExportOptions& options, const ProgressSink& progress) {
+    // The project file in full (SQLite's integrity_check, every decision row's checksum) before
+    // anything is written, on a connection of this thread: a damaged index would have answered
+    // the reads of exportInputOf() with too few or repeated decisions.
+    if (input.fromProject) (void)project::ProjectStore::open(input.projectFile).checkIntegrity();
     if (options.format == ExportFormat::Decisions) return exportDecisions(input, options);
 
     // A decision that does not fit the corpus is the project file's problem: name it.

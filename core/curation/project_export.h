@@ -51,7 +51,9 @@ struct ExportReport {
     std::vector<std::filesystem::path> written;
 };
 
-/// Throws Error for an unknown split, decisions naming a split the project lacks, a decision
+/// A project's file is checked in full first (ProjectStore::checkIntegrity, on a connection of
+/// its own, so that the GUI can export on a worker): a damaged file is refused, naming it, before
+/// anything is written. Throws Error for a damaged project file, an unknown split, decisions naming a split the project lacks, a decision
 /// that does not apply (curation/apply_decisions.h), the decisions log of a bare manifest, or a
 /// file that cannot be written; Cancelled when asked between corpora.
 ExportReport exportProject(const ExportInput& input, const ExportOptions& options, const ProgressSink& progress = {});

@@ -3,9 +3,13 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <exception>
+#include <functional>
 #include <limits>
 #include <string_view>
 
+#include "project/decision_checksum.h"
+#include "project/project_schema.h"
 #include "project/project_store.h"
 #include "project/project_store_state.h"
 
@@ -14,6 +18,9 @@ namespace {
 
 constexpr const char* kColumns =
     "id, split, document, start, \"end\", mention_text, kind, previous_link, new_link, curator, timestamp, state";
+constexpr const char* kColumnsWithChecksum =
+    "id, split, document, start, \"end\", mention_text, kind, previous_link, new_link, curator, timestamp, state, "
+    "checksum";
 
 constexpr auto kMaxOffset = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
 
@@ -64,7 +71,7 @@ void validate(Decision& decision, const std::filesystem::path& file) {
 
 // One row of a SELECT of kColumns. The CHECK constraints keep kinds and states valid; a file
 // edited by hand without them still gets an error, not a wrong enum.
-Decision readDecision(const SQLite::Statement& row, const std::filesystem::path& file) {
+Decision readDecision(const SQLite::Statement& row, const std::filesystem::path& file, bool withChecksum) {
     Decision decision;
     decision.id = row.getColumn(0).getInt64();
     const auto damaged = [&](const std::string& why) {
@@ -100,35 +107,146 @@ Decision readDecision(const SQLite::Statement& row, const std::filesystem::path&
     const auto parsedState = parseDecisionState(state);
     if (!parsedState) throw damaged("has the unknown state \"" + state + "\"");
     decision.state = *parsedState;
+    if (withChecksum) {
+        // Last, so that a field that cannot be read at all is named as such.
+        const SQLite::Column stored = row.getColumn(12);
+        const std::string where = "decision " + std::to_string(decision.id) + " (" + describe(decision.mention) + ")";
+        if (stored.isNull() || !stored.isInteger())
+            throw ParseError(file.string(), 0, "damaged project: " + where + " has no checksum");
+        if (const std::int64_t expected = decisionChecksum(decision); stored.getInt64() != expected)
+            throw ParseError(file.string(), 0,
+                             "damaged project: " + where + " does not match its checksum (stored " +
+                                 std::to_string(stored.getInt64()) + ", its fields give " + std::to_string(expected) +
+                                 "): a byte of the row changed on disk; restore the file from a copy");
+    }
     return decision;
 }
 
-std::vector<Decision> selectDecisions(SQLite::Database& db, const std::filesystem::path& file,
-                                      const std::string& where) {
-    SQLite::Statement query(db, std::string("SELECT ") + kColumns + " FROM decisions " + where + " ORDER BY id");
+// The connection as the helpers below use it (ProjectStore::State is the store's own).
+struct Rows {
+    SQLite::Database& db;
+    const std::filesystem::path& file;
+    int& version;  // ProjectStore::State::version
+};
+
+// Whether this file's rows carry a checksum. A file of an older version may have been upgraded
+// by another connection since this one looked; a version never goes down.
+bool checksummed(Rows state) {
+    if (state.version < schema::kChecksumVersion) state.version = schema::version(state.db);
+    return state.version >= schema::kChecksumVersion;
+}
+
+const char* columnsOf(bool withChecksum) { return withChecksum ? kColumnsWithChecksum : kColumns; }
+
+// Writes a decision's state together with its row's new checksum.
+void writeState(SQLite::Database& db, const Decision& decision) {
+    SQLite::Statement update(db, "UPDATE decisions SET state = ?, checksum = ? WHERE id = ?");
+    update.bind(1, std::string(decisionStateName(decision.state)));
+    update.bind(2, decisionChecksum(decision));
+    update.bind(3, decision.id);
+    update.exec();
+}
+
+// In a write transaction, before a decision is written: upgrades a file of an older version
+// (project_schema.h), checksumming every existing row after reading and checking it. Returns
+// the version the file has once the transaction commits.
+int upgradeForWriting(Rows state) {
+    const int version = schema::version(state.db);
+    if (version >= schema::kVersion) return version;
+    std::vector<Decision> rows;
+    {
+        SQLite::Statement query(state.db, std::string("SELECT ") + kColumns + " FROM decisions ORDER BY id");
+        while (query.executeStep()) rows.push_back(readDecision(query, state.file, false));
+    }
+    schema::upgradeTables(state.db, version);
+    SQLite::Statement update(state.db, "UPDATE decisions SET checksum = ? WHERE id = ?");
+    for (const Decision& decision : rows) {
+        update.bind(1, decisionChecksum(decision));
+        update.bind(2, decision.id);
+        update.exec();
+        update.reset();
+    }
+    return schema::kVersion;
+}
+
+std::vector<Decision> selectDecisions(Rows state, const std::string& where) {
+    const bool withChecksum = checksummed(state);
+    SQLite::Statement query(
+        state.db, std::string("SELECT ") + columnsOf(withChecksum) + " FROM decisions " + where + " ORDER BY id");
     std::vector<Decision> decisions;
-    while (query.executeStep()) decisions.push_back(readDecision(query, file));
+    while (query.executeStep()) decisions.push_back(readDecision(query, state.file, withChecksum));
     return decisions;
 }
 
+// Records `decisions` (validated) in one IMMEDIATE transaction; see ProjectStore::recordAll.
+void insertAll(Rows state, std::vector<Decision>& decisions, const std::function<void(std::size_t)>& beforeEach) {
+    if (decisions.empty()) return;
+    // An upgrade rolled back leaves the file at its old version: look again at the next use.
+    struct ForgetVersionOnFailure {
+        int& version;
+        int uncaught = std::uncaught_exceptions();
+        ~ForgetVersionOnFailure() {
+            if (std::uncaught_exceptions() > uncaught) version = 0;
+        }
+    } forget{state.version};
+    SQLite::Transaction transaction(state.db, SQLite::TransactionBehavior::IMMEDIATE);
+    const int version = upgradeForWriting(state);
+    // A new decision cuts the redo stack (QUndoStack does the same); the cut ones stay as history.
+    for (Decision& undone : selectDecisions(state, "WHERE state = 'undone'")) {
+        undone.state = DecisionState::Discarded;
+        writeState(state.db, undone);
+    }
+    std::int64_t id = 0;
+    {
+        SQLite::Statement last(state.db, "SELECT coalesce(max(id), 0) FROM decisions");
+        last.executeStep();
+        id = last.getColumn(0).getInt64();
+    }
+    // The id is chosen here (as SQLite would: the largest plus one) because the checksum covers it.
+    SQLite::Statement insert(state.db,
+                             "INSERT INTO decisions (id, split, document, start, \"end\", mention_text, kind, "
+                             "previous_link, new_link, curator, timestamp, state, checksum) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done', ?)");
+    for (std::size_t i = 0; i < decisions.size(); ++i) {
+        if (beforeEach) beforeEach(i);
+        Decision& decision = decisions[i];
+        decision.id = ++id;
+        decision.state = DecisionState::Done;
+        insert.bind(1, decision.id);
+        insert.bind(2, decision.mention.split);
+        insert.bind(3, decision.mention.document);
+        insert.bind(4, static_cast<std::int64_t>(decision.mention.start));
+        insert.bind(5, static_cast<std::int64_t>(decision.mention.end));
+        insert.bind(6, decision.mentionText);
+        insert.bind(7, std::string(decisionKindName(decision.kind)));
+        insert.bind(8, decision.previousLink);
+        insert.bind(9, decision.newLink);
+        insert.bind(10, decision.curator);
+        insert.bind(11, decision.timestamp);
+        insert.bind(12, decisionChecksum(decision));
+        insert.exec();
+        insert.reset();
+    }
+    transaction.commit();
+    state.version = version;
+}
+
 // Moves the first decision in `from` (by `order` of id) to `to`, in one committed transaction.
-std::optional<Decision> transition(SQLite::Database& db, const std::filesystem::path& file, DecisionState from,
-                                   DecisionState to, const char* order) {
-    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+std::optional<Decision> transition(Rows state, DecisionState from, DecisionState to, const char* order) {
+    SQLite::Transaction transaction(state.db, SQLite::TransactionBehavior::IMMEDIATE);
+    const int version = upgradeForWriting(state);
     Decision decision;
     {
-        SQLite::Statement query(db, std::string("SELECT ") + kColumns + " FROM decisions WHERE state = ? ORDER BY id " +
-                                        order + " LIMIT 1");
+        SQLite::Statement query(state.db, std::string("SELECT ") + kColumnsWithChecksum +
+                                              " FROM decisions WHERE state = ? ORDER BY id " + order + " LIMIT 1");
         query.bind(1, std::string(decisionStateName(from)));
         if (!query.executeStep()) return std::nullopt;
-        decision = readDecision(query, file);
+        decision = readDecision(query, state.file, true);
     }
-    SQLite::Statement update(db, "UPDATE decisions SET state = ? WHERE id = ?");
-    update.bind(1, std::string(decisionStateName(to)));
-    update.bind(2, decision.id);
-    update.exec();
-    transaction.commit();
     decision.state = to;
+    writeState(state.db, decision);
+    transaction.commit();
+    state.version = version;
     return decision;
 }
 
@@ -144,41 +262,37 @@ bool anyIn(SQLite::Database& db, DecisionState state) {
 Decision ProjectStore::record(Decision decision) {
     validate(decision, state_->file);
     if (decision.timestamp.empty()) decision.timestamp = utcTimestamp();
-    guarded(state_->file, "record the decision on " + describe(decision.mention), [&] {
-        SQLite::Transaction transaction(state_->db, SQLite::TransactionBehavior::IMMEDIATE);
-        // A new decision cuts the redo stack (QUndoStack does the same); the cut ones stay as history.
-        state_->db.exec("UPDATE decisions SET state = 'discarded' WHERE state = 'undone'");
-        SQLite::Statement insert(state_->db,
-                                 "INSERT INTO decisions (split, document, start, \"end\", mention_text, kind, "
-                                 "previous_link, new_link, curator, timestamp, state) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'done')");
-        insert.bind(1, decision.mention.split);
-        insert.bind(2, decision.mention.document);
-        insert.bind(3, static_cast<std::int64_t>(decision.mention.start));
-        insert.bind(4, static_cast<std::int64_t>(decision.mention.end));
-        insert.bind(5, decision.mentionText);
-        insert.bind(6, std::string(decisionKindName(decision.kind)));
-        insert.bind(7, decision.previousLink);
-        insert.bind(8, decision.newLink);
-        insert.bind(9, decision.curator);
-        insert.bind(10, decision.timestamp);
-        insert.exec();
-        decision.id = state_->db.getLastInsertRowid();
-        transaction.commit();
+    std::vector<Decision> one{std::move(decision)};
+    guarded(state_->file, "record the decision on " + describe(one.front().mention), [&] {
+        insertAll(Rows{state_->db, state_->file, state_->version}, one, {});
     });
-    decision.state = DecisionState::Done;
-    return decision;
+    return std::move(one.front());
+}
+
+std::vector<Decision> ProjectStore::recordAll(std::vector<Decision> decisions,
+                                              const std::function<void(std::size_t)>& beforeEach) {
+    const std::string now = utcTimestamp();
+    for (Decision& decision : decisions) {
+        validate(decision, state_->file);
+        if (decision.timestamp.empty()) decision.timestamp = now;
+    }
+    guarded(state_->file, "record " + std::to_string(decisions.size()) + " decisions", [&] {
+        insertAll(Rows{state_->db, state_->file, state_->version}, decisions, beforeEach);
+    });
+    return decisions;
 }
 
 std::optional<Decision> ProjectStore::undo() {
     return guarded(state_->file, "undo the latest decision", [&] {
-        return transition(state_->db, state_->file, DecisionState::Done, DecisionState::Undone, "DESC");
+        return transition(Rows{state_->db, state_->file, state_->version}, DecisionState::Done, DecisionState::Undone,
+                          "DESC");
     });
 }
 
 std::optional<Decision> ProjectStore::redo() {
     return guarded(state_->file, "redo the undone decision", [&] {
-        return transition(state_->db, state_->file, DecisionState::Undone, DecisionState::Done, "ASC");
+        return transition(Rows{state_->db, state_->file, state_->version}, DecisionState::Undone, DecisionState::Done,
+                          "ASC");
     });
 }
 
@@ -191,18 +305,22 @@ bool ProjectStore::canRedo() const {
 }
 
 std::vector<Decision> ProjectStore::decisions() const {
-    return guarded(state_->file, "read the decisions", [&] { return selectDecisions(state_->db, state_->file, ""); });
+    return guarded(state_->file, "read the decisions", [&] {
+        return selectDecisions(Rows{state_->db, state_->file, state_->version}, "");
+    });
 }
 
 std::vector<Decision> ProjectStore::doneDecisions() const {
-    return guarded(state_->file, "read the decisions",
-                   [&] { return selectDecisions(state_->db, state_->file, "WHERE state = 'done'"); });
+    return guarded(state_->file, "read the decisions", [&] {
+        return selectDecisions(Rows{state_->db, state_->file, state_->version}, "WHERE state = 'done'");
+    });
 }
 
 std::optional<Decision> ProjectStore::currentDecision(const MentionKey& mention) const {
     if (mention.start > kMaxOffset || mention.end > kMaxOffset) return std::nullopt;  // never stored
     return guarded(state_->file, "read the decisions on " + describe(mention), [&]() -> std::optional<Decision> {
-        SQLite::Statement query(state_->db, std::string("SELECT ") + kColumns +
+        const bool withChecksum = checksummed(Rows{state_->db, state_->file, state_->version});
+        SQLite::Statement query(state_->db, std::string("SELECT ") + columnsOf(withChecksum) +
                                                 " FROM decisions WHERE split = ? AND document = ? AND start = ? AND "
                                                 "\"end\" = ? AND state = 'done' ORDER BY id DESC LIMIT 1");
         query.bind(1, mention.split);
@@ -210,7 +328,7 @@ std::optional<Decision> ProjectStore::currentDecision(const MentionKey& mention)
         query.bind(3, static_cast<std::int64_t>(mention.start));
         query.bind(4, static_cast<std::int64_t>(mention.end));
         if (!query.executeStep()) return std::nullopt;
-        return readDecision(query, state_->file);
+        return readDecision(query, state_->file, withChecksum);
     });
 }
 

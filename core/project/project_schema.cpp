@@ -12,8 +12,9 @@
 namespace linkscope::project::schema {
 namespace {
 
-// Version 2 (version 1 lacked corpora.pmid_list and knowledge_base.filters). Kinds and states are stored by name, and timestamps as ISO 8601 text, so that the
-// file reads in the sqlite3 shell without Linkscope. Paths are relative to the project file's
+// Version 3 (version 1 lacked corpora.pmid_list and knowledge_base.filters, version 2
+// decisions.checksum). Kinds and states are stored by name, and timestamps as ISO 8601 text, so
+// that the file reads in the sqlite3 shell without Linkscope. Paths are relative to the project file's
 // folder when they lie below it (see stored_path.h). "end" is quoted: it is an SQL keyword.
 constexpr const char* kSchemaSql = R"sql(
 CREATE TABLE meta (
@@ -60,7 +61,9 @@ CREATE TABLE decisions (
     new_link      TEXT NOT NULL,
     curator       TEXT NOT NULL,
     timestamp     TEXT NOT NULL,
-    state         TEXT NOT NULL CHECK (state IN ('done', 'undone', 'discarded')));
+    state         TEXT NOT NULL CHECK (state IN ('done', 'undone', 'discarded')),
+    -- decision_checksum.h; nullable only because an upgraded file adds the column to its rows.
+    checksum      INTEGER);
 -- currentDecision(): the decisions on one mention.
 CREATE INDEX decisions_by_mention ON decisions (split, document, start, "end");
 -- undo() / redo() / doneDecisions(): the latest done, the earliest undone, all done in order.
@@ -75,6 +78,13 @@ std::optional<std::string> metaValue(SQLite::Database& db, const char* key) {
     query.bind(1, key);
     if (!query.executeStep()) return std::nullopt;
     return query.getColumn(0).getString();
+}
+
+bool hasColumn(SQLite::Database& db, const char* table, const char* column) {
+    SQLite::Statement query(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+    query.bind(1, table);
+    query.bind(2, column);
+    return query.executeStep();
 }
 
 bool hasTable(SQLite::Database& db, const char* table) {
@@ -127,14 +137,26 @@ void check(SQLite::Database& db, const std::string& fileName) {
                                  std::to_string(kVersion) + "): open it with a newer Linkscope");
         for (const char* table : kTables)
             if (!hasTable(db, table)) throw notOurs(std::string("the table ") + table + " is missing");
-        // A page damaged on disk (a bad sector, a copy cut short, a tool that wrote into the
-        // file) may leave SQLite able to open it and then answer from a broken index: export
-        // would apply the wrong decisions. quick_check reads every page once (about a second
-        // per GB) and reports structural damage; its first problems go into the message.
-        SQLite::Statement quick(db, "PRAGMA quick_check(3)");
+        if (number >= kChecksumVersion && !hasColumn(db, "decisions", "checksum"))
+            throw ParseError(fileName, 0, "damaged project: the decisions table lacks its checksum column");
+    } catch (const SQLite::Exception& e) {
+        // SQLite reads nothing from random bytes ("file is not a database") nor from a file
+        // shorter than its header says ("database disk image is malformed").
+        throw ParseError(fileName, 0,
+                         std::string("not a Linkscope project, or a damaged one (SQLite: ") + e.what() + ")");
+    }
+}
+
+void checkPages(SQLite::Database& db, const std::string& fileName, Depth depth) {
+    // A page damaged on disk (a bad sector, a copy cut short, a tool that wrote into the file)
+    // may leave SQLite able to open it and then answer from a broken index: export would apply
+    // the wrong decisions. Both checks read every page once; their first problems go into the
+    // message.
+    try {
+        SQLite::Statement check(db, depth == Depth::Full ? "PRAGMA integrity_check(3)" : "PRAGMA quick_check(3)");
         std::string problems;
-        while (quick.executeStep())
-            if (const std::string row = quick.getColumn(0).getString(); row != "ok")
+        while (check.executeStep())
+            if (const std::string row = check.getColumn(0).getString(); row != "ok")
                 problems += (problems.empty() ? "" : "; ") + row;
         if (!problems.empty())
             throw ParseError(
@@ -142,11 +164,22 @@ void check(SQLite::Database& db, const std::string& fileName) {
                 "damaged project: SQLite's check of the file failed (" + problems +
                     "); restore it from a copy (the decisions log export of an earlier copy holds every decision)");
     } catch (const SQLite::Exception& e) {
-        // SQLite reads nothing from random bytes ("file is not a database") nor from a file
-        // shorter than its header says ("database disk image is malformed").
         throw ParseError(fileName, 0,
                          std::string("not a Linkscope project, or a damaged one (SQLite: ") + e.what() + ")");
     }
+}
+
+void upgradeTables(SQLite::Database& db, int fromVersion) {
+    if (fromVersion >= kVersion) return;
+    if (fromVersion < 2) {
+        // Version 2's columns, with the values a version-1 file meant (no list, no filter).
+        db.exec("ALTER TABLE corpora ADD COLUMN pmid_list TEXT NOT NULL DEFAULT ''");
+        db.exec("ALTER TABLE knowledge_base ADD COLUMN filters TEXT NOT NULL DEFAULT ''");
+    }
+    if (fromVersion < kChecksumVersion) db.exec("ALTER TABLE decisions ADD COLUMN checksum INTEGER");
+    SQLite::Statement raise(db, "UPDATE meta SET value = ? WHERE key = 'schema_version'");
+    raise.bind(1, std::to_string(kVersion));
+    raise.exec();
 }
 
 void configure(SQLite::Database& db) {

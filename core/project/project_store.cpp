@@ -49,6 +49,18 @@ void readFilters(const std::string& text, KbReference& kb, const std::string& fi
     kb.languages = list("languages");
 }
 
+// The bytes a check reads: the database file and its WAL, whose committed pages SQLite reads
+// in place of the file's.
+std::uintmax_t fileBytes(const std::filesystem::path& file) {
+    std::uintmax_t bytes = 0;
+    for (const auto& path : {file, std::filesystem::path(file.string() + "-wal")}) {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec) bytes += size;
+    }
+    return bytes;
+}
+
 std::filesystem::path absoluteFile(const std::filesystem::path& file) {
     return std::filesystem::absolute(file).lexically_normal();
 }
@@ -139,6 +151,7 @@ ProjectStore ProjectStore::create(const std::filesystem::path& file, const Proje
             schema::create(created->db);
             writeManifest(created->db, manifest, created->folder);
             transaction.commit();
+            created->version = schema::kVersion;
             return created;
         });
         return ProjectStore(std::move(state));
@@ -151,7 +164,7 @@ ProjectStore ProjectStore::create(const std::filesystem::path& file, const Proje
     }
 }
 
-ProjectStore ProjectStore::open(const std::filesystem::path& file) {
+ProjectStore ProjectStore::open(const std::filesystem::path& file, OpenCheck check) {
     const auto path = absoluteFile(file);
     const std::string name = path.string();
     std::error_code ec;
@@ -167,6 +180,9 @@ ProjectStore ProjectStore::open(const std::filesystem::path& file) {
             State{path, path.parent_path(), SQLite::Database(name, SQLite::OPEN_READWRITE, schema::kBusyTimeoutMs)});
     });
     schema::check(state->db, name);  // before configure(): a foreign file is not written to
+    const bool full = check == OpenCheck::Full || fileBytes(path) < kFullCheckOnOpenBelowBytes;
+    schema::checkPages(state->db, name, full ? schema::Depth::Full : schema::Depth::Quick);
+    state->version = schema::version(state->db);
     guarded(path, "open the project", [&] { schema::configure(state->db); });
     ProjectStore store(std::move(state));
     store.manifest();  // a damaged manifest is refused now rather than at the first use
@@ -174,6 +190,27 @@ ProjectStore ProjectStore::open(const std::filesystem::path& file) {
 }
 
 const std::filesystem::path& ProjectStore::file() const noexcept { return state_->file; }
+
+int ProjectStore::schemaVersion() const {
+    return guarded(state_->file, "read the schema version", [&] { return schema::version(state_->db); });
+}
+
+IntegrityReport ProjectStore::checkIntegrity() const {
+    IntegrityReport report;
+    report.bytes = fileBytes(state_->file);
+    schema::checkPages(state_->db, state_->file.string(), schema::Depth::Full);
+    report.schemaVersion = schemaVersion();
+    report.checksummed = report.schemaVersion >= schema::kChecksumVersion;
+    (void)manifest();
+    report.runs = runs().size();
+    report.decisions = decisions().size();  // every row checked, its checksum included
+    report.blobs = guarded(state_->file, "count the blobs", [&] {
+        SQLite::Statement query(state_->db, "SELECT count(*) FROM blobs");
+        query.executeStep();
+        return static_cast<std::size_t>(query.getColumn(0).getInt64());
+    });
+    return report;
+}
 
 ProjectManifest ProjectStore::manifest() const {
     const std::string name = state_->file.string();

@@ -17,12 +17,20 @@
 // writes, and a writer waits up to 5 s for another's lock before failing with an Error.
 // A moved-from ProjectStore may only be assigned to or destroyed.
 //
+// Damage: SQLite pages carry no checksum, so the store checks the file itself. open() runs
+// SQLite's full integrity_check on a file below kFullCheckOnOpenBelowBytes and quick_check on a
+// larger one; checkIntegrity() runs the full check on demand (export, merge, agreement and
+// `linkscope-cli project check` call it). Every decision row carries a checksum of its fields
+// (decision_checksum.h), verified whenever the row is read: a changed byte in a link is refused,
+// naming the file and the row, never returned.
+//
 // Errors: every failure throws linkscope::Error (a ParseError for a file that is not a readable
 // Linkscope project) whose message names the project file; no SQLite type or exception leaves
 // the store.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -43,14 +51,42 @@ struct RunReference {
     std::string added;                ///< UTC timestamp, set by the store
 };
 
+/// Below this size (the file and its WAL together), open() runs SQLite's full integrity_check;
+/// above it, quick_check. Both read every page; the full check also looks every index entry up
+/// against its table row, so it costs more, growing with the rows. Below this size that stays
+/// short enough for every open (the GUI, eval --project); a larger file (most of its bytes are
+/// then a kNN datastore blob, or a very long history) gets quick_check at open, and the full
+/// check where a command is about to export, merge or compare what its decisions say
+/// (checkIntegrity()).
+inline constexpr std::uintmax_t kFullCheckOnOpenBelowBytes = std::uintmax_t{64} << 20;
+
+/// How much of the file open() checks: by its size (kFullCheckOnOpenBelowBytes), or in full.
+enum class OpenCheck { BySize, Full };
+
+/// What checkIntegrity() found in a sound file.
+struct IntegrityReport {
+    int schemaVersion = 0;
+    std::size_t decisions = 0;  ///< rows read, each checked
+    bool checksummed = false;   ///< false in a file of schema version 1 or 2 (rows without checksum)
+    std::size_t runs = 0;
+    std::size_t blobs = 0;
+    std::uintmax_t bytes = 0;  ///< the file and its WAL
+};
+
 class ProjectStore {
 public:
     /// Creates a new project file from a manifest (its name, description, KB and corpora).
     /// Throws Error when the file exists or cannot be created.
     static ProjectStore create(const std::filesystem::path& file, const ProjectManifest& manifest);
     /// Opens an existing project file. Throws Error naming the file when it is missing, not a
-    /// Linkscope project, or of a newer schema version.
-    static ProjectStore open(const std::filesystem::path& file);
+    /// Linkscope project, of a newer schema version, or damaged (SQLite's check, see above).
+    static ProjectStore open(const std::filesystem::path& file, OpenCheck check = OpenCheck::BySize);
+
+    /// SQLite's full integrity_check, then the manifest, the runs and every decision row read
+    /// and checked (fields and checksum). Throws ParseError naming the file (and the row) at the
+    /// first damage; reads only.
+    IntegrityReport checkIntegrity() const;
+    int schemaVersion() const;
 
     ProjectStore(ProjectStore&&) noexcept;
     ProjectStore& operator=(ProjectStore&&) noexcept;
@@ -88,6 +124,13 @@ public:
     /// decision becomes discarded (a new decision cuts the redo stack, as QUndoStack does).
     /// Returns the decision as stored, once committed.
     Decision record(Decision decision);
+    /// Records the decisions, in their order, as record() does, in ONE transaction: once it
+    /// returns, all are durable; when anything fails before (a decision refused, an exception
+    /// from beforeEach such as Cancelled, a kill, a power cut), none is recorded and the file is
+    /// as it was, its redo stack included. beforeEach(i) is called before the i-th is written.
+    /// Every decision is validated before anything is written. Nothing happens for none.
+    std::vector<Decision> recordAll(std::vector<Decision> decisions,
+                                    const std::function<void(std::size_t)>& beforeEach = {});
     /// Undoes the latest done decision; nullopt when there is none.
     std::optional<Decision> undo();
     /// Redoes the earliest undone decision; nullopt when there is none.

@@ -19,6 +19,9 @@ struct ProjectStore::State {
     std::filesystem::path file;    // absolute, lexically normalized
     std::filesystem::path folder;  // file.parent_path(): what stored relative paths start from
     SQLite::Database db;
+    // The schema version last seen; a file of an older version is upgraded by the first write
+    // of a decision, possibly by another connection, so an older value is read again.
+    int version = 0;
 };
 
 /// Runs `action`; an SQLite::Exception it throws becomes an Error reading

@@ -320,23 +320,27 @@ private Q_SLOTS:
         QCOMPARE(mergeDecisions(a, b).imported, std::size_t{8});
     }
 
-    // Cancelled before its fourth decision: three are merged, each durable, and a second merge
-    // goes on from there.
-    void cancelledMergeLeavesAPrefix() {
+    // Cancelled before its fourth decision: the merge is one transaction, so nothing of it is
+    // in the file (its redo stack kept too), and a second merge imports everything.
+    void cancelledMergeLeavesNothing() {
         auto a = demoStore();
         auto b = demoStore();
         recordAna(a);
+        (void)a.undo();
         recordBob(b);
         int asked = 0;
         ProgressSink progress;
         progress.cancelled = [&asked] { return ++asked > 3; };
         QVERIFY_THROWS_EXCEPTION(Cancelled, mergeDecisions(a, b, {}, progress));
-        QCOMPARE(a.decisionCount(), std::size_t{7 + 3});
+        QCOMPARE(asked, 4);
+        QCOMPARE(a.decisionCount(), std::size_t{7});
         const auto reopened = ProjectStore::open(a.file());
-        QCOMPARE(reopened.decisionCount(), std::size_t{10});
+        QCOMPARE(reopened.decisionCount(), std::size_t{7});
+        QVERIFY(reopened.canRedo());
         const auto rest = mergeDecisions(a, b);
-        QCOMPARE(rest.imported, std::size_t{4});
-        QCOMPARE(rest.alreadyPresent, std::size_t{3});
+        QCOMPARE(rest.imported, std::size_t{7});
+        QCOMPARE(rest.alreadyPresent, std::size_t{0});
+        QVERIFY(!a.canRedo());
     }
 
     void curatorNamesInBothFilesAreRefused() {

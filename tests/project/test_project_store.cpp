@@ -1,7 +1,8 @@
 // The SQLite project store: the manifest and its paths (also after the folder is copied), runs,
 // settings, blobs, the decision history with undo and redo across reopening, the refusals of
-// files that are not projects, the kNN datastore kept inside the file, and a writer killed with
-// SIGKILL in the middle of its work.
+// files that are not projects, damage SQLite's checks and the rows' checksums find, the kNN
+// datastore kept inside the file, and a writer and a merge killed with SIGKILL in the middle of
+// their work.
 #include <QProcess>
 #include <QRegularExpression>
 
@@ -11,10 +12,12 @@
 #include <sys/types.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "crash_decisions.h"
+#include "curation/curator_merge.h"
 #include "fixtures.h"
 #include "project/datastore_storage.h"
 #include "project/project_store.h"
@@ -106,6 +109,24 @@ std::string asString(const std::vector<std::byte>& bytes) {
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+/// Replaces the one occurrence of `from` in the bytes [begin, end) of `file` by `to` (same length).
+void replaceOnce(const fs::path& file, const std::string& from, const std::string& to, std::size_t begin = 0,
+                 std::size_t end = std::string::npos) {
+    QCOMPARE(from.size(), to.size());
+    std::string bytes = test::readFile(file);
+    const std::string_view region = std::string_view(bytes).substr(begin, end == std::string::npos ? end : end - begin);
+    const auto at = region.find(from);
+    QVERIFY2(at != std::string_view::npos, from.c_str());
+    QVERIFY2(region.find(from, at + 1) == std::string_view::npos, from.c_str());
+    bytes.replace(begin + at, from.size(), to);
+    test::writeFile(file, bytes);
+}
+
+std::string pragma(const fs::path& file, const char* check) {
+    SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+    return raw.execAndGet(std::string("PRAGMA ") + check).getString();
+}
+
 std::size_t datastoreTemporaries() {
     std::size_t count = 0;
     for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
@@ -178,7 +199,8 @@ private Q_SLOTS:
     }
 
     // The corpus format, MedMentions' PMID lists and the UMLS filters are kept (schema
-    // version 2), and a version-1 file still opens, read as it is and left unchanged.
+    // version 2), and a version-1 file still opens, read as it is and left unchanged until the
+    // first decision written into it upgrades it to version 3.
     void pmidListsFormatsAndFiltersRoundTrip() {
         test::FixtureDir dir;
         dir.write("MRCONSO.RRF", "x\n");
@@ -211,7 +233,7 @@ private Q_SLOTS:
         {
             SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
             QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(),
-                     std::string("2"));
+                     std::string("3"));
             QCOMPARE(raw.execAndGet("SELECT pmid_list FROM corpora WHERE position = 0").getString(),
                      std::string("trng.txt"));
         }
@@ -222,14 +244,41 @@ private Q_SLOTS:
             raw.exec(
                 "UPDATE meta SET value = '1' WHERE key = 'schema_version'; DELETE FROM corpora WHERE position > 0; "
                 "UPDATE corpora SET path = 'corpus.txt.gz'; ALTER TABLE corpora DROP COLUMN pmid_list; "
-                "ALTER TABLE knowledge_base DROP COLUMN filters");
+                "ALTER TABLE knowledge_base DROP COLUMN filters; ALTER TABLE decisions DROP COLUMN checksum; "
+                "INSERT INTO decisions (split, document, start, \"end\", mention_text, kind, previous_link, "
+                "new_link, curator, timestamp, state) VALUES ('train', '1', 0, 4, 'text', 'accept', 'MESH:D1', "
+                "'MESH:D1', 'old', '2025-01-01T00:00:00.000Z', 'done')");
         }
-        const ProjectManifest old = ProjectStore::open(file).manifest();
-        QCOMPARE(old.corpora.size(), std::size_t{1});
-        QVERIFY(old.corpora[0].pmidList.empty());
-        QVERIFY(!old.knowledgeBase.filtered());
+        {
+            const auto store = ProjectStore::open(file);
+            const ProjectManifest old = store.manifest();
+            QCOMPARE(old.corpora.size(), std::size_t{1});
+            QVERIFY(old.corpora[0].pmidList.empty());
+            QVERIFY(!old.knowledgeBase.filtered());
+            QCOMPARE(store.decisions().size(), std::size_t{1});  // a row without checksum, trusted
+            const auto report = store.checkIntegrity();
+            QCOMPARE(report.schemaVersion, 1);
+            QVERIFY(!report.checksummed);
+        }
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+            QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(),
+                     std::string("1"));
+        }
+        // The first decision written upgrades it: columns added, every row checksummed, version 3.
+        {
+            auto store = ProjectStore::open(file);
+            store.record(decisionOn("train", "1", 5, 9, DecisionKind::Nil, ""));
+            QCOMPARE(store.schemaVersion(), 3);
+            QCOMPARE(store.decisions().size(), std::size_t{2});
+        }
+        const auto upgraded = ProjectStore::open(file);
+        QCOMPARE(upgraded.checkIntegrity().checksummed, true);
+        QCOMPARE(upgraded.manifest().corpora.size(), std::size_t{1});
+        QCOMPARE(upgraded.decisions().front().curator, std::string("old"));
         SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
-        QCOMPARE(raw.execAndGet("SELECT value FROM meta WHERE key = 'schema_version'").getString(), std::string("1"));
+        QCOMPARE(raw.execAndGet("SELECT count(*) FROM decisions WHERE checksum IS NULL").getInt64(), std::int64_t{0});
+        QCOMPARE(raw.execAndGet("SELECT filters FROM knowledge_base").getString(), std::string());
     }
 
     // --- runs, settings, blobs ----------------------------------------------------------------
@@ -632,9 +681,9 @@ private Q_SLOTS:
                      error.contains(QStringLiteral("someone-else")),
                  qPrintable(error));
 
-        const auto newer = edited("newer.linkscope", "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+        const auto newer = edited("newer.linkscope", "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
         error = errorOf([&] { ProjectStore::open(newer); });
-        QVERIFY2(error.startsWith(q(newer) + QStringLiteral(": schema version 3 is newer than this Linkscope (2)")),
+        QVERIFY2(error.startsWith(q(newer) + QStringLiteral(": schema version 4 is newer than this Linkscope (3)")),
                  qPrintable(error));
         // Version 1 knew PubTator only: another format there is damage, not a guess.
         const auto oldBioC = edited("old-bioc.linkscope",
@@ -750,6 +799,128 @@ private Q_SLOTS:
                  qPrintable(error));
     }
 
+    // One byte of an index entry changed on disk (the last document id of the index by mention,
+    // a digit up, so that the page stays in order): quick_check reads every page and finds
+    // nothing, by SQLite's design, while lookups by mention miss the decision. The full check
+    // finds it: at open for a file below kFullCheckOnOpenBelowBytes, and in checkIntegrity()
+    // (export, merge, agreement, `project check`) for a larger one, whose open checks pages only.
+    void refusesAByteChangedInAnIndexEntry() {
+        for (const bool large : {false, true}) {
+            test::FixtureDir dir;
+            const auto file = dir.path(kProjectName);
+            {
+                auto store = newProject(dir);
+                for (int i = 1; i <= 5; ++i)
+                    store.record(decisionOn("train", "500000" + std::to_string(i), 0, 4, DecisionKind::Skip, ""));
+                if (large)  // a kNN datastore's size, in a blob
+                    store.putBlob("knn", std::vector<std::byte>(kFullCheckOnOpenBelowBytes, std::byte{7}));
+            }
+            std::int64_t page = 0, pageSize = 0;
+            {
+                SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+                page =
+                    raw.execAndGet("SELECT rootpage FROM sqlite_master WHERE name = 'decisions_by_mention'").getInt64();
+                pageSize = raw.execAndGet("PRAGMA page_size").getInt64();
+            }
+            const auto begin = static_cast<std::size_t>((page - 1) * pageSize);
+            replaceOnce(file, "5000005", "5000006", begin, begin + static_cast<std::size_t>(pageSize));
+            QCOMPARE(pragma(file, "quick_check"), std::string("ok"));
+            QVERIFY(pragma(file, "integrity_check") != "ok");
+
+            const QString expected = q(file) + QStringLiteral(": damaged project: SQLite's check of the file failed");
+            if (!large) {
+                const QString error = errorOf([&] { ProjectStore::open(file); });
+                QVERIFY2(error.startsWith(expected), qPrintable(error));
+            } else {
+                const auto store = ProjectStore::open(file);                  // pages only: the damage is not seen
+                QVERIFY(!store.currentDecision({"train", "5000005", 0, 4}));  // the index misses it
+                QString error = errorOf([&] { store.checkIntegrity(); });
+                QVERIFY2(error.startsWith(expected), qPrintable(error));
+                error = errorOf([&] { ProjectStore::open(file, OpenCheck::Full); });
+                QVERIFY2(error.startsWith(expected), qPrintable(error));
+            }
+        }
+    }
+
+    // A digit of a stored link changed on disk: SQLite's checks cannot see it (the row is well
+    // formed), the row's checksum does. Every read of the row refuses it, naming the file and the
+    // row; the rows around it still read.
+    void refusesADigitChangedInAStoredLink() {
+        test::FixtureDir dir;
+        const auto file = dir.path(kProjectName);
+        {
+            auto store = newProject(dir);
+            store.record(decisionOn("train", "100", 0, 4, DecisionKind::Correct, "MESH:D000111"));
+            store.record(decisionOn("train", "100", 10, 14, DecisionKind::Correct, "MESH:D000123"));
+            const auto report = store.checkIntegrity();
+            QCOMPARE(report.decisions, std::size_t{2});
+            QVERIFY(report.checksummed);
+            QCOMPARE(report.schemaVersion, 3);
+        }
+        replaceOnce(file, "MESH:D000123", "MESH:D000124");
+        QCOMPARE(pragma(file, "integrity_check"), std::string("ok"));
+        const auto store = ProjectStore::open(file);  // the rows are not read at open
+        const QString row = q(file) + QStringLiteral(
+                                          ": damaged project: decision 2 (train/100 [10, 14)) does not "
+                                          "match its checksum");
+        for (const auto& read : std::vector<std::function<void()>>{
+                 [&] { store.decisions(); },
+                 [&] { store.doneDecisions(); },
+                 [&] {
+                     store.currentDecision({"train", "100", 10, 14});
+                 },
+                 [&] { store.checkIntegrity(); },
+             }) {
+            const QString error = errorOf(read);
+            QVERIFY2(error.startsWith(row), qPrintable(error));
+        }
+        QCOMPARE(store.currentDecision({"train", "100", 0, 4})->newLink, std::string("MESH:D000111"));
+        // Nor can it be undone (its state would be rewritten with a fresh checksum).
+        auto writable = ProjectStore::open(file);
+        const QString error = errorOf([&] { writable.undo(); });
+        QVERIFY2(error.contains(QStringLiteral("does not match its checksum")), qPrintable(error));
+        // A row without its checksum in a file of this version is refused too.
+        {
+            SQLite::Database raw(file.string(), SQLite::OPEN_READWRITE);
+            raw.exec("UPDATE decisions SET checksum = NULL WHERE id = 1");
+        }
+        QVERIFY2(errorOf([&] {
+                     store.currentDecision({"train", "100", 0, 4});
+                 }).contains(QStringLiteral("has no checksum")),
+                 "a row without checksum was read");
+    }
+
+    // recordAll(): one transaction. A failure before it commits (here an exception from the
+    // callback, as a cancelled merge throws) leaves nothing of it, the redo stack included.
+    void recordAllIsAllOrNothing() {
+        test::FixtureDir dir;
+        auto store = newProject(dir);
+        store.record(decisionOn("train", "100", 0, 4, DecisionKind::Accept, "MESH:D1"));
+        store.record(decisionOn("train", "100", 5, 9, DecisionKind::Accept, "MESH:D2"));
+        (void)store.undo();
+        std::vector<Decision> batch;
+        for (int i = 0; i < 50; ++i)
+            batch.push_back(decisionOn("train", std::to_string(200 + i), 0, 4, DecisionKind::Correct, "MESH:D3"));
+        const QString before = history(store);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, store.recordAll(batch, [](std::size_t i) {
+            if (i == 30) throw Cancelled();
+        }));
+        QCOMPARE(history(store), before);
+        QVERIFY(store.canRedo());
+        // A refused decision anywhere in it: refused before anything is written.
+        auto refused = batch;
+        refused[40].newLink.clear();
+        QVERIFY_THROWS_EXCEPTION(Error, store.recordAll(refused));
+        QCOMPARE(history(store), before);
+        const auto stored = store.recordAll(batch);
+        QCOMPARE(stored.size(), std::size_t{50});
+        QCOMPARE(stored.front().id, std::int64_t{3});
+        QCOMPARE(stored.back().id, std::int64_t{52});
+        QCOMPARE(history(ProjectStore::open(store.file())).section(u' ', 0, 2),
+                 QStringLiteral("1:done 2:discarded 3:done"));
+        QCOMPARE(store.checkIntegrity().decisions, std::size_t{52});
+    }
+
     // A decision row edited outside Linkscope: SQLite's type affinity keeps 90.5 in an INTEGER
     // column and its CHECKs pass; a tab in a link would split an exported line. Reading such a
     // row is a damaged-project error naming the file, never a rounded offset or a broken export.
@@ -819,6 +990,61 @@ private Q_SLOTS:
     }
 
     // --- durability ---------------------------------------------------------------------------
+    // A merge killed inside its transaction (thousands of decisions written, more than SQLite's
+    // page cache holds, so some already spilled into the WAL uncommitted): the receiving file is
+    // exactly as before, its redo stack included, and the merge then runs whole.
+    void killedMergeLeavesTheFileAsItWas() {
+        test::FixtureDir intoDir, fromDir;
+        const auto into = intoDir.path(kProjectName);
+        const auto from = fromDir.path(kProjectName);
+        constexpr std::size_t kIncoming = 20000;
+        constexpr std::size_t kPauseAt = 15000;
+        {
+            auto store = newProject(intoDir);
+            for (int i = 0; i < 3; ++i)
+                store.record(decisionOn("train", std::to_string(100 + i), 0, 4, DecisionKind::Accept, "MESH:D1"));
+            (void)store.undo();
+        }
+        {
+            auto store = newProject(fromDir);
+            std::vector<Decision> theirs;
+            for (std::size_t i = 0; i < kIncoming; ++i) {
+                auto decision = test::crashDecision(i);
+                decision.curator = "other";
+                theirs.push_back(std::move(decision));
+            }
+            store.recordAll(std::move(theirs));
+        }
+        const auto before = ProjectStore::open(into).decisions();
+
+        QProcess writer;
+        writer.start(QStringLiteral(LINKSCOPE_CRASH_WRITER_PATH),
+                     {QStringLiteral("merge"), q(into), q(from), QString::number(kPauseAt)});
+        QVERIFY2(writer.waitForStarted(60000), qPrintable(writer.errorString()));
+        QByteArray output;
+        while (!output.contains('\n') && writer.waitForReadyRead(60000)) output += writer.readAllStandardOutput();
+        QVERIFY2(output == "merging " + QByteArray::number(static_cast<qulonglong>(kPauseAt)) + '\n',
+                 qPrintable(QString::fromUtf8(output + writer.readAllStandardError())));
+        QCOMPARE(::kill(static_cast<pid_t>(writer.processId()), SIGKILL), 0);
+        QVERIFY(writer.waitForFinished(60000));
+        QCOMPARE(writer.exitStatus(), QProcess::CrashExit);
+        std::error_code ec;
+        QVERIFY2(fs::file_size(into.string() + "-wal", ec) > 0, "nothing of the merge reached the WAL");
+
+        auto store = ProjectStore::open(into);
+        const auto after = store.decisions();
+        QCOMPARE(after.size(), before.size());
+        for (std::size_t i = 0; i < after.size(); ++i)
+            QVERIFY2(differences(after[i], before[i]).empty(), differences(after[i], before[i]).c_str());
+        QVERIFY(store.canRedo());
+        QCOMPARE(store.checkIntegrity().decisions, before.size());
+        const auto source = ProjectStore::open(from);
+        const auto summary = curation::mergeDecisions(store, source);
+        QCOMPARE(summary.imported, kIncoming);
+        QCOMPARE(store.decisionCount(), before.size() + kIncoming);
+        QVERIFY(!store.canRedo());
+    }
+
     void killedWriterLosesNothingSaved() {
         test::FixtureDir dir;
         const auto file = dir.path(kProjectName);
