@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope::cli {
 
@@ -37,6 +38,9 @@ std::vector<PmidListSplit> CorpusArguments::lists(std::span<const std::string_vi
             for (const auto name : allowed) names += (names.empty() ? "" : ", ") + std::string(name);
             throw Error("--split-pmids \"" + argument + "\": this command uses the splits " + names);
         }
+        // Checked before the corpus is read: a missing list, a folder or a FIFO is named at once,
+        // and nothing waits on it (the list is opened again, the same way, when it is read).
+        (void)InputFile::open(split.pmidList, "the PMID list of --split-pmids " + split.split);
         out.push_back(std::move(split));
     }
     return out;

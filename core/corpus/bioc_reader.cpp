@@ -15,9 +15,10 @@
 #include "corpus/document_text.h"
 #include "corpus/duplicate_documents.h"
 #include "corpus/pubtator_lines.h"
+#include "corpus/xml_prescan.h"
 #include "util/error.h"
-#include "util/json_file.h"
-#include "util/utf8.h"
+#include "util/newline_index.h"
+#include "util/text_file.h"
 
 namespace linkscope {
 namespace {
@@ -30,6 +31,13 @@ using pubtator::quoteForMessage;
 // refused before it is held, so a small gzip cannot expand into all of the memory. PubTator
 // Central's largest BioC exports of abstracts are far below it.
 constexpr std::size_t kMaxBioCBytes = std::size_t{2} << 30;
+
+// The tree pugixml builds is refused beyond this many bytes per byte of text (xml::Prescan
+// counts it before parsing). A BioC file of abstracts needs far fewer: its elements carry
+// words, offsets and ids. With the text itself, its newline index and the documents read,
+// this keeps the reader within 16 times its text.
+constexpr std::size_t kMaxTreeBytesPerTextByte = 12;
+constexpr std::size_t kTreeBytesAlwaysAllowed = std::size_t{1} << 20;
 
 constexpr unsigned kParseOptions =
     pugi::parse_cdata | pugi::parse_escapes | pugi::parse_wconv_attribute | pugi::parse_ws_pcdata_single;
@@ -79,14 +87,16 @@ public:
 
     void read(const std::filesystem::path& path) {
         // Through LineReader (gzip, UTF-8 check with a line number); lines are joined with "\n",
-        // so byte positions of the joined text still fall on the file's lines.
-        text_ = readTextFile(path, kMaxBioCBytes);
-        if (text_.find_first_not_of(" \t\n") == std::string::npos)
+        // so byte positions of the joined text still fall on the file's lines. The text is held
+        // once: pugixml parses it in place (load_buffer would copy it first).
+        text_ = readTextBuffer(path, kMaxBioCBytes);
+        if (text_.view().find_first_not_of(" \t\n") == std::string_view::npos)
             throw ParseError(file_, 0, "empty file (no BioC collection)");
-        checkCharacterReferences();
+        lines_.emplace(text_.view());  // before the parse writes over the text
+        checkBeforeParsing();
         pugi::xml_document xml;
         const pugi::xml_parse_result parsed =
-            xml.load_buffer(text_.data(), text_.size(), kParseOptions, pugi::encoding_utf8);
+            xml.load_buffer_inplace(text_.data(), text_.size(), kParseOptions, pugi::encoding_utf8);
         if (!parsed)
             throw ParseError(file_, lineOfByte(parsed.offset),
                              std::string("not well-formed XML: ") + parsed.description());
@@ -116,43 +126,27 @@ private:
         std::size_t firstLine = 0;
     };
 
-    // Lines are counted on demand from the last position asked for: the questions come in file
-    // order (documents, then their annotations), so the whole file is scanned about once, and
-    // no table of line starts is kept (8 bytes per line: 2.4 GB for a gzip bomb of newlines).
     std::size_t lineOfByte(std::ptrdiff_t byte) const {
-        if (byte < 0) return 0;
-        const std::size_t target = std::min(static_cast<std::size_t>(byte), text_.size());
-        if (target < cursorByte_) {
-            cursorByte_ = 0;
-            cursorLine_ = 1;
-        }
-        cursorLine_ += static_cast<std::size_t>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(cursorByte_),
-                                                           text_.begin() + static_cast<std::ptrdiff_t>(target), '\n'));
-        cursorByte_ = target;
-        return cursorLine_;
+        return byte < 0 ? 0 : lines_->lineOf(static_cast<std::size_t>(byte));
     }
 
-    // pugixml decodes "&#...;" without XML's rule on which characters may be written: "&#0;" would
-    // end the text early (its values are C strings) and "&#xD800;" would become invalid UTF-8.
-    // Such a reference makes the file not well-formed XML (XML 1.0, production [2] Char).
-    void checkCharacterReferences() const {
-        for (std::size_t at = text_.find("&#"); at != std::string::npos; at = text_.find("&#", at + 2)) {
-            const std::size_t end = text_.find(';', at);
-            const bool hex = at + 2 < text_.size() && (text_[at + 2] == 'x');
-            const std::size_t digits = at + (hex ? 3 : 2);
-            if (end == std::string::npos || end == digits || end - digits > 8) continue;  // pugixml reports it
-            std::uint32_t value = 0;
-            const auto [last, error] = std::from_chars(text_.data() + digits, text_.data() + end, value, hex ? 16 : 10);
-            if (error != std::errc{} || last != text_.data() + end) continue;  // not a reference pugixml decodes either
-            const bool allowed = value == 0x9 || value == 0xA || value == 0xD || (value >= 0x20 && value <= 0xD7FF) ||
-                                 (value >= 0xE000 && value <= 0xFFFD) || (value >= 0x10000 && value <= 0x10FFFF);
-            if (!allowed)
-                throw ParseError(file_, lineOfByte(static_cast<std::ptrdiff_t>(at)),
-                                 "not well-formed XML: the character reference " + text_.substr(at, end + 1 - at) +
-                                     " names a character XML does not allow (NUL, a surrogate, a control "
-                                     "character or beyond U+10FFFF)");
-        }
+    // Character references are decoded by pugixml only once xml::prescan has checked every one
+    // of them (pugixml's own decoding wraps large numbers to 32 bits and lets through characters
+    // XML forbids); the tree's size is bounded before pugixml allocates it.
+    void checkBeforeParsing() const {
+        const xml::Prescan scan = xml::prescan(text_.view());
+        if (scan.problem)
+            throw ParseError(file_, lineOfByte(static_cast<std::ptrdiff_t>(scan.problem->first)), scan.problem->second);
+        const std::size_t allowed = kMaxTreeBytesPerTextByte * text_.size() + kTreeBytesAlwaysAllowed;
+        if (scan.treeBytes() > allowed)
+            throw ParseError(file_, 0,
+                             "the file holds " + std::to_string(scan.elements) + " XML elements and " +
+                                 std::to_string(scan.textRuns) + " texts in " + std::to_string(text_.size()) +
+                                 " bytes: a tree of more than " + std::to_string(kMaxTreeBytesPerTextByte) +
+                                 " bytes per byte of text, more than this reader holds in memory (a BioC file of "
+                                 "abstracts needs far fewer)");
     }
+
     std::size_t lineOf(pugi::xml_node node) const { return lineOfByte(node.offset_debug()); }
 
     [[noreturn]] void fail(pugi::xml_node node, const std::string& message) const {
@@ -387,9 +381,8 @@ private:
 
     Corpus& corpus_;
     std::string file_;
-    std::string text_;
-    mutable std::size_t cursorByte_ = 0;  // lineOfByte's last position and its line
-    mutable std::size_t cursorLine_ = 1;
+    TextBuffer text_;                    // parsed in place: the tree's strings point into it
+    std::optional<NewlineIndex> lines_;  // of the text as read, before the parse changed it
     std::map<std::string, LeftOut> leftOut_;
 };
 

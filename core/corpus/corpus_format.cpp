@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope {
 namespace {
@@ -39,11 +40,9 @@ CorpusFormat detectCorpusFormat(const std::filesystem::path& path) {
     if (std::filesystem::is_directory(status)) return CorpusFormat::Brat;
     // The first bytes only (a BioC file may be one line of hundreds of megabytes); zlib reads a
     // plain file as it is and a gzip file through its compression.
-    gzFile file = gzopen(path.c_str(), "rb");
-    if (file == nullptr) throw ParseError(path.string(), 0, "cannot open the corpus file");
+    const GzipInput file = openGzipInput(path, "the corpus file");  // a FIFO or device: refused, not waited on
     std::array<char, 4096> head{};
-    const int read = gzread(file, head.data(), static_cast<unsigned>(head.size()));
-    gzclose(file);
+    const int read = gzread(file.get(), head.data(), static_cast<unsigned>(head.size()));
     if (read < 0) throw ParseError(path.string(), 0, "cannot read the corpus file (damaged gzip data?)");
     std::string_view text(head.data(), static_cast<std::size_t>(read));
     if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // UTF-8 byte-order mark

@@ -9,6 +9,7 @@
 #include "corpus/pmid_list.h"
 #include "corpus/pubtator_reader.h"
 #include "corpus/split_name.h"
+#include "util/line_reader.h"
 
 namespace linkscope {
 namespace {
@@ -31,6 +32,8 @@ void merge(Corpus& into, Corpus&& from) {
     for (auto& duplicate : from.duplicates) into.duplicates.push_back(std::move(duplicate));
     for (auto& document : from.documents()) addKeepingFirstCopy(into, std::move(document));
 }
+
+constexpr std::size_t kUnlisted = static_cast<std::size_t>(-1);
 
 std::string examples(const std::vector<std::string>& pmids) {
     constexpr std::size_t kShown = 5;
@@ -94,43 +97,59 @@ Corpus readCorpus(std::span<const std::filesystem::path> paths, const CorpusRead
 SplitsFromPmidLists splitByPmidLists(const Corpus& corpus, const std::string& corpusFile,
                                      std::span<const PmidListSplit> lists) {
     if (lists.empty()) throw Error(corpusFile + ": no PMID lists to split the corpus by");
-    std::vector<PmidList> read;
     std::set<std::string, std::less<>> names;
     for (const auto& list : lists) {
         if (const auto problem = splitNameProblem(list.split)) throw ParseError(list.pmidList.string(), 0, *problem);
         if (!names.insert(list.split).second)
             throw ParseError(list.pmidList.string(), 0, "a second PMID list for the split \"" + list.split + "\"");
-        read.push_back(readPmidList(list.pmidList, list.split));
     }
-    // A PMID in two lists: named at its line in the later list, with the earlier one.
-    std::map<std::string, std::pair<std::size_t, std::size_t>, std::less<>> firstSeen;  // pmid -> (list, index)
-    for (std::size_t i = 0; i < read.size(); ++i)
-        for (std::size_t k = 0; k < read[i].pmids.size(); ++k) {
-            const auto [it, inserted] = firstSeen.try_emplace(read[i].pmids[k], i, k);
-            if (!inserted) {
-                const auto& [list, index] = it->second;
-                throw ParseError(read[i].sourceFile, read[i].lines[k],
-                                 "PMID " + read[i].pmids[k] + " is also in the " + read[list].name + " list (" +
-                                     read[list].sourceFile + ":" + std::to_string(read[list].lines[index]) +
-                                     "): a document cannot be in two splits");
-            }
-        }
-    CorpusPartition partition = partitionByPmidLists(corpus, read);
-    if (!partition.absent.empty()) {
-        const auto& first = partition.absent.front();
-        throw ParseError(first.file, first.line,
-                         "PMID " + first.pmid + " of the " + first.list + " list is not in the corpus " + corpusFile +
-                             (partition.absent.size() > 1
-                                  ? " (" + std::to_string(partition.absent.size()) + " listed PMIDs are missing in all)"
-                                  : std::string()));
+    // Each listed PMID is checked against the corpus as it is read, and the reading stops at the
+    // first one that is wrong: what is held is one slot per corpus document (which list names
+    // it, at which line), however long the lists are.
+    struct Owner {
+        std::size_t list = kUnlisted;
+        std::size_t line = 0;
+    };
+    std::vector<Owner> owners(corpus.size());
+    const Document* const firstDocument = corpus.documents().data();
+    for (std::size_t i = 0; i < lists.size(); ++i) {
+        const PmidListSplit& list = lists[i];
+        forEachListedPmid(list.pmidList, [&](std::string_view pmid, const LineReader& reader) {
+            const Document* document = corpus.find(pmid);
+            if (!document)
+                reader.fail("PMID " + std::string(pmid) + " of the " + list.split + " list is not in the corpus " +
+                            corpusFile);
+            Owner& owner = owners[static_cast<std::size_t>(document - firstDocument)];
+            if (owner.list == i)
+                reader.fail("PMID " + std::string(pmid) + " listed twice (first at line " + std::to_string(owner.line) +
+                            ")");
+            if (owner.list != kUnlisted)
+                reader.fail("PMID " + std::string(pmid) + " is also in the " + lists[owner.list].split + " list (" +
+                            lists[owner.list].pmidList.string() + ":" + std::to_string(owner.line) +
+                            "): a document cannot be in two splits");
+            owner = {i, reader.lineNumber()};
+        });
     }
     SplitsFromPmidLists result;
+    for (const auto& list : lists) {
+        Corpus split(list.split);
+        split.sourceFiles = corpus.sourceFiles;
+        split.sourceFiles.push_back(list.pmidList.string());
+        result.splits.push_back({list.split, std::move(split)});
+    }
+    std::vector<std::string> unlisted;
+    for (std::size_t d = 0; d < corpus.size(); ++d) {
+        const Document& document = corpus.documents()[d];
+        if (owners[d].list == kUnlisted)
+            unlisted.push_back(document.pmid());
+        else
+            result.splits[owners[d].list].corpus.add(document);
+    }
     result.notes = corpus.diagnostics;
-    if (!partition.unlisted.empty())
+    if (!unlisted.empty())
         result.notes.push_back({corpusFile, 0,
-                                std::to_string(partition.unlisted.size()) + " of " + std::to_string(corpus.size()) +
-                                    " documents are in no PMID list and in no split: " + examples(partition.unlisted)});
-    result.splits = std::move(partition.splits);
+                                std::to_string(unlisted.size()) + " of " + std::to_string(corpus.size()) +
+                                    " documents are in no PMID list and in no split: " + examples(unlisted)});
     return result;
 }
 

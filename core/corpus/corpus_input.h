@@ -52,6 +52,9 @@ struct SplitsFromPmidLists {
 ///  - a PMID in two lists (the splits would share a document: a leak between them),
 ///  - two lists of one split name, and split names that splitNameProblem() refuses (line 0).
 /// Documents in no list are a note (evaluating on a subset of the splits is legitimate).
+/// Each listed PMID is checked as it is read, and the reading stops at the first wrong one.
+/// Memory: the corpus and its split copies, plus one slot per corpus document; nothing per
+/// listed PMID (forEachListedPmid), so a list of millions of unknown ids costs one line.
 SplitsFromPmidLists readSplitsByPmidLists(const std::filesystem::path& corpus, std::span<const PmidListSplit> lists,
                                           const CorpusReadOptions& options = {});
 

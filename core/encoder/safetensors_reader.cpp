@@ -13,6 +13,7 @@
 #include "encoder/safetensors.h"
 #include "encoder/safetensors_layout.h"
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_file.h"
 
 namespace linkscope::encoder {
@@ -240,8 +241,7 @@ std::uint64_t TensorInfo::elementCount() const noexcept {
 
 SafetensorsFile SafetensorsFile::read(const std::filesystem::path& file) {
     const std::string name = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ParseError(name, 0, "cannot open safetensors file");
+    InputFileStream in(file, "the safetensors file");
     in.seekg(0, std::ios::end);
     const std::streamoff end = in.tellg();
     in.seekg(0, std::ios::beg);

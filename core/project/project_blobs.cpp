@@ -14,6 +14,7 @@
 #include "project/project_store.h"
 #include "project/project_store_state.h"
 #include "util/atomic_file.h"
+#include "util/input_file.h"
 
 namespace linkscope::project {
 namespace {
@@ -94,7 +95,13 @@ bool ProjectStore::removeBlob(std::string_view name) {
 void ProjectStore::putBlobFromFile(std::string_view name, const std::filesystem::path& source) {
     checkBlobName(state_->file, name);
     const std::string what = "store " + source.string() + " as the blob \"" + std::string(name) + "\"";
-    std::ifstream in(source, std::ios::binary);
+    InputFileStream in = [&] {
+        try {
+            return InputFileStream(source);  // a FIFO or device is refused, not waited on
+        } catch (const Error& e) {
+            throw Error(state_->file.string() + ": cannot " + what + ": " + e.what());
+        }
+    }();
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(source, ec);
     if (!in || ec) throw Error(state_->file.string() + ": cannot " + what + ": the file cannot be read");

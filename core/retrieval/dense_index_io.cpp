@@ -22,6 +22,7 @@
 #include "util/atomic_file.h"
 #include "util/checksummed_writer.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope::retrieval {
 
@@ -228,8 +229,7 @@ DenseIndex DenseIndex::load(const std::filesystem::path& file, const std::string
     const auto fail = [&name](const std::string& message) -> ParseError { return ParseError(name, 0, message); };
     std::error_code error;
     if (std::filesystem::is_directory(file, error)) throw fail("cannot open the dense index file: it is a folder");
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (!in) throw fail("cannot open the dense index file");
+    InputFileStream in(file, "the dense index file", std::ios::binary | std::ios::ate);
     const auto end = static_cast<std::streamoff>(in.tellg());
     if (end < 0) throw fail("cannot read the dense index file");
     const auto fileBytes = static_cast<std::uint64_t>(end);

@@ -13,6 +13,7 @@
 #include "util/atomic_file.h"
 #include "util/checksummed_writer.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope::retrieval {
 
@@ -187,8 +188,7 @@ KnnDatastore KnnDatastore::load(const std::filesystem::path& file, const std::st
     const auto fail = [&name](const std::string& message) { return ParseError(name, 0, message); };
     std::error_code error;
     if (std::filesystem::is_directory(file, error)) throw fail("cannot open the kNN datastore file: it is a folder");
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (!in) throw fail("cannot open the kNN datastore file");
+    InputFileStream in(file, "the kNN datastore file", std::ios::binary | std::ios::ate);
     const auto end = static_cast<std::streamoff>(in.tellg());
     if (end < 0) throw fail("cannot read the kNN datastore file");
     const auto fileBytes = static_cast<std::uint64_t>(end);

@@ -14,6 +14,7 @@
 #include "util/atomic_file.h"
 #include "util/checksummed_writer.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -102,7 +103,7 @@ private:
 
 // Up to `limit` bytes from the start of the file (all of it by default).
 std::string readFileStart(const std::filesystem::path& file, std::size_t limit = std::string::npos) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    InputFileStream in(file, "the sparse index file", std::ios::binary | std::ios::ate);
     const std::streamoff end = in ? static_cast<std::streamoff>(in.tellg()) : -1;
     if (!in || end < 0 || std::filesystem::is_directory(file))
         throw ParseError(file.string(), 0, "cannot open the sparse index file");

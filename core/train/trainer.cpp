@@ -40,6 +40,7 @@
 #include "train/training_data.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/json_file.h"
 
 namespace linkscope::train {
@@ -273,7 +274,8 @@ private:
             state = loopStateFrom(checkpoint / "state.json");
             const fs::path optimizerFile = checkpoint / "optimizer.pt";
             try {
-                torch::load(*optimizer_, optimizerFile.string());
+                InputFileStream in(optimizerFile, "the optimizer state");  // a FIFO or device: refused
+                torch::load(*optimizer_, in);
             } catch (const c10::Error& e) {
                 // LibTorch's message carries a C++ backtrace; its first line says what is wrong.
                 const std::string what = e.what_without_backtrace();
@@ -564,7 +566,8 @@ private:
         const fs::path file = checkpoint / "objective.pt";
         std::vector<torch::Tensor> saved;
         try {
-            torch::load(saved, file.string());
+            InputFileStream in(file, "the objective's weights");  // a FIFO or device: refused
+            torch::load(saved, in);
         } catch (const c10::Error& e) {
             const std::string what = e.what_without_backtrace();
             throw Error(file.string() +

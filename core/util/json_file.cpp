@@ -50,21 +50,6 @@ struct TooDeep {};
 
 }  // namespace
 
-std::string readTextFile(const std::filesystem::path& file, std::size_t maxBytes) {
-    LineReaderOptions options;
-    options.maxLineBytes = std::min(options.maxLineBytes, maxBytes);
-    LineReader reader(file, options);
-    std::string text, line;
-    for (bool first = true; reader.next(line); first = false) {
-        if (text.size() + line.size() + 1 > maxBytes)
-            reader.fail("the file is larger than " + std::to_string(maxBytes) + " bytes (decompressed), more than " +
-                        "this reader holds in memory");
-        if (!first) text += '\n';
-        text += line;
-    }
-    return text;
-}
-
 void checkJsonDepth(int depth, const std::string& source) {
     if (depth > kMaxJsonDepth) throw ParseError(source, 0, depthMessage());
 }

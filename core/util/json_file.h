@@ -8,20 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/text_file.h"  // readTextFile, kMaxTextFileBytes
+
 namespace linkscope {
 
 class LineReader;
-
-/// Text files read whole are refused beyond this (once decompressed) by default. The JSON files
-/// of the engine (config.json, tokenizer files, manifests, presets, run files) are kilobytes;
-/// nlohmann holds about 10 to 20 bytes per byte of text, so 64 MiB bounds a reader near 1 GB.
-/// BioC XML passes its own, larger bound.
-inline constexpr std::size_t kMaxTextFileBytes = std::size_t{64} << 20;
-
-/// The file's lines joined with "\n" (no newline after the last), so that an error at the end
-/// of a truncated file is reported on its last line. Throws ParseError as LineReader does, and
-/// when the text grows beyond maxBytes (checked as it is read, before it is held).
-std::string readTextFile(const std::filesystem::path& file, std::size_t maxBytes = kMaxTextFileBytes);
 
 /// Nesting of arrays and objects that any JSON the engine reads may reach. nlohmann parses and
 /// frees deep nesting without recursion, but dump() and the readers' own walks recurse: a

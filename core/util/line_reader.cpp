@@ -3,31 +3,26 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/input_file.h"
 #include "util/utf8.h"
 
 namespace linkscope {
 
 // zlib's gz* functions read plain files transparently, so one code path serves both.
 struct LineReader::Stream {
-    gzFile file = nullptr;
-    ~Stream() {
-        if (file) gzclose(file);
-    }
+    GzipInput file;
 };
 
 LineReader::LineReader(const std::filesystem::path& path, LineReaderOptions options)
     : stream_(std::make_unique<Stream>()), fileName_(path.string()), options_(options) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw ParseError(fileName_, 0, "is a directory, expected a file");
-    if (!std::filesystem::exists(path, ec)) throw ParseError(fileName_, 0, "no such file");
-    stream_->file = gzopen(fileName_.c_str(), "rb");
-    if (!stream_->file) throw ParseError(fileName_, 0, "cannot open for reading");
-    gzbuffer(stream_->file, 1 << 17);
+    // A FIFO, a device or a folder is refused here, before anything waits on it.
+    stream_->file = openGzipInput(path, {}, &fileBytes_);
+    gzbuffer(stream_->file.get(), 1 << 17);
 }
 
 LineReader::~LineReader() = default;
 
-bool LineReader::compressed() const noexcept { return gzdirect(stream_->file) == 0; }
+bool LineReader::compressed() const noexcept { return gzdirect(stream_->file.get()) == 0; }
 
 void LineReader::fail(const std::string& message) const { throw ParseError(fileName_, lineNumber_, message); }
 
@@ -40,10 +35,10 @@ bool LineReader::fill() {
     constexpr std::size_t chunk = 1 << 16;
     const std::size_t old = buffer_.size();
     buffer_.resize(old + chunk);
-    const int got = gzread(stream_->file, buffer_.data() + old, static_cast<unsigned>(chunk));
+    const int got = gzread(stream_->file.get(), buffer_.data() + old, static_cast<unsigned>(chunk));
     if (got < 0) {
         int code = 0;
-        const char* message = gzerror(stream_->file, &code);
+        const char* message = gzerror(stream_->file.get(), &code);
         buffer_.resize(old);
         throw ParseError(fileName_, lineNumber_ + 1,
                          std::string("damaged compressed data: ") + (message ? message : "unknown zlib error"));
@@ -52,7 +47,7 @@ bool LineReader::fill() {
     if (got == 0) {
         // gzread reports a truncated gzip stream as a plain end of file; ask zlib explicitly.
         int code = 0;
-        gzerror(stream_->file, &code);
+        gzerror(stream_->file.get(), &code);
         if (code != Z_OK && code != Z_STREAM_END)
             throw ParseError(fileName_, lineNumber_ + 1, "damaged or truncated compressed data");
         eof_ = true;

@@ -2,6 +2,7 @@
 // Line-by-line reading of text files, plain or gzip-compressed (detected from the content, not
 // the name), with the line number kept for error messages. All readers of the engine use it.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -18,7 +19,9 @@ struct LineReaderOptions {
 
 class LineReader {
 public:
-    /// Opens the file; throws ParseError (line 0) when it cannot be opened.
+    /// Opens the file through InputFile (util/input_file.h): a FIFO, a device or a folder is a
+    /// ParseError (line 0), as is a file that cannot be opened; nothing waits on the path.
+    /// Memory: the line bound (maxLineBytes) plus a read buffer, whatever the file's size.
     explicit LineReader(const std::filesystem::path& path, LineReaderOptions options = {});
     ~LineReader();
     LineReader(const LineReader&) = delete;
@@ -36,6 +39,8 @@ public:
     const std::string& fileName() const noexcept { return fileName_; }
     /// True when the file was gzip-compressed.
     bool compressed() const noexcept;
+    /// The size of the file as stored (compressed or not), when it was opened.
+    std::uint64_t fileBytes() const noexcept { return fileBytes_; }
 
     /// Throws ParseError at the current line.
     [[noreturn]] void fail(const std::string& message) const;
@@ -51,6 +56,7 @@ private:
     std::string buffer_;
     std::size_t position_ = 0;
     std::size_t lineNumber_ = 0;
+    std::uint64_t fileBytes_ = 0;
     bool eof_ = false;
     bool lineEndKnown_ = false;
     char separator_ = '\n';

@@ -215,8 +215,58 @@ private Q_SLOTS:
     // to bytes that are not UTF-8: both are characters XML does not allow.
     void forbiddenCharacterReferences_data() {
         QTest::addColumn<QString>("reference");
-        for (const char* reference : {"&#0;", "&#x0;", "&#xD800;", "&#57343;", "&#x110000;", "&#1;", "&#xFFFE;"})
+        for (const char* reference : {"&#0;", "&#x0;", "&#xD800;", "&#57343;", "&#x110000;", "&#1;", "&#xFFFE;",
+                                      // more than 32 bits: pugixml wrapped these to NUL, a surrogate, 'A'
+                                      "&#4294967296;", "&#x10000D800;", "&#x100000041;", "&#99999999999999999999;",
+                                      "&#x00000000000000000000000;", "&#0000000000000000000001;"})
             QTest::newRow(reference) << QString::fromLatin1(reference);
+    }
+    // A reference that is not one (no digits, a letter among them, no ';', an upper-case X) is
+    // not well-formed XML; pugixml left such text as it stood.
+    void malformedCharacterReferences_data() {
+        QTest::addColumn<QString>("reference");
+        for (const char* reference : {"&#;", "&#x;", "&#12a;", "&#x12g;", "&#X41;", "&#65 "})
+            QTest::newRow(reference) << QString::fromLatin1(reference);
+    }
+    void malformedCharacterReferences() {
+        QFETCH(QString, reference);
+        std::string xml = withAnnotation("");
+        xml.replace(xml.find("Fever and"), 5, "Fe" + reference.toStdString() + "ver");
+        const auto file = dir_.write("malformed-reference.xml", xml);
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 6, "malformed character reference");
+    }
+    // A reference in an attribute is checked as one in a text is.
+    void referencesInAttributesAreChecked() {
+        const auto file = dir_.write(
+            "attribute.xml", withAnnotation("<annotation id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                            "<location offset=\"17&#4294967296;\" length=\"5\"/><text>Cough</text>"
+                                            "</annotation>\n"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 9, "the character reference &#4294967296;");
+    }
+    // Long references whose value is small decode (leading zeros); in a CDATA section "&#0;" is
+    // text, not a reference.
+    void longReferencesAndCdata() {
+        std::string xml = withAnnotation("");
+        xml.replace(xml.find("Fever and cough."), 16, "F&#00000000000101;ver and c&#x000000000006F;ugh.");
+        xml.replace(xml.find("<source>test</source>"), 21, "<source><![CDATA[&#0;]]></source>");
+        const Corpus corpus = readBioC(dir_.write("long-references.xml", xml));
+        QCOMPARE(corpus.documents()[0].title, std::string("Fever and cough."));
+    }
+    // The text is parsed in place (terminators written over it, escapes shortened): lines still
+    // count the file as it was.
+    void linesAreTheFilesAfterInPlaceParsing() {
+        const auto file = dir_.write(
+            "in-place.xml", withAnnotation("<extra>a &amp;&amp;&amp; b\n c &amp;&lt;\n</extra>\n<annotation\n"
+                                           " id=\"1\"><infon key=\"type\">Disease</infon>\n"
+                                           "<location offset=\"30\" length=\"5\"/><text>Cough</text></annotation>\n"));
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 13, "outside the text of document 7");
+    }
+    // A file of tiny elements would make a tree many times its size: refused before it is built.
+    void aTreeFarLargerThanTheTextIsRefused() {
+        std::string many;
+        for (int i = 0; i < 300000; ++i) many += "<x/>";
+        const auto file = dir_.write("tiny-elements.xml", "<collection>" + many + "</collection>\n");
+        LINKSCOPE_EXPECT_PARSE_ERROR(readBioC(file), file, 0, "more than this reader holds in memory");
     }
     void forbiddenCharacterReferences() {
         QFETCH(QString, reference);
