@@ -18,6 +18,7 @@
 #include "eval/multi_report.h"
 #include "eval/per_mention_reader.h"
 #include "eval/report.h"
+#include "util/allocation_guard.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -33,11 +34,16 @@ struct CompareArguments {
     bool json = false;
 };
 
+/// A per-mention file; an allocation it sizes beyond this machine's memory names it.
+eval::EvalResult readRun(const std::filesystem::path& file) {
+    return readNamingFile(file, [&] { return eval::readPerMention(file); });
+}
+
 void compareTwo(const CompareArguments& args) {
     const std::filesystem::path& pathA = args.files[0];
     const std::filesystem::path& pathB = args.files[1];
-    const eval::EvalResult a = eval::readPerMention(pathA);
-    const eval::EvalResult b = eval::readPerMention(pathB);
+    const eval::EvalResult a = readRun(pathA);
+    const eval::EvalResult b = readRun(pathB);
     eval::BootstrapOptions options;
     options.resamples = args.resamples;
     // compareRuns checks that both files hold the same mentions in the same order.
@@ -58,11 +64,12 @@ void compareTwo(const CompareArguments& args) {
 void compareMany(const CompareArguments& args) {
     std::vector<eval::EvalResult> results;
     results.reserve(args.files.size());
-    for (const auto& file : args.files) results.push_back(eval::readPerMention(file));
+    for (const auto& file : args.files) results.push_back(readRun(file));
     std::vector<eval::NamedRun> runs;
     for (std::size_t i = 0; i < args.files.size(); ++i) runs.push_back({args.files[i].string(), &results[i]});
     // The groups are properties of the mentions, the same in every file: the first one's.
-    const std::vector<eval::MentionGroup> groups = eval::mentionGroups(eval::readMentionFacts(args.files.front()));
+    const std::vector<eval::MentionGroup> groups = eval::mentionGroups(
+        readNamingFile(args.files.front(), [&] { return eval::readMentionFacts(args.files.front()); }));
     eval::MultiComparisonOptions options;
     options.k = args.k;
     options.strict = args.strict;

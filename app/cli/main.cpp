@@ -3,6 +3,7 @@
 
 #include <iostream>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -64,6 +65,11 @@ int main(int argc, char** argv) {
         // reaches here is named by its command, never a bare "std::bad_alloc".
         std::cerr << "linkscope-cli: error: " << commandName(app)
                   << ": out of memory (an input or option asked for more memory than this machine can give)\n";
+        return 1;
+    } catch (const std::length_error& e) {
+        // A size beyond what a container can hold at all ("vector::reserve"): as above.
+        std::cerr << "linkscope-cli: error: " << commandName(app)
+                  << ": an input or option asks for a size beyond what this program can hold (" << e.what() << ")\n";
         return 1;
     } catch (const std::exception& e) {
         // One clear message; commands print nothing to stdout before their work is complete.

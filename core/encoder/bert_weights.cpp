@@ -10,6 +10,7 @@
 #include <set>
 
 #include "encoder/safetensors.h"
+#include "util/allocation_guard.h"
 #include "util/error.h"
 
 namespace linkscope::encoder {
@@ -47,7 +48,13 @@ torch::Tensor toFloatTensor(const SafetensorsFile& file, const TensorInfo& info)
                 "dtype " + std::string(dtypeName(info.dtype)) + " is not a weight dtype (F32, F16 or BF16 expected)");
     }
     const auto bytes = file.bytes(info);
-    auto tensor = torch::empty(info.shape, torch::TensorOptions().dtype(stored));
+    torch::Tensor tensor;
+    try {
+        tensor = torch::empty(info.shape, torch::TensorOptions().dtype(stored));
+    } catch (const c10::Error& e) {
+        // LibTorch reports an allocation it cannot make as c10::Error, not std::bad_alloc.
+        tensorError(file.path(), info.name, std::string("cannot be allocated: ") + e.what_without_backtrace());
+    }
     if (bytes.size() != tensor.nbytes())
         tensorError(file.path(), info.name, "byte count does not match its shape");  // the reader checks this too
     if (!bytes.empty())
@@ -86,8 +93,9 @@ StoredTensorName mapStoredTensorName(std::string_view stored) {
 CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> files) {
     CheckpointTensors result;
     for (const auto& path : files) {
-        // One shard in memory at a time: a BERT-large shard is over a gigabyte.
-        const auto file = SafetensorsFile::read(path);
+        // One shard in memory at a time: a BERT-large shard is over a gigabyte. Its header's
+        // sizes decide the allocations: one this machine cannot give names the file.
+        const auto file = readNamingFile(path, [&] { return SafetensorsFile::read(path); });
         for (const auto& info : file.tensors()) {
             const auto mapped = mapStoredTensorName(info.name);
             if (mapped.kind == StoredTensorKind::PretrainingHead) {
@@ -99,7 +107,7 @@ CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> f
                 tensorError(
                     path, info.name,
                     "is the same parameter as \"" + it->second.storedName + "\" in " + it->second.file.string());
-            auto tensor = toFloatTensor(file, info);
+            auto tensor = readNamingFile(path, [&] { return toFloatTensor(file, info); });
             // NaN or infinite weights load without complaint and encode every text to NaN: every
             // similarity is then NaN and the ranking arbitrary. Refused here, naming the tensor.
             if (const auto bad = tensor.numel() - torch::isfinite(tensor).sum().item<std::int64_t>(); bad > 0)
