@@ -63,7 +63,10 @@ Json linkingDifficultyReport(const eval::LinkingDifficulty& d) {
         errors += g.withOutcome - g.correctAt1;
         withOutcome += g.withOutcome;
     }
-    Json report{{"mentions", d.mentions}, {"classes", Json::array()}, {"properties", Json::array()}};
+    Json report{{"mentions", d.mentions},
+                {"distinct_texts", d.distinctTexts},
+                {"classes", Json::array()},
+                {"properties", Json::array()}};
     for (const auto& g : d.classes) report["classes"].push_back(groupJson(g, d.mentions, d.hasOutcomes, errors));
     for (const auto& g : d.properties) report["properties"].push_back(groupJson(g, d.mentions, d.hasOutcomes, errors));
     if (d.hasOutcomes)
@@ -71,7 +74,8 @@ Json linkingDifficultyReport(const eval::LinkingDifficulty& d) {
                                   {"matched", withOutcome},
                                   {"unmatched", d.outcomesUnmatched},
                                   {"acc_at_1", ratio(withOutcome - errors, withOutcome)},
-                                  {"errors", errors}};
+                                  {"errors", errors},
+                                  {"distinct_wrong_texts", d.distinctWrongTexts}};
     return report;
 }
 

@@ -150,6 +150,7 @@ LinkingDifficulty profileLinkingDifficulty(const Corpus& corpus, const kb::Knowl
     std::size_t matched = 0;
     std::vector<GroupTexts> classTexts(kDifficultyClassCount);
     std::vector<GroupTexts> propertyTexts(kPropertyCount);
+    GroupTexts allTexts;
 
     const auto byName = entitiesByNormalizedName(kb);
     const ChemicalLexicon chemicals(options.chemicalNames, options.minChemicalNameLength);
@@ -210,10 +211,14 @@ LinkingDifficulty profileLinkingDifficulty(const Corpus& corpus, const kb::Knowl
             else
                 texts.wrong.insert(text);
         };
+        allTexts.all.insert(text);
+        if (outcome && !outcome->correctAt(1)) allTexts.wrong.insert(text);
         count(out.classes[static_cast<std::size_t>(c)], classTexts[static_cast<std::size_t>(c)]);
         for (const std::size_t p : properties) count(out.properties[p], propertyTexts[p]);
     }
     out.outcomesUnmatched = out.outcomes - std::min(out.outcomes, matched);
+    out.distinctTexts = allTexts.all.size();
+    out.distinctWrongTexts = allTexts.wrong.size();
     for (std::size_t c = 0; c < kDifficultyClassCount; ++c) {
         out.classes[c].distinctTexts = classTexts[c].all.size();
         out.classes[c].distinctWrongTexts = classTexts[c].wrong.size();

@@ -70,6 +70,9 @@ struct LinkingDifficulty {
     bool hasOutcomes = false;
     std::size_t outcomes = 0;           ///< mention outcomes given
     std::size_t outcomesUnmatched = 0;  ///< of those, on no mention of the corpus
+    /// Distinct query texts of the mentions with a concept, and of those linked wrongly.
+    std::size_t distinctTexts = 0;
+    std::size_t distinctWrongTexts = 0;
 };
 
 struct DifficultyOptions {

@@ -161,6 +161,7 @@ private Q_SLOTS:
         QCOMPARE(group(d.properties, "seen in training").correctAt1, std::size_t{1});
         QCOMPARE(group(d.properties, "unseen in training").withOutcome, std::size_t{1});
         QCOMPARE(group(d.properties, "unseen in training").distinctWrongTexts, std::size_t{1});
+        QCOMPARE(d.distinctWrongTexts, std::size_t{2});  // "beta disease", "nephrotoxicity"
     }
     void repeatedStringsAreCountedOnce() {
         const LinkingDifficulty d = profileLinkingDifficulty(corpus_, kb_, diseases());
@@ -168,6 +169,7 @@ private Q_SLOTS:
         QCOMPARE(ofClass(d, DifficultyClass::NoKbName).distinctTexts, std::size_t{3});
         QCOMPARE(ofClass(d, DifficultyClass::GoldName).distinctTexts, std::size_t{2});
         QCOMPARE(ofClass(d, DifficultyClass::GoldName).distinctWrongTexts, std::size_t{0});
+        QCOMPARE(d.distinctTexts, std::size_t{9});  // every mention with a concept, once
     }
 };
 
