@@ -1,0 +1,247 @@
+// The memory bounds the readers state, measured: each read runs in a child process whose peak
+// resident size is reset just before it (/proc/self/clear_refs) and read just after (VmHWM),
+// so the figure is what the read itself added. Bounds as the readers declare them:
+//  - BioC XML (corpus/bioc_reader.h): within 16 x its text; a gzip bomb holds its text once;
+//  - PMID lists split over a corpus (corpus/corpus_input.h): within 16 x corpus + lists, and
+//    a list of unknown ids stops at the first one, whatever its length;
+//  - lines (util/line_reader.h): the line bound, whatever the decompressed size;
+//  - readTextFile (util/text_file.h): at most 3 x its text.
+// Inputs are a few megabytes (decompressed tens), so that the suite takes seconds.
+#include "fixtures.h"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "corpus/bioc_reader.h"
+#include "corpus/corpus_input.h"
+#include "corpus/pmid_list.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+#include "util/text_file.h"
+
+using namespace linkscope;
+
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+// What a read may add whatever its input: buffers, the allocator's arenas, code paged in.
+constexpr std::size_t kFixedBytes = 24 * kMiB;
+
+std::size_t statusBytes(const char* field) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    const std::string prefix = std::string(field) + ":";
+    while (std::getline(status, line))
+        if (line.starts_with(prefix)) return std::stoull(line.substr(prefix.size())) * 1024;  // "NNN kB"
+    return 0;
+}
+
+bool canResetPeak() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+    clear.flush();
+    return static_cast<bool>(clear);
+}
+
+struct Measured {
+    std::size_t peakGrowth = 0;  // bytes
+    std::string outcome;         // "ok" or the error's what()
+};
+
+// Runs `read` in a child; its peak resident growth and how it ended.
+Measured measure(const std::function<void()>& read) {
+    int fds[2];
+    if (::pipe(fds) != 0) qFatal("pipe failed");
+    const pid_t pid = ::fork();
+    if (pid < 0) qFatal("fork failed");
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string outcome = "ok";
+        canResetPeak();
+        const std::size_t before = statusBytes("VmRSS");
+        try {
+            read();
+        } catch (const std::exception& e) {
+            outcome = e.what();
+        }
+        const std::size_t peak = statusBytes("VmHWM");
+        const std::string report = std::to_string(peak > before ? peak - before : 0) + " " + outcome;
+        const ssize_t written = ::write(fds[1], report.data(), report.size());
+        ::_exit(written == static_cast<ssize_t>(report.size()) ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string report;
+    char chunk[4096];
+    for (ssize_t got; (got = ::read(fds[0], chunk, sizeof chunk)) > 0;)
+        report.append(chunk, static_cast<std::size_t>(got));
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || report.find(' ') == std::string::npos)
+        return {0, "the child did not report (status " + std::to_string(status) + ")"};
+    const auto space = report.find(' ');
+    return {std::stoull(report.substr(0, space)), report.substr(space + 1)};
+}
+
+// Writes `pieces()` gzip-compressed, piece by piece (nothing of the size held at once).
+void writeGzipStream(const std::filesystem::path& path, const std::function<bool(std::string&)>& nextPiece) {
+    gzFile file = gzopen(path.c_str(), "wb1");
+    QVERIFY(file);
+    std::string piece;
+    while (nextPiece(piece))
+        QCOMPARE(gzwrite(file, piece.data(), static_cast<unsigned>(piece.size())), int(piece.size()));
+    QCOMPARE(gzclose(file), Z_OK);
+}
+
+std::string bioCDocument(std::size_t pmid) {
+    const std::string id = std::to_string(pmid);
+    const std::string title = "Fever and cough in patient " + id + ".";
+    const std::string abstract = "Cough persisted after fever; no rash was seen in case " + id + ".";
+    const std::size_t abstractStart = title.size() + 1;
+    return "<document><id>" + id + "</id>\n<passage><infon key=\"type\">title</infon><offset>0</offset><text>" + title +
+           "</text>\n<annotation id=\"1\"><infon key=\"type\">Disease</infon>" +
+           "<infon key=\"identifier\">MESH:D005334</infon><location offset=\"0\" length=\"5\"/><text>Fever</text>"
+           "</annotation>\n</passage>\n<passage><infon key=\"type\">abstract</infon><offset>" +
+           std::to_string(abstractStart) + "</offset><text>" + abstract + "</text>\n<annotation id=\"2\">" +
+           "<infon key=\"type\">Disease</infon><infon key=\"identifier\">MESH:D003371</infon><location offset=\"" +
+           std::to_string(abstractStart) +
+           "\" length=\"5\"/><text>Cough</text></annotation>\n</passage>\n</document>\n";
+}
+
+}  // namespace
+
+class TestReaderMemory : public QObject {
+    Q_OBJECT
+    test::FixtureDir dir_;
+
+    static void expectWithin(const Measured& measured, std::size_t bound, const char* what) {
+        qInfo("%s: peak grew by %.1f MiB (bound %.1f MiB): %s", what, double(measured.peakGrowth) / double(kMiB),
+              double(bound) / double(kMiB), measured.outcome.substr(0, 160).c_str());
+        QVERIFY2(measured.peakGrowth <= bound, what);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer's shadow memory and quarantine make resident sizes say nothing of the reader");
+#endif
+        if (!canResetPeak()) QSKIP("/proc/self/clear_refs cannot be written here: the peak cannot be measured");
+    }
+
+    void bioCWithinSixteenTimesItsText() {
+        const auto file = dir_.path("collection.xml");
+        {
+            std::ofstream out(file, std::ios::binary);
+            out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<collection><source>test</source>\n";
+            for (std::size_t pmid = 1; pmid <= 12000; ++pmid) out << bioCDocument(pmid);
+            out << "</collection>\n";
+        }
+        const std::size_t bytes = std::filesystem::file_size(file);
+        const Measured measured = measure([&] {
+            const Corpus corpus = readBioC(file);
+            if (corpus.size() != 12000)
+                throw std::runtime_error("read " + std::to_string(corpus.size()) + " documents");
+        });
+        QCOMPARE(measured.outcome, std::string("ok"));
+        expectWithin(measured, 16 * bytes + kFixedBytes, "BioC, plain");
+    }
+
+    // A small gzip that expands to many megabytes: the text is held once, not twice or three
+    // times (a doubling string and pugixml's copy of it).
+    void bioCGzipBombHoldsItsTextOnce() {
+        const auto file = dir_.path("bomb.xml.gz");
+        constexpr std::size_t kDecompressed = 96 * kMiB;
+        std::size_t written = 0;
+        writeGzipStream(file, [&](std::string& piece) {
+            if (written >= kDecompressed) return false;
+            piece = written == 0 ? "<collection>\n" : std::string(4095, ' ') + '\n';
+            if (written + piece.size() >= kDecompressed) piece += "</collection>\n";
+            written += piece.size();
+            return true;
+        });
+        const Measured measured = measure([&] { (void)readBioC(file); });
+        QVERIFY2(measured.outcome.find("holds no <document>") != std::string::npos, measured.outcome.c_str());
+        // The text, its newline index (an eighth) and the fixed part.
+        expectWithin(measured, written + written / 4 + kFixedBytes, "BioC, gzip of blanks");
+    }
+
+    void aListOfUnknownIdsStopsAtTheFirst() {
+        std::string corpus;
+        for (int pmid = 1; pmid <= 2000; ++pmid)
+            corpus += std::to_string(pmid) + "|t|Title " + std::to_string(pmid) + "\n" + std::to_string(pmid) +
+                      "|a|Abstract text.\n\n";
+        const auto corpusFile = dir_.write("corpus.txt", corpus);
+        const auto list = dir_.path("unknown.txt");
+        {
+            std::ofstream out(list);
+            for (std::size_t id = 100000000; id < 101000000; ++id) out << id << '\n';  // a million ids, 9 MB
+        }
+        const std::size_t bytes = corpus.size() + std::filesystem::file_size(list);
+        const std::vector<PmidListSplit> lists{{"test", list}};
+        const Measured measured = measure([&] { (void)readSplitsByPmidLists(corpusFile, lists); });
+        QVERIFY2(measured.outcome.find(list.string() + ":1: PMID 100000000 of the test list is not in the corpus") !=
+                     std::string::npos,
+                 measured.outcome.c_str());
+        expectWithin(measured, 16 * bytes + kFixedBytes, "PMID list of unknown ids");
+    }
+
+    void listsNamingTheWholeCorpusWithinSixteenTimesTheirInput() {
+        std::string corpus, train, test;
+        for (int pmid = 1; pmid <= 60000; ++pmid) {
+            const std::string id = std::to_string(pmid);
+            corpus += id + "|t|Title " + id + "\n" + id + "|a|Abstract text of " + id + ".\n" + id +
+                      "\t0\t5\tTitle\tDisease\tD000001\n\n";
+            (pmid % 5 == 0 ? test : train) += id + "\n";
+        }
+        test += "999999999\n";  // unknown, at the end: everything before it has been read
+        const auto corpusFile = dir_.write("whole.txt", corpus);
+        const std::vector<PmidListSplit> lists{{"train", dir_.write("train.txt", train)},
+                                               {"test", dir_.write("test.txt", test)}};
+        const std::size_t bytes = corpus.size() + train.size() + test.size();
+        const Measured measured = measure([&] { (void)readSplitsByPmidLists(corpusFile, lists); });
+        QVERIFY2(measured.outcome.find("PMID 999999999 of the test list is not in the corpus") != std::string::npos,
+                 measured.outcome.c_str());
+        expectWithin(measured, 16 * bytes + kFixedBytes, "PMID lists over a corpus");
+    }
+
+    // Line readers hold a line: a gzip of blank lines costs its buffer, not its size.
+    void blankLinesCostNothing() {
+        const auto file = dir_.path("blank.txt.gz");
+        std::size_t written = 0;
+        writeGzipStream(file, [&](std::string& piece) {
+            piece = std::string(kMiB, '\n');
+            written += piece.size();
+            return written <= 128 * kMiB;
+        });
+        const Measured measured = measure([&] { (void)readPmidList(file); });
+        QVERIFY2(measured.outcome.find("no PMIDs") != std::string::npos, measured.outcome.c_str());
+        expectWithin(measured, kFixedBytes, "PMID list, gzip of newlines");
+    }
+
+    void readTextFileWithinThreeTimesItsText() {
+        const auto file = dir_.path("large.json.gz");
+        std::size_t written = 0;
+        writeGzipStream(file, [&](std::string& piece) {
+            if (written >= 40 * kMiB) return false;
+            piece = written == 0 ? "[\"" : std::string(kMiB, 'x');
+            if (written + piece.size() >= 40 * kMiB) piece += "\"]";
+            written += piece.size();
+            return true;
+        });
+        const Measured measured = measure([&] {
+            if (readTextFile(file).size() != written) throw std::runtime_error("short text");
+        });
+        QCOMPARE(measured.outcome, std::string("ok"));
+        expectWithin(measured, 3 * written + kFixedBytes, "readTextFile, gzip");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReaderMemory)
+#include "test_reader_memory.moc"
