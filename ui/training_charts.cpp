@@ -60,11 +60,15 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QSplitter(Qt::Vertical, parent
     addWidget(plotWithSaveButton(accuracyView_, QStringLiteral("dev-accuracy"), this, QSize(320, 200)));
 }
 
-void TrainingCharts::reset(bool maskedLm) {
+void TrainingCharts::reset(bool maskedLm, bool kbHoldout) {
     lossSeries_->clear();
     accuracySeries_->clear();
-    accuracySeries_->setName(maskedLm ? tr("held-out masked-token accuracy") : tr("dev Acc@1"));
-    accuracyView_->chart()->setTitle(maskedLm ? tr("Held-out masked-token accuracy") : tr("Dev Acc@1"));
+    accuracySeries_->setName(maskedLm    ? tr("held-out masked-token accuracy")
+                             : kbHoldout ? tr("held-out KB names Acc@1")
+                                         : tr("dev Acc@1"));
+    accuracyView_->chart()->setTitle(maskedLm    ? tr("Held-out masked-token accuracy")
+                                     : kbHoldout ? tr("Held-out KB names Acc@1")
+                                                 : tr("Dev Acc@1"));
     lossMax_ = 0;
     setNiceRange(lossX_, 0, 1, 6, true);
     setNiceRange(lossY_, 0, 1);

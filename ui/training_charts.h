@@ -19,8 +19,9 @@ public:
     explicit TrainingCharts(QWidget* parent = nullptr);
 
     /// Empties both curves for a new run; `maskedLm`: the run is the masked-LM stage, whose
-    /// validation measures the held-out masked-token accuracy.
-    void reset(bool maskedLm);
+    /// validation measures the held-out masked-token accuracy; `kbHoldout`: the run has no dev
+    /// split, and validates on names held out of the KB (train/kb_holdout.h).
+    void reset(bool maskedLm, bool kbHoldout = false);
     /// Appends the update's losses; the step and epoch axes follow the run.
     void showUpdate(const TrainingUpdate& update);
     /// The validation after `epoch` (0: the untrained model).

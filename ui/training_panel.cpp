@@ -30,6 +30,7 @@
 #include "train/run_directory.h"
 #include "train/schedule_choice.h"
 #include "train/training_preset.h"
+#include "training_run_summary.h"
 #include "training_worker.h"
 #include "util/error.h"
 
@@ -481,7 +482,7 @@ bool TrainingPanel::startRun(const QString& presetFile, const QString& schedule,
 
     runDirectory_ = directory;
     runStore_ = store_;
-    charts_->reset(maskedLmStage_);
+    charts_->reset(maskedLmStage_, request.devSplit.isEmpty());
     progress_->setValue(0);
     progress_->setFormat(tr("Starting…"));
     warning_->clear();
@@ -549,13 +550,13 @@ void TrainingPanel::onFinished(const QString& directory) {
         }
     }
     runStore_ = nullptr;
-    // The kept model's collapse, from run.json: also when no validation was watched live.
+    // The kept model's collapse and its validation's warnings, from run.json: also when no
+    // validation was watched live (training_run_summary.h).
     try {
         const auto info = train::readRunInfo(directory.toStdString());
-        if (!info.collapse.empty()) {
-            warning_->setText(tr("Warning: the kept model is no linker — %1. It proposes (nearly) one entity for "
-                                 "every mention; do not link with it.")
-                                  .arg(QString::fromStdString(info.collapse)));
+        if (const QString line = validationLine(info); !line.isEmpty()) message += QStringLiteral(" — ") + line;
+        if (const QString warnings = finishedRunWarnings(info); !warnings.isEmpty()) {
+            warning_->setText(warnings);
             warning_->show();
         }
     } catch (const std::exception&) {

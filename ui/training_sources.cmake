@@ -8,6 +8,8 @@ set(LINKSCOPE_UI_TRAINING_SOURCES
     training_charts.h
     training_panel.cpp
     training_panel.h
+    training_run_summary.cpp
+    training_run_summary.h
     training_worker.cpp
     training_worker.h)
 target_sources(linkscope_ui PRIVATE ${LINKSCOPE_UI_TRAINING_SOURCES})

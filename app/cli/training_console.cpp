@@ -13,7 +13,9 @@
 #include <sstream>
 #include <string_view>
 
+#include "train/kb_holdout.h"
 #include "train/run_directory.h"
+#include "train/validation_summary.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -112,9 +114,11 @@ fs::path compactPresetFile(const fs::path& given, const std::optional<fs::path>&
 
 void printSummary(const train::TrainingResult& result, const fs::path& run, const std::string& metric) {
     const train::RunInfo& info = result.info;
-    std::cout << metric << ": ";
+    const auto& validation = info.validation;
+    const bool heldOut = validation && validation->source == train::kValidationFromKbHoldout;
+    std::cout << (heldOut ? train::validationMetricName(validation->source) : metric) << ": ";
     if (info.bestDevAccuracy < 0.0) {
-        std::cout << "no validation data, the last epoch's model is kept\n";
+        std::cout << "not validated, the last epoch's model is kept\n";
     } else {
         std::cout << "untrained " << formatAccuracy(info.untrainedDevAccuracy) << " -> best "
                   << formatAccuracy(info.bestDevAccuracy) << " (epoch " << info.bestEpoch << ")\n";
@@ -122,6 +126,17 @@ void printSummary(const train::TrainingResult& result, const fs::path& run, cons
     std::cout << "epochs: " << info.epochsDone << ", wall time " << formatSeconds(info.seconds) << " on " << info.device
               << '\n';
     std::cout << "model: " << train::modelDirectory(run).string() << '\n';
+    if (heldOut)
+        std::cout << "validated on the KB: no dev set was given, so " << validation->queries << " of its "
+                  << validation->eligibleConcepts << " concepts with two names or more were held out of training ("
+                  << validation->holdoutShare * 100.0 << " % of them, at least " << train::kKbHoldoutFloor
+                  << " where the KB allows, at most " << train::kKbHoldoutMost
+                  << "); each is asked for by one of its names, linked against the other names\n";
+    if (validation && validation->sparseAcc1 >= 0.0)
+        std::cout << "sparse linker (TF-IDF) on the same queries: Acc@1 " << formatAccuracy(validation->sparseAcc1)
+                  << ", the kept model: " << formatAccuracy(validation->keptAcc1) << '\n';
+    if (validation)
+        for (const auto& warning : validation->warnings) std::cout << "WARNING: " << warning << '\n';
     if (!info.collapse.empty())
         std::cout << "WARNING: the kept model is no linker: " << info.collapse
                   << ". It proposes (nearly) one entity for every mention; do not use it for linking.\n";

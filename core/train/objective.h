@@ -131,9 +131,11 @@ std::unique_ptr<Objective> makeContextAlignmentObjective(const TrainingPreset& p
 std::unique_ptr<Objective> makeMaskedLmObjective(const TrainingPreset& preset, std::span<const std::string> texts,
                                                  encoder::BertEncoderModel& model,
                                                  const encoder::BertTokenizer& tokenizer);
-/// SapBERT's self-alignment over the synonym pairs of `kbs` (synonym_pairs.h).
+/// SapBERT's self-alignment over the synonym pairs of `kbs` (synonym_pairs.h), without the
+/// pairs of the concepts `heldOut` keeps for validation.
 std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& preset,
-                                                      std::span<const kb::KnowledgeBase* const> kbs);
+                                                      std::span<const kb::KnowledgeBase* const> kbs,
+                                                      const KbHoldout* heldOut = nullptr);
 
 /// The objective of the preset's method; `kbs`: the vocabularies the self-alignment pairs
 /// synonyms of (empty: `kb` alone; the other methods read `kb` only).

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "train/run_files.h"
+#include "train/validation_summary_json.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -22,7 +23,7 @@ namespace {
 constexpr std::array<std::string_view, 4> kStatuses = {"running", "cancelled", "finished", "failed"};
 
 // The keys of run.json, in the order writeRunInfo writes them.
-constexpr std::array<std::string_view, 15> kKeys = {"status",
+constexpr std::array<std::string_view, 16> kKeys = {"status",
                                                     "preset",
                                                     "schedule",
                                                     "schedule_reason",
@@ -36,10 +37,11 @@ constexpr std::array<std::string_view, 15> kKeys = {"status",
                                                     "seconds",
                                                     "error",
                                                     "collapse",
-                                                    "collapsed_validations"};
+                                                    "collapsed_validations",
+                                                    "validation"};
 // Keys that run.json files of older versions lack (read with a default).
-constexpr std::array<std::string_view, 4> kOptionalKeys = {"preset", "schedule_reason", "collapse",
-                                                           "collapsed_validations"};
+constexpr std::array<std::string_view, 5> kOptionalKeys = {"preset", "schedule_reason", "collapse",
+                                                           "collapsed_validations", "validation"};
 
 // Reads run.json's values with messages that name the file and the key. run.json is written
 // whole by writeRunInfo, so every key is required (but those older versions did not write) and
@@ -70,6 +72,13 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& message) const { reader_.fail(message); }
+
+    /// run.json's "validation" (validation_summary_json.h), absent in older versions.
+    std::optional<ValidationSummary> validation() {
+        auto nested = reader_.object("validation");
+        if (!nested) return std::nullopt;
+        return readValidationSummary(*nested);
+    }
 
 private:
     // False for an optional key that is absent; an error for a required one.
@@ -132,6 +141,7 @@ RunInfo readRunInfo(const std::filesystem::path& run) {
     info.error = reader.text("error");
     info.collapse = reader.text("collapse");
     info.collapsedValidations = reader.count("collapsed_validations");
+    info.validation = reader.validation();
     return info;
 }
 
@@ -161,6 +171,7 @@ void writeRunInfo(const std::filesystem::path& run, const RunInfo& info) {
     json["error"] = info.error;
     json["collapse"] = info.collapse;
     json["collapsed_validations"] = info.collapsedValidations;
+    if (info.validation) json["validation"] = validationSummaryJson(*info.validation);
 
     std::error_code ec;
     std::filesystem::create_directories(run, ec);

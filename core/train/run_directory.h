@@ -14,6 +14,7 @@
 #include <string>
 
 #include "train/training_preset.h"
+#include "train/validation_summary.h"
 
 namespace linkscope::train {
 
@@ -38,6 +39,9 @@ struct RunInfo {
     std::string collapse;
     /// Validations (the untrained one included) whose model had collapsed.
     std::size_t collapsedValidations = 0;
+    /// What the kept model was chosen on and how it compares with the sparse linker, with its
+    /// warnings (validation_summary.h); absent in run.json files of older versions.
+    std::optional<ValidationSummary> validation;
 
     friend bool operator==(const RunInfo&, const RunInfo&) = default;
 };

@@ -57,8 +57,10 @@ private:
 }  // namespace
 
 std::unique_ptr<Objective> makeSelfAlignmentObjective(const TrainingPreset& preset,
-                                                      std::span<const kb::KnowledgeBase* const> kbs) {
-    return std::make_unique<SelfAlignmentObjective>(preset, buildSynonymPairs(kbs, preset.selfAlignment, preset.seed));
+                                                      std::span<const kb::KnowledgeBase* const> kbs,
+                                                      const KbHoldout* heldOut) {
+    return std::make_unique<SelfAlignmentObjective>(preset,
+                                                    buildSynonymPairs(kbs, preset.selfAlignment, preset.seed, heldOut));
 }
 
 }  // namespace linkscope::train

@@ -11,7 +11,7 @@
 namespace linkscope::train {
 
 SynonymPairs buildSynonymPairs(std::span<const kb::KnowledgeBase* const> kbs, const SelfAlignmentSettings& settings,
-                               std::uint64_t seed) {
+                               std::uint64_t seed, const KbHoldout* heldOut) {
     if (kbs.empty()) throw Error("self-alignment: no vocabulary to pair synonyms from");
     // One dictionary over all vocabularies: one entry per distinct normalized name, with every
     // concept that has it (the builder merges the ids of a name met again).
@@ -29,19 +29,25 @@ SynonymPairs buildSynonymPairs(std::span<const kb::KnowledgeBase* const> kbs, co
     for (const auto& entry : dictionary) {
         const auto name = static_cast<std::uint32_t>(out.names.size());
         out.names.push_back(entry.name);
+        const bool queried = heldOut && heldOut->holdsName(entry.name);
         for (const auto& id : entry.ids) {
             auto [it, added] = conceptOf.try_emplace(id, static_cast<std::uint32_t>(out.conceptIds.size()));
             if (added) {
                 out.conceptIds.push_back(id);
                 conceptNames.emplace_back();
             }
-            conceptNames[it->second].push_back(name);
+            if (!queried) conceptNames[it->second].push_back(name);
         }
     }
 
     std::mt19937_64 rng(seed);
     for (std::uint32_t conceptIndex = 0; conceptIndex < conceptNames.size(); ++conceptIndex) {
         const auto& names = conceptNames[conceptIndex];
+        if (heldOut && heldOut->holdsConcept(out.conceptIds[conceptIndex])) {
+            ++out.conceptsHeldOut;
+            continue;
+        }
+        if (names.empty()) continue;  // its one name is a validation query
         if (names.size() == 1) {
             if (settings.singleNamePairs) {
                 out.pairs.push_back({names[0], names[0]});

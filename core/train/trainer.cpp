@@ -28,9 +28,13 @@
 
 #include "corpus/corpus.h"
 #include "encoder/bert_model.h"
+#include "eval/dictionary.h"
 #include "eval/report.h"
 #include "kb/knowledge_base.h"
+#include "retrieval/sparse_index.h"
+#include "retrieval/tfidf_settings.h"
 #include "train/collapse_check.h"
+#include "train/kb_holdout.h"
 #include "train/loop_state.h"
 #include "train/method_linker.h"
 #include "train/objective.h"
@@ -38,6 +42,7 @@
 #include "train/run_recovery.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
+#include "train/validation_summary.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/input_file.h"
@@ -254,9 +259,14 @@ private:
         }
         // The masked-LM stage reads documents only: it needs no dictionary of names (73,904 of
         // MEDIC's, each tokenized) and no dev queries, which its own validation does not read.
-        if (!ownValidation())
+        // Without a dev corpus the KB holds validation data out (kb_holdout.h); a run begun by
+        // an older version, which recorded no validation, resumes as it began.
+        const bool holdOut = !inputs_.dev && (!options_.resume || info_.validation.has_value());
+        if (!ownValidation()) {
             data_ = buildTrainingData(preset_, schedule_, *inputs_.kb, inputs_.train, inputs_.dev, inputs_.queries,
-                                      tokenCounter());
+                                      tokenCounter(), holdOut);
+            startValidationSummary();
+        }
         objective_ = preset_.method == Method::MaskedLm
                          ? makeMaskedLmObjective(preset_, documentTexts(), encoder_.model(), encoder_.tokenizer())
                          : makeObjective(preset_, data_, *inputs_.kb, inputs_.pretrainingKbs);
@@ -308,6 +318,8 @@ private:
             // A first checkpoint, so that a run cancelled before its first epoch ends resumes.
             writeCheckpoint(state);
         }
+        // The sparse linker on the same validation queries, once per run: the bar the kept model is held to.
+        if (validates() && info_.validation && info_.validation->sparseAcc1 < 0) measureSparse(state);
         // The untrained model's validation (again, when a run cancelled before it is resumed).
         const bool atStart = state.epoch == 0 && state.step == 0 && state.globalStep == 0;
         if (atStart && validates() && info_.untrainedDevAccuracy < 0) {
@@ -405,6 +417,7 @@ private:
         }
         info_.seconds = secondsBefore + std::chrono::duration<double>(Clock::now() - started).count();
         if (!validates()) saveBest(nullptr);
+        updateVerdict();
         info_.status = "finished";
         writeRunInfo(run_, info_);
         return {info_, false};
@@ -419,6 +432,7 @@ private:
             eval::EvalResult result;
             report("Validating", 0.0, state);
             const double accuracy = validate(&result);
+            noteEpochAccuracy(state.epoch, accuracy);
             const bool better = accuracy > info_.bestDevAccuracy;
             if (better) {
                 info_.bestDevAccuracy = accuracy;
@@ -447,8 +461,77 @@ private:
             log({{"event", "epoch"}, {"epoch", state.epoch}, {"scalars", scalarValues()}});
         }
         state.validated = true;
+        updateVerdict();
         writeCheckpoint(state);
         writeRunInfo(run_, info_);
+    }
+
+    // run.json's "validation": where the queries come from (dev, a KB holdout, none), checked
+    // on resume against what the run began with, and the holdout's counts in the log.
+    void startValidationSummary() {
+        const std::string source = inputs_.dev              ? kValidationFromDev
+                                   : !data_.holdout.empty() ? kValidationFromKbHoldout
+                                                            : kValidationNone;
+        if (options_.resume) {
+            if (!info_.validation) return;  // begun by an older version
+            if (info_.validation->source != source)
+                throw Error(
+                    run_.string() + ": the run was validated on " + info_.validation->source +
+                    " data and would now be on " + source + "; resume it with the same data (" +
+                    (info_.validation->source == kValidationFromDev ? "give the dev set again" : "without a dev set") +
+                    ")");
+            return;
+        }
+        ValidationSummary summary;
+        summary.source = source;
+        summary.queries = data_.devQueries.queries.size();
+        if (source != kValidationFromDev) {
+            summary.holdoutShare = kKbHoldoutShare;
+            summary.eligibleConcepts = data_.holdout.eligibleConcepts;
+            log({{"event", "kb_holdout"},
+                 {"concepts", data_.holdout.conceptIds.size()},
+                 {"eligible_concepts", data_.holdout.eligibleConcepts},
+                 {"share", kKbHoldoutShare},
+                 {"training_parts_held_out", data_.trainPartsHeldOut}});
+        }
+        info_.validation = std::move(summary);
+        updateVerdict();
+    }
+
+    // The validation after epoch `epoch` (1-based) in run.json's list; a validation run again
+    // after a resume replaces its earlier result.
+    void noteEpochAccuracy(std::size_t epoch, double accuracy) {
+        if (!info_.validation || ownValidation() || epoch == 0) return;
+        auto& accuracies = info_.validation->epochAcc1;
+        accuracies.resize(std::min(accuracies.size(), epoch - 1));
+        accuracies.push_back(accuracy);
+    }
+
+    void updateVerdict() {
+        if (!info_.validation) return;
+        info_.validation->keptAcc1 = info_.bestDevAccuracy;
+        info_.validation->warnings = validationWarnings(*info_.validation, info_.untrainedDevAccuracy);
+    }
+
+    // Acc@1 of the sparse linker (BioSyn's TF-IDF, as `eval --method sparse` links) on the
+    // validation queries, against the KB's plain names (without the holdout's query names).
+    void measureSparse(const LoopState& state) {
+        report("Validating the sparse linker", 0.0, state);
+        retrieval::NameDictionary plain;
+        if (preset_.homonymExpansion) {
+            eval::EvalDictionaryBuilder builder;
+            builder.addKnowledgeBase(*inputs_.kb);
+            plain = withoutQueryNames(builder.build().entries, data_.holdout);
+        }
+        const retrieval::NameDictionary& dictionary = preset_.homonymExpansion ? plain : data_.dictionary;
+        const auto index = retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::bioSyn());
+        eval::EvalOptions evalOptions;
+        evalOptions.k = 1;
+        evalOptions.progress.cancelled = options_.cancelled;
+        const eval::RankFn rank = [&index](std::span<const std::string> queries, std::size_t k) {
+            return index.search(queries, k);
+        };
+        info_.validation->sparseAcc1 = eval::evaluate(data_.devQueries, dictionary, rank, evalOptions).all.accuracy(1);
     }
 
     bool stopEarly(const LoopState& state) const {
@@ -505,7 +588,7 @@ private:
         eval::EvalOptions evalOptions;
         evalOptions.k = 5;
         evalOptions.progress = sink;
-        evalOptions.partText = mentionInputs(preset_, *inputs_.dev, tokenCounter());
+        evalOptions.partText = inputs_.dev ? mentionInputs(preset_, *inputs_.dev, tokenCounter()) : heldOutNameInputs();
         auto result = eval::evaluate(data_.devQueries, data_.dictionary, linker.rankFunction(), evalOptions);
         lastCheck_ = collapseCheck(linker, result, evalOptions);
         // The names the linker encoded are what the next refresh encodes, with this same model
@@ -537,7 +620,16 @@ private:
     // Whether a validation runs after each epoch: on dev mentions, or on the objective's own
     // held-out data (the masked-LM stage, whose dev mentions are not read).
     bool ownValidation() const { return validatesOwnData(preset_.method); }
-    bool validates() const { return ownValidation() ? objective_->holdsOut() : inputs_.dev != nullptr; }
+    bool validates() const {
+        return ownValidation() ? objective_->holdsOut() : inputs_.dev != nullptr || !data_.holdout.empty();
+    }
+
+    // A held-out KB name read as a mention: alone, or between the method's markers (no sentence).
+    std::function<std::string(const eval::EvalQuery&, std::size_t)> heldOutNameInputs() const {
+        return [markers = preset_.markers](const eval::EvalQuery& query, std::size_t part) {
+            return nameInput(query.parts.at(part), markers);
+        };
+    }
 
     // The last validation into its log line: what it measured, and the collapse check's figures.
     void noteValidation(nlohmann::json& line) {
@@ -664,7 +756,10 @@ private:
         progress.globalStep = state.globalStep;
         progress.loss = loss;
         progress.learningRate = schedule_.learningRate;
-        if (ownValidation()) progress.validationMetric = "held-out masked-token accuracy";
+        if (ownValidation())
+            progress.validationMetric = "held-out masked-token accuracy";
+        else if (!inputs_.dev && !data_.holdout.empty())
+            progress.validationMetric = validationMetricName(kValidationFromKbHoldout);
         return progress;
     }
 

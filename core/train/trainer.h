@@ -39,8 +39,8 @@ struct TrainingProgress {
     double examplesPerSecond = 0.0;     ///< mentions (or names) per second over this epoch
     double etaSeconds = 0.0;            ///< until the end of the run, at the current speed
     std::optional<double> devAccuracy;  ///< set on the validation after an epoch
-    /// What devAccuracy measures, in words: "dev Acc@1" (dev mentions linked), or the masked-LM
-    /// stage's "held-out masked-token accuracy".
+    /// What devAccuracy measures, in words: "dev Acc@1" (dev mentions linked), "held-out KB names
+    /// Acc@1" (a KB holdout, without dev), or the masked-LM stage's "held-out masked-token accuracy".
     std::string validationMetric = "dev Acc@1";
     /// With devAccuracy: empty, or how the validated model has collapsed (collapse_check.h), in
     /// words the CLI and the Training dock show as they are.
@@ -72,7 +72,10 @@ struct TrainingInputs {
     /// May be null for the self-alignment pretraining (it learns from KB names) and for the
     /// masked-LM stage given textCorpora.
     const Corpus* train = nullptr;
-    const Corpus* dev = nullptr;  ///< may be null: no validation, the last epoch's model is kept
+    /// May be null: a share of the KB's concepts is then held out for validation (kb_holdout.h),
+    /// and when the KB is too small for it the run is not validated (the last epoch is kept, and
+    /// run.json's validation warns).
+    const Corpus* dev = nullptr;
     eval::QueryOptions queries;
     /// The self-alignment pretraining's vocabularies (their synonyms are paired); empty: `kb`.
     /// The dev mentions are validated against `kb`'s names.

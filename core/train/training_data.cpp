@@ -68,13 +68,25 @@ std::vector<std::size_t> sampleByDocument(std::span<const TrainingMention> menti
 
 TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& schedule, const kb::KnowledgeBase& kb,
                                const Corpus* trainCorpus, const Corpus* dev, const eval::QueryOptions& queryOptions,
-                               const TokenCounter& count) {
+                               const TokenCounter& count, bool holdOut) {
     TrainingData data;
     eval::DictionaryOptions dictionaryOptions;
     dictionaryOptions.homonymExpansion = preset.homonymExpansion;
     eval::EvalDictionaryBuilder builder(dictionaryOptions);
     builder.addKnowledgeBase(kb);
     data.dictionary = builder.build().entries;
+    if (holdOut && !dev) {
+        // Drawn from the KB's plain names (a homonym-expanded dictionary renames shared names).
+        if (preset.homonymExpansion) {
+            eval::EvalDictionaryBuilder plain;
+            plain.addKnowledgeBase(kb);
+            data.holdout = holdOutConcepts(plain.build().entries, preset.seed, schedule.maxDevMentions);
+        } else {
+            data.holdout = holdOutConcepts(data.dictionary, preset.seed, schedule.maxDevMentions);
+        }
+        data.dictionary = withoutQueryNames(std::move(data.dictionary), data.holdout);
+        data.devQueries = holdoutQueries(data.holdout);
+    }
 
     std::unordered_map<std::string, std::uint32_t> entityOf;
     data.entryEntities.resize(data.dictionary.size());
@@ -121,7 +133,12 @@ TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& sch
         for (std::size_t part = 0; part < query.parts.size(); ++part) {
             TrainingMention mention;
             mention.part = query.parts[part];
-            for (const auto& id : partGold(query, part))
+            const auto gold = partGold(query, part);
+            if (std::any_of(gold.begin(), gold.end(), [&](const auto& id) { return data.holdout.holdsConcept(id); })) {
+                ++data.trainPartsHeldOut;
+                continue;
+            }
+            for (const auto& id : gold)
                 if (const auto it = entityOf.find(id); it != entityOf.end()) mention.gold.push_back(it->second);
             if (mention.gold.empty()) {
                 ++data.trainPartsWithoutEntity;

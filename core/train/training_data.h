@@ -13,6 +13,7 @@
 
 #include "eval/queries.h"
 #include "retrieval/name_dictionary.h"
+#include "train/kb_holdout.h"
 #include "train/method_inputs.h"
 #include "train/training_preset.h"
 
@@ -43,6 +44,10 @@ struct TrainingData {
     eval::QuerySet devQueries;                              ///< the dev queries, evaluated after each epoch
     std::size_t trainMentionsAvailable = 0;                 ///< before the schedule's cap
     std::size_t trainPartsWithoutEntity = 0;                ///< dropped: gold not among the dictionary's ids
+    std::size_t trainPartsHeldOut = 0;                      ///< dropped: gold held out for validation
+    /// With no dev corpus: the KB's concepts held out for validation (kb_holdout.h); devQueries
+    /// then asks for them, and the dictionary lacks their query names. Empty otherwise.
+    KbHoldout holdout;
 
     /// True when entry `entry` names one of `gold` (lenient, as eval::idsMatch).
     bool isPositive(std::uint32_t entry, const std::vector<std::uint32_t>& gold) const noexcept;
@@ -50,11 +55,15 @@ struct TrainingData {
 
 /// Builds the data of a run; `count` (the encoder's tokenizer) fits the context of mention inputs
 /// into preset.maxLength. `train` may be null only for a method that learns from the KB alone
-/// (the self-alignment pretraining): its data has the dictionary and the dev queries. Throws
-/// Error when no training mention remains (or `train` is null for a method that needs one).
+/// (the self-alignment pretraining): its data has the dictionary and the dev queries. With
+/// `holdOut` and no `dev`, the validation data is a KB holdout (kb_holdout.h, seeded by the
+/// preset's seed, at most the schedule's max_dev_mentions): the dictionary loses the held-out
+/// query names, training mentions of a held-out concept are dropped, and the dev queries are the
+/// held-out names. Throws Error when no training mention remains (or `train` is null for a
+/// method that needs one).
 TrainingData buildTrainingData(const TrainingPreset& preset, const Schedule& schedule, const kb::KnowledgeBase& kb,
                                const Corpus* train, const Corpus* dev, const eval::QueryOptions& queryOptions,
-                               const TokenCounter& count = {});
+                               const TokenCounter& count = {}, bool holdOut = false);
 
 /// The schedule's cap on training mentions, applied by document: documents are drawn in an order
 /// from the seed and taken whole while their mentions fit in `cap` (a document that does not fit

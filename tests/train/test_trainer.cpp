@@ -35,6 +35,7 @@
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "train/training_preset.h"
+#include "train/validation_summary.h"
 #include "util/error.h"
 
 using namespace linkscope;
@@ -166,6 +167,67 @@ encoder::TextEncoder toyEncoder(const train::TrainingPreset& preset, double drop
     options.device = encoder::DevicePreference::Cpu;
     options.maxLength = 32;
     return encoder::TextEncoder::create(config, tokenizer, 7, options);
+}
+
+// The toy KB and 300 concepts more, each named by three of the toy's words and by its first two:
+// a KB large enough to hold validation data out of (train/kb_holdout.h: 30 of its concepts).
+std::string kbWithHoldoutRoom() {
+    const char* const words[] = {"myocardial", "infarction",      "cardiac",   "hypertension", "arterial",  "neoplasm",
+                                 "malignant",  "cerebrovascular", "accident",  "apoplexy",     "pyrexia",   "febrile",
+                                 "response",   "pruritus",        "pruritic",  "condition",    "alopecia",  "hair",
+                                 "loss",       "disorder",        "epistaxis", "nasal",        "hemorrhage"};
+    constexpr std::size_t n = std::size(words);
+    std::string text;
+    for (const auto& c : kConcepts) text += std::string(c.id) + "||" + c.names + "\n";
+    for (std::size_t c = 0; c < 300; ++c)
+        text += "S" + std::to_string(100000 + c) + "||" + words[c % n] + " " + words[(c / n) % n] + " " +
+                words[(c * 5 + 1) % n] + "|" + words[c % n] + " " + words[(c / n) % n] + "\n";
+    return text;
+}
+
+// What a run without dev set must show: validated on the KB holdout (30 held-out names, the
+// sparse linker measured on them), the kept epoch the best of the validations, run.json's
+// verdict the one its figures give, and the kept model linking the holdout as run.json says.
+void checkKbHoldoutValidation(const train::TrainingPreset& preset, const fs::path& run, const kb::KnowledgeBase& kb,
+                              const Corpus* train, std::size_t epochs) {
+    const auto info = train::readRunInfo(run);
+    QCOMPARE(info.status, std::string("finished"));
+    QVERIFY(info.validation.has_value());
+    const auto& validation = *info.validation;
+    QCOMPARE(validation.source, std::string(train::kValidationFromKbHoldout));
+    QCOMPARE(validation.queries, std::size_t{30});
+    QCOMPARE(validation.holdoutShare, train::kKbHoldoutShare);
+    QVERIFY(validation.sparseAcc1 >= 0.0 && validation.sparseAcc1 <= 1.0);
+    QCOMPARE(validation.epochAcc1.size(), epochs);
+    QCOMPARE(validation.keptAcc1, info.bestDevAccuracy);
+    QCOMPARE(validation.warnings, train::validationWarnings(validation, info.untrainedDevAccuracy));
+    // The kept epoch: the first best of the untrained model's validation and the epochs'.
+    std::vector<double> all = {info.untrainedDevAccuracy};
+    all.insert(all.end(), validation.epochAcc1.begin(), validation.epochAcc1.end());
+    const auto best = std::max_element(all.begin(), all.end());
+    QCOMPARE(info.bestEpoch, std::size_t(best - all.begin()));
+    QCOMPARE(info.bestDevAccuracy, *best);
+    std::size_t logged = 0;
+    for (const auto& line : test::logLines(run)) {
+        if (line.at("event") == "kb_holdout") QCOMPARE(line.at("concepts").get<std::size_t>(), std::size_t{30});
+        if (line.at("event") != "epoch") continue;
+        QCOMPARE(line.at("dev_acc1").get<double>(), validation.epochAcc1.at(line.at("epoch").get<std::size_t>() - 1));
+        ++logged;
+    }
+    QCOMPARE(logged, epochs);
+    // RUN/model links the held-out names (against the dictionary without them) as recorded.
+    const auto data = train::buildTrainingData(preset, preset.training, kb, train, nullptr, {}, {}, /*holdOut=*/true);
+    const auto encoder = encoder::TextEncoder::load(train::modelDirectory(run));
+    train::LinkerOptions linkerOptions;
+    linkerOptions.sparseWeight = info.sparseWeight;
+    const train::MethodLinker linker(preset, encoder, data.dictionary, &kb, linkerOptions);
+    eval::EvalOptions evalOptions;
+    evalOptions.partText = [&](const eval::EvalQuery& query, std::size_t part) {
+        return train::nameInput(query.parts[part], preset.markers);
+    };
+    const double accuracy =
+        eval::evaluate(data.devQueries, data.dictionary, linker.rankFunction(), evalOptions).all.accuracy(1);
+    QCOMPARE(accuracy, info.bestDevAccuracy);
 }
 
 // Acc@1 of the training mentions with the run's best model, as `eval --run` links them.
@@ -410,8 +472,9 @@ private Q_SLOTS:
         options.runDirectory = run;
         options.schedule = "toy";
         options.device = encoder::DevicePreference::Cpu;
-        // No dev split: the last epoch's model is kept (the toy's dev mentions are lay names the
-        // synonyms do not teach, so validation would keep the untrained model).
+        // No dev split, and the toy KB is too small to hold names out: the last epoch's model is
+        // kept (the toy's dev mentions are lay names the synonyms do not teach, so validation on
+        // them would keep the untrained model).
         train::TrainingInputs inputs{&data_->kb, nullptr, nullptr, {}, {}};
         const auto untrained = toyEncoder(preset, 0.1);
         const double before = synonymRetrieval(untrained);
@@ -771,6 +834,57 @@ private Q_SLOTS:
         QCOMPARE(linked.size(), refreshed.size());
         QCOMPARE(linked.size(), data.dictionary.size() * encoder.dimension());
         QVERIFY(std::memcmp(linked.data(), refreshed.data(), refreshed.size() * sizeof(float)) == 0);
+    }
+
+    // No dev set: the self-alignment validates on names held out of the KB, their concepts'
+    // pairs not trained on, and keeps the best epoch by them; the toy KB alone is too small to
+    // hold 20 concepts out, and that run says it was not validated.
+    void withoutDevTheKbHoldoutValidates() {
+        const fs::path dir = dir_.path().toStdString();
+        test::writeFile(dir / "holdout-kb.txt", kbWithHoldoutRoom());
+        const auto kb = kb::loadDictionary(dir / "holdout-kb.txt").kb;
+        auto preset = toyPreset("sapbert");
+        preset.training.epochs = 3;
+        preset.training.batchSize = 32;
+        preset.schedules = {{"toy", preset.training}};
+        train::TrainerOptions options;
+        options.runDirectory = dir / "pretrain-holdout";
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        std::vector<std::string> metrics;
+        options.progress = [&](const train::TrainingProgress& progress) {
+            if (progress.devAccuracy) metrics.push_back(progress.validationMetric);
+        };
+        train::TrainingInputs inputs{&kb, nullptr, nullptr, {}, {}, {}};
+        const auto result = train::trainModel(preset, toyEncoder(preset, 0.0), inputs, options);
+        QCOMPARE(result.info.epochsDone, std::size_t{3});
+        QCOMPARE(metrics, std::vector<std::string>(4, "held-out KB names Acc@1"));
+        checkKbHoldoutValidation(preset.scheduled("toy"), options.runDirectory, kb, nullptr, 3);
+
+        // A method trained on corpus mentions validates on the same holdout; the training
+        // mentions of a held-out concept are left out.
+        auto triplet = toyPreset("triplet");
+        triplet.training.epochs = 1;
+        triplet.training.maxTrainMentions = 48;
+        triplet.schedules = {{"toy", triplet.training}};
+        options.runDirectory = dir / "triplet-holdout";
+        options.progress = {};
+        inputs.train = &data_->trainCorpus;
+        QCOMPARE(train::trainModel(triplet, toyEncoder(triplet, 0.0), inputs, options).info.status,
+                 std::string("finished"));
+        checkKbHoldoutValidation(triplet.scheduled("toy"), options.runDirectory, kb, &data_->trainCorpus, 1);
+
+        // The toy KB: 8 concepts with two names, too few to hold any out.
+        options.runDirectory = dir / "pretrain-unvalidated";
+        preset.training.epochs = 1;
+        preset.schedules = {{"toy", preset.training}};
+        train::TrainingInputs toyInputs{&data_->kb, nullptr, nullptr, {}, {}, {}};
+        const auto unvalidated = train::trainModel(preset, toyEncoder(preset, 0.0), toyInputs, options);
+        QVERIFY(unvalidated.info.validation.has_value());
+        QCOMPARE(unvalidated.info.validation->source, std::string(train::kValidationNone));
+        QCOMPARE(unvalidated.info.bestDevAccuracy, -1.0);
+        QCOMPARE(unvalidated.info.validation->warnings.size(), std::size_t{1});
+        QVERIFY(unvalidated.info.validation->warnings[0].find("not validated") != std::string::npos);
     }
 
     void refusals() {

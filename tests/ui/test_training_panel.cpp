@@ -32,6 +32,7 @@
 #include "test_data.h"
 #include "train/run_directory.h"
 #include "training_panel.h"
+#include "training_run_summary.h"
 #include "training_worker.h"
 
 using namespace linkscope;
@@ -202,6 +203,20 @@ private Q_SLOTS:
         QVERIFY2(std::abs(accuracy - *logged) < 1e-12, qPrintable(QString("%1 against %2").arg(accuracy).arg(*logged)));
         QCOMPARE(panel.accuracySeries()->at(0), QPointF(0.0, info.untrainedDevAccuracy));
 
+        // The kept model against the sparse linker on the same dev mentions, in the status line;
+        // the warning shows what run.json's validation warns of (none when it is not below).
+        QVERIFY(info.validation.has_value());
+        QCOMPARE(info.validation->source, std::string("dev"));
+        QVERIFY(info.validation->sparseAcc1 >= 0.0);
+        QCOMPARE(info.validation->keptAcc1, info.bestDevAccuracy);
+        QCOMPARE(info.validation->warnings, train::validationWarnings(*info.validation, info.untrainedDevAccuracy));
+        QCOMPARE(panel.warningLabel()->isHidden(), info.validation->warnings.empty());
+        for (const auto& warning : info.validation->warnings)
+            QVERIFY2(panel.warningLabel()->text().contains(QString::fromStdString(warning)),
+                     qPrintable(panel.warningLabel()->text()));
+        QVERIFY2(panel.statusLabel()->text().contains(QStringLiteral("sparse linker")),
+                 qPrintable(panel.statusLabel()->text()));
+
         // Registered in the project file, seen by another connection too.
         const auto reopened = project::ProjectStore::open(projectFile);
         const auto runs = reopened.runs();
@@ -209,6 +224,29 @@ private Q_SLOTS:
         QCOMPARE(runs[0].name, run.filename().string());
         QCOMPARE(runs[0].directory, fs::absolute(run));
         QCOMPARE(runs[0].preset, std::string("tiny-triplet"));
+    }
+
+    // With no dev split, the demo's KB (35 concepts) is too small to hold validation names out:
+    // the run keeps its last epoch, and the dock's red warning says it was not validated.
+    void warnsWhenTheRunIsNotValidated() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("unvalidated-runs")));
+        panel.devSplitCombo()->setCurrentIndex(panel.devSplitCombo()->findData(QString()));
+        QCOMPARE(panel.devSplitCombo()->currentText(), QStringLiteral("(none)"));
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+        QVERIFY(panel.start());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const auto info = train::readRunInfo(finished.first().first().toString().toStdString());
+        QVERIFY(info.validation.has_value());
+        QCOMPARE(info.validation->source, std::string("none"));
+        QVERIFY(!panel.warningLabel()->isHidden());
+        QVERIFY2(panel.warningLabel()->text().contains(QStringLiteral("not validated")),
+                 qPrintable(panel.warningLabel()->text()));
+        QCOMPARE(panel.warningLabel()->text(), finishedRunWarnings(info));
+        QCOMPARE(panel.accuracySeries()->name(), QStringLiteral("held-out KB names Acc@1"));
     }
 
     // "Pretrain encoder" runs the self-alignment on the project's KB, registers the run, and
@@ -236,7 +274,10 @@ private Q_SLOTS:
         QVERIFY(pretrained.startsWith(path(QStringLiteral("pretrain-runs/sapbert-"))));
         const auto info = train::readRunInfo(pretrained.toStdString());
         QCOMPARE(info.preset, std::string("sapbert"));
-        QVERIFY(panel.warningLabel()->isHidden());
+        // No collapse; what the validation found is shown as run.json has it.
+        QVERIFY(info.collapse.empty());
+        QCOMPARE(panel.warningLabel()->isHidden(), finishedRunWarnings(info).isEmpty());
+        if (!panel.warningLabel()->isHidden()) QCOMPARE(panel.warningLabel()->text(), finishedRunWarnings(info));
         const QString absolute =
             QString::fromStdString(fs::absolute(pretrained.toStdString()).lexically_normal().string());
         QCOMPARE(panel.startFromCombo()->currentData().toString(), absolute);
