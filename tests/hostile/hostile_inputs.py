@@ -17,9 +17,11 @@ train and pretrain (only inputs that must be refused before any training step), 
 (--manifest and --project), simulate-curation, and merge and agreement (another curator's
 project file, damaged; a refused merge leaves the receiving file as it was). (The CLI has no `link` command. Every
 command that reads a corpus also reads BioC XML, brat folders and PMID lists (--corpus-format,
---split-pmids, manifests of version 2), but the cases here damage PubTator inputs only: those
-readers are fuzzed by tests/fuzz, and their errors tested by test_corpus_input and
-test_cli_corpus_inputs; the decision-log reader is reached by tests/fuzz only.)
+--split-pmids, manifests of version 2), but the cases here damage PubTator inputs, and of the
+others only a BioC gzip bomb and PMID lists that are pipes, folders, missing or a million unknown
+ids: those readers are fuzzed by tests/fuzz, and their errors tested by test_corpus_input and
+test_cli_corpus_inputs, their memory by test_reader_memory; the decision-log reader is reached by
+tests/fuzz only.)
 
 Every case asserts that
   * the process ends by exit, not by a signal (returncode >= 0);
@@ -210,6 +212,10 @@ class Sym:
     """A symbolic link to `target` (relative to the link's folder, or absolute)."""
     def __init__(self, target):
         self.target = target
+
+
+class Fifo:
+    """A named pipe that nothing writes to (a reader that opens or reads it waits forever)."""
 
 
 class Gen:
@@ -454,6 +460,7 @@ def build_seeds(cli, root):
     gzip_stream(root / "endless.gz", b"a" * (1 << 20), BOMB_LINE >> 20)
     gzip_stream(root / "train-newlines.gz", b"\n" * (1 << 20), BOMB_NEWLINES >> 20, prefix=TRAIN)
     gzip_stream(root / "kb-newlines.gz", b"\n" * (1 << 20), BOMB_NEWLINES >> 20, prefix=KB)
+    gzip_stream(root / "bioc-blanks.gz", b" " * 4095 + b"\n", BOMB_NEWLINES >> 12, prefix=b"<collection>\n")
     if not HAVE_TORCH:
         return
     preset = json.loads((MODELS / "compact-encoder.json").read_text())
@@ -845,6 +852,20 @@ def stats_corpus_cases():
     err("gzip.header-only", "gzip", data[:10])
     err("gzip.bomb-newlines", "gzipbomb", {"corpus.txt": Link("newlines.gz")})
     err("gzip.bomb-endless-line", "gzipbomb", {"corpus.txt": Link("endless.gz")}, line=1)
+    # BioC XML is read whole: a gzip of blank lines is held once, refused where the unclosed
+    # collection ends (the last line)
+    err("bioc.gzip-bomb-blanks", "gzipbomb", {"corpus.txt": Link("bioc-blanks.gz")},
+        line=(BOMB_NEWLINES >> 12) + 1, extra=["--corpus-format", "bioc"])
+    # pipes are refused, not waited on; a PMID list is checked before the corpus is read, and
+    # its ids as they are read (a million unknown ids: refused at the first)
+    err("fifo", "fifo", {"corpus.txt": Fifo()})
+    pmids = ["--split-pmids", "test=list.txt"]
+    for name, kind, spec in [("fifo", "fifo", Fifo()), ("directory", "directory", Dir())]:
+        err("split-pmids." + name, kind, {"corpus.txt": TRAIN, "list.txt": spec}, extra=pmids, names=("list.txt",))
+    err("split-pmids.missing", "missing", {"corpus.txt": TRAIN}, extra=pmids, names=("list.txt",))
+    err("split-pmids.unknown-ids", "overlong",
+        {"corpus.txt": TRAIN, "list.txt": Gen(lambda S: b"".join(b"%d\n" % i for i in range(10 ** 8, 10 ** 8 + 10 ** 6)))},
+        extra=pmids, names=("list.txt",), line=1)
 
 
 def stats_kb_cases():
@@ -1967,6 +1988,8 @@ def materialise(case, work, seeds):
             path.mkdir(parents=True, exist_ok=True)
         elif isinstance(spec, Sym):
             os.symlink(spec.target, path)
+        elif isinstance(spec, Fifo):
+            os.mkfifo(path)
         else:
             raise TypeError("file spec %r" % (spec,))
     return total
