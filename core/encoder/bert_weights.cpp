@@ -147,8 +147,9 @@ void checkWeightMagnitudes(const CheckpointTensors& tensors, const BertConfig& c
         std::snprintf(numbers, sizeof numbers, "%.3g (largest %.3g)", bound, largest);
         tensorError(entry.file, entry.storedName,
                     "holds " + std::to_string(count) + " value(s) of magnitude above " + numbers +
-                        ": a forward pass would overflow float32 (the bound is sqrt(FLT_MAX / " +
-                        std::to_string(forwardWidth(config)) + "), the widest sum of this config.json's layers)");
+                        ": a forward pass can overflow float32 with it (the bound is sqrt(FLT_MAX / " +
+                        std::to_string(forwardWidth(config)) + "), " + std::to_string(forwardWidth(config)) +
+                        " being the widest sum of this config.json's layers)");
     }
 }
 
