@@ -1,12 +1,14 @@
 // ProjectStore::open (project/project_store.h): a project file, i.e. an SQLite database as the
 // GUI and `linkscope-cli export --project` open it, then every read the store offers (manifest,
 // runs, decisions and the decision in effect on each mention, settings, blobs, the kNN datastore
-// kept as a blob) and an undo and a redo, which read the stored history back.
+// kept as a blob), the full check (integrity_check and every decision row's checksum), and an
+// undo and a redo, which read the stored history back and upgrade a file of an older schema
+// version (every row checksummed) before they write.
 //
 // The seed is a small database (make_seeds.py rewrites it with 512-byte pages: about 11 KB);
 // 64 KiB leaves room for a hundred more pages. SQLite, the store and the blob reads are bounded
 // by the file: 1 GiB of RSS, no allocation of 256 MiB. Opening checks the whole file
-// (quick_check) and commits with fsync; 10 s per input is still generous.
+// (integrity_check below 64 MiB) and commits with fsync; 10 s per input is still generous.
 // fuzz-options: -max_len=65536 -rss_limit_mb=1024 -malloc_limit_mb=256 -timeout=10
 #include "fuzz_support.h"
 #include "project/datastore_storage.h"
@@ -21,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::writeFile(file, fuzz::bytesOf(data, size));
     fuzz::expectErrorOr("ProjectStore::open and its reads", [&] {
         ProjectStore store = ProjectStore::open(file);
+        (void)store.checkIntegrity();
         (void)store.manifest();
         (void)store.runs();
         for (const auto& decision : store.decisions()) (void)store.currentDecision(decision.mention);
