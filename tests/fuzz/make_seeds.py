@@ -417,6 +417,7 @@ def write_core_seeds(seeds, seed_writer, pubtator, kbs):
                 (fixtures / "kb" / name).write_bytes(data)
         env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
         subprocess.run([str(seed_writer), str(fixtures), str(seeds.out), str(ROOT / "models")], check=True, env=env)
+    write_bioc_reference_seeds(seeds.out / "bioc")
     for target in ["bioc", "brat", "sparse_index", "knn_datastore", "project_store", "safetensors", "tokenizer",
                    "bert_config", "decision_log", "run_directory", "resume_tables"]:
         folder = seeds.out / target
@@ -424,6 +425,23 @@ def write_core_seeds(seeds, seed_writer, pubtator, kbs):
             seeds.count[target] = sum(1 for _ in folder.iterdir())
     for project in (seeds.out / "project_store").glob("*.linkscope"):
         shrink_sqlite(project)
+
+
+# A BioC document whose title holds a character reference: valid, out of range, wrapping past
+# 32 bits, long with leading zeros, malformed, and "&#0;" inside CDATA (text, not a reference).
+# The reader checks every numeric reference itself (corpus/xml_prescan.h).
+BIOC_REFERENCE_SEED = (b'<?xml version="1.0" encoding="UTF-8"?>\n<collection><source>seed</source>\n'
+                       b'<document><id>7</id>\n<passage><infon key="type">title</infon><offset>0</offset>'
+                       b'<text>F@REF@ver</text></passage>\n</document>\n</collection>\n')
+BIOC_REFERENCES = [b"&#xe9;", b"&#x1F600;", b"&#0;", b"&#xD800;", b"&#x110000;", b"&#4294967296;",
+                   b"&#x10000D800;", b"&#x100000041;", b"&#00000000000101;", b"&#x000000000065;", b"&#;",
+                   b"&#x;", b"&#12a;", b"&#65", b"<![CDATA[&#0;]]>"]
+
+
+def write_bioc_reference_seeds(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, reference in enumerate(BIOC_REFERENCES):
+        (folder / ("character-reference-%02d.xml" % i)).write_bytes(BIOC_REFERENCE_SEED.replace(b"@REF@", reference))
 
 
 def main():
