@@ -31,6 +31,17 @@ std::string describeRun(const EncoderStart& start) {
                        : " (trained by Linkscope: " + method + ")");
 }
 
+// The run directory `folder` is, or whose model/ it is (RUN/model, the Hugging Face checkpoint
+// a run keeps); empty for any other folder.
+std::filesystem::path runOfFolder(const std::filesystem::path& folder) {
+    if (isRunDirectory(folder)) return folder;
+    std::filesystem::path normal = folder.lexically_normal();
+    if (!normal.has_filename()) normal = normal.parent_path();  // "RUN/model/"
+    if (normal.filename() != modelDirectory({}).filename()) return {};
+    const std::filesystem::path parent = normal.has_parent_path() ? normal.parent_path() : std::filesystem::path(".");
+    return isRunDirectory(parent) ? parent : std::filesystem::path();
+}
+
 }  // namespace
 
 EncoderStart compactStart() { return {}; }
@@ -38,13 +49,14 @@ EncoderStart compactStart() { return {}; }
 EncoderStart startOfFolder(const std::filesystem::path& folder) {
     EncoderStart start;
     start.folder = folder;
-    if (!isRunDirectory(folder)) {
+    const std::filesystem::path run = runOfFolder(folder);
+    if (run.empty()) {
         start.kind = EncoderStart::Kind::Checkpoint;
         return start;
     }
     start.kind = EncoderStart::Kind::LinkscopeRun;
     try {
-        start.runMethod = loadRunPreset(folder, readRunInfo(folder)).method;
+        start.runMethod = loadRunPreset(run, readRunInfo(run)).method;
     } catch (const std::exception&) {
         // an unreadable run folder is reported where its encoder is loaded
     }

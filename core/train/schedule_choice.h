@@ -34,8 +34,8 @@ struct EncoderStart {
 
 /// A new compact encoder.
 EncoderStart compactStart();
-/// The start a `--model` folder gives, read from disk: a run directory (isRunDirectory) is a
-/// LinkscopeRun, anything else a Checkpoint.
+/// The start a `--model` folder gives, read from disk: a run directory (isRunDirectory), or the
+/// model/ folder of one, is a LinkscopeRun; anything else a Checkpoint.
 EncoderStart startOfFolder(const std::filesystem::path& folder);
 /// The run in `run`, resumed; ParseError (as readRunInfo) for a malformed run.json.
 EncoderStart resumeStart(const std::filesystem::path& run);

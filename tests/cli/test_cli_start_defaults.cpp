@@ -101,9 +101,12 @@ private Q_SLOTS:
         QVERIFY2(fromRun.out.contains("schedule short: it starts from the run " + path("triplet-run").toUtf8()),
                  fromRun.out.constData());
         QCOMPARE(runJson("from-run")["schedule"].get<std::string>(), std::string("short"));
-        // Its model/ folder alone is a plain Hugging Face checkpoint, as a downloaded one: the paper's.
+        // Its model/ folder copied out of it is a plain Hugging Face checkpoint, as a downloaded
+        // one: the paper's.
+        fs::copy(path("triplet-run/model").toStdString(), path("downloaded").toStdString(),
+                 fs::copy_options::recursive);
         const auto fromCheckpoint =
-            test::runCli(trainArguments(path("from-checkpoint")) << "--model" << path("triplet-run/model"));
+            test::runCli(trainArguments(path("from-checkpoint")) << "--model" << path("downloaded"));
         QVERIFY2(fromCheckpoint.exitCode == 0, fromCheckpoint.err.constData());
         QVERIFY2(fromCheckpoint.out.contains("schedule paper: it starts from the checkpoint"),
                  fromCheckpoint.out.constData());
@@ -121,7 +124,8 @@ private Q_SLOTS:
         QCOMPARE(runJson("sap")["schedule"].get<std::string>(), std::string("short"));
         QCOMPARE(presetJson("sap")["training"]["batch_size"].get<int>(), 32);
 
-        const auto checkpoint = test::runCli(QStringList(common) << "--model" << path("sap/model") << "--out"
+        fs::copy(path("sap/model").toStdString(), path("sap-downloaded").toStdString(), fs::copy_options::recursive);
+        const auto checkpoint = test::runCli(QStringList(common) << "--model" << path("sap-downloaded") << "--out"
                                                                  << path("sap-from-checkpoint"));
         QVERIFY2(checkpoint.exitCode == 0, checkpoint.err.constData());
         QVERIFY2(checkpoint.out.contains("schedule paper: it starts from the checkpoint"), checkpoint.out.constData());

@@ -80,6 +80,13 @@ private Q_SLOTS:
             QCOMPARE(choice.schedule, std::string("short"));
             QVERIFY2(mentions(choice.reason, "no \"short-pretrained\""), choice.reason.c_str());
         }
+        // Its model/ folder (a Hugging Face checkpoint) is the run's too, with a trailing slash as well.
+        for (const fs::path& model : {modelDirectory(pretrained), modelDirectory(pretrained) / ""}) {
+            const EncoderStart inner = startOfFolder(model);
+            QCOMPARE(inner.kind, EncoderStart::Kind::LinkscopeRun);
+            QCOMPARE(inner.runMethod, std::optional<Method>(Method::SelfAlignment));
+            QCOMPARE(chooseSchedule(shipped("belhd"), inner).schedule, std::string("short-pretrained"));
+        }
         // A context-aligned run and a fine-tuned one are Linkscope runs too.
         const EncoderStart aligned = startOfFolder(writeRun("medic-sap-ctx", "context-alignment", "short"));
         QCOMPARE(contextStartKind(aligned), StartKind::ContextAligned);
@@ -101,6 +108,8 @@ private Q_SLOTS:
             QVERIFY2(mentions(choice.reason, checkpoint.string()), choice.reason.c_str());
             QVERIFY2(mentions(choice.reason, "already a trained BERT"), choice.reason.c_str());
         }
+        // A checkpoint folder named "model" outside a run is a checkpoint still.
+        QCOMPARE(startOfFolder(writeCheckpoint("downloads/model")).kind, EncoderStart::Kind::Checkpoint);
     }
 
     void aResumedRunKeepsItsSchedule() {
