@@ -6,7 +6,8 @@
 //   RUN/log.jsonl         one JSON object per line: {"event":"step",...} and {"event":"epoch",...}
 //   RUN/model/            the best model so far (by dev Acc@1), Hugging Face layout
 //   RUN/checkpoint/       the latest state to resume from: model/, optimizer.pt, state.json,
-//                         candidates.bin; replaced atomically (written beside, then renamed)
+//                         run.json (RUN/run.json as of the checkpoint: what a resume starts
+//                         from), candidates.bin; replaced atomically (written beside, then renamed)
 //   RUN/dev-report.json   the evaluation of the best model on the dev set
 #include <cstddef>
 #include <filesystem>

@@ -151,7 +151,11 @@ private:
             if (!(saved == expected))
                 throw Error(presetFile(run_).string() +
                             ": the run was started with other settings; resume it with its own preset");
-            info_ = readRunInfo(run_);
+            // The run as its checkpoint was written (checkpoint/run.json): RUN/run.json is written
+            // after the checkpoint's swap, so a kill between the two leaves it behind the
+            // checkpoint (epochs done, the best epoch). Checkpoints of older versions hold none.
+            const fs::path snapshot = checkpointDirectory(run_);
+            info_ = fs::exists(runInfoFile(snapshot)) ? readRunInfo(snapshot) : readRunInfo(run_);
             // A run.json of an older version lacks the name: the preset's (as the caller loaded it).
             if (info_.preset.empty()) info_.preset = preset_.name;
         } else {
@@ -726,6 +730,7 @@ private:
         state.scalars = scalarValues();
         state.collapsedValidations = info_.collapsedValidations;
         state.logBytes = runFileSize(logFile(run_));
+        writeRunInfo(staged, info_);  // what a resume from this checkpoint takes run.json to be
         {
             AtomicFileWriter writer(staged / "state.json");
             writer.stream() << toJson(state).dump(2) << '\n';

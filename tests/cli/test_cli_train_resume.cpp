@@ -93,6 +93,16 @@ private Q_SLOTS:
         expectSameEnd("model-copy");
     }
 
+    // Killed after the last checkpoint's swap, before run.json was written: run.json is behind
+    // the checkpoint (here the one of a run killed in its first epoch). The checkpoint's own copy
+    // of run.json is what the resume starts from, so the run ends with what it did.
+    void aRunJsonBehindTheCheckpointIsCaughtUp() {
+        const fs::path run = path("run-json-behind");
+        fs::copy(path("whole"), run, fs::copy_options::recursive);
+        fs::copy_file(path("killed") / "run.json", run / "run.json", fs::copy_options::overwrite_existing);
+        expectSameEnd("run-json-behind");
+    }
+
     // Without any copy to take back, the refusal names what is missing, as before.
     void nothingToTakeBackIsRefused() {
         const fs::path run = path("no-copy");

@@ -89,18 +89,30 @@ inline QString differenceFromReference(const std::filesystem::path& run, const s
     return {};
 }
 
-/// Starts `linkscope-cli arguments` and kills it (SIGKILL) after `milliseconds`, or lets it end
-/// first. True when it was killed.
-inline bool runAndKill(const QStringList& arguments, int milliseconds) {
+/// How a run of the CLI that may be killed ended.
+struct KillResult {
+    bool killed = false;
+    int exitCode = -1;  ///< when not killed
+    QByteArray err;     ///< its standard error, when not killed
+};
+
+/// Starts `linkscope-cli arguments` and kills it (SIGKILL) after `milliseconds`, unless it ends
+/// first.
+inline KillResult runAndKill(const QStringList& arguments, int milliseconds) {
     QProcess process;
     process.setStandardOutputFile(QProcess::nullDevice());
-    process.setStandardErrorFile(QProcess::nullDevice());
     process.start(QStringLiteral(LINKSCOPE_CLI_PATH), arguments);
-    if (!process.waitForStarted()) return false;
-    if (process.waitForFinished(milliseconds)) return false;
+    KillResult result;
+    if (!process.waitForStarted()) return result;
+    if (process.waitForFinished(milliseconds)) {
+        result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        result.err = process.readAllStandardError();
+        return result;
+    }
     process.kill();
     process.waitForFinished();
-    return true;
+    result.killed = true;
+    return result;
 }
 
 }  // namespace linkscope::test
