@@ -30,6 +30,11 @@ namespace linkscope {
 
 /// Reads one BioC XML file (plain or .gz). Corpus::name is the file name without extensions.
 /// A document id seen before keeps the first copy, as readPubTator does.
+/// Memory: within 16 times the decompressed text (at most 2 GiB of it, refused beyond as it is
+/// read): the text is held once and parsed in place, a newline index takes an eighth of it, and
+/// a file whose XML tree would take more than 12 bytes per byte of text is refused before the
+/// tree is built. A single line longer than the line reader's bound (256 MiB) is refused.
+/// A FIFO, device or folder is refused without waiting (util/input_file.h).
 Corpus readBioC(const std::filesystem::path& path);
 
 }  // namespace linkscope

@@ -35,7 +35,8 @@ std::string briefJson(const nlohmann::json& value, std::size_t shown = 80);
 /// failure reported by reader.fail() (so at the file's line, not the text's).
 nlohmann::json parseJsonLine(const std::string& text, const LineReader& reader);
 
-/// readTextFile, then parseJson.
+/// readTextFile, then parseJson. Memory: the text (at most kMaxTextFileBytes) and nlohmann's
+/// tree of it.
 nlohmann::json readJsonFile(const std::filesystem::path& file);
 
 }  // namespace linkscope
