@@ -105,9 +105,8 @@ ScheduleChoice chooseSchedule(const TrainingPreset& preset, const EncoderStart& 
             if (has(preset, kShort))
                 return choice(kShort,
                               "it starts from " + describeRun(start) +
-                                  ", made from Linkscope's compact "
-                                  "encoder, and \"short\" is the schedule chosen on dev for it (the preset has no "
-                                  "\"short-pretrained\")");
+                                  ", and the preset has no \"short-pretrained\": \"short\", the schedule chosen "
+                                  "on dev for Linkscope's compact encoder");
             return choice(kPaper, "it starts from " + describeRun(start) + ", and preset \"" + preset.name +
                                       "\" has neither \"short-pretrained\" nor \"short\"");
         case EncoderStart::Kind::Checkpoint:
