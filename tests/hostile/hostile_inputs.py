@@ -381,8 +381,11 @@ def run_setup(cli, argv, cwd):
 
 
 def make_project(path, decisions=(), corpora=(("train", "train.txt"), ("test", "test.txt")), kb="kb.txt",
-                 meta=(("format", "linkscope-project"), ("schema_version", "1")), skip_tables=(), unchecked=False):
-    """A .linkscope file in the project store's schema (core/project/project_schema.cpp)."""
+                 meta=(("format", "linkscope-project"), ("schema_version", "1")), skip_tables=(), unchecked=False,
+                 checksums=False):
+    """A .linkscope file in the project store's schema (core/project/project_schema.cpp): version 1's
+    tables, or with checksums=True version 3's (each decision row with its checksum; give the
+    schema_version 3 in meta)."""
     schema = """
 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
 CREATE TABLE project (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, description TEXT NOT NULL);
@@ -413,6 +416,10 @@ CREATE INDEX decisions_by_state ON decisions (state, id);
         if table and table.group(1) in skip_tables:
             continue
         db.execute(statement)
+    if checksums:
+        db.execute("ALTER TABLE corpora ADD COLUMN pmid_list TEXT NOT NULL DEFAULT ''")
+        db.execute("ALTER TABLE knowledge_base ADD COLUMN filters TEXT NOT NULL DEFAULT ''")
+        db.execute("ALTER TABLE decisions ADD COLUMN checksum INTEGER")
     if unchecked:
         db.execute("PRAGMA ignore_check_constraints = ON")
     if "meta" not in skip_tables:
@@ -424,11 +431,61 @@ CREATE INDEX decisions_by_state ON decisions (state, id);
                    (position, split, corpus))
     if "decisions" not in skip_tables:
         for d in decisions:
-            db.execute('INSERT INTO decisions (split, document, start, "end", mention_text, kind, previous_link, '
-                       'new_link, curator, timestamp, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', d)
+            row = db.execute('INSERT INTO decisions (split, document, start, "end", mention_text, kind, previous_link, '
+                             'new_link, curator, timestamp, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', d).lastrowid
+            if checksums:
+                db.execute("UPDATE decisions SET checksum = ? WHERE id = ?", (decision_checksum(row, d), row))
     db.commit()
     db.close()
 
+
+def decision_checksum(row_id, d):
+    """The checksum of a decision row (core/project/decision_checksum.h): CRC-32 over a tag and
+    the fields, integers as 8 bytes little-endian, texts as their length and their bytes."""
+    def text(value):
+        data = value.encode()
+        return struct.pack("<Q", len(data)) + data
+
+    def integer(value):
+        return struct.pack("<Q", value & 0xFFFFFFFFFFFFFFFF)
+
+    split, document, start, end, mention_text, kind, previous_link, new_link, curator, timestamp, state = d
+    encoded = (text("linkscope-decision-row/1") + integer(row_id) + text(split) + text(document) + integer(start) +
+               integer(end) + b"".join(text(v) for v in (mention_text, kind, previous_link, new_link, curator,
+                                                         timestamp, state)))
+    return zlib.crc32(encoded)
+
+
+def changed_index_entry(S, **kw):
+    """A project whose index by mention has one digit changed in its last entry's document id, so
+    that the page stays in order: SQLite's quick_check passes, integrity_check does not."""
+    fd, path = tempfile.mkstemp(suffix=".linkscope", dir=S.root)
+    os.close(fd)
+    try:
+        make_project(path, **kw)
+        db = sqlite3.connect(path)
+        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'decisions_by_mention'").fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+        db.close()
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+    begin = (root - 1) * size
+    at = data.rfind(b"90000001", begin, begin + size)
+    assert at >= 0, "no document id in the index page"
+    data[at + 7] = ord("2")
+    return bytes(data)
+
+
+def replaced_once(data, old, new):
+    assert data.count(old) == 1 and len(old) == len(new), old
+    return data.replace(old, new)
+
+
+V3 = (("format", "linkscope-project"), ("schema_version", "3"))
 
 GOOD_DECISIONS = [
     ("train", "90000001", 90, 92, "HD", "correct", "D006816", "MESH:D006816|MESH:D009069", "suite",
@@ -1854,6 +1911,15 @@ def export_cases():
     px("decision.link-with-tab", "structure", P(decisions=[decision(new_link="MESH:D006816\tD1")]))
     px("decision.link-with-newline", "structure", P(decisions=[decision(new_link="MESH:D006816\n90000001|t|x")]))
     px("decision.unknown-split", "structure", P(decisions=[decision(split="nosuchsplit")]))
+    # Damage SQLite's quick_check cannot see: an index entry changed (integrity_check finds it), a
+    # digit of a link in a row of schema version 3 (its checksum finds it). A sound version-3 file
+    # (checksums computed here as the store computes them) exports as the version-1 one does.
+    px("schema-3", "structure", P(decisions=GOOD_DECISIONS, meta=V3, checksums=True), expect="clean",
+       ref="export-project", outputs=("out/train.pubtator.txt", "out/test.pubtator.txt"))
+    px("index-entry-changed", "byteflip", Gen(lambda S: changed_index_entry(S, decisions=GOOD_DECISIONS)))
+    px("link-digit-changed", "byteflip",
+       Gen(lambda S: replaced_once(project_bytes(S, decisions=GOOD_DECISIONS, meta=V3, checksums=True),
+                                   b"D009069", b"D009068")))
 
 
 def decisions_count(path):
@@ -1919,6 +1985,11 @@ def curator_cases():
         cx("decision.kind-unknown", "structure", P(decisions=[decision(kind="obliterate")], unchecked=True))
         cx("decision.state-unknown", "structure", P(decisions=[decision(state="maybe")], unchecked=True))
         cx("decision.link-with-newline", "structure", P(decisions=[decision(new_link="MESH:D006816\n90000001|t|x")]))
+        cx("index-entry-changed", "byteflip", Gen(lambda S: changed_index_entry(S, decisions=other)))
+        cx("link-digit-changed", "byteflip",
+           Gen(lambda S: replaced_once(project_bytes(S, decisions=other, meta=V3, checksums=True),
+                                       b"D009069", b"D009068")))
+        cx("link-unparsable", "structure", P(decisions=[decision(new_link="MESH:D009069||MESH:D1")]))
 
 
 def define_cases():
