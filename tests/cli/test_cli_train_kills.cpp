@@ -55,7 +55,9 @@ private Q_SLOTS:
                                                   : test::newRunArguments(qpath("tiny.json"), qpath(name));
                 const auto result = test::runAndKill(arguments, moment(rng));
                 if (!result.killed) {
-                    QVERIFY2(result.exitCode == 0, result.err.constData());
+                    QVERIFY2(result.exitCode == 0,
+                             qPrintable(QString::fromStdString(name) + (result.crashed ? ": crashed: " : ": failed: ") +
+                                        QString::fromUtf8(result.err)));
                     break;
                 }
                 ++killedHere;

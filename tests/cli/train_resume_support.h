@@ -92,8 +92,9 @@ inline QString differenceFromReference(const std::filesystem::path& run, const s
 /// How a run of the CLI that may be killed ended.
 struct KillResult {
     bool killed = false;
-    int exitCode = -1;  ///< when not killed
-    QByteArray err;     ///< its standard error, when not killed
+    bool crashed = false;  ///< ended by a signal of its own (not killed here)
+    int exitCode = -1;     ///< when it exited
+    QByteArray err;        ///< its standard error, when not killed
 };
 
 /// Starts `linkscope-cli arguments` and kills it (SIGKILL) after `milliseconds`, unless it ends
@@ -105,7 +106,8 @@ inline KillResult runAndKill(const QStringList& arguments, int milliseconds) {
     KillResult result;
     if (!process.waitForStarted()) return result;
     if (process.waitForFinished(milliseconds)) {
-        result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        result.crashed = process.exitStatus() == QProcess::CrashExit;
+        result.exitCode = result.crashed ? -1 : process.exitCode();
         result.err = process.readAllStandardError();
         return result;
     }
