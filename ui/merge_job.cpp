@@ -13,7 +13,7 @@ namespace linkscope::ui {
 
 MergeJob::MergeJob(DecisionLog& decisions, QObject* parent) : QObject(parent), decisions_(decisions) {
     connect(&job_, &BackgroundJob::cancelled, this, [this] {
-        onEnded({}, tr("the merge was cancelled; the decisions merged before stay (merge again to go on)"));
+        onEnded({}, tr("the merge was cancelled; nothing of it was recorded (the merge is one transaction)"));
     });
     connect(&job_, &BackgroundJob::failed, this, [this](const QString& message) { onEnded({}, message); });
 }
