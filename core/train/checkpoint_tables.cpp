@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace linkscope::train {
 namespace {
@@ -33,21 +34,6 @@ void writeValues(const fs::path& file, std::span<const T> values, std::uint64_t 
     if (!out) throw Error(file.string() + ": cannot write the checkpoint table");
 }
 
-/// Closes a descriptor when it goes out of scope.
-class Descriptor {
-public:
-    explicit Descriptor(int fd) : fd_(fd) {}
-    ~Descriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    int get() const noexcept { return fd_; }
-
-private:
-    int fd_;
-};
-
 void readExactly(int fd, void* into, std::size_t bytes, const fs::path& file) {
     auto* at = static_cast<char*>(into);
     while (bytes > 0) {
@@ -64,18 +50,15 @@ void readExactly(int fd, void* into, std::size_t bytes, const fs::path& file) {
 // regular file (opened without waiting: a FIFO there is refused, not waited on).
 template <typename T>
 std::vector<T> readValues(const fs::path& file, std::uint64_t width, std::uint64_t expected) {
-    Descriptor fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (fd.get() < 0) throw Error(file.string() + ": cannot open the checkpoint table: " + std::strerror(errno));
-    struct stat status {};
-    if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode))
-        throw Error(file.string() + ": the checkpoint table is not a regular file");
-    const auto size = static_cast<std::uint64_t>(status.st_size);
+    const InputFile input = InputFile::open(file, "the checkpoint table");  // a FIFO: refused, not waited on
+    const int fd = input.descriptor();
+    const std::uint64_t size = input.size();
     if (size < kHeaderBytes) throw Error(file.string() + ": not a checkpoint table (too short)");
     char magic[sizeof kMagic];
     std::uint64_t storedWidth = 0, count = 0;
-    readExactly(fd.get(), magic, sizeof magic, file);
-    readExactly(fd.get(), &storedWidth, sizeof storedWidth, file);
-    readExactly(fd.get(), &count, sizeof count, file);
+    readExactly(fd, magic, sizeof magic, file);
+    readExactly(fd, &storedWidth, sizeof storedWidth, file);
+    readExactly(fd, &count, sizeof count, file);
     if (std::memcmp(magic, kMagic, sizeof magic) != 0) throw Error(file.string() + ": not a checkpoint table");
     if (storedWidth != width)
         throw Error(file.string() + ": the checkpoint table has rows of " + std::to_string(storedWidth) +
@@ -86,7 +69,7 @@ std::vector<T> readValues(const fs::path& file, std::uint64_t width, std::uint64
         throw Error(file.string() + ": holds " + std::to_string(count) + " values, this run's data needs " +
                     std::to_string(expected) + ": made for other training data or another model");
     std::vector<T> values(count);
-    readExactly(fd.get(), values.data(), count * sizeof(T), file);
+    readExactly(fd, values.data(), count * sizeof(T), file);
     return values;
 }
 
