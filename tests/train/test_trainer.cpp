@@ -887,6 +887,50 @@ private Q_SLOTS:
         QVERIFY(unvalidated.info.validation->warnings[0].find("not validated") != std::string::npos);
     }
 
+    // A run validated on the KB holdout, cancelled after its first validation and resumed, ends
+    // with the validation of the run that was never interrupted; resuming it with a dev set
+    // (other validation data) is refused.
+    void kbHoldoutValidationSurvivesAResume() {
+        const fs::path dir = dir_.path().toStdString();
+        test::writeFile(dir / "resume-holdout-kb.txt", kbWithHoldoutRoom());
+        const auto kb = kb::loadDictionary(dir / "resume-holdout-kb.txt").kb;
+        auto preset = toyPreset("sapbert");
+        preset.training.epochs = 2;
+        preset.training.batchSize = 32;
+        preset.schedules = {{"toy", preset.training}};
+        train::TrainerOptions options;
+        options.schedule = "toy";
+        options.device = encoder::DevicePreference::Cpu;
+        train::TrainingInputs inputs{&kb, nullptr, nullptr, {}, {}, {}};
+        options.runDirectory = dir / "holdout-whole";
+        const auto whole = train::trainModel(preset, toyEncoder(preset, 0.0), inputs, options);
+        QVERIFY(whole.info.validation.has_value());
+
+        options.runDirectory = dir / "holdout-parts";
+        bool stopping = false;
+        options.progress = [&](const train::TrainingProgress& progress) {
+            stopping = stopping || (progress.stage == "Validated" && progress.epoch == 1);
+        };
+        options.cancelled = [&] { return stopping; };
+        QVERIFY(train::trainModel(preset, toyEncoder(preset, 0.0), inputs, options).cancelled);
+        options.progress = {};
+        options.cancelled = {};
+        options.resume = true;
+        train::TrainingInputs withDev = inputs;
+        withDev.dev = &data_->devCorpus;
+        try {
+            train::trainModel(preset, toyEncoder(preset, 0.0), withDev, options);
+            QFAIL("resuming a KB-holdout run with a dev set must fail");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("validated on kb-holdout") != std::string::npos, e.what());
+        }
+        const auto rest = train::trainModel(preset, toyEncoder(preset, 0.0), inputs, options);
+        QCOMPARE(rest.info.status, std::string("finished"));
+        QCOMPARE(rest.info.bestEpoch, whole.info.bestEpoch);
+        QCOMPARE(rest.info.validation, whole.info.validation);
+        QCOMPARE(train::readRunInfo(options.runDirectory).validation, whole.info.validation);
+    }
+
     void refusals() {
         const auto preset = toyPreset("biosyn");
         train::TrainerOptions options;
