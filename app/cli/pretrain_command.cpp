@@ -11,7 +11,7 @@
 // weights). The output folder is a run directory (train/run_directory.h) whose model/ is a
 // Hugging Face checkpoint; `--model OUT` takes the folder itself everywhere a checkpoint goes.
 // With --dev, the dev mentions are linked against the first vocabulary after every epoch and
-// the best model is kept; without, the last epoch's. Without --schedule, the start chooses it
+// the best model is kept; without, names held out of it are (train/kb_holdout.h). Without --schedule, the start chooses it
 // (train/schedule_choice.h: "short" for the new compact encoder, the paper's for a downloaded
 // checkpoint) and the command says why.
 //
