@@ -286,6 +286,12 @@ private:
         if (options_.resume) {
             const fs::path checkpoint = checkpointDirectory(run_);
             state = loopStateFrom(checkpoint / "state.json");
+            // Its counts index this run's epochs and batches: past them, it is another run's.
+            if (state.epoch > schedule_.epochs || state.step > state.globalStep)
+                throw ParseError((checkpoint / "state.json").string(), 0,
+                                 "epoch " + std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
+                                     " of " + std::to_string(state.globalStep) + " do not fit the run's " +
+                                     std::to_string(schedule_.epochs) + " epochs: not this run's checkpoint");
             const fs::path optimizerFile = checkpoint / "optimizer.pt";
             try {
                 InputFileStream in(optimizerFile, "the optimizer state");  // a FIFO or device: refused
@@ -361,6 +367,10 @@ private:
             const auto batches = objective_->batches(epochRng, schedule_.batchSize);
             const std::size_t accumulation = schedule_.gradientAccumulation;
             const std::size_t steps = (batches.size() + accumulation - 1) / accumulation;
+            if (resumedMidEpoch_ && state.step >= steps)
+                throw ParseError((checkpointDirectory(run_) / "state.json").string(), 0,
+                                 "step " + std::to_string(state.step) + " of an epoch of " + std::to_string(steps) +
+                                     " steps: not this run's checkpoint");
             // A run resumed mid-epoch keeps the candidates its checkpoint holds.
             if (!resumedMidEpoch_) refresh(state, steps);
             resumedMidEpoch_ = false;

@@ -1704,6 +1704,13 @@ def train_cases():
 
     br("candidates.huge-id", "hugenum", {"run/checkpoint/state.json": Gen(mid_epoch),
                                          "run/checkpoint/candidates.bin": Gen(huge_id)}, ("candidates.bin",))
+    # Counts that do not fit the run (one epoch of four steps): resumed, they skipped the training.
+    def state_with(**counts):
+        return Gen(lambda S: jdump(dict(S.json("biosyn-run/checkpoint/state.json"), **counts)))
+
+    br("state.epoch-past-schedule", "hugenum", {"run/checkpoint/state.json": state_with(epoch=7)}, ("state.json",))
+    br("state.step-past-epoch", "hugenum",
+       {"run/checkpoint/state.json": state_with(epoch=0, step=4, global_step=4, validated=True)}, ("state.json",))
 
     # pretrain
     pargv = ["pretrain", "--kb", "kb.txt", "--out", "encout"]
