@@ -427,7 +427,7 @@ void addEvalCommand(CLI::App& app) {
     cmd->add_option("--sparse-candidates", args->sparseCandidates, "Approximate sparse search: names scored per query")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
         ->capture_default_str();
-    cmd->add_option("--k", args->k, "Ranking depth (at least 64)");
+    cmd->add_option("--k", args->k, "Ranking depth (at least 64, at most 100000)");
     cmd->add_flag("--compare-preprocessing", args->comparePreprocessing,
                   "Also run without abbreviation expansion and composite splitting and compare (McNemar, bootstrap)");
     cmd->add_option("--index", args->index,
@@ -441,6 +441,10 @@ void addEvalCommand(CLI::App& app) {
                     "(--model RUN_DIR does the same; with --method dense or hybrid, its model as a plain encoder)")
         ->check(CLI::ExistingDirectory);
     cmd->callback([args, cmd] {
+        // Before anything is read: the depth sizes the metrics and the rankers' heaps.
+        if (args->k > eval::kMaximumDepth)
+            throw Error("eval: --k " + std::to_string(args->k) + " is more than the maximum ranking depth of " +
+                        std::to_string(eval::kMaximumDepth));
         args->linkerOptions.clear();
         for (const char* name : {"--method", "--sparse", "--sparse-weight", "--index", "--dense-index", "--dense-kind",
                                  "--compare-preprocessing", "--pooling", "--max-length", "--normalize"})

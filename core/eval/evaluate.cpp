@@ -53,6 +53,9 @@ bool idsMatchStrictly(std::span<const std::string> entryIds, std::span<const std
 EvalResult evaluate(std::span<const EvalQuery> queries, const retrieval::NameDictionary& dictionary, const RankFn& rank,
                     const EvalOptions& options) {
     if (!rank) throw Error("evaluate: no ranking function");
+    if (options.k > kMaximumDepth)
+        throw Error("evaluate: the ranking depth " + std::to_string(options.k) + " is more than the maximum of " +
+                    std::to_string(kMaximumDepth));
     const auto started = std::chrono::steady_clock::now();
     EvalResult result;
     result.depth = std::max(kMinimumDepth, options.k);

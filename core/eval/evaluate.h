@@ -40,9 +40,12 @@ using RankFn =
 /// Evaluations always rank at least this deep, so acc@k / recall@k up to 64 are reported
 /// (Le & Nguyen's Table 2 goes to 64 candidates).
 inline constexpr std::size_t kMinimumDepth = 64;
+/// The deepest ranking evaluate() accepts: each group's metrics hold three counts per rank, and
+/// the ranker a heap of that many candidates per query, so the depth sizes memory.
+inline constexpr std::size_t kMaximumDepth = 100'000;
 
 struct EvalOptions {
-    /// Requested depth; the ranking depth is max(kMinimumDepth, k).
+    /// Requested depth; the ranking depth is max(kMinimumDepth, k). Error above kMaximumDepth.
     std::size_t k = kMinimumDepth;
     /// Gold ids of the training split (goldIdSet of the training queries): enables the
     /// seen / unseen breakdown. A mention is "seen" when all of its gold ids are in the set.

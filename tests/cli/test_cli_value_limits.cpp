@@ -1,5 +1,6 @@
 // Counts given on the command line that no memory holds end in a plain error naming the option,
-// exit status 1, nothing on standard output: compare --resamples beyond its maximum.
+// exit status 1, nothing on standard output: compare --resamples and eval --k beyond their
+// maximums.
 #include "cli_runner.h"
 #include "test_data.h"
 
@@ -10,12 +11,25 @@ class TestCliValueLimits : public QObject {
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
+    static QStringList evalArguments() {
+        return {"eval",
+                "--train",
+                demo("demo-train.txt"),
+                "--dev",
+                demo("demo-train.txt"),
+                "--test",
+                demo("demo-test.txt"),
+                "--kb",
+                demo("demo-kb.txt"),
+                "--split",
+                "test",
+                "--method",
+                "sparse"};
+    }
 
 private Q_SLOTS:
     void initTestCase() {
-        const auto r = test::runCli({"eval", "--train", demo("demo-train.txt"), "--dev", demo("demo-train.txt"),
-                                     "--test", demo("demo-test.txt"), "--kb", demo("demo-kb.txt"), "--split", "test",
-                                     "--method", "sparse", "--per-mention", file("run.jsonl")});
+        const auto r = test::runCli(evalArguments() << "--per-mention" << file("run.jsonl"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
 
@@ -34,6 +48,21 @@ private Q_SLOTS:
             {"compare", file("run.jsonl"), file("run.jsonl"), file("run.jsonl"), "--resamples", "1000000000000"});
         QCOMPARE(many.exitCode, 1);
         QVERIFY2(many.err.contains("--resamples 1000000000000"), many.err.constData());
+    }
+
+    void hugeRankingDepthIsAPlainError() {
+        for (const char* depth : {"1000000000000", "18446744073709551615"}) {
+            const auto r = test::runCli(evalArguments() << "--k" << depth);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(
+                r.err.contains("eval: --k " + QByteArray(depth) + " is more than the maximum ranking depth of 100000"),
+                r.err.constData());
+            QVERIFY(r.out.isEmpty());
+        }
+        const auto deepest = test::runCli(evalArguments() << "--k"
+                                                          << "100000"
+                                                          << "--json");
+        QVERIFY2(deepest.exitCode == 0, deepest.err.constData());
     }
 
     void theMaximumItselfRuns() {

@@ -1342,6 +1342,8 @@ def compare_cases():
     cmp("empty", "empty", lambda S: b"")
     cmp("gzip.bomb-endless-line", "gzipbomb", lambda S: S.bytes("endless.gz"), line=1)
     # A bootstrap count that no memory holds: a plain error naming the option, not std::bad_alloc.
+    add("eval.k-1e12", "hugenum", "eval", ["eval"] + DICT_ARGS + ["--method", "sparse", "--k", "1000000000000"],
+        {"train.txt": TRAIN, "test.txt": TEST, "kb.txt": KB}, names=("--k",))
     add("compare.resamples-1e12", "hugenum", "compare", argv + ["--resamples", "1000000000000"],
         {"a.jsonl": Link("a.jsonl"), "b.jsonl": Link("b.jsonl")}, names=("--resamples",))
     add("compare.directory", "directory", "compare", argv, {"a.jsonl": Dir(), "b.jsonl": Link("b.jsonl")}, names=("a.jsonl",))
