@@ -171,6 +171,9 @@ ProjectStore ProjectStore::open(const std::filesystem::path& file, OpenCheck che
     const auto status = std::filesystem::status(path, ec);
     if (!std::filesystem::exists(status)) throw Error(name + ": no such project file");
     if (std::filesystem::is_directory(status)) throw Error(name + ": is a folder, not a project file");
+    // SQLite would open a FIFO or a device as it opens a file, and wait on its first read.
+    if (!std::filesystem::is_regular_file(status))
+        throw ParseError(name, 0, "not a regular file (a FIFO, device or socket), not a project file");
     // SQLite takes an empty file for an empty database; say what it is instead.
     if (std::filesystem::file_size(path, ec) == 0 && !ec)
         throw ParseError(name, 0, "not a Linkscope project (the file is empty)");

@@ -9,6 +9,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <algorithm>
@@ -606,6 +607,12 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(missing));  // not created by trying
         error = errorOf([&] { ProjectStore::open(dir.root()); });
         QVERIFY2(error.contains(QStringLiteral("is a folder")), qPrintable(error));
+        // A FIFO is refused before SQLite opens it (its first read would wait for a writer).
+        const auto fifo = dir.path("pipe.linkscope");
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        error = errorOf([&] { ProjectStore::open(fifo); });
+        QVERIFY2(error.startsWith(q(fifo) + u':') && error.contains(QStringLiteral("not a regular file")),
+                 qPrintable(error));
     }
 
     void refusesFilesThatAreNotSqlite() {
