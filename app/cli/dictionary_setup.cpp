@@ -99,12 +99,17 @@ CorpusSetup CorpusSetup::read(const DictionaryArguments& args) {
     return setup;
 }
 
-EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess) {
+eval::QueryOptions queryOptionsOf(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess) {
     eval::QueryOptions options;
     options.types = args.types;
     options.expandAbbreviations = preprocess && !args.noAbbreviations;
     options.splitComposites = preprocess && !args.noComposites;
     options.normalizer = eval::bioSynQueryNormalizer(setup.spelling);
+    return options;
+}
+
+EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess) {
+    const eval::QueryOptions options = queryOptionsOf(args, setup, preprocess);
 
     // The dictionary adds the training mentions (plus dev for a test evaluation), preprocessed
     // like the queries; BioSyn's train/dev/test dictionaries are built the same way.

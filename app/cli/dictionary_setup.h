@@ -70,6 +70,10 @@ struct EvalData {
     std::size_t kbEntries = 0;
 };
 
+/// How the mentions become queries: BioSyn's preprocessing (abbreviations, composites) unless
+/// `preprocess` is false or the arguments turn a step off; the --types filter.
+eval::QueryOptions queryOptionsOf(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess = true);
+
 /// BioSyn's preprocessing (abbreviations, composites) unless `preprocess` is false or the
 /// arguments turn a step off.
 EvalData buildEvalData(const DictionaryArguments& args, const CorpusSetup& setup, bool preprocess = true);

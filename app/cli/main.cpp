@@ -19,7 +19,7 @@ namespace {
 // command (`--version`, `export` of a small project: the hostile-input tests call hundreds), so
 // only these restart.
 bool isLongCommand(std::string_view name) {
-    for (const std::string_view command : {"eval", "index", "train", "pretrain", "simulate-curation", "encode"})
+    for (const std::string_view command : {"eval", "link", "index", "train", "pretrain", "simulate-curation", "encode"})
         if (name == command) return true;
     return false;
 }
@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addIndexCommand(app);
     linkscope::cli::addTokenizeCommand(app);
     linkscope::cli::addExportCommand(app);
+    linkscope::cli::addLinkCommand(app);
     linkscope::cli::addAgreementCommand(app);
     linkscope::cli::addProjectCommand(app);
 #if LINKSCOPE_HAVE_TORCH

@@ -59,7 +59,8 @@ std::string argumentOf(const Relation& relation, std::size_t i) {
     return std::string(shortConceptId(id));
 }
 
-void appendMention(pugi::xml_node passage, const Document& document, const Mention& mention, std::size_t number) {
+void appendMention(pugi::xml_node passage, const Document& document, const Mention& mention, std::size_t number,
+                   const BioCInfons& extra) {
     if (!mention.offsetsValid)
         refuse(document, "mention " + quoteForMessage(mention.text) + " at offsets " + std::to_string(mention.start) +
                              "-" + std::to_string(mention.end) + " failed validation when it was read");
@@ -82,6 +83,11 @@ void appendMention(pugi::xml_node passage, const Document& document, const Menti
             parts += part;
         }
         appendInfon(annotation, "individual_mentions", parts);
+    }
+    for (const auto& [key, value] : extra) {
+        requireXmlText(key, document, "infon key");
+        requireXmlText(value, document, "infon " + key);
+        appendInfon(annotation, key.c_str(), value);
     }
     pugi::xml_node location = annotation.append_child("location");
     location.append_attribute("offset") = std::to_string(mention.start).c_str();
@@ -111,7 +117,8 @@ pugi::xml_node appendPassage(pugi::xml_node document, const char* type, std::siz
     return passage;
 }
 
-void appendDocument(pugi::xml_node collection, const Document& document) {
+void appendDocument(pugi::xml_node collection, const Document& document, std::size_t documentIndex,
+                    const BioCWriteOptions& options) {
     if (!pubtator::isValidPmid(document.pmid())) refuse(document, "malformed PMID");
     if (!document.hasAbstract && !document.abstract.empty())
         refuse(document, "an abstract is set but hasAbstract is false");
@@ -127,7 +134,8 @@ void appendDocument(pugi::xml_node collection, const Document& document) {
     for (std::size_t i = 0; i < document.mentions.size(); ++i) {
         const Mention& mention = document.mentions[i];
         const bool inAbstract = abstract && mention.start >= abstractStart;
-        appendMention(inAbstract ? abstract : title, document, mention, i + 1);
+        appendMention(inAbstract ? abstract : title, document, mention, i + 1,
+                      options.extraInfons ? options.extraInfons(documentIndex, i) : BioCInfons{});
     }
     for (std::size_t i = 0; i < document.relations.size(); ++i)
         appendRelation(node, document, document.relations[i], i + 1);
@@ -143,7 +151,8 @@ pugi::xml_document buildCollection(const Corpus& corpus, const BioCWriteOptions&
     appendText(collection, "source", options.source.empty() ? "Linkscope export of " + corpus.name : options.source);
     appendText(collection, "date", options.date.empty() ? todayUtc() : options.date);
     appendText(collection, "key", options.key);
-    for (const Document& document : corpus.documents()) appendDocument(collection, document);
+    const auto documents = corpus.documents();
+    for (std::size_t d = 0; d < documents.size(); ++d) appendDocument(collection, documents[d], d, options);
     return xml;
 }
 

@@ -26,12 +26,19 @@
 //  - a mention is placed in the passage where it starts (BioC has no document-level mentions).
 // Not kept: what only matters for writing PubTator byte for byte (an id column's stray spaces,
 // an empty 7th column, blank lines around the documents).
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "corpus/corpus.h"
 
 namespace linkscope {
+
+/// (key, value) infons of one annotation.
+using BioCInfons = std::vector<std::pair<std::string, std::string>>;
 
 struct BioCWriteOptions {
     /// <source>; empty: "Linkscope export of " + the corpus name.
@@ -40,6 +47,9 @@ struct BioCWriteOptions {
     std::string date;
     /// <key>: the file describing the infons.
     std::string key = "linkscope-bioc.key";
+    /// Infons added to the annotation of corpus.documents()[document].mentions[mention] after
+    /// its own (a linker's score and candidates); unset: none.
+    std::function<BioCInfons(std::size_t document, std::size_t mention)> extraInfons;
 };
 
 /// The whole collection as XML text. Throws Error when a mention cannot be placed (offsets that
