@@ -12,6 +12,7 @@
 #include "train/run_directory.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_descriptor.h"
 
 namespace linkscope::train {
 namespace {
@@ -23,32 +24,10 @@ namespace fs = std::filesystem;
                 ": is a symbolic link; a run folder's files are written in place, never through a link");
 }
 
-/// Closes a descriptor when it goes out of scope.
-class Descriptor {
-public:
-    explicit Descriptor(int fd) : fd_(fd) {}
-    ~Descriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Descriptor(Descriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    Descriptor& operator=(Descriptor&&) = delete;
-    int get() const noexcept { return fd_; }
-    int release() {
-        const int status = fd_ >= 0 ? ::close(fd_) : 0;
-        fd_ = -1;
-        return status;
-    }
-
-private:
-    int fd_;
-};
-
 // Opens `file` with O_NOFOLLOW (and O_NONBLOCK, so that a FIFO planted there does not wait) and
 // checks that it is a regular file.
-Descriptor openRegular(const fs::path& file, int flags, const char* purpose) {
-    Descriptor fd(::open(file.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666));
+FileDescriptor openRegular(const fs::path& file, int flags, const char* purpose) {
+    FileDescriptor fd(::open(file.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666));
     if (fd.get() < 0) {
         if (errno == ELOOP) failLink(file);
         throw Error(file.string() + ": cannot open " + purpose + ": " + std::strerror(errno));
@@ -79,14 +58,14 @@ void refuseLinksInRun(const fs::path& run) {
 }
 
 void appendToRunFile(const fs::path& file, std::string_view text) {
-    Descriptor fd = openRegular(file, O_WRONLY | O_APPEND | O_CREAT, "to append to it");
+    FileDescriptor fd = openRegular(file, O_WRONLY | O_APPEND | O_CREAT, "to append to it");
     while (!text.empty()) {
         const ssize_t written = ::write(fd.get(), text.data(), text.size());
         if (written < 0 && errno == EINTR) continue;
         if (written <= 0) throw Error(file.string() + ": cannot append: " + std::strerror(errno));
         text.remove_prefix(static_cast<std::size_t>(written));
     }
-    if (fd.release() != 0) throw Error(file.string() + ": cannot append: " + std::strerror(errno));
+    if (fd.close() != 0) throw Error(file.string() + ": cannot append: " + std::strerror(errno));
 }
 
 std::uintmax_t runFileSize(const fs::path& file) {
@@ -101,7 +80,7 @@ std::uintmax_t runFileSize(const fs::path& file) {
 }
 
 void truncateRunFile(const fs::path& file, std::uintmax_t size) {
-    Descriptor fd = openRegular(file, O_RDWR, "to cut it");
+    FileDescriptor fd = openRegular(file, O_RDWR, "to cut it");
     struct stat status {};
     if (::fstat(fd.get(), &status) != 0 || static_cast<std::uintmax_t>(status.st_size) < size)
         throw Error(file.string() + ": holds fewer than " + std::to_string(size) + " bytes, cannot be cut to that");

@@ -11,32 +11,12 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/file_descriptor.h"
 
 namespace linkscope {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Closes a file descriptor when it goes out of scope.
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    ~FileDescriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    int get() const noexcept { return fd_; }
-    /// Closes now, reporting the error close() gives (a deferred write error on some systems).
-    int release() {
-        const int status = fd_ >= 0 ? ::close(fd_) : 0;
-        fd_ = -1;
-        return status;
-    }
-
-private:
-    int fd_;
-};
 
 std::string systemError() { return std::strerror(errno); }
 
