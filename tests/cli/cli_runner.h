@@ -19,6 +19,23 @@ inline QString demoFile(const char* name) {
     return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
 }
 
+/// `eval` on the demo project's test split with `method`, the demo's train split also as dev.
+inline QStringList demoEvalArguments(const QString& method = QStringLiteral("sparse")) {
+    return {QStringLiteral("eval"),
+            QStringLiteral("--train"),
+            demoFile("demo-train.txt"),
+            QStringLiteral("--dev"),
+            demoFile("demo-train.txt"),
+            QStringLiteral("--test"),
+            demoFile("demo-test.txt"),
+            QStringLiteral("--kb"),
+            demoFile("demo-kb.txt"),
+            QStringLiteral("--split"),
+            QStringLiteral("test"),
+            QStringLiteral("--method"),
+            method};
+}
+
 /// Runs the CLI with `input` on its standard input (closed afterwards).
 inline CliResult runCli(const QStringList& arguments, const QByteArray& input) {
     QProcess process;

@@ -10,22 +10,7 @@ class TestCliCompareMany : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    static QString demo(const char* name) { return test::demoFile(name); }
-    static QStringList demoArguments() {
-        return {"eval",
-                "--train",
-                demo("demo-train.txt"),
-                "--dev",
-                demo("demo-train.txt"),
-                "--test",
-                demo("demo-test.txt"),
-                "--kb",
-                demo("demo-kb.txt"),
-                "--split",
-                "test",
-                "--method",
-                "sparse"};
-    }
+    static QStringList demoArguments() { return test::demoEvalArguments(); }
     /// Runs eval with extra arguments, saving the per-mention file; returns eval's JSON report.
     nlohmann::json saveRun(const char* name, const QStringList& extra) {
         const auto r = test::runCli(demoArguments() << extra << "--per-mention" << file(name) << "--json");

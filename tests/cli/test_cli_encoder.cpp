@@ -33,22 +33,7 @@ class TestCliEncoder : public QObject {
     static QString demo(const char* name) { return test::demoFile(name); }
     static QString preset() { return QStringLiteral(LINKSCOPE_SOURCE_DIR "/models/compact-encoder.json"); }
     QStringList evalArguments(const QString& method, const QString& model) const {
-        return {"eval",
-                "--train",
-                demo("demo-train.txt"),
-                "--dev",
-                demo("demo-train.txt"),
-                "--test",
-                demo("demo-test.txt"),
-                "--kb",
-                demo("demo-kb.txt"),
-                "--split",
-                "test",
-                "--method",
-                method,
-                "--model",
-                model,
-                "--json"};
+        return test::demoEvalArguments(method) << QStringLiteral("--model") << model << QStringLiteral("--json");
     }
 
 private Q_SLOTS:

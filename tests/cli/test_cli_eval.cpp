@@ -13,21 +13,7 @@ class TestCliEval : public QObject {
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
-    static QStringList demoArguments() {
-        return {"eval",
-                "--train",
-                demo("demo-train.txt"),
-                "--dev",
-                demo("demo-train.txt"),
-                "--test",
-                demo("demo-test.txt"),
-                "--kb",
-                demo("demo-kb.txt"),
-                "--split",
-                "test",
-                "--method",
-                "sparse"};
-    }
+    static QStringList demoArguments() { return test::demoEvalArguments(); }
 
 private Q_SLOTS:
     void demoTestSplitIsLinkedPerfectly() {

@@ -10,22 +10,7 @@ class TestCliValueLimits : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
-    static QString demo(const char* name) { return test::demoFile(name); }
-    static QStringList evalArguments() {
-        return {"eval",
-                "--train",
-                demo("demo-train.txt"),
-                "--dev",
-                demo("demo-train.txt"),
-                "--test",
-                demo("demo-test.txt"),
-                "--kb",
-                demo("demo-kb.txt"),
-                "--split",
-                "test",
-                "--method",
-                "sparse"};
-    }
+    static QStringList evalArguments() { return test::demoEvalArguments(); }
 
 private Q_SLOTS:
     void initTestCase() {
