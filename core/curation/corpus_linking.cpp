@@ -10,7 +10,7 @@ namespace {
 
 // An id no KB holds: a mention without ids gets it so that the query builder keeps it (it drops
 // CUI-less mentions); with dropUnknownIds off it stays a query of one part.
-constexpr const char* kPlaceholderId = "LINKSCOPE:UNLINKED";
+constexpr const char* kStandInGoldId = "LINKSCOPE:UNLINKED";
 
 // Why a query cannot be ranked, or empty.
 std::string unrankableReason(const Mention& mention, const eval::EvalQuery& query, std::size_t maxCharacters) {
@@ -53,7 +53,7 @@ eval::QuerySet linkQueries(const Corpus& corpus, const kb::KnowledgeBase& kb, ev
     for (Document& document : withIds.documents())
         for (Mention& mention : document.mentions) {
             ++mentions;
-            if (mention.ids.cuiLess || mention.ids.ids.empty()) mention.ids = ConceptIdList{{kPlaceholderId}};
+            if (mention.ids.cuiLess || mention.ids.ids.empty()) mention.ids = ConceptIdList{{kStandInGoldId}};
         }
     options.types.clear();
     options.dropUnknownIds = false;
