@@ -10,6 +10,7 @@
 // CorpusLinkOptions::maxMentionCharacters) is not dropped: it is linked as NIL ("-1") and listed
 // in CorpusLinks::unrankable with its document and offsets, for the caller to report.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
