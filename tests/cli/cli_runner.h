@@ -19,6 +19,13 @@ inline QString demoFile(const char* name) {
     return QStringLiteral(LINKSCOPE_SOURCE_DIR "/resources/demo/") + QString::fromLatin1(name);
 }
 
+/// The demo project's corpora and KB for train and eval; its test split serves as dev (it has
+/// no dev split of its own).
+inline QStringList demoTrainingData() {
+    return {QStringLiteral("--train"), demoFile("demo-train.txt"), QStringLiteral("--dev"),
+            demoFile("demo-test.txt"), QStringLiteral("--kb"),     demoFile("demo-kb.txt")};
+}
+
 /// `eval` on the demo project's test split with `method`, the demo's train split also as dev.
 inline QStringList demoEvalArguments(const QString& method = QStringLiteral("sparse")) {
     return {QStringLiteral("eval"),

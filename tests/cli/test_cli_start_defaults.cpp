@@ -19,10 +19,7 @@ class TestCliStartDefaults : public QObject {
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
-    // The demo's test split serves as dev: it has no dev split of its own.
-    static QStringList dataArguments() {
-        return {"--train", demo("demo-train.txt"), "--dev", demo("demo-test.txt"), "--kb", demo("demo-kb.txt")};
-    }
+    static QStringList dataArguments() { return test::demoTrainingData(); }
     QStringList trainArguments(const QString& out) const {
         return QStringList{"train", "--preset", path("tiny-biosyn.json"), "--device", "cpu", "--out", out}
                << dataArguments();

@@ -19,10 +19,7 @@ class TestCliTrain : public QObject {
     QTemporaryDir dir_;
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
     static QString demo(const char* name) { return test::demoFile(name); }
-    // The demo's test split serves as dev: it has no dev split of its own.
-    QStringList dataArguments() const {
-        return {"--train", demo("demo-train.txt"), "--dev", demo("demo-test.txt"), "--kb", demo("demo-kb.txt")};
-    }
+    static QStringList dataArguments() { return test::demoTrainingData(); }
     QStringList trainArguments(const QString& preset, const QString& out) const {
         return QStringList{"train",     "--preset", preset, "--schedule", "short",
                            "--compact", "--device", "cpu",  "--out",      out}

@@ -11,6 +11,7 @@
 
 #include "corpus/corpus.h"
 #include "encoder/text_encoder.h"
+#include "error_of.h"
 #include "eval/dictionary.h"
 #include "eval/queries.h"
 #include "fixtures.h"
@@ -134,16 +135,7 @@ std::vector<std::string> namesOf(const retrieval::NameDictionary& dictionary, Co
     return names;
 }
 
-// The message of the Error that `action` throws ("" when it throws none).
-template <typename F>
-std::string errorOf(F&& action) {
-    try {
-        action();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::errorOf;
 
 // A linker's list must be the k best by `expected` (scores within tolerance), best first.
 void checkTopK(const std::vector<LinkedCandidate>& ranked, const std::vector<double>& expected, std::size_t k,

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "error_of.h"
 #include "fixtures.h"
 #include "train/loop_state.h"
 #include "train/run_directory.h"
@@ -20,16 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The message of the Error that `action` throws ("" when it throws none).
-template <typename F>
-std::string errorOf(F&& action) {
-    try {
-        action();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::errorOf;
 
 // run.json as the version before the preset's name wrote it.
 const std::string kOldRunJson = R"({

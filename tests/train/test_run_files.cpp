@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include "error_of.h"
 #include "test_data.h"
 #include "train/checkpoint_tables.h"
 #include "train/run_directory.h"
@@ -25,16 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The message of the Error that `action` throws ("" when it throws none).
-template <typename F>
-std::string errorOf(F&& action) {
-    try {
-        action();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return {};
-}
+using test::errorOf;
 
 bool mentions(const std::string& message, const fs::path& file) {
     return message.find(file.string()) != std::string::npos;
