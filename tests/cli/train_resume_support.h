@@ -32,11 +32,6 @@ inline void writeTinyBiosynPreset(const std::filesystem::path& file) {
     writeFile(file, preset.dump(2));
 }
 
-/// The data of every run: the demo's test split serves as dev (it has no dev split of its own).
-inline QStringList demoTrainingData() {
-    return {"--train", demoFile("demo-train.txt"), "--dev", demoFile("demo-test.txt"), "--kb", demoFile("demo-kb.txt")};
-}
-
 /// `train` of a new run of `preset` into `out`, a checkpoint after every step.
 inline QStringList newRunArguments(const QString& preset, const QString& out) {
     return QStringList{"train", "--preset",           preset, "--schedule", "short", "--compact", "--device",
