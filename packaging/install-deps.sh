@@ -29,6 +29,17 @@ packages=(
   file desktop-file-utils appstream
   # the C++ layout check of .ci/run (tools/check_format.sh), pinned to one version
   clang-format-14
+  # a team's shared project: the PostgreSQL client library, and a server the tests start themselves
+  postgresql libpq-dev
+  # batch linking on a cluster: the tests start a one-node Slurm (munge, slurmctld, slurmd); GNU
+  # parallel runs the same shards on a workstation
+  slurm-wlm munge parallel
+  # checkpoints as users download them: pytorch_model.bin is a zip archive (libzip), XLM-R's
+  # tokenizer is a SentencePiece model
+  libzip-dev libsentencepiece-dev
+  # reference files written independently of our code in the tests: torch's own .bin files,
+  # sentencepiece's own token ids, numpy forwards
+  python3-torch python3-sentencepiece python3-numpy
 )
 
 missing=()
