@@ -1,7 +1,14 @@
 #pragma once
-// The project file: one SQLite database (WAL journal) the user can copy, holding what a project
-// refers to (corpora, knowledge base, runs), its settings, named binary blobs (the kNN
-// datastore built from the training mentions), and every curation decision with its history.
+// The project store: what a project refers to (corpora, knowledge base, runs), its settings,
+// named binary blobs (the kNN datastore built from the training mentions), and every curation
+// decision with its history. It lives in one of two backends, chosen by the address given:
+//  - a file path: one SQLite database (WAL journal) the user can copy; the default, offline;
+//  - a `postgresql://` or `postgres://` URI (libpq's connection string): a database on a
+//    PostgreSQL server, shared by a team (postgres_store.h). A URI that holds a password is
+//    refused: libpq reads it from ~/.pgpass, PGPASSFILE or a service file instead, so that it
+//    never appears on a command line, in the project or in settings. A build without libpq
+//    refuses every URI, saying so.
+// Both keep the same contract, described below for the file; where the server differs, it says.
 //
 // Durability is the point: record(), undo() and redo() return only after their transaction has
 // committed with synchronous=FULL, so a decision the GUI shows as saved survives a SIGKILL or a
@@ -25,8 +32,8 @@
 // naming the file and the row, never returned.
 //
 // Errors: every failure throws linkscope::Error (a ParseError for a file that is not a readable
-// Linkscope project) whose message names the project file; no SQLite type or exception leaves
-// the store.
+// Linkscope project) whose message names the project file or address; no SQLite or libpq type
+// or exception leaves the store.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -36,6 +43,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "project/curation_decision.h"
@@ -73,13 +81,20 @@ struct IntegrityReport {
     std::uintmax_t bytes = 0;  ///< the file and its WAL
 };
 
+class StoreBackend;
+
 class ProjectStore {
 public:
-    /// Creates a new project file from a manifest (its name, description, KB and corpora).
-    /// Throws Error when the file exists or cannot be created.
+    /// Whether `address` names a database on a server (a `postgresql://` or `postgres://` URI)
+    /// rather than a project file.
+    static bool isServerAddress(std::string_view address) noexcept;
+
+    /// Creates a new project from a manifest (its name, description, KB and corpora): a file, or
+    /// the tables in an empty server database. Throws Error when the file exists, the database
+    /// holds a project already, or either cannot be created.
     static ProjectStore create(const std::filesystem::path& file, const ProjectManifest& manifest);
-    /// Opens an existing project file. Throws Error naming the file when it is missing, not a
-    /// Linkscope project, of a newer schema version, or damaged (SQLite's check, see above).
+    /// Opens an existing project. Throws Error naming the file (address) when it is missing, not
+    /// a Linkscope project, of a newer schema version, or damaged (SQLite's check, see above).
     static ProjectStore open(const std::filesystem::path& file, OpenCheck check = OpenCheck::BySize);
 
     /// SQLite's full integrity_check, then the manifest, the runs and every decision row read
@@ -92,7 +107,9 @@ public:
     ProjectStore& operator=(ProjectStore&&) noexcept;
     ~ProjectStore();
 
+    /// The project file, absolute; for a server project its address (the URI as given).
     const std::filesystem::path& file() const noexcept;
+    bool onServer() const noexcept;
 
     /// The manifest the project was created from, paths absolute (`file` is the project file).
     ProjectManifest manifest() const;
@@ -107,6 +124,8 @@ public:
     // --- settings and blobs --------------------------------------------------------------------
     void setSetting(std::string_view key, std::string_view value);
     std::optional<std::string> setting(std::string_view key) const;
+    /// Every setting, sorted by key.
+    std::vector<std::pair<std::string, std::string>> settings() const;
     /// Named binary data (replaced as a whole, in one transaction).
     void putBlob(std::string_view name, std::span<const std::byte> data);
     std::optional<std::vector<std::byte>> blob(std::string_view name) const;
@@ -118,6 +137,8 @@ public:
     /// Writes a blob to a file (AtomicFileWriter), streamed in chunks; false (no file written)
     /// when there is no blob of that name.
     bool writeBlobToFile(std::string_view name, const std::filesystem::path& target) const;
+    /// Every blob's name, sorted bytewise.
+    std::vector<std::string> blobNames() const;
 
     // --- decisions -----------------------------------------------------------------------------
     /// Stores a new decision (state done), filling id and, when empty, timestamp; every undone
@@ -145,11 +166,14 @@ public:
     /// The latest done decision on a mention.
     std::optional<Decision> currentDecision(const MentionKey& mention) const;
     std::size_t decisionCount() const;  ///< all states
+    /// Stores the history of another project as it is (ids, states, curators and timestamps
+    /// kept), in one transaction, for a copy (project_copy.h). Every decision is validated
+    /// first. Error when this project holds decisions already.
+    void importHistory(const std::vector<Decision>& history);
 
 private:
-    struct State;
-    explicit ProjectStore(std::unique_ptr<State> state);
-    std::unique_ptr<State> state_;
+    explicit ProjectStore(std::unique_ptr<StoreBackend> backend);
+    std::unique_ptr<StoreBackend> backend_;
 };
 
 /// Now, as the store writes timestamps ("2026-11-22T07:30:12.123Z").

@@ -1,4 +1,4 @@
-// ProjectStore: named binary blobs, whole (putBlob / blob) or streamed from and to files through
+// SqliteStore: named binary blobs, whole (putBlob / blob) or streamed from and to files through
 // SQLite's incremental blob I/O (putBlobFromFile / writeBlobToFile), which never holds a large
 // blob in memory.
 #include <SQLiteCpp/Statement.h>
@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
-#include "project/project_store.h"
-#include "project/project_store_state.h"
+#include "project/sqlite_store.h"
+#include "project/sqlite_store_state.h"
 #include "util/atomic_file.h"
 #include "util/input_file.h"
 
@@ -54,7 +54,7 @@ void checkBlobSize(SQLite::Database& db, const std::filesystem::path& file, std:
 
 }  // namespace
 
-void ProjectStore::putBlob(std::string_view name, std::span<const std::byte> data) {
+void SqliteStore::putBlob(std::string_view name, std::span<const std::byte> data) {
     checkBlobName(state_->file, name);
     checkBlobSize(state_->db, state_->file, name, data.size());
     guarded(state_->file, "store the blob \"" + std::string(name) + "\"", [&] {
@@ -70,7 +70,7 @@ void ProjectStore::putBlob(std::string_view name, std::span<const std::byte> dat
     });
 }
 
-std::optional<std::vector<std::byte>> ProjectStore::blob(std::string_view name) const {
+std::optional<std::vector<std::byte>> SqliteStore::blob(std::string_view name) const {
     return guarded(state_->file, "read the blob \"" + std::string(name) + "\"",
                    [&]() -> std::optional<std::vector<std::byte>> {
                        SQLite::Statement query(state_->db, "SELECT data FROM blobs WHERE name = ?");
@@ -84,7 +84,16 @@ std::optional<std::vector<std::byte>> ProjectStore::blob(std::string_view name) 
                    });
 }
 
-bool ProjectStore::removeBlob(std::string_view name) {
+std::vector<std::string> SqliteStore::blobNames() const {
+    return guarded(state_->file, "read the blob names", [&] {
+        std::vector<std::string> names;
+        SQLite::Statement query(state_->db, "SELECT name FROM blobs ORDER BY name");
+        while (query.executeStep()) names.push_back(query.getColumn(0).getString());
+        return names;
+    });
+}
+
+bool SqliteStore::removeBlob(std::string_view name) {
     return guarded(state_->file, "remove the blob \"" + std::string(name) + "\"", [&] {
         SQLite::Statement remove(state_->db, "DELETE FROM blobs WHERE name = ?");
         remove.bind(1, std::string(name));
@@ -92,7 +101,7 @@ bool ProjectStore::removeBlob(std::string_view name) {
     });
 }
 
-void ProjectStore::putBlobFromFile(std::string_view name, const std::filesystem::path& source) {
+void SqliteStore::putBlobFromFile(std::string_view name, const std::filesystem::path& source) {
     checkBlobName(state_->file, name);
     const std::string what = "store " + source.string() + " as the blob \"" + std::string(name) + "\"";
     InputFileStream in = [&] {
@@ -136,7 +145,7 @@ void ProjectStore::putBlobFromFile(std::string_view name, const std::filesystem:
     });
 }
 
-bool ProjectStore::writeBlobToFile(std::string_view name, const std::filesystem::path& target) const {
+bool SqliteStore::writeBlobToFile(std::string_view name, const std::filesystem::path& target) const {
     const std::string what = "write the blob \"" + std::string(name) + "\" to " + target.string();
     return guarded(state_->file, what, [&] {
         // A read transaction: the row found and the bytes read belong to the same snapshot.

@@ -1,7 +1,7 @@
 #pragma once
-// PRIVATE to the project store's implementation files (project_store.cpp, project_blobs.cpp,
-// project_decisions.cpp): the open connection behind a ProjectStore, and the wrapper that turns
-// SQLite's exceptions into Linkscope errors naming the project file.
+// PRIVATE to the SQLite backend's files (sqlite_store.cpp, sqlite_store_blobs.cpp,
+// sqlite_store_decisions.cpp): the open connection behind a SqliteStore, and the wrapper that
+// turns SQLite's exceptions into Linkscope errors naming the project file.
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Exception.h>
 
@@ -10,12 +10,12 @@
 #include <string_view>
 #include <utility>
 
-#include "project/project_store.h"
+#include "project/sqlite_store.h"
 #include "util/error.h"
 
 namespace linkscope::project {
 
-struct ProjectStore::State {
+struct SqliteStore::State {
     std::filesystem::path file;    // absolute, lexically normalized
     std::filesystem::path folder;  // file.parent_path(): what stored relative paths start from
     SQLite::Database db;

@@ -1,0 +1,112 @@
+#include "project/postgres_schema.h"
+
+#include <array>
+
+#include "util/error.h"
+
+namespace linkscope::project::pgschema {
+namespace {
+
+// The key of the advisory lock that orders migrations (any constant: "lnks" in ASCII).
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(1819176563)";
+
+// Migration 1: the tables of a project file's schema version 3, in PostgreSQL's types. Kinds and
+// states are stored by name and timestamps as ISO 8601 text, as in the file, so that a copy
+// between the two keeps every byte. Paths are stored absolute (a server has no project folder).
+// A blob is stored in chunks (blob_chunks) so that a large kNN datastore streams in and out in
+// pieces and is not bound by one value's limit.
+constexpr const char* kMigration1 = R"sql(
+CREATE TABLE meta (
+    key   text PRIMARY KEY,
+    value text NOT NULL);
+CREATE TABLE project (
+    id          integer PRIMARY KEY CHECK (id = 1),
+    name        text NOT NULL,
+    description text NOT NULL);
+CREATE TABLE knowledge_base (
+    id             integer PRIMARY KEY CHECK (id = 1),
+    path           text NOT NULL,
+    format         text NOT NULL,
+    semantic_types text NOT NULL,
+    filters        text NOT NULL DEFAULT '');
+CREATE TABLE corpora (
+    position  bigint PRIMARY KEY,
+    split     text NOT NULL,
+    path      text NOT NULL,
+    format    text NOT NULL,
+    pmid_list text NOT NULL DEFAULT '');
+CREATE TABLE runs (
+    position  bigserial PRIMARY KEY,
+    name      text NOT NULL UNIQUE,
+    directory text NOT NULL,
+    preset    text NOT NULL,
+    added     text NOT NULL);
+CREATE TABLE settings (
+    key   text PRIMARY KEY,
+    value text NOT NULL);
+CREATE TABLE blobs (
+    name    text PRIMARY KEY CHECK (name <> ''),
+    bytes   bigint NOT NULL CHECK (bytes >= 0),
+    updated text NOT NULL);
+CREATE TABLE blob_chunks (
+    name text NOT NULL REFERENCES blobs (name) ON DELETE CASCADE,
+    seq  integer NOT NULL CHECK (seq >= 0),
+    data bytea NOT NULL,
+    PRIMARY KEY (name, seq));
+CREATE TABLE decisions (
+    id            bigint PRIMARY KEY,
+    split         text NOT NULL CHECK (split <> ''),
+    document      text NOT NULL CHECK (document <> ''),
+    start         bigint NOT NULL CHECK (start >= 0),
+    "end"         bigint NOT NULL CHECK ("end" > start),
+    mention_text  text NOT NULL,
+    kind          text NOT NULL CHECK (kind IN ('accept', 'correct', 'reject', 'nil', 'skip')),
+    previous_link text NOT NULL,
+    new_link      text NOT NULL,
+    curator       text NOT NULL,
+    timestamp     text NOT NULL,
+    state         text NOT NULL CHECK (state IN ('done', 'undone', 'discarded')),
+    checksum      bigint NOT NULL);
+CREATE INDEX decisions_by_mention ON decisions (split, document, start, "end");
+CREATE INDEX decisions_by_state ON decisions (state, id);
+INSERT INTO meta (key, value) VALUES ('format', 'linkscope-project');
+)sql";
+
+constexpr std::array<const char*, 1> kMigrations{kMigration1};
+
+bool hasTable(PgConnection& connection, const char* table) {
+    return connection.exec("SELECT to_regclass($1) IS NOT NULL", {PgParam::text(table)}).text(0, 0) == "t";
+}
+
+}  // namespace
+
+int latestVersion() noexcept { return static_cast<int>(kMigrations.size()); }
+
+int version(PgConnection& connection) {
+    if (!hasTable(connection, "schema_version")) return 0;
+    return static_cast<int>(connection.exec("SELECT coalesce(max(version), 0) FROM schema_version").integer(0, 0));
+}
+
+bool holdsProject(PgConnection& connection) {
+    if (!hasTable(connection, "meta")) return false;
+    const PgResult format = connection.exec("SELECT value FROM meta WHERE key = 'format'");
+    return format.rows() == 1 && format.text(0, 0) == kFormatName;
+}
+
+int migrate(PgConnection& connection, const std::string& address) {
+    connection.execScript(kMigrationLock);
+    connection.execScript(
+        "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied text NOT NULL DEFAULT "
+        "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))");
+    const int current = version(connection);
+    if (current > latestVersion())
+        throw Error(address + ": schema version " + std::to_string(current) + " is newer than this Linkscope (" +
+                    std::to_string(latestVersion()) + "): open it with a newer Linkscope");
+    for (int next = current + 1; next <= latestVersion(); ++next) {
+        connection.execScript(kMigrations[static_cast<std::size_t>(next - 1)]);
+        connection.exec("INSERT INTO schema_version (version) VALUES ($1)", {PgParam::integer(next)});
+    }
+    return latestVersion();
+}
+
+}  // namespace linkscope::project::pgschema

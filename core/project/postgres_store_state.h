@@ -1,0 +1,38 @@
+#pragma once
+// PRIVATE to the PostgreSQL backend's files (postgres_store*.cpp): the connection behind a
+// PostgresStore, and the wrapper that turns libpq's failures into Linkscope errors naming the
+// project's address.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "project/pg_connection.h"
+#include "project/postgres_store.h"
+#include "util/error.h"
+
+namespace linkscope::project {
+
+struct PostgresStore::State {
+    std::filesystem::path address;  // the URI as given (holds no password)
+    PgConnection connection;
+};
+
+/// Runs `action`; a PgFailure it throws becomes an Error reading
+/// "ADDRESS: cannot WHAT (PostgreSQL: the server's message)". Linkscope's own errors pass
+/// unchanged; a value that cannot be read as its column's type makes the project damaged.
+template <typename Action>
+decltype(auto) pgGuarded(const std::filesystem::path& address, std::string_view what, Action&& action) {
+    try {
+        return std::forward<Action>(action)();
+    } catch (const PgFailure& e) {
+        throw Error(address.string() + ": cannot " + std::string(what) + " (PostgreSQL: " + e.what() + ")");
+    } catch (const Error&) {
+        throw;
+    } catch (const std::runtime_error& e) {
+        throw ParseError(address.string(), 0, std::string("damaged project: ") + e.what());
+    }
+}
+
+}  // namespace linkscope::project
