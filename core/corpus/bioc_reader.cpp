@@ -28,8 +28,9 @@ using pubtator::quoteForMessage;
 // No parse_eol: LineReader already removed the "\r" of "\r\n", and a lone carriage return in
 // a text is content (offsets count it). parse_ws_pcdata_single keeps a text of spaces only.
 // A BioC file is read whole (XML is parsed as a tree); more than this once decompressed is
-// refused before it is held, so a small gzip cannot expand into all of the memory. PubTator
-// Central's largest BioC exports of abstracts are far below it.
+// refused before it is held. PubTator Central's largest BioC exports of abstracts are far below
+// it. A gzip file is also held to readTextBuffer's expansion bound (kMaxGzipExpansion times its
+// compressed size), so that a small gzip cannot expand into all of the memory.
 constexpr std::size_t kMaxBioCBytes = std::size_t{2} << 30;
 
 // The tree pugixml builds is refused beyond this many bytes per byte of text (xml::Prescan

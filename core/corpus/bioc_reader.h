@@ -34,6 +34,8 @@ namespace linkscope {
 /// read): the text is held once and parsed in place, a newline index takes an eighth of it, and
 /// a file whose XML tree would take more than 12 bytes per byte of text is refused before the
 /// tree is built. A single line longer than the line reader's bound (256 MiB) is refused.
+/// A gzip file's text is at most kMaxGzipExpansion times the gzip (or kGzipTextAlwaysAllowed;
+/// util/text_file.h), refused as it is read: a small gzip bomb costs what its cap holds.
 /// A FIFO, device or folder is refused without waiting (util/input_file.h).
 Corpus readBioC(const std::filesystem::path& path);
 

@@ -2,6 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include "util/error.h"
 #include "util/input_file.h"
 #include "util/utf8.h"
@@ -18,6 +21,11 @@ LineReader::LineReader(const std::filesystem::path& path, LineReaderOptions opti
     // A FIFO, a device or a folder is refused here, before anything waits on it.
     stream_->file = openGzipInput(path, {}, &fileBytes_);
     gzbuffer(stream_->file.get(), 1 << 17);
+    if (options_.maxGzipExpansion > 0 && compressed()) {
+        const std::uint64_t ratio = options_.maxGzipExpansion;
+        const std::uint64_t byRatio = fileBytes_ > UINT64_MAX / ratio ? UINT64_MAX : fileBytes_ * ratio;
+        maxDecompressedBytes_ = std::max<std::uint64_t>(byRatio, options_.gzipBytesAlwaysAllowed);
+    }
 }
 
 LineReader::~LineReader() = default;
@@ -44,6 +52,15 @@ bool LineReader::fill() {
                          std::string("damaged compressed data: ") + (message ? message : "unknown zlib error"));
     }
     buffer_.resize(old + static_cast<std::size_t>(got));
+    decompressedBytes_ += static_cast<std::uint64_t>(got);
+    if (maxDecompressedBytes_ > 0 && decompressedBytes_ > maxDecompressedBytes_)
+        throw ParseError(fileName_, lineNumber_ + 1,
+                         "the gzip file expands to more than " + std::to_string(maxDecompressedBytes_) +
+                             " bytes, the most this reader takes from a gzip of " + std::to_string(fileBytes_) +
+                             " bytes (" + std::to_string(options_.maxGzipExpansion) + " times its size, at least " +
+                             std::to_string(options_.gzipBytesAlwaysAllowed) +
+                             " bytes: a bound against gzip bombs); if the file is genuine, decompress it "
+                             "(gunzip -k FILE) and give the uncompressed file, which is read up to its own size");
     if (got == 0) {
         // gzread reports a truncated gzip stream as a plain end of file; ask zlib explicitly.
         int code = 0;

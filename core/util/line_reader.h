@@ -15,6 +15,12 @@ struct LineReaderOptions {
     std::size_t maxLineBytes = std::size_t{256} << 20;
     /// Refuse lines that are not well-formed UTF-8 (the error names the byte column).
     bool requireUtf8 = true;
+    /// For a gzip file: refuse it once it has expanded to more than this many times its
+    /// compressed size (and to more than gzipBytesAlwaysAllowed). 0: no such bound. Readers that
+    /// hold what they read (a file read whole) set it, so that the memory a small gzip can ask
+    /// for follows its size; line-by-line readers, which hold a line, need not.
+    std::size_t maxGzipExpansion = 0;
+    std::size_t gzipBytesAlwaysAllowed = 0;
 };
 
 class LineReader {
@@ -57,6 +63,8 @@ private:
     std::size_t position_ = 0;
     std::size_t lineNumber_ = 0;
     std::uint64_t fileBytes_ = 0;
+    std::uint64_t decompressedBytes_ = 0;
+    std::uint64_t maxDecompressedBytes_ = 0;  // 0: unbounded
     bool eof_ = false;
     bool lineEndKnown_ = false;
     char separator_ = '\n';

@@ -17,6 +17,8 @@ template <typename Sink>
 void readJoinedLines(const std::filesystem::path& file, std::size_t maxBytes, Sink& sink) {
     LineReaderOptions options;
     options.maxLineBytes = std::min(options.maxLineBytes, maxBytes);
+    options.maxGzipExpansion = kMaxGzipExpansion;
+    options.gzipBytesAlwaysAllowed = kGzipTextAlwaysAllowed;
     LineReader reader(file, options);
     if (!reader.compressed())
         sink.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(reader.fileBytes(), maxBytes)));

@@ -16,12 +16,22 @@ namespace linkscope {
 /// BioC XML passes its own, larger bound.
 inline constexpr std::size_t kMaxTextFileBytes = std::size_t{64} << 20;
 
+/// A gzip file read whole is refused once it expands past this many times its compressed size
+/// (or past kGzipTextAlwaysAllowed, whichever is more), whatever maxBytes allows. Text formats
+/// compress three to ten times (PubTator, BioC XML of abstracts, JSON); a gzip bomb compresses
+/// a thousand times. Without this a reader holding the text (and a tree built over it) needs
+/// memory in proportion to what a small gzip expands to; with it, in proportion to the gzip.
+/// A genuine file beyond it is read once decompressed (its own size is its bound).
+inline constexpr std::size_t kMaxGzipExpansion = 32;
+inline constexpr std::size_t kGzipTextAlwaysAllowed = std::size_t{16} << 20;
+
 /// The file's lines joined with "\n" (no newline after the last), so that an error at the end
 /// of a truncated file is reported on its last line. Throws ParseError as LineReader does, and
 /// when the text grows beyond maxBytes (checked as it is read, before it is held).
 /// Memory: an uncompressed file's text is allocated once at its size; a gzip file's grows by
 /// doubling up to maxBytes, so the peak is at most three times the text (old and new block
-/// during a growth), and never more than about 3 x maxBytes.
+/// during a growth), and never more than about 3 x maxBytes. A gzip file's text is at most
+/// max(kMaxGzipExpansion x its compressed size, kGzipTextAlwaysAllowed), refused as it is read.
 std::string readTextFile(const std::filesystem::path& file, std::size_t maxBytes = kMaxTextFileBytes);
 
 /// The same text in one block of memory that a parser may modify in place (pugixml's

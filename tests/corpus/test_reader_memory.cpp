@@ -1,7 +1,8 @@
 // The memory bounds the readers state, measured: each read runs in a child process whose peak
 // resident size is reset just before it (/proc/self/clear_refs) and read just after (VmHWM),
 // so the figure is what the read itself added. Bounds as the readers declare them:
-//  - BioC XML (corpus/bioc_reader.h): within 16 x its text; a gzip bomb holds its text once;
+//  - BioC XML (corpus/bioc_reader.h): within 16 x its text; a gzip holds its text once, and a
+//    gzip bomb stops at its expansion bound (util/text_file.h), whatever it would expand to;
 //  - PMID lists split over a corpus (corpus/corpus_input.h): within 16 x corpus + lists, and
 //    a list of unknown ids stops at the first one, whatever its length;
 //  - lines (util/line_reader.h): the line bound, whatever the decompressed size;
@@ -11,9 +12,11 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <string>
 
 #include <sys/wait.h>
@@ -153,23 +156,58 @@ private Q_SLOTS:
         expectWithin(measured, 16 * bytes + kFixedBytes, "BioC, plain");
     }
 
-    // A small gzip that expands to many megabytes: the text is held once, not twice or three
-    // times (a doubling string and pugixml's copy of it).
-    void bioCGzipBombHoldsItsTextOnce() {
-        const auto file = dir_.path("bomb.xml.gz");
-        constexpr std::size_t kDecompressed = 96 * kMiB;
+    // A gzip that expands to many megabytes, within the gzip expansion bound: the text is held
+    // once, not twice or three times (a doubling string and pugixml's copy of it). Each line is a
+    // comment with random letters, so that the file compresses as text does, not as a bomb.
+    void bioCGzipHoldsItsTextOnce() {
+        const auto file = dir_.path("large.xml.gz");
+        constexpr std::size_t kDecompressed = 64 * kMiB;
+        std::mt19937 random(38);
         std::size_t written = 0;
         writeGzipStream(file, [&](std::string& piece) {
             if (written >= kDecompressed) return false;
-            piece = written == 0 ? "<collection>\n" : std::string(4095, ' ') + '\n';
+            if (written == 0) {
+                piece = "<collection>\n";
+            } else {
+                piece.assign("<!-- ");
+                for (int i = 0; i < 600; ++i) piece += static_cast<char>('a' + random() % 26);
+                piece.append(4095 - 4 - piece.size(), ' ');
+                piece += "-->\n";
+            }
             if (written + piece.size() >= kDecompressed) piece += "</collection>\n";
             written += piece.size();
             return true;
         });
+        QVERIFY2(written < kMaxGzipExpansion * std::filesystem::file_size(file), "the input compresses too well");
         const Measured measured = measure([&] { (void)readBioC(file); });
         QVERIFY2(measured.outcome.find("holds no <document>") != std::string::npos, measured.outcome.c_str());
         // The text, its newline index (an eighth) and the fixed part.
-        expectWithin(measured, written + written / 4 + kFixedBytes, "BioC, gzip of blanks");
+        expectWithin(measured, written + written / 4 + kFixedBytes, "BioC, gzip of text");
+    }
+
+    // A gzip bomb (blanks that compress a thousand times) is refused once it has expanded to
+    // its bound, kMaxGzipExpansion times its size or kGzipTextAlwaysAllowed: the memory follows
+    // the gzip, not what it would expand to. The message names the file, the bound and the way on.
+    void bioCGzipBombStopsAtItsExpansionBound() {
+        const auto file = dir_.path("bomb.xml.gz");
+        constexpr std::size_t kDecompressed = 256 * kMiB;
+        std::size_t written = 0;
+        writeGzipStream(file, [&](std::string& piece) {
+            if (written >= kDecompressed) return false;
+            piece = written == 0 ? "<collection>\n" : std::string(4095, ' ') + '\n';
+            written += piece.size();
+            return true;
+        });
+        const std::size_t compressed = std::filesystem::file_size(file);
+        const std::size_t bound = std::max(kMaxGzipExpansion * compressed, kGzipTextAlwaysAllowed);
+        QVERIFY(bound < kDecompressed / 4);
+        const Measured measured = measure([&] { (void)readBioC(file); });
+        const std::string expected = "the gzip file expands to more than " + std::to_string(bound) + " bytes";
+        QVERIFY2(measured.outcome.starts_with(file.string() + ":") &&
+                     measured.outcome.find(expected) != std::string::npos &&
+                     measured.outcome.find("gunzip") != std::string::npos,
+                 measured.outcome.c_str());
+        expectWithin(measured, bound + bound / 4 + kFixedBytes, "BioC, gzip bomb of blanks");
     }
 
     void aListOfUnknownIdsStopsAtTheFirst() {
@@ -227,14 +265,21 @@ private Q_SLOTS:
 
     void readTextFileWithinThreeTimesItsText() {
         const auto file = dir_.path("large.json.gz");
+        std::mt19937 random(41);
         std::size_t written = 0;
         writeGzipStream(file, [&](std::string& piece) {
             if (written >= 40 * kMiB) return false;
-            piece = written == 0 ? "[\"" : std::string(kMiB, 'x');
+            if (written == 0) {
+                piece = "[\"";
+            } else {  // a random letter in every eight: compresses as text does, within the gzip bound
+                piece.assign(kMiB, 'x');
+                for (std::size_t i = 0; i < piece.size(); i += 8) piece[i] = static_cast<char>('a' + random() % 26);
+            }
             if (written + piece.size() >= 40 * kMiB) piece += "\"]";
             written += piece.size();
             return true;
         });
+        QVERIFY2(written < kMaxGzipExpansion * std::filesystem::file_size(file), "the input compresses too well");
         const Measured measured = measure([&] {
             if (readTextFile(file).size() != written) throw std::runtime_error("short text");
         });

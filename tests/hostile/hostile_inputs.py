@@ -909,10 +909,14 @@ def stats_corpus_cases():
     err("gzip.header-only", "gzip", data[:10])
     err("gzip.bomb-newlines", "gzipbomb", {"corpus.txt": Link("newlines.gz")})
     err("gzip.bomb-endless-line", "gzipbomb", {"corpus.txt": Link("endless.gz")}, line=1)
-    # BioC XML is read whole: a gzip of blank lines is held once, refused where the unclosed
-    # collection ends (the last line)
+    # BioC XML is read whole: a gzip file is refused once it expands past its bound (32 times the
+    # gzip, at least 16 MiB; util/text_file.h), at the line it has reached, whatever it would expand
+    # to: a 2 GiB bomb (32 gzip members of 64 MiB of blanks, under 3 MB) stops there, not at the 2 GiB
+    # text cap of BioC
     err("bioc.gzip-bomb-blanks", "gzipbomb", {"corpus.txt": Link("bioc-blanks.gz")},
-        line=(BOMB_NEWLINES >> 12) + 1, extra=["--corpus-format", "bioc"])
+        line="any", extra=["--corpus-format", "bioc"])
+    err("bioc.gzip-bomb-2gib", "gzipbomb", {"corpus.txt": Gen(lambda S: gz(b"<collection>\n") + gz(
+        (b" " * 4095 + b"\n") * (16 << 10)) * 32)}, line="any", extra=["--corpus-format", "bioc"])
     # pipes are refused, not waited on; a PMID list is checked before the corpus is read, and
     # its ids as they are read (a million unknown ids: refused at the first)
     err("fifo", "fifo", {"corpus.txt": Fifo()})
