@@ -13,9 +13,10 @@ void addCompareCommand(CLI::App& app);
 void addIndexCommand(CLI::App& app);
 void addTokenizeCommand(CLI::App& app);
 void addExportCommand(CLI::App& app);
-void addLinkCommand(CLI::App& app);       ///< every mention of a corpus linked, written in its format
-void addAgreementCommand(CLI::App& app);  ///< agreement and merge (several curators)
-void addProjectCommand(CLI::App& app);    ///< project check
+void addLinkCommand(CLI::App& app);         ///< every mention of a corpus linked, written in its format
+void addMergeShardsCommand(CLI::App& app);  ///< the parts of link --shard joined into one file
+void addAgreementCommand(CLI::App& app);    ///< agreement and merge (several curators)
+void addProjectCommand(CLI::App& app);      ///< project check
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);

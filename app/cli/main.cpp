@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addTokenizeCommand(app);
     linkscope::cli::addExportCommand(app);
     linkscope::cli::addLinkCommand(app);
+    linkscope::cli::addMergeShardsCommand(app);
     linkscope::cli::addAgreementCommand(app);
     linkscope::cli::addProjectCommand(app);
 #if LINKSCOPE_HAVE_TORCH
