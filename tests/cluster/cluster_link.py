@@ -231,7 +231,10 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
     def why_not(self, what):
         lines = [f"the one-node Slurm cannot run here: {what}"]
         for name, _, log_file in self.daemons:
-            lines += [f"  {name} ({log_file}):", tail(log_file), tail(self.root / f"{name}.out", 5)]
+            lines.append(f"  {name}:")
+            if log_file.exists():
+                lines += [f"  {log_file}:", tail(log_file)]
+            lines += ["  its output:", tail(self.root / f"{name}.out", 5)]
         return "\n".join(lines)
 
     def our_processes(self):
@@ -249,7 +252,8 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
         return pids
 
     def stop(self):
-        if self.daemons and self.conf.exists():
+        controller = [process for name, process, _ in self.daemons if name == "slurmctld"]
+        if controller and controller[0].poll() is None:
             try:
                 self.run("scancel", "--quiet", "--full", f"--user={os.getuid()}", check=False,
                          timeout=10)
