@@ -19,11 +19,14 @@ std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<co
     return encoder.encode(texts, &sink);
 }
 
-std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary) {
+std::string encoderFingerprint(const encoder::TextEncoder& encoder) {
     const encoder::EncoderOptions& options = encoder.options();
-    return "model " + encoder.fingerprint() + ", pooling " + std::string(encoder::poolingName(encoder.pooling())) +
-           ", max length " + std::to_string(options.maxLength) + (options.normalize ? ", normalized" : "") +
-           ", dictionary " + retrieval::fingerprintOf(dictionary).describe();
+    return encoder.fingerprint() + ", pooling " + std::string(encoder::poolingName(encoder.pooling())) +
+           ", max length " + std::to_string(options.maxLength) + (options.normalize ? ", normalized" : "");
+}
+
+std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary) {
+    return "model " + encoderFingerprint(encoder) + ", dictionary " + retrieval::fingerprintOf(dictionary).describe();
 }
 
 DenseDictionary prepareDenseDictionary(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary,

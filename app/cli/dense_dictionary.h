@@ -26,6 +26,10 @@ struct DenseDictionary {
     double seconds = 0.0;
 };
 
+/// Identifies the vectors this encoder makes: its fingerprint (configuration, weights, tokenizer)
+/// with the pooling, max length and normalization it encodes with.
+std::string encoderFingerprint(const encoder::TextEncoder& encoder);
+
 /// Identifies the vectors of this dictionary made by this encoder with these options.
 std::string denseFingerprint(const encoder::TextEncoder& encoder, const retrieval::NameDictionary& dictionary);
 

@@ -26,17 +26,18 @@
 #include "console_progress.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
+#include "run_as_encoder.h"
+#include "sparse_index_setup.h"
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
+#include "encoder_ranking.h"
 #include "run_eval.h"
 #endif
 #include "eval/compare.h"
 #include "eval/evaluate.h"
 #include "eval/report.h"
 #include "retrieval/candidate_merge.h"
-#include "retrieval/hybrid_ranker.h"
 #include "retrieval/sparse_index.h"
-#include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
@@ -51,11 +52,9 @@ struct EvalArguments {
     DictionaryArguments data;
     std::string method = "sparse";
     std::string sparse = "biosyn";
-    std::string sparseSearch = "auto";  ///< --sparse-search: auto, exact or approximate
-    std::size_t sparseCandidates = retrieval::TrigramCandidateOptions{}.candidates;
+    SparseIndexArguments sparseIndex;  ///< --index, --sparse-search, --sparse-candidates
     std::size_t k = 64;
     bool comparePreprocessing = false;
-    std::filesystem::path index;
     std::filesystem::path report;
     std::filesystem::path perMention;
     unsigned threads = 0;
@@ -76,79 +75,33 @@ struct Run {
     bool denseIndexLoaded = false;
     bool sparseApproximate = false;  ///< the sparse index searched approximately (above approximateAbove names)
     std::string denseKind;           ///< of the index used (a loaded one keeps the kind it was built as)
+    std::string encoderRanker;       ///< dense and hybrid: what ranks (EncoderRanking::describe)
 };
 
-// --sparse-search: exact below SparseIndexOptions' size (auto), or always one way.
-retrieval::SparseIndexOptions sparseOptionsFor(const EvalArguments& args) {
-    retrieval::SparseIndexOptions options;
-    if (args.sparseSearch == "exact") options.approximateAbove = 0;
-    if (args.sparseSearch == "approximate") options.approximateAbove = 1;
-    options.approximate.candidates = args.sparseCandidates;
-    return options;
-}
-
-// BioSyn's sparse index over the dictionary: loaded from --index when it exists, else built (and
-// saved there when the option is given). Neither says how far it got: the stage is reported at
-// its start and its end, so that a log shows what a long build is busy with.
+// BioSyn's sparse index over the dictionary (sparse_index_setup.h), with what it did noted in `run`.
 retrieval::SparseIndex sparseIndexFor(const EvalArguments& args, const retrieval::NameDictionary& dictionary, Run& run,
                                       ConsoleProgress& progress) {
-    const auto settings = retrieval::TfidfSettings::bioSyn();
-    if (!args.index.empty() && std::filesystem::exists(args.index)) {
-        run.indexLoaded = true;
-        progress.report("Loading sparse index", 0.0);
-        retrieval::SparseIndex index = retrieval::loadSparseIndex(args.index, dictionary, settings);
-        progress.report("Loading sparse index", 1.0);
-        return index;
-    }
-    progress.report("Building sparse index", 0.0);
-    retrieval::SparseIndex index = retrieval::SparseIndex::build(dictionary, settings, sparseOptionsFor(args));
-    progress.report("Building sparse index", 1.0);
-    run.sparseApproximate = index.approximate();
-    if (!args.index.empty() && index.approximate())  // rows and a 3-gram stage: built again, never saved
-        std::cerr << "note: --index " << args.index.string() << " not written: a sparse index of " << dictionary.size()
-                  << " names is searched approximately and built where it is used\n";
-    else if (!args.index.empty())
-        retrieval::saveSparseIndex(index, args.index);
-    return index;
-}
-
-std::vector<std::vector<retrieval::Candidate>> withoutBreakdown(
-    const std::vector<std::vector<retrieval::ScoredCandidate>>& ranked) {
-    std::vector<std::vector<retrieval::Candidate>> out(ranked.size());
-    for (std::size_t i = 0; i < ranked.size(); ++i)
-        for (const auto& c : ranked[i]) out[i].push_back({c.entry, c.score});
-    return out;
+    PreparedSparseIndex prepared = prepareSparseIndex(args.sparseIndex, dictionary, progress);
+    run.indexLoaded = prepared.loaded;
+    run.sparseApproximate = prepared.index.approximate();
+    return std::move(prepared.index);
 }
 
 #if LINKSCOPE_HAVE_TORCH
 // Dense (S_dense alone) or BioSyn's hybrid ranking of the dictionary with an encoder.
 void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, eval::EvalOptions& evalOptions, Run& run,
               ConsoleProgress& progress) {
-    const auto indexStart = Clock::now();
-    DenseDictionary dense = prepareDenseDictionary(encoder, run.data.dictionary, args.dense, progress);
-    run.denseIndexLoaded = dense.loaded;
-    run.denseKind = std::string(retrieval::denseIndexKindName(dense.index.kind()));
-    // Mentions are encoded batch by batch inside the ranking: evaluate's "Ranking queries" is
-    // their progress (a stage of their own would alternate with it on every batch).
-    const auto encodeQueries = [&encoder](std::span<const std::string> queries) { return encoder.encode(queries); };
-    if (args.method == "dense") {
-        run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
-        const eval::RankFn rank = [&](std::span<const std::string> queries, std::size_t k) {
-            return dense.index.search(encodeQueries(queries), k);
-        };
-        run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
-        return;
+    const auto ranking = prepareEncoderRanking(args.method, encoder, run.data.dictionary, args.dense, args.sparseIndex,
+                                               args.sparseWeight, args.threads, progress);
+    run.denseIndexLoaded = ranking->dense.loaded;
+    run.denseKind = std::string(retrieval::denseIndexKindName(ranking->dense.index.kind()));
+    if (ranking->sparse) {
+        run.indexLoaded = ranking->sparse->loaded;
+        run.sparseApproximate = ranking->sparse->index.approximate();
     }
-    const retrieval::SparseIndex sparse = sparseIndexFor(args, run.data.dictionary, run, progress);
-    run.indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
-    const retrieval::HybridRanker ranker(
-        run.data.dictionary, sparse, dense.vectors, encoder.dimension(),
-        [&dense](std::span<const float> queries, std::size_t k) { return dense.index.search(queries, k); },
-        args.sparseWeight);
-    const eval::RankFn rank = [&](std::span<const std::string> queries, std::size_t k) {
-        return withoutBreakdown(ranker.rank(queries, encodeQueries(queries), k, args.threads));
-    };
-    run.result = eval::evaluate(run.data.queries, run.data.dictionary, rank, evalOptions);
+    run.indexSeconds = ranking->seconds;
+    run.encoderRanker = ranking->describe(args.encoder.model, encoder);
+    run.result = eval::evaluate(run.data.queries, run.data.dictionary, ranking->rank, evalOptions);
 }
 #endif
 
@@ -213,26 +166,16 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
     return run;
 }
 
-std::string rankerDescription(const EvalArguments& args, const encoder::TextEncoder* encoder, const Run& run) {
+std::string rankerDescription(const EvalArguments& args, const Run& run) {
+    if (args.method != "sparse") return run.encoderRanker;
+    if (args.sparse == "le-nguyen")
+        return retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
+               retrieval::TfidfSettings::leNguyenWords().describe() + ", merged";
     std::string bioSyn = retrieval::TfidfSettings::bioSyn().describe();
     if (run.sparseApproximate)
-        bioSyn += " (approximate: the " + std::to_string(args.sparseCandidates) + " best names by char 3-grams scored)";
-    if (args.method == "sparse")
-        return args.sparse == "le-nguyen" ? retrieval::TfidfSettings::leNguyenChars().describe() + " + " +
-                                                retrieval::TfidfSettings::leNguyenWords().describe() + ", merged"
-                                          : bioSyn;
-    std::string dense = "encoder " + args.encoder.model.string();
-#if LINKSCOPE_HAVE_TORCH
-    dense += " (" + std::string(encoder::poolingName(encoder->pooling())) + " pooling, " + encoder->deviceName() +
-             "), " + run.denseKind + " index";
-#else
-    (void)encoder;
-    (void)run;
-#endif
-    if (args.method == "dense") return dense;
-    std::ostringstream weight;
-    weight << args.sparseWeight;
-    return dense + " + " + weight.str() + " x " + bioSyn;
+        bioSyn +=
+            " (approximate: the " + std::to_string(args.sparseIndex.candidates) + " best names by char 3-grams scored)";
+    return bioSyn;
 }
 
 // A training run is evaluated as its method links (run_eval.h); the options that choose
@@ -261,11 +204,9 @@ void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::pat
 #endif
 }
 
-// --method dense or hybrid with a training run: its model (RUN/model, a Hugging Face
-// checkpoint) as a plain encoder, every linker option applying as to any checkpoint. A run whose
-// method pools a mention at markers in its sentence reads the bare mentions of these linkers as it
-// reads KB names (its name pooling) unless --pooling says otherwise. --method sparse reads no
-// encoder and the datastore options link as the method does: both refused with what to type.
+// --method dense or hybrid with a training run: its model as a plain encoder (run_as_encoder.h).
+// --method sparse reads no encoder and the datastore options link as the method does: both
+// refused with what to type.
 EvalArguments runAsPlainEncoder(const EvalArguments& args, const std::filesystem::path& run) {
     const std::string runWord = run.string();
     if (args.method == "sparse")
@@ -276,31 +217,9 @@ EvalArguments runAsPlainEncoder(const EvalArguments& args, const std::filesystem
     if (args.augment.active() || !args.augment.datastore.empty())
         throw Error("--knn, --sieve and --datastore link as the run's method does: leave out --method " + args.method +
                     " (linkscope-cli eval --run " + runWord + " --knn ...)");
-    if (!train::isRunDirectory(run)) throw Error(run.string() + " is not a training run (no run.json and preset.json)");
     EvalArguments plain = args;
     plain.run.clear();
-    plain.encoder.model = train::modelDirectory(run);
-    if (!std::filesystem::exists(plain.encoder.model / "config.json"))
-        throw Error(run.string() + " holds no model yet (" + plain.encoder.model.string() + ")");
-    if (plain.encoder.pooling.empty()) {
-        const train::TrainingPreset preset = train::loadRunPreset(run, train::readRunInfo(run));
-        const encoder::Pooling names = preset.namePooling();
-        const bool markers = [](encoder::Pooling p) {
-            return p == encoder::Pooling::Markers || p == encoder::Pooling::StartEnd;
-        }(preset.pooling);
-        if (markers && (names == encoder::Pooling::Markers || names == encoder::Pooling::StartEnd))
-            throw Error(run.string() + " (" + std::string(train::methodName(preset.method)) +
-                        ") pools a mention at its markers in its sentence, which --method " + args.method +
-                        " does not add: add --pooling cls (or mean), or leave out --method to link the run as its "
-                        "preset says");
-        if (markers) {
-            plain.encoder.pooling = std::string(encoder::poolingName(names));
-            std::cerr << "note: " << run.string() << " (" << train::methodName(preset.method)
-                      << ") reads a mention between markers in its sentence; --method " << args.method
-                      << " reads mentions alone, pooled as the run reads KB names (" << plain.encoder.pooling
-                      << "; --pooling chooses another)\n";
-        }
-    }
+    plain.encoder = runModelAsEncoder(args.encoder, run, args.method);
     return plain;
 }
 
@@ -318,11 +237,11 @@ void runEval(const EvalArguments& given) {
     if (args.augment.active() || !args.augment.datastore.empty())
         throw Error("--knn, --sieve and --datastore link with a trained method's encoder: give --run RUN_DIR");
     const auto start = Clock::now();
-    if (args.sparse == "le-nguyen" && !args.index.empty())
+    if (args.sparse == "le-nguyen" && !args.sparseIndex.file.empty())
         throw Error("--index saves the BioSyn index only; leave it out with --sparse le-nguyen");
     if (args.method != "sparse" && args.encoder.model.empty())
         throw Error("--method " + args.method + " needs --model DIR (an encoder checkpoint)");
-    if (args.method == "dense" && !args.index.empty())
+    if (args.method == "dense" && !args.sparseIndex.file.empty())
         throw Error("--index is the sparse index; --method dense uses --dense-index");
 
     // On stderr only (console_progress.h), and finished before anything goes to stdout. Reading a
@@ -344,13 +263,14 @@ void runEval(const EvalArguments& given) {
 
     eval::ReportOptions reportOptions;
     reportOptions.extra = {{"method", args.method},
-                           {"ranker", rankerDescription(args, encoder, run)},
+                           {"ranker", rankerDescription(args, run)},
                            {"split", args.data.split},
                            {"knowledge_base", args.data.kb.string()},
                            {"dictionary_entries", std::to_string(run.data.dictionary.size())},
                            {"index_seconds", std::to_string(run.indexSeconds)}};
     if (args.method != "dense")
-        reportOptions.extra.emplace("index", run.indexLoaded ? "loaded from " + args.index.string() : "built");
+        reportOptions.extra.emplace("index",
+                                    run.indexLoaded ? "loaded from " + args.sparseIndex.file.string() : "built");
     if (args.method != "sparse") {
         reportOptions.extra.emplace("model", args.encoder.model.string());
         reportOptions.extra.emplace(
@@ -377,7 +297,7 @@ void runEval(const EvalArguments& given) {
         // Without preprocessing the dictionary differs (its training mentions are not expanded
         // or split), so the saved indexes, made for the preprocessed one, are not used.
         EvalArguments plainArgs = args;
-        plainArgs.index.clear();
+        plainArgs.sparseIndex.file.clear();
         plainArgs.dense.file.clear();
         const Run plain = runOnce(plainArgs, setup, encoder, false, progress);
         const eval::RunComparison comparison = eval::compareRuns(run.result, plain.result);
@@ -419,19 +339,10 @@ void addEvalCommand(CLI::App& app) {
            "--sparse-weight", args->sparseWeight,
            "Hybrid: BioSyn's lambda, the weight of the sparse score (learned in training; 2 to 4 in the paper)")
         ->capture_default_str();
-    cmd->add_option("--sparse-search", args->sparseSearch,
-                    "Sparse search: exact, approximate (a char 3-gram stage picks the names that are scored), or auto: "
-                    "approximate above 500,000 dictionary names")
-        ->check(CLI::IsMember({"auto", "exact", "approximate"}))
-        ->capture_default_str();
-    cmd->add_option("--sparse-candidates", args->sparseCandidates, "Approximate sparse search: names scored per query")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20))
-        ->capture_default_str();
+    args->sparseIndex.addOptions(*cmd);
     cmd->add_option("--k", args->k, "Ranking depth (at least 64, at most 100000)");
     cmd->add_flag("--compare-preprocessing", args->comparePreprocessing,
                   "Also run without abbreviation expansion and composite splitting and compare (McNemar, bootstrap)");
-    cmd->add_option("--index", args->index,
-                    "Sparse index file: loaded when it exists (and matches), else built and saved");
     cmd->add_option("--report", args->report, "Write the JSON report to this file");
     cmd->add_option("--per-mention", args->perMention, "Write the per-mention predictions to this file");
     cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");

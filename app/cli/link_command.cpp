@@ -1,18 +1,20 @@
 // linkscope-cli link: the same corpus with every mention's link written where its format keeps it.
 //
 //   linkscope-cli link --corpus FILE [--corpus-format auto|pubtator|bioc|brat] --kb FILE [--kb-format F]
-//                      --method sparse [--train FILE...] [--dev FILE...] --out PATH
+//                      [--method sparse | --model DIR [--method dense|hybrid] | --run RUN [--knn|--sieve S|--linking L]]
+//                      [--train FILE...] [--dev FILE...] --out PATH
 //                      [--keep-gold] [--nil-below S] [--top K]
 //
 // Reads PubTator, BioC XML and brat today, and writes the format it read:
 //   PubTator  the id column;
-//   BioC XML  the "identifier" infon, with linkscope_score, linkscope_rank and linkscope_linker
+//   BioC XML  the "identifier" infon, with linkscope_score, linkscope_rank, linkscope_linker and
+//             linkscope_fingerprint
 //             (and linkscope_candidate_R / linkscope_score_R for the K best with --top K, and
 //             linkscope_part_P for each part of a composite mention);
 //   brat      the normalization (N) lines.
 // Everything else is written as `export` writes the corpus (core/corpus/*_writer.h). The linker is
-// built as `eval --method sparse` builds it (dictionary_setup.h): the KB's names, plus the mentions
-// of --train (and --dev) when given, and the mentions made queries the same way.
+// built as `eval` builds the same one (link_linker.h): the KB's names, plus the mentions of --train
+// (and --dev) when given, and the mentions made queries the same way.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -32,9 +34,7 @@
 #include "corpus/pubtator_writer.h"
 #include "curation/corpus_linking.h"
 #include "dictionary_setup.h"
-#include "project/loaded_project.h"
-#include "retrieval/sparse_index.h"
-#include "retrieval/tfidf_settings.h"
+#include "link_linker.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -44,12 +44,11 @@ struct LinkArguments {
     std::filesystem::path corpus;
     CorpusArguments corpusOptions;
     DictionaryArguments data;  ///< --kb, --kb-format, filters, --spelling, --train, --dev
-    std::string method = "sparse";
+    LinkerArguments linker;    ///< --method, --model, --run and their options, --threads
     std::filesystem::path out;
     bool keepGold = false;
     std::optional<double> nilBelow;
     std::size_t top = 1;
-    unsigned threads = 0;
 };
 
 std::string formatScore(double score) {
@@ -63,10 +62,12 @@ std::string idsColumn(const std::vector<std::string>& ids) {
 }
 
 // The BioC infons of one mention's link.
-BioCInfons infonsOf(const curation::MentionLink& link, const std::string& linker, bool keepGold) {
+BioCInfons infonsOf(const curation::MentionLink& link, const std::string& linker, const std::string& fingerprint,
+                    bool keepGold) {
     BioCInfons infons;
     if (keepGold) infons.emplace_back("linkscope_identifier", curation::linkColumnFor(link));
     infons.emplace_back("linkscope_linker", linker);
+    infons.emplace_back("linkscope_fingerprint", fingerprint);
     if (!link.unrankable.empty()) {
         infons.emplace_back("linkscope_unranked", link.unrankable);
         return infons;
@@ -91,20 +92,7 @@ BioCInfons infonsOf(const curation::MentionLink& link, const std::string& linker
     return infons;
 }
 
-CorpusSetup readSetup(const LinkArguments& args) {
-    CorpusSetup setup;
-    std::vector<Diagnostic> diagnostics;
-    setup.kb = std::make_unique<kb::KnowledgeBase>(
-        loadKnowledgeBase(kbReferenceOf(args.data.kb, args.data.kbFormat, args.data.kbFilters), diagnostics));
-    if (!args.data.spelling.empty())
-        setup.spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(args.data.spelling));
-    if (!args.data.train.empty()) setup.train = args.corpusOptions.read(args.data.train);
-    if (!args.data.dev.empty()) setup.dev = args.corpusOptions.read(args.data.dev);
-    return setup;
-}
-
 void runLink(LinkArguments args) {
-    if (args.method != "sparse") throw Error("--method " + args.method + " is not linked by this command yet");
     const std::optional<CorpusFormat> named = corpusFormatFromName(args.corpusOptions.format);
     const CorpusFormat format = named ? *named : detectCorpusFormat(args.corpus);
     if (args.keepGold && format != CorpusFormat::BioC)
@@ -115,34 +103,23 @@ void runLink(LinkArguments args) {
                   << " keeps one link per mention; the best is written\n";
 
     ConsoleProgress progress;
-    progress.report("Loading the knowledge base and reading the corpora", 0.0);
-    const CorpusSetup setup = readSetup(args);
+    // Built once from the KB, the dictionary and the model; it ranks the corpus' mentions.
+    const PreparedLinker prepared = prepareLinker(args.linker, args.data, args.corpusOptions, progress);
+    progress.report("Reading the corpus", 0.0);
     const std::filesystem::path inputs[] = {args.corpus};
     const Corpus corpus = args.corpusOptions.read(inputs);
-    progress.report("Loading the knowledge base and reading the corpora", 1.0);
-
-    // The dictionary as eval's: with --dev, as for the test split (train and dev mentions).
-    args.data.split = args.data.dev.empty() ? "dev" : "test";
-    progress.report("Building the queries and the dictionary", 0.0);
-    const EvalData data = buildEvalData(args.data, setup);
-    const eval::QuerySet queries = curation::linkQueries(corpus, *setup.kb, queryOptionsOf(args.data, setup));
-    progress.report("Building the queries and the dictionary", 1.0);
-
-    progress.report("Building sparse index", 0.0);
-    const auto settings = retrieval::TfidfSettings::bioSyn();
-    const retrieval::SparseIndex index = retrieval::SparseIndex::build(data.dictionary, settings);
-    progress.report("Building sparse index", 1.0);
-    const unsigned threads = args.threads;
-    const eval::RankFn rank = [&index, threads](std::span<const std::string> texts, std::size_t k) {
-        return index.search(texts, k, threads);
-    };
+    progress.report("Reading the corpus", 1.0);
+    const eval::QuerySet queries = prepared.queriesOf(corpus);
 
     curation::CorpusLinkOptions options;
     options.top = args.top;
     options.nilBelow = args.nilBelow;
     options.progress = progress.sink();
-    const curation::CorpusLinks links = curation::linkCorpus(corpus, queries, data.dictionary, rank, options);
-    const std::string linker = "sparse " + settings.describe();
+    if (prepared.partTextFor) options.partText = prepared.partTextFor(corpus);
+    const curation::CorpusLinks links =
+        curation::linkCorpus(corpus, queries, prepared.dictionary(), prepared.rank, options);
+    const std::string& linker = prepared.description;
+    const std::string fingerprint = prepared.fingerprint.text();
 
     progress.report("Writing", 0.0);
     std::string written = args.out.string();
@@ -151,7 +128,7 @@ void runLink(LinkArguments args) {
     } else if (format == CorpusFormat::BioC) {
         BioCWriteOptions bioc;
         bioc.extraInfons = [&](std::size_t d, std::size_t m) {
-            return infonsOf(links.links[d][m], linker, args.keepGold);
+            return infonsOf(links.links[d][m], linker, fingerprint, args.keepGold);
         };
         writeBioC(args.keepGold ? corpus : curation::withLinks(corpus, links), args.out, bioc);
     } else {
@@ -171,6 +148,7 @@ void runLink(LinkArguments args) {
               << links.mentions - links.linked - links.nilBelow - links.unrankable.size() << " without a candidate, "
               << links.nilBelow << " NIL under --nil-below, " << links.unrankable.size() << " not ranked -> " << written
               << '\n';
+    std::cout << "linker: " << linker << '\n' << "fingerprint: " << fingerprint << '\n';
 }
 
 }  // namespace
@@ -198,9 +176,7 @@ void addLinkCommand(CLI::App& app) {
         ->check(CLI::ExistingPath);
     cmd->add_option("--dev", args->data.dev, "Annotated corpus whose mentions join the dictionary too")
         ->check(CLI::ExistingPath);
-    cmd->add_option("--method", args->method, "Linker: sparse (BioSyn's TF-IDF, as eval --method sparse)")
-        ->check(CLI::IsMember({"sparse"}))
-        ->capture_default_str();
+    args->linker.addOptions(*cmd);
     cmd->add_option("--out", args->out, "Output file (a folder for brat)")->required();
     cmd->add_flag("--keep-gold", args->keepGold,
                   "BioC: keep the corpus' identifier infon and write the link as linkscope_identifier");
@@ -208,8 +184,10 @@ void addLinkCommand(CLI::App& app) {
     cmd->add_option("--top", args->top, "BioC: write the K best candidates with their scores as infons")
         ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
         ->capture_default_str();
-    cmd->add_option("--threads", args->threads, "Search threads (0: one per core)");
-    cmd->callback([args] { runLink(*args); });
+    cmd->callback([args, cmd] {
+        args->linker.noteGiven(*cmd);
+        runLink(*args);
+    });
 }
 
 }  // namespace linkscope::cli

@@ -93,7 +93,7 @@ struct PreparedLinker {
     /// ranked for a query part of `chunk` (the corpus the queries came from; it must outlive the
     /// function returned). Empty when the part's own text is ranked.
     std::function<std::function<std::string(const eval::EvalQuery&, std::size_t)>(const Corpus& chunk)> partTextFor;
-    /// "sparse tf-idf char 1-2 ...", "dense encoder DIR (cls pooling, cpu), flat index",
+    /// "sparse char 1-2, lowercase, l2, smooth idf", "dense encoder DIR (cls pooling, cpu), flat index",
     /// "run RUN: triplet ... linking knn (k 4, ...)": the linkscope_linker infon.
     std::string description;
     LinkerFingerprint fingerprint;

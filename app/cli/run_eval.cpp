@@ -38,9 +38,12 @@ std::string numberText(double value) {
     return out.str();
 }
 
-// One line for the report: what ranks, and how (the method_linker.h table).
-std::string rankerDescription(const train::TrainingPreset& preset, const train::RunInfo& info,
-                              const encoder::TextEncoder& encoder) {
+}  // namespace
+
+std::string runRankerDescription(const LoadedRun& run) {
+    const train::TrainingPreset& preset = run.preset;
+    const train::RunInfo& info = run.info;
+    const encoder::TextEncoder& encoder = *run.encoder;
     std::string text = std::string(train::methodName(preset.method)) + ": " +
                        std::string(train::similarityName(preset.similarity)) + " over " +
                        std::string(encoder::poolingName(encoder.pooling())) + "-pooled vectors (" +
@@ -54,9 +57,8 @@ std::string rankerDescription(const train::TrainingPreset& preset, const train::
     return text;
 }
 
-}  // namespace
-
-LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const EncoderArguments& encoderArgs) {
+LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const EncoderArguments& encoderArgs,
+                  const SetupReader& readSetup) {
     train::RunModel model = train::loadRunModel(run, encoderArgs.options());
     LoadedRun loaded;
     loaded.info = std::move(model.info);
@@ -66,7 +68,7 @@ LoadedRun loadRun(const fs::path& run, const DictionaryArguments& data, const En
 
     loaded.data = data;
     loaded.data.homonymExpansion = loaded.data.homonymExpansion || loaded.preset.homonymExpansion;
-    loaded.setup = CorpusSetup::read(loaded.data);
+    loaded.setup = readSetup(loaded.data);
 
     loaded.evalData = buildEvalData(loaded.data, loaded.setup);
     return loaded;
@@ -99,6 +101,40 @@ retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLi
     else if (!file.empty())
         store.save(file);
     return store;
+}
+
+namespace {
+
+train::LinkerOptions linkerOptionsOf(const LoadedRun& run, unsigned threads) {
+    train::LinkerOptions options;
+    options.sparseWeight = run.info.sparseWeight;
+    options.threads = threads;
+    return options;
+}
+
+}  // namespace
+
+RunLinker::RunLinker(const LoadedRun& run, unsigned threads, const ProgressSink* progress)
+    : method(run.preset, *run.encoder, run.evalData.dictionary, run.setup.kb.get(), linkerOptionsOf(run, threads),
+             progress) {}
+
+eval::RankFn RunLinker::rankFunction() const { return augmented ? augmented->rankFunction() : method.rankFunction(); }
+
+std::unique_ptr<RunLinker> prepareRunLinker(const LoadedRun& run, const AugmentArguments& augment,
+                                            std::optional<curation::AugmentedOptions> linking, unsigned threads,
+                                            ConsoleProgress& progress) {
+    const auto start = Clock::now();
+    const ProgressSink sink = progress.sink();
+    auto linker = std::make_unique<RunLinker>(run, threads, &sink);
+    linker->seconds = secondsSince(start);
+    if (augment.active())
+        linker->datastore.emplace(runDatastore(run, linker->method, augment.datastore, augment.project, progress));
+    if (linking) {
+        linker->linking = *linking;
+        linker->augmented.emplace(linker->method, run.evalData.dictionary,
+                                  linker->datastore ? &*linker->datastore : nullptr, *linking);
+    }
+    return linker;
 }
 
 namespace {
@@ -163,15 +199,14 @@ void runEvalOfRun(const RunEvalArguments& args) {
         comparing ? curation::AugmentedOptions{}
                   : args.augment.options(evalData.kbEntries, preset.triplet.sieveThreshold);
 
-    const auto indexStart = Clock::now();
-    train::LinkerOptions linkerOptions;
-    linkerOptions.sparseWeight = info.sparseWeight;
-    linkerOptions.threads = args.threads;
     // On stderr only (console_progress.h), and finished before anything goes to stdout.
     ConsoleProgress progress;
     const ProgressSink sink = progress.sink();
-    const train::MethodLinker linker(preset, encoder, evalData.dictionary, setup.kb.get(), linkerOptions, &sink);
-    const double indexSeconds = secondsSince(indexStart);
+    std::optional<curation::AugmentedOptions> linking;
+    if (args.augment.active() && !comparing) linking = augmentOptions;
+    const auto runLinker = prepareRunLinker(loaded, args.augment, linking, args.threads, progress);
+    const train::MethodLinker& linker = runLinker->method;
+    const double indexSeconds = runLinker->seconds;
 
     eval::EvalOptions evalOptions;
     evalOptions.k = std::max<std::size_t>(args.k, eval::kMinimumDepth);
@@ -180,24 +215,20 @@ void runEvalOfRun(const RunEvalArguments& args) {
     // The context is cut to fit the preset's length by the model's own tokenizer, as the
     // trainer cut it for training and validation.
     evalOptions.partText = train::mentionInputs(preset, setup.evaluated, train::tokenCounterOf(encoder.tokenizer()));
-    std::optional<retrieval::KnnDatastore> datastore;
-    std::optional<curation::AugmentedLinker> augmented;
-    if (args.augment.active())
-        datastore.emplace(runDatastore(loaded, linker, args.augment.datastore, args.augment.project, progress));
+    const std::optional<retrieval::KnnDatastore>& datastore = runLinker->datastore;
+    const std::optional<curation::AugmentedLinker>& augmented = runLinker->augmented;
     if (comparing) {
         compareLinkings(args, loaded, linker, *datastore, compared, evalOptions, progress);
         return;
     }
-    if (args.augment.active()) augmented.emplace(linker, evalData.dictionary, &*datastore, augmentOptions);
     const eval::EvalResult result =
-        eval::evaluate(evalData.queries, evalData.dictionary,
-                       augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
+        eval::evaluate(evalData.queries, evalData.dictionary, runLinker->rankFunction(), evalOptions);
     const double seconds = secondsSince(start);
     progress.finish();
 
     eval::ReportOptions reportOptions;
     reportOptions.extra = {{"method", std::string(train::methodName(preset.method))},
-                           {"ranker", rankerDescription(preset, info, encoder)},
+                           {"ranker", runRankerDescription(loaded)},
                            {"split", data.split},
                            {"knowledge_base", data.kb.string()},
                            {"dictionary_entries", std::to_string(evalData.dictionary.size())},

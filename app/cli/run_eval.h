@@ -5,20 +5,21 @@
 // outputs as the other linkers of `eval`. Needs LibTorch.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "augment_options.h"
 #include "console_progress.h"
+#include "curation/augmented_linker.h"
 #include "dictionary_setup.h"
 #include "encoder/text_encoder.h"
 #include "encoder_options.h"
 #include "retrieval/knn_datastore.h"
+#include "train/method_linker.h"
 #include "train/run_directory.h"
 #include "train/training_preset.h"
-
-namespace linkscope::train {
-class MethodLinker;
-}
 
 namespace linkscope::cli {
 
@@ -49,7 +50,13 @@ struct LoadedRun {
     EvalData evalData;
     std::optional<encoder::TextEncoder> encoder;
 };
-LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& data, const EncoderArguments& encoder);
+/// How the KB and corpora are read: CorpusSetup::read for eval's splits; `link` reads its own.
+using SetupReader = std::function<CorpusSetup(const DictionaryArguments&)>;
+LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& data, const EncoderArguments& encoder,
+                  const SetupReader& readSetup = CorpusSetup::read);
+
+/// One line for reports: what ranks, and how (the method_linker.h table).
+std::string runRankerDescription(const LoadedRun& run);
 
 /// The kNN datastore of a run: loaded from `file` when it exists (Error when another model made
 /// it), else built from the training mentions (as the method encodes mentions) and saved to
@@ -59,6 +66,25 @@ LoadedRun loadRun(const std::filesystem::path& run, const DictionaryArguments& d
 retrieval::KnnDatastore runDatastore(const LoadedRun& run, const train::MethodLinker& linker,
                                      const std::filesystem::path& file, const std::filesystem::path& project,
                                      ConsoleProgress& progress);
+
+/// A run's linker as `eval --run` and `link --run` rank with it: the method's linker over the
+/// run's dictionary, the kNN datastore when augment.active() (runDatastore), and the augmented
+/// linker over both when `linking` is given. Made in place and never moved: the augmented linker
+/// refers to the others, and all of them to the LoadedRun, which must outlive it.
+struct RunLinker {
+    train::MethodLinker method;
+    std::optional<retrieval::KnnDatastore> datastore;
+    std::optional<curation::AugmentedLinker> augmented;
+    std::optional<curation::AugmentedOptions> linking;
+    double seconds = 0.0;  ///< building the method's linker (names encoded, indexes built)
+
+    RunLinker(const LoadedRun& run, unsigned threads, const ProgressSink* progress);
+    /// The augmented linker's ranking when there is one, else the method's.
+    eval::RankFn rankFunction() const;
+};
+std::unique_ptr<RunLinker> prepareRunLinker(const LoadedRun& run, const AugmentArguments& augment,
+                                            std::optional<curation::AugmentedOptions> linking, unsigned threads,
+                                            ConsoleProgress& progress);
 
 /// Runs the evaluation and prints the table (or the JSON report with `json`); writes the report
 /// and the per-mention predictions when their files are given. Error when the folder is not a
