@@ -72,7 +72,48 @@ CREATE INDEX decisions_by_state ON decisions (state, id);
 INSERT INTO meta (key, value) VALUES ('format', 'linkscope-project');
 )sql";
 
-constexpr std::array<const char*, 1> kMigrations{kMigration1};
+// Migration 2: curators are database roles. Each decision names the login that recorded it
+// (current_user, set by the server, not by the client). Three group roles per database, named
+// after it so that a grant in one project gives nothing in another: DB_curator records, undoes
+// and redoes only its own decisions (row-level security: the server refuses the rest),
+// DB_adjudicator may also change anyone's decision's state, DB_reviewer reads everything and
+// writes nothing. The owner of the tables (who created the project) is not bound by the
+// policies. Creating the roles needs CREATEROLE (or a superuser) once per database.
+constexpr const char* kMigration2 = R"sql(
+ALTER TABLE decisions ADD COLUMN login text NOT NULL DEFAULT current_user;
+DO $roles$
+DECLARE
+    db text := current_database();
+    kind text;
+BEGIN
+    FOREACH kind IN ARRAY ARRAY['curator', 'adjudicator', 'reviewer'] LOOP
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = db || '_' || kind) THEN
+            EXECUTE format('CREATE ROLE %I NOLOGIN', db || '_' || kind);
+        END IF;
+        EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', db, db || '_' || kind);
+        EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', db || '_' || kind);
+        EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA public TO %I', db || '_' || kind);
+    END LOOP;
+    FOREACH kind IN ARRAY ARRAY['curator', 'adjudicator'] LOOP
+        EXECUTE format('GRANT INSERT, UPDATE ON decisions TO %I', db || '_' || kind);
+        EXECUTE format('GRANT INSERT, UPDATE, DELETE ON runs, settings, blobs, blob_chunks TO %I', db || '_' || kind);
+        EXECUTE format('GRANT USAGE ON SEQUENCE runs_position_seq TO %I', db || '_' || kind);
+    END LOOP;
+    EXECUTE format('CREATE POLICY everyone_reads ON decisions FOR SELECT TO %I, %I, %I USING (true)',
+                   db || '_curator', db || '_adjudicator', db || '_reviewer');
+    EXECUTE format('CREATE POLICY own_inserts ON decisions FOR INSERT TO %I, %I WITH CHECK (login = current_user)',
+                   db || '_curator', db || '_adjudicator');
+    EXECUTE format('CREATE POLICY curator_changes_own ON decisions FOR UPDATE TO %I '
+                   'USING (login = current_user) WITH CHECK (login = current_user)', db || '_curator');
+    EXECUTE format('CREATE POLICY adjudicator_changes_any ON decisions FOR UPDATE TO %I USING (true) WITH CHECK (true)',
+                   db || '_adjudicator');
+END
+$roles$;
+ALTER TABLE decisions ENABLE ROW LEVEL SECURITY;
+CREATE INDEX decisions_by_login ON decisions (login, state, id);
+)sql";
+
+constexpr std::array<const char*, 2> kMigrations{kMigration1, kMigration2};
 
 bool hasTable(PgConnection& connection, const char* table) {
     return connection.exec("SELECT to_regclass($1) IS NOT NULL", {PgParam::text(table)}).text(0, 0) == "t";

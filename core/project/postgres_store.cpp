@@ -99,7 +99,17 @@ std::unique_ptr<PostgresStore> PostgresStore::open(const std::string& uri) {
     return store;
 }
 
-bool PostgresStore::encrypted() const noexcept { return state_->connection.encrypted(); }
+bool PostgresStore::encrypted() const { return state_->connection.encrypted(); }
+
+void PostgresStore::grant(std::string_view login, TeamRole role) {
+    pgGuarded(state_->address, "give " + std::string(login) + " the role " + std::string(teamRoleName(role)), [&] {
+        PgConnection& db = state_->connection;
+        // The names quoted by the server (format's %I): a login is any text.
+        const PgResult statement = db.exec("SELECT format('GRANT %I TO %I', current_database() || '_' || $1, $2::text)",
+                                           {PgParam::text(teamRoleName(role)), PgParam::text(login)});
+        db.execScript(statement.text(0, 0));
+    });
+}
 
 const std::filesystem::path& PostgresStore::address() const noexcept { return state_->address; }
 

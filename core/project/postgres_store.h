@@ -24,9 +24,6 @@ public:
     static std::unique_ptr<PostgresStore> open(const std::string& uri);
     ~PostgresStore() override;
 
-    /// Whether the connection to the server is encrypted (SSL/TLS, as sslmode asked).
-    bool encrypted() const noexcept;
-
     const std::filesystem::path& address() const noexcept override;
     int schemaVersion() const override;
     IntegrityReport checkIntegrity() const override;
@@ -55,6 +52,8 @@ public:
     std::optional<Decision> currentDecision(const MentionKey& mention) const override;
     std::size_t decisionCount() const override;
     void importHistory(const std::vector<Decision>& history) override;
+    void grant(std::string_view login, TeamRole role) override;
+    bool encrypted() const override;
 
 private:
     struct State;

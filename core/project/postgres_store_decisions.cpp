@@ -1,5 +1,7 @@
 // PostgresStore: curation decisions and their undo history. As in the file, undo and redo change
-// a stored decision's state and never delete it. Every write of decisions first takes a lock on
+// a stored decision's state and never delete it. Each login has its own undo history: undo, redo
+// and the redo stack a new decision cuts are the decisions of the login that asks (the column
+// login, set by the server); one login's clients share one history, as with a file. Every write of decisions first takes a lock on
 // the decisions table that orders writers (readers are not blocked): the ids, the redo stack and
 // the latest done decision are then read and written by one client at a time.
 #include "project/decision_checksum.h"
@@ -64,9 +66,10 @@ std::optional<Decision> transition(PgConnection& db, const std::filesystem::path
                                    DecisionState to, const char* order) {
     PgTransaction transaction(db);
     db.execScript(kOrderWriters);
-    const PgResult rows = db.exec(
-        std::string("SELECT ") + kColumns + " FROM decisions WHERE state = $1 ORDER BY id " + order + " LIMIT 1",
-        {PgParam::text(decisionStateName(from))});
+    const PgResult rows =
+        db.exec(std::string("SELECT ") + kColumns +
+                    " FROM decisions WHERE state = $1 AND login = current_user ORDER BY id " + order + " LIMIT 1",
+                {PgParam::text(decisionStateName(from))});
     if (rows.rows() == 0) return std::nullopt;
     Decision decision = readDecision(rows, 0, address);
     decision.state = to;
@@ -86,8 +89,8 @@ void PostgresStore::insertDone(std::vector<Decision>& decisions, const std::func
         PgTransaction transaction(db);
         db.execScript(kOrderWriters);
         // A new decision cuts the redo stack (QUndoStack does the same); the cut ones stay as history.
-        const PgResult undone =
-            db.exec(std::string("SELECT ") + kColumns + " FROM decisions WHERE state = 'undone' ORDER BY id");
+        const PgResult undone = db.exec(std::string("SELECT ") + kColumns +
+                                        " FROM decisions WHERE state = 'undone' AND login = current_user ORDER BY id");
         for (Decision& cut : readAll(undone, state_->address)) {
             cut.state = DecisionState::Discarded;
             writeState(db, cut);
@@ -119,7 +122,7 @@ std::optional<Decision> PostgresStore::redoEarliest() {
 bool PostgresStore::anyIn(DecisionState state) const {
     return pgGuarded(state_->address, "read the decisions", [&] {
         return state_->connection
-                   .exec("SELECT EXISTS (SELECT 1 FROM decisions WHERE state = $1)",
+                   .exec("SELECT EXISTS (SELECT 1 FROM decisions WHERE state = $1 AND login = current_user)",
                          {PgParam::text(decisionStateName(state))})
                    .text(0, 0) == "t";
     });

@@ -27,6 +27,12 @@ decltype(auto) pgGuarded(const std::filesystem::path& address, std::string_view 
     try {
         return std::forward<Action>(action)();
     } catch (const PgFailure& e) {
+        // insufficient_privilege: a forbidden action, refused by the server itself.
+        if (e.sqlState() == "42501")
+            throw Error(address.string() + ": cannot " + std::string(what) +
+                        ": the server refused it, as this login's role in the project does not allow it "
+                        "(PostgreSQL: " +
+                        e.what() + ")");
         throw Error(address.string() + ": cannot " + std::string(what) + " (PostgreSQL: " + e.what() + ")");
     } catch (const Error&) {
         throw;

@@ -131,6 +131,31 @@ void ProjectStore::importHistory(const std::vector<Decision>& history) {
     backend_->importHistory(checked);
 }
 
+void ProjectStore::grant(std::string_view login, TeamRole role) {
+    if (login.empty()) throw Error(file().string() + ": cannot grant a role to an empty login");
+    backend_->grant(login, role);
+}
+
+bool ProjectStore::encrypted() const { return backend_->encrypted(); }
+
+std::string_view teamRoleName(TeamRole role) noexcept {
+    switch (role) {
+        case TeamRole::Curator:
+            return "curator";
+        case TeamRole::Adjudicator:
+            return "adjudicator";
+        case TeamRole::Reviewer:
+            return "reviewer";
+    }
+    return "curator";
+}
+
+std::optional<TeamRole> parseTeamRole(std::string_view name) noexcept {
+    for (const TeamRole role : {TeamRole::Curator, TeamRole::Adjudicator, TeamRole::Reviewer})
+        if (teamRoleName(role) == name) return role;
+    return std::nullopt;
+}
+
 std::string utcTimestamp() {
     using namespace std::chrono;
     const auto now = floor<milliseconds>(system_clock::now());

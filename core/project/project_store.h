@@ -81,6 +81,14 @@ struct IntegrityReport {
     std::uintmax_t bytes = 0;  ///< the file and its WAL
 };
 
+/// What a login may do in a project on a server (database roles, enforced by the server with
+/// row-level security): a curator records, undoes and redoes only their own decisions; an
+/// adjudicator may also change the state of anyone's; a reviewer reads everything and writes
+/// nothing. A project file has no roles.
+enum class TeamRole { Curator, Adjudicator, Reviewer };
+std::string_view teamRoleName(TeamRole role) noexcept;  ///< "curator", "adjudicator", "reviewer"
+std::optional<TeamRole> parseTeamRole(std::string_view name) noexcept;
+
 class StoreBackend;
 
 class ProjectStore {
@@ -170,6 +178,14 @@ public:
     /// kept), in one transaction, for a copy (project_copy.h). Every decision is validated
     /// first. Error when this project holds decisions already.
     void importHistory(const std::vector<Decision>& history);
+
+    // --- a team on a server ------------------------------------------------------------------
+    /// Gives a server login a role in this project (its database); needs the right to grant the
+    /// project's roles (the project's owner, or CREATEROLE). Error for a project file.
+    void grant(std::string_view login, TeamRole role);
+    /// Whether the connection to the server is encrypted (SSL/TLS, as libpq's sslmode asked);
+    /// false for a file.
+    bool encrypted() const;
 
 private:
     explicit ProjectStore(std::unique_ptr<StoreBackend> backend);

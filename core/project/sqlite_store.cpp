@@ -303,4 +303,13 @@ std::vector<std::pair<std::string, std::string>> SqliteStore::settings() const {
     });
 }
 
+void SqliteStore::grant(std::string_view login, TeamRole role) {
+    throw Error(state_->file.string() + ": cannot give " + std::string(login) + " the role " +
+                std::string(teamRoleName(role)) +
+                ": a project file has no roles (anyone who can write the file can write any decision); put the "
+                "project on a PostgreSQL server (linkscope-cli project copy FILE URI) for a team with roles");
+}
+
+bool SqliteStore::encrypted() const { return false; }
+
 }  // namespace linkscope::project

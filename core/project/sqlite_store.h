@@ -45,6 +45,8 @@ public:
     std::optional<Decision> currentDecision(const MentionKey& mention) const override;
     std::size_t decisionCount() const override;
     void importHistory(const std::vector<Decision>& history) override;
+    void grant(std::string_view login, TeamRole role) override;
+    bool encrypted() const override;
 
 private:
     struct State;

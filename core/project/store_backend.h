@@ -68,6 +68,9 @@ public:
     /// Stores a history read from another store as it is (ids, states, timestamps kept), in one
     /// transaction; Error when this store holds decisions already.
     virtual void importHistory(const std::vector<Decision>& history) = 0;
+
+    virtual void grant(std::string_view login, TeamRole role) = 0;
+    virtual bool encrypted() const = 0;
 };
 
 }  // namespace linkscope::project

@@ -108,17 +108,24 @@ public:
         return "postgresql:///" + database + "?host=" + socketFolder().toStdString() + "&user=" + user;
     }
 
-    /// Runs SQL as the superuser in `database` (psql); false, with why() set, when it fails.
-    bool sql(const std::string& database, const QString& statements) {
-        if (!runServerTool(
-                QStringLiteral("psql"),
-                {QStringLiteral("-h"), dir_->path(), QStringLiteral("-U"), QStringLiteral("postgres"),
-                 QStringLiteral("-d"), QString::fromStdString(database), QStringLiteral("-v"),
-                 QStringLiteral("ON_ERROR_STOP=1"), QStringLiteral("-q"), QStringLiteral("-c"), statements})) {
+    /// Runs SQL as `user` (the superuser by default) in `database` (psql, unaligned rows without
+    /// headers); false, with why() set, when it fails. output() holds what psql printed.
+    bool sql(const std::string& database, const QString& statements, const QString& user = QStringLiteral("postgres")) {
+        if (!runServerTool(QStringLiteral("psql"),
+                           {QStringLiteral("-h"), dir_->path(), QStringLiteral("-U"), user, QStringLiteral("-d"),
+                            QString::fromStdString(database), QStringLiteral("-v"), QStringLiteral("ON_ERROR_STOP=1"),
+                            QStringLiteral("-At"), QStringLiteral("-c"), statements})) {
             why_ = QStringLiteral("psql failed: ") + output_;
             return false;
         }
         return true;
+    }
+    const QString& output() const { return output_; }
+
+    /// The database a URI of uriOf() names.
+    static std::string databaseOf(const std::string& uri) {
+        const std::string prefix = "postgresql:///";
+        return uri.substr(prefix.size(), uri.find('?') - prefix.size());
     }
 
     void stop() {
