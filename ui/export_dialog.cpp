@@ -21,7 +21,10 @@ ExportDialog::ExportDialog(const QStringList& splits, const QString& suggestedFo
     setWindowTitle(tr("Export"));
     format_->addItem(tr("PubTator (corrected annotations)"), static_cast<int>(curation::ExportFormat::PubTator));
     format_->addItem(tr("BioC XML (corrected annotations)"), static_cast<int>(curation::ExportFormat::BioC));
+    format_->addItem(tr("BioC JSON (corrected annotations)"), static_cast<int>(curation::ExportFormat::BioCJson));
     format_->addItem(tr("brat standoff (corrected annotations)"), static_cast<int>(curation::ExportFormat::Brat));
+    format_->addItem(tr("BigBio KB JSON lines (corrected annotations)"),
+                     static_cast<int>(curation::ExportFormat::BigBio));
     format_->addItem(tr("Decisions log (JSONL, with history)"), static_cast<int>(curation::ExportFormat::Decisions));
     for (const QString& split : splits) {
         auto* item = new QListWidgetItem(split, splits_);
@@ -56,10 +59,12 @@ ExportDialog::ExportDialog(const QStringList& splits, const QString& suggestedFo
 
 void ExportDialog::updateHint() {
     const auto format = static_cast<curation::ExportFormat>(format_->currentData().toInt());
-    const QString name = format == curation::ExportFormat::PubTator ? QStringLiteral("corrected.pubtator.txt")
-                         : format == curation::ExportFormat::BioC   ? QStringLiteral("corrected.bioc.xml")
-                         : format == curation::ExportFormat::Brat   ? QStringLiteral("corrected-brat")
-                                                                    : QStringLiteral("decisions.jsonl");
+    const QString name = format == curation::ExportFormat::PubTator   ? QStringLiteral("corrected.pubtator.txt")
+                         : format == curation::ExportFormat::BioC     ? QStringLiteral("corrected.bioc.xml")
+                         : format == curation::ExportFormat::Brat     ? QStringLiteral("corrected-brat")
+                         : format == curation::ExportFormat::BioCJson ? QStringLiteral("corrected.bioc.json")
+                         : format == curation::ExportFormat::BigBio   ? QStringLiteral("corrected.bigbio.jsonl")
+                                                                      : QStringLiteral("decisions.jsonl");
     out_->setText(folder_ + QLatin1Char('/') + name);
 }
 

@@ -13,8 +13,9 @@ namespace linkscope::cli {
 void CorpusArguments::addOptions(CLI::App& cmd, const std::string& splitNames) {
     cmd.add_option("--corpus-format", format,
                    "Format of every corpus input: auto (default: a folder is brat, a file starting with '<' BioC XML, "
-                   "else PubTator), pubtator, bioc or brat")
-        ->check(CLI::IsMember({"auto", "pubtator", "bioc", "brat"}));
+                   "one starting with '{' BioC JSON, or BigBio JSON lines when named .jsonl, else PubTator), "
+                   "pubtator, bioc, bioc-json, brat or bigbio")
+        ->check(CLI::IsMember({"auto", "pubtator", "bioc", "bioc-json", "brat", "bigbio"}));
     cmd.add_option("--split-pmids", splitPmids,
                    "NAME=FILE: the split NAME (" + splitNames +
                        ") is the documents of --corpus that FILE lists, one PMID per line (MedMentions' "

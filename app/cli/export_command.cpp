@@ -1,11 +1,13 @@
 // linkscope-cli export (--project FILE.linkscope | --manifest FILE.json)
-//                      --format pubtator|bioc|brat|decisions --out PATH [--split NAME]... [--date YYYYMMDD]
+//                      --format pubtator|bioc|bioc-json|brat|bigbio|decisions --out PATH
+//                      [--split NAME]... [--date YYYYMMDD]
 // The corrected corpora of a project (the input with the curation decisions in effect applied),
 // or the decisions log. With --manifest there are no decisions: the export is the input.
 //
 // --out: one corpus (one split selected, or a manifest with one corpus) is written to PATH itself
-// (a folder for brat); several go into the folder PATH as SPLIT.pubtator.txt, SPLIT.bioc.xml or
-// SPLIT/ (brat). The decisions log is one JSONL file holding every decision with its state.
+// (a folder for brat); several go into the folder PATH as SPLIT.pubtator.txt, SPLIT.bioc.xml,
+// SPLIT.bioc.json, SPLIT.bigbio.jsonl or SPLIT/ (brat). The decisions log is one JSONL file holding
+// every decision with its state.
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -50,7 +52,9 @@ void runExport(const ExportArguments& args) {
 void addExportCommand(CLI::App& app) {
     auto args = std::make_shared<ExportArguments>();
     CLI::App* cmd = app.add_subcommand(
-        "export", "Export the corrected corpora (PubTator, BioC XML, brat standoff) or the decisions log (JSONL)");
+        "export",
+        "Export the corrected corpora (PubTator, BioC XML, BioC JSON, brat standoff, BigBio JSON lines) or the "
+        "decisions log (JSONL)");
     auto* project =
         cmd->add_option("--project", args->project, "Project file (.linkscope): corpora and curation decisions")
             ->check(CLI::ExistingFile);
@@ -59,12 +63,12 @@ void addExportCommand(CLI::App& app) {
             ->check(CLI::ExistingFile);
     project->excludes(manifest);
     manifest->excludes(project);
-    cmd->add_option("--format", args->format, "pubtator, bioc, brat or decisions")
+    cmd->add_option("--format", args->format, "pubtator, bioc, bioc-json, brat, bigbio or decisions")
         ->required()
-        ->check(CLI::IsMember({"pubtator", "bioc", "brat", "decisions"}));
+        ->check(CLI::IsMember({"pubtator", "bioc", "bioc-json", "brat", "bigbio", "decisions"}));
     cmd->add_option("--out", args->out, "Output file, or folder (brat; several splits)")->required();
     cmd->add_option("--split", args->splits, "Export only this split (repeatable; default: all)");
-    cmd->add_option("--date", args->date, "BioC <date> (yyyymmdd; default: today, UTC)");
+    cmd->add_option("--date", args->date, "BioC <date> and BioC JSON \"date\" (yyyymmdd; default: today, UTC)");
     cmd->callback([args] {
         if (args->project.empty() && args->manifest.empty()) throw CLI::RequiredError("--project or --manifest");
         runExport(*args);

@@ -13,11 +13,38 @@
 namespace linkscope {
 namespace {
 
-constexpr std::array<std::pair<CorpusFormat, std::string_view>, 3> kNames{{
+constexpr std::array<std::pair<CorpusFormat, std::string_view>, 5> kNames{{
     {CorpusFormat::PubTator, "pubtator"},
     {CorpusFormat::BioC, "bioc"},
     {CorpusFormat::Brat, "brat"},
+    {CorpusFormat::BioCJson, "bioc-json"},
+    {CorpusFormat::BigBio, "bigbio"},
 }};
+
+// Where `text` holds "KEY" followed by blanks and ':' (a JSON key, not a word in a text).
+std::size_t keyAt(std::string_view text, std::string_view quotedKey) {
+    for (auto at = text.find(quotedKey); at != std::string_view::npos; at = text.find(quotedKey, at + 1)) {
+        const auto after = text.find_first_not_of(" \t\r\n", at + quotedKey.size());
+        if (after != std::string_view::npos && text[after] == ':') return at;
+    }
+    return std::string_view::npos;
+}
+
+// A file starting with '{': BigBio JSON lines or a BioC JSON collection. A BioC collection names
+// its documents array before any passage; a BigBio line has passages at its top (its entities
+// may lie beyond the bytes looked at, after a long abstract).
+CorpusFormat jsonFormat(const std::filesystem::path& path, std::string_view text) {
+    auto name = path.filename();
+    if (name.extension() == ".gz") name = name.stem();
+    if (name.extension() == ".jsonl") return CorpusFormat::BigBio;
+    const std::string_view firstLine = text.substr(0, text.find('\n'));
+    const auto passages = keyAt(firstLine, "\"passages\"");
+    if (passages == std::string_view::npos) return CorpusFormat::BioCJson;
+    const std::string_view before = firstLine.substr(0, passages);
+    const bool collection = keyAt(before, "\"documents\"") != std::string_view::npos ||
+                            keyAt(before, "\"PubTator3\"") != std::string_view::npos;
+    return collection ? CorpusFormat::BioCJson : CorpusFormat::BigBio;
+}
 
 }  // namespace
 
@@ -48,7 +75,10 @@ CorpusFormat detectCorpusFormat(const std::filesystem::path& path) {
     if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // UTF-8 byte-order mark
     const auto first = text.find_first_not_of(" \t\r\n");
     // Empty (or only blanks so far): PubTator, whose reader then says what is wrong.
-    return first != std::string_view::npos && text[first] == '<' ? CorpusFormat::BioC : CorpusFormat::PubTator;
+    if (first == std::string_view::npos) return CorpusFormat::PubTator;
+    if (text[first] == '<') return CorpusFormat::BioC;
+    if (text[first] == '{') return jsonFormat(path, text.substr(first));
+    return CorpusFormat::PubTator;
 }
 
 }  // namespace linkscope

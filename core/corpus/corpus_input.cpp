@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "corpus/bigbio_reader.h"
+#include "corpus/bioc_json_reader.h"
 #include "corpus/bioc_reader.h"
 #include "corpus/brat_reader.h"
 #include "corpus/duplicate_documents.h"
@@ -61,6 +63,12 @@ Corpus readCorpus(const std::filesystem::path& path, const CorpusReadOptions& op
             break;
         case CorpusFormat::Brat:
             corpus = readBrat(path);
+            break;
+        case CorpusFormat::BioCJson:
+            corpus = readBioCJson(path);
+            break;
+        case CorpusFormat::BigBio:
+            corpus = readBigBio(path);
             break;
     }
     if (!options.name.empty()) corpus.name = options.name;

@@ -1,6 +1,6 @@
 #pragma once
 // Opening a corpus whatever its format: one place that the CLI's commands and the project
-// manifest share, so that every reader of a corpus takes PubTator, BioC XML and brat alike, and
+// manifest share, so that every reader of a corpus takes PubTator, BioC XML, BioC JSON, brat and BigBio alike, and
 // MedMentions' layout (one corpus file, one PMID list per split).
 #include <filesystem>
 #include <optional>
@@ -25,7 +25,7 @@ struct CorpusReadOptions {
     std::string name;
 };
 
-/// Reads one corpus file (PubTator, BioC) or brat folder. Errors are the readers' ParseErrors.
+/// Reads one corpus file (PubTator, BioC XML or JSON, BigBio) or brat folder. Errors are the readers' ParseErrors.
 Corpus readCorpus(const std::filesystem::path& path, const CorpusReadOptions& options = {});
 
 /// Reads several inputs into one corpus, in the order given; a PMID already read from an earlier

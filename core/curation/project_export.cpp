@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "corpus/bigbio_writer.h"
+#include "corpus/bioc_json_writer.h"
 #include "corpus/bioc_writer.h"
 #include "corpus/brat_writer.h"
 #include "corpus/pubtator_writer.h"
@@ -68,6 +70,8 @@ std::filesystem::path outputFor(const ExportOptions& options, const CorpusRefere
     if (const auto problem = splitNameProblem(corpus.split)) throw Error("cannot export: " + *problem);
     if (options.format == ExportFormat::PubTator) return options.out / (corpus.split + ".pubtator.txt");
     if (options.format == ExportFormat::BioC) return options.out / (corpus.split + ".bioc.xml");
+    if (options.format == ExportFormat::BioCJson) return options.out / (corpus.split + ".bioc.json");
+    if (options.format == ExportFormat::BigBio) return options.out / (corpus.split + ".bigbio.jsonl");
     return options.out / corpus.split;
 }
 
@@ -102,13 +106,17 @@ std::string_view exportFormatName(ExportFormat format) noexcept {
             return "brat";
         case ExportFormat::Decisions:
             return "decisions";
+        case ExportFormat::BioCJson:
+            return "bioc-json";
+        case ExportFormat::BigBio:
+            return "bigbio";
     }
     return "pubtator";
 }
 
 std::optional<ExportFormat> parseExportFormat(std::string_view name) noexcept {
-    for (const ExportFormat format :
-         {ExportFormat::PubTator, ExportFormat::BioC, ExportFormat::Brat, ExportFormat::Decisions})
+    for (const ExportFormat format : {ExportFormat::PubTator, ExportFormat::BioC, ExportFormat::Brat,
+                                      ExportFormat::Decisions, ExportFormat::BioCJson, ExportFormat::BigBio})
         if (exportFormatName(format) == name) return format;
     return std::nullopt;
 }
@@ -209,6 +217,16 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
             BioCWriteOptions bioc;
             bioc.date = options.date;
             writeBioC(item.corpus, path, bioc);
+        } else if (options.format == ExportFormat::BioCJson) {
+            BioCWriteOptions bioc;
+            bioc.date = options.date;
+            writeBioCJson(item.corpus, path, bioc);
+        } else if (options.format == ExportFormat::BigBio) {
+            const BigBioExportSummary summary = writeBigBio(item.corpus, path);
+            if (!summary.complete())
+                line += "; BigBio cannot hold " + std::to_string(summary.relationsLeftOut) +
+                        " document-level relations (no entity linked to each argument alone) and " +
+                        std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out";
         } else {
             const BratExportSummary summary = writeBrat(item.corpus, path);
             if (!summary.complete())

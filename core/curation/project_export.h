@@ -1,11 +1,12 @@
 #pragma once
 // Exporting a project: the corrected corpora (the input with the curation decisions in effect
-// applied) as PubTator, BioC XML or brat standoff, or the decisions log (JSONL). Shared by
+// applied) as PubTator, BioC XML, BioC JSON, brat standoff or BigBio JSON lines, or the decisions
+// log (JSONL). Shared by
 // `linkscope-cli export` and the GUI's File > Export.
 //
 // out: one corpus (one split selected, or a project with one corpus) is written to `out` itself
-// (a folder for brat); several go into the folder `out` as SPLIT.pubtator.txt, SPLIT.bioc.xml or
-// SPLIT/ (brat). Every corpus is read and every decision checked before anything is written, so
+// (a folder for brat); several go into the folder `out` as SPLIT.pubtator.txt, SPLIT.bioc.xml,
+// SPLIT.bioc.json, SPLIT.bigbio.jsonl or SPLIT/ (brat). Every corpus is read and every decision checked before anything is written, so
 // a decision that names a missing mention leaves no half export behind.
 #include <filesystem>
 #include <optional>
@@ -23,8 +24,9 @@ class ProjectStore;
 
 namespace linkscope::curation {
 
-enum class ExportFormat { PubTator, BioC, Brat, Decisions };
-std::string_view exportFormatName(ExportFormat format) noexcept;  ///< "pubtator", "bioc", "brat", "decisions"
+enum class ExportFormat { PubTator, BioC, Brat, Decisions, BioCJson, BigBio };
+/// "pubtator", "bioc", "brat", "decisions", "bioc-json", "bigbio".
+std::string_view exportFormatName(ExportFormat format) noexcept;
 std::optional<ExportFormat> parseExportFormat(std::string_view name) noexcept;
 
 /// What is exported: the corpora of a manifest and the decisions (none for a bare manifest).

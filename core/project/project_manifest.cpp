@@ -90,8 +90,9 @@ CorpusFormat corpusFormatOf(const Json& entry, const std::filesystem::path& path
         }
     }
     if (const auto format = corpusFormatFromName(name)) return *format;
-    throw ParseError(file, 0,
-                     where + ": unknown corpus format \"" + name + "\" (expected auto, pubtator, bioc or brat)");
+    throw ParseError(
+        file, 0,
+        where + ": unknown corpus format \"" + name + "\" (expected auto, pubtator, bioc, bioc-json, brat or bigbio)");
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 //
 //   { "format": "linkscope-project-manifest", "version": 1, "name": "...",
 //     "knowledgeBase": { "path": "kb.txt", "format": "medic|ctd|umls", "semanticTypes": "MRSTY.RRF" },
-//     "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator|bioc|brat|auto" }, ... ] }
+//     "corpora": [ { "split": "train", "path": "train.txt", "format": "pubtator|bioc|bioc-json|brat|bigbio|auto" }, ... ] }
 //
 // Version 2 adds what a version-1 reader would silently get wrong (it ignores unknown keys), so a
 // manifest that uses them must say "version": 2 and older builds refuse it:
@@ -14,7 +14,8 @@
 //   - UMLS filters in "knowledgeBase": "semanticTypeFilter" (TUIs or "st21pv"), "sources" (SABs
 //     or "st21pv"), "languages" (LATs; default ENG); each a string or an array of strings.
 // A corpus "format" is optional ("auto", the default, detects it: a folder is brat, a file that
-// starts with '<' BioC XML, any other file PubTator).
+// starts with '<' BioC XML, one that starts with '{' BioC JSON or BigBio JSON lines (see
+// detectCorpusFormat), any other file PubTator).
 #include <filesystem>
 #include <optional>
 #include <string>
