@@ -12,12 +12,28 @@
 //             (and linkscope_candidate_R / linkscope_score_R for the K best with --top K, and
 //             linkscope_part_P for each part of a composite mention);
 //   brat      the normalization (N) lines.
+// Shards (the command lines packaging/slurm and the tests use):
+//
+//   linkscope-cli link ... --shard I/N --out DIR     part I (0 .. N-1) of N, into DIR
+//   linkscope-cli link ... --shard slurm --out DIR   I, N from SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN
+//                                                    and SLURM_ARRAY_TASK_COUNT (or MAX - MIN + 1)
+//   linkscope-cli merge-shards DIR --out FILE        the N parts as one `link` run writes them
+//
+// A shard writes DIR/shard-IIIII-of-NNNNN.{pubtator,bioc.xml} and then its manifest
+// DIR/shard-IIIII-of-NNNNN.json (link_shards.h), each atomically; a rerun skips a shard whose
+// manifest is complete and matches. Parts are cut at document starts (document_chunk_reader.h).
+//
+// The corpus is streamed: read, linked and written a chunk of whole documents at a time
+// (corpus_chunk_source.h, --chunk-bytes), so that memory is the linker's plus one chunk; the
+// queries are per document, so the links are those of the whole corpus linked at once.
 // Everything else is written as `export` writes the corpus (core/corpus/*_writer.h). The linker is
 // built as `eval` builds the same one (link_linker.h): the KB's names, plus the mentions of --train
 // (and --dev) when given, and the mentions made queries the same way.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -27,14 +43,17 @@
 
 #include "commands.h"
 #include "console_progress.h"
+#include "corpus/bioc_chunk_writer.h"
 #include "corpus/bioc_writer.h"
 #include "corpus/brat_writer.h"
+#include "corpus/corpus_chunk_source.h"
 #include "corpus/corpus_format.h"
 #include "corpus/link_column.h"
-#include "corpus/pubtator_writer.h"
+#include "corpus/pubtator_chunk_writer.h"
 #include "curation/corpus_linking.h"
 #include "dictionary_setup.h"
 #include "link_linker.h"
+#include "link_shards.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -49,6 +68,8 @@ struct LinkArguments {
     bool keepGold = false;
     std::optional<double> nilBelow;
     std::size_t top = 1;
+    std::string shard;                              ///< --shard I/N or slurm; empty: the whole input
+    std::size_t chunkBytes = std::size_t{8} << 20;  ///< --chunk-bytes
 };
 
 std::string formatScore(double score) {
@@ -92,6 +113,121 @@ BioCInfons infonsOf(const curation::MentionLink& link, const std::string& linker
     return infons;
 }
 
+// The counts a run prints and a shard manifest records.
+struct LinkTotals {
+    std::size_t documents = 0;
+    std::size_t mentions = 0;
+    std::size_t linked = 0;
+    std::size_t nilBelow = 0;
+    std::size_t unranked = 0;
+
+    void add(const curation::CorpusLinks& links, std::size_t chunkDocuments) {
+        documents += chunkDocuments;
+        mentions += links.mentions;
+        linked += links.linked;
+        nilBelow += links.nilBelow;
+        unranked += links.unrankable.size();
+    }
+    std::size_t withoutCandidate() const { return mentions - linked - nilBelow - unranked; }
+    nlohmann::json json() const {
+        return {{"documents", documents}, {"mentions", mentions}, {"linked", linked},
+                {"nilBelow", nilBelow},   {"unranked", unranked}, {"withoutCandidate", withoutCandidate()}};
+    }
+};
+
+// What brat could not hold, summed over the chunks.
+struct BratLeftOut {
+    std::size_t relations = 0;
+    std::size_t individualMentionLists = 0;
+    std::string note() const {
+        if (relations == 0 && individualMentionLists == 0) return {};
+        return " (brat cannot hold " + std::to_string(relations) + " document-level relations and " +
+               std::to_string(individualMentionLists) + " individual-mention lists: left out)";
+    }
+};
+
+// <source> of the BioC written: what writeBioC writes for the corpus read whole (its name is the
+// file name without extensions).
+std::string sourceNameOf(const std::filesystem::path& input) {
+    auto name = input.filename();
+    if (name.extension() == ".gz") name = name.stem();
+    return "Linkscope export of " + name.stem().string();
+}
+
+// The linked chunks written in the format read, byte for byte as the whole corpus written at once.
+class LinkedOutput {
+public:
+    using Infons = std::function<BioCInfons(const curation::MentionLink&)>;
+
+    LinkedOutput(CorpusFormat format, const std::filesystem::path& target, const std::string& source)
+        : format_(format), target_(target) {
+        if (format == CorpusFormat::PubTator) {
+            pubtator_.emplace(target);
+        } else if (format == CorpusFormat::BioC) {
+            BioCWriteOptions options;
+            options.source = source;
+            bioc_.emplace(target, options);
+        } else if (format != CorpusFormat::Brat) {
+            throw Error("link: " + std::string(corpusFormatName(format)) + " is not written by link yet");
+        }
+    }
+
+    void write(const CorpusChunk& chunk, const curation::CorpusLinks& links, const Infons& infons, bool keepGold) {
+        const Corpus& corpus = chunk.corpus;
+        if (corpus.empty()) {
+            if (pubtator_) pubtator_->write(corpus, chunk.atStart, chunk.atEnd);
+            return;
+        }
+        if (pubtator_) {
+            pubtator_->write(curation::withLinks(corpus, links), chunk.atStart, chunk.atEnd);
+        } else if (bioc_) {
+            bioc_->write(keepGold ? corpus : curation::withLinks(corpus, links),
+                         [&](std::size_t d, std::size_t m) { return infons(links.links[d][m]); });
+        } else {
+            const BratExportSummary summary = writeBrat(curation::withLinks(corpus, links), target_);
+            brat.relations += summary.relationsLeftOut;
+            brat.individualMentionLists += summary.individualMentionListsLeftOut;
+        }
+    }
+
+    void commit() {
+        if (pubtator_) pubtator_->commit();
+        if (bioc_) bioc_->commit();
+    }
+    std::uint64_t bytes() const { return pubtator_ ? pubtator_->bytes() : bioc_ ? bioc_->bytes() : 0; }
+    std::uint32_t crc32() const { return pubtator_ ? pubtator_->crc32() : bioc_ ? bioc_->crc32() : 0; }
+    std::size_t headerBytes() const { return bioc_ ? bioc_->headerBytes() : 0; }
+    std::size_t footerBytes() const { return bioc_ ? bioc_->footerBytes() : 0; }
+
+    BratLeftOut brat;
+
+private:
+    CorpusFormat format_;
+    std::filesystem::path target_;
+    std::optional<PubTatorChunkWriter> pubtator_;
+    std::optional<BioCChunkWriter> bioc_;
+};
+
+// Whether the shard's manifest says it was linked from this input, with this linker's arguments
+// and these settings, and its part is intact: then a rerun has nothing to do.
+bool alreadyLinked(const std::filesystem::path& folder, CorpusPart shard, const std::filesystem::path& part,
+                   const nlohmann::json& input, const nlohmann::json& settings, const nlohmann::json& linkerWords) {
+    std::string why;
+    const auto manifest = readManifest(manifestPath(folder, shard), &why);
+    if (!manifest || !why.empty()) return false;
+    try {
+        const nlohmann::json& m = *manifest;
+        if (m.at("shard") != shard.index || m.at("shards") != shard.count || m.at("input") != input ||
+            m.at("settings") != settings || m.value("linkerArguments", nlohmann::json()) != linkerWords ||
+            m.at("part").at("file") != part.filename().string())
+            return false;
+        return partIntact(part, m.at("part").at("bytes").get<std::uint64_t>(),
+                          m.at("part").at("crc32").get<std::uint32_t>(), why);
+    } catch (const nlohmann::json::exception&) {
+        return false;
+    }
+}
+
 void runLink(LinkArguments args) {
     const std::optional<CorpusFormat> named = corpusFormatFromName(args.corpusOptions.format);
     const CorpusFormat format = named ? *named : detectCorpusFormat(args.corpus);
@@ -102,53 +238,103 @@ void runLink(LinkArguments args) {
         std::cerr << "note: --top " << args.top << ": " << corpusFormatName(format)
                   << " keeps one link per mention; the best is written\n";
 
-    ConsoleProgress progress;
-    // Built once from the KB, the dictionary and the model; it ranks the corpus' mentions.
-    const PreparedLinker prepared = prepareLinker(args.linker, args.data, args.corpusOptions, progress);
-    progress.report("Reading the corpus", 0.0);
-    const std::filesystem::path inputs[] = {args.corpus};
-    const Corpus corpus = args.corpusOptions.read(inputs);
-    progress.report("Reading the corpus", 1.0);
-    const eval::QuerySet queries = prepared.queriesOf(corpus);
+    std::optional<CorpusPart> shard;
+    std::filesystem::path target = args.out;
+    nlohmann::json settings = {{"top", args.top},
+                               {"nilBelow", args.nilBelow ? nlohmann::json(*args.nilBelow) : nlohmann::json()},
+                               {"keepGold", args.keepGold},
+                               {"format", std::string(corpusFormatName(format))}};
+    const std::vector<std::string> command = commandLine();
+    const nlohmann::json linkerWords =
+        linkerArguments(command, {"--corpus", "--out", "--shard", "--threads", "--chunk-bytes"});
+    nlohmann::json input;
+    if (!args.shard.empty()) {
+        shard = parseShard(args.shard);
+        target = partPath(args.out, *shard, format);  // refuses a format that is not split
+        input = inputIdentity(args.corpus);
+        if (alreadyLinked(args.out, *shard, target, input, settings, linkerWords)) {
+            std::cout << "shard " << shard->index << " of " << shard->count << ": already linked ("
+                      << manifestPath(args.out, *shard).string() << "), skipped\n";
+            return;
+        }
+        std::filesystem::create_directories(args.out);
+    }
 
-    curation::CorpusLinkOptions options;
-    options.top = args.top;
-    options.nilBelow = args.nilBelow;
-    options.progress = progress.sink();
-    if (prepared.partTextFor) options.partText = prepared.partTextFor(corpus);
-    const curation::CorpusLinks links =
-        curation::linkCorpus(corpus, queries, prepared.dictionary(), prepared.rank, options);
+    ConsoleProgress progress;
+    // Built once from the KB, the dictionary and the model, before the chunks are read: it ranks
+    // every chunk's mentions.
+    const PreparedLinker prepared = prepareLinker(args.linker, args.data, args.corpusOptions, progress);
     const std::string& linker = prepared.description;
     const std::string fingerprint = prepared.fingerprint.text();
 
-    progress.report("Writing", 0.0);
-    std::string written = args.out.string();
-    if (format == CorpusFormat::PubTator) {
-        writePubTator(curation::withLinks(corpus, links), args.out);
-    } else if (format == CorpusFormat::BioC) {
-        BioCWriteOptions bioc;
-        bioc.extraInfons = [&](std::size_t d, std::size_t m) {
-            return infonsOf(links.links[d][m], linker, fingerprint, args.keepGold);
-        };
-        writeBioC(args.keepGold ? corpus : curation::withLinks(corpus, links), args.out, bioc);
-    } else {
-        const BratExportSummary summary = writeBrat(curation::withLinks(corpus, links), args.out);
-        if (!summary.complete())
-            written += " (brat cannot hold " + std::to_string(summary.relationsLeftOut) +
-                       " document-level relations and " + std::to_string(summary.individualMentionListsLeftOut) +
-                       " individual-mention lists: left out)";
+    // The corpus a chunk of documents at a time: read, linked, written, dropped.
+    CorpusChunkSource source(args.corpus, format, shard.value_or(CorpusPart{}), args.chunkBytes);
+    LinkedOutput output(format, target, sourceNameOf(args.corpus));
+    LinkTotals totals;
+    CorpusChunk chunk;
+    progress.report("Linking mentions", 0.0);
+    double before = 0.0;
+    while (source.next(chunk)) {
+        printNotes(source.takeNotes());
+        const double after = source.fraction();
+        const Corpus& corpus = chunk.corpus;
+        curation::CorpusLinks links;
+        if (!corpus.empty()) {
+            const eval::QuerySet queries = prepared.queriesOf(corpus);
+            curation::CorpusLinkOptions options;
+            options.top = args.top;
+            options.nilBelow = args.nilBelow;
+            options.progress.report = [&progress, before, after](std::string_view stage, double fraction) {
+                progress.report(stage, before + (after - before) * fraction);
+            };
+            if (prepared.partTextFor) options.partText = prepared.partTextFor(corpus);
+            links = curation::linkCorpus(corpus, queries, prepared.dictionary(), prepared.rank, options);
+        }
+        for (const auto& mention : links.unrankable)
+            std::cerr << "linkscope-cli link: document " << mention.document << ", characters " << mention.start << "-"
+                      << mention.end << ": not ranked (" << mention.reason << "), written as NIL\n";
+        totals.add(links, corpus.size());
+        output.write(
+            chunk, links,
+            [&](const curation::MentionLink& link) { return infonsOf(link, linker, fingerprint, args.keepGold); },
+            args.keepGold);
+        before = after;
     }
-    progress.report("Writing", 1.0);
+    printNotes(source.takeNotes());
+    progress.report("Linking mentions", 1.0);
+    if (shard && inputIdentity(args.corpus) != input)
+        throw Error(args.corpus.string() + " changed while it was linked (its size or time); the shard is not written");
+    output.commit();
     progress.finish();
 
-    for (const auto& mention : links.unrankable)
-        std::cerr << "linkscope-cli link: document " << mention.document << ", characters " << mention.start << "-"
-                  << mention.end << ": not ranked (" << mention.reason << "), written as NIL\n";
-    std::cout << links.mentions << " mentions: " << links.linked << " linked, "
-              << links.mentions - links.linked - links.nilBelow - links.unrankable.size() << " without a candidate, "
-              << links.nilBelow << " NIL under --nil-below, " << links.unrankable.size() << " not ranked -> " << written
-              << '\n';
+    std::string written = target.string() + output.brat.note();
+    std::cout << totals.mentions << " mentions: " << totals.linked << " linked, " << totals.withoutCandidate()
+              << " without a candidate, " << totals.nilBelow << " NIL under --nil-below, " << totals.unranked
+              << " not ranked -> " << written << '\n';
     std::cout << "linker: " << linker << '\n' << "fingerprint: " << fingerprint << '\n';
+    if (!shard) return;
+
+    nlohmann::json manifest = {{"format", "linkscope-link-shard"},
+                               {"version", 1},
+                               {"shard", shard->index},
+                               {"shards", shard->count},
+                               {"input", input},
+                               {"range", {{"bytes", source.bytesRead()}, {"crc32", source.crc32()}}},
+                               {"corpusFormat", std::string(corpusFormatName(format))},
+                               {"linker", {{"description", linker}, {"fingerprint", fingerprint}}},
+                               {"linkerArguments", linkerWords},
+                               {"settings", settings},
+                               {"part",
+                                {{"file", target.filename().string()},
+                                 {"bytes", output.bytes()},
+                                 {"crc32", output.crc32()},
+                                 {"headerBytes", output.headerBytes()},
+                                 {"footerBytes", output.footerBytes()},
+                                 {"documents", totals.documents}}},
+                               {"counts", totals.json()},
+                               {"command", command},
+                               {"complete", true}};
+    writeManifest(manifestPath(args.out, *shard), manifest);
 }
 
 }  // namespace
@@ -183,6 +369,13 @@ void addLinkCommand(CLI::App& app) {
     cmd->add_option("--nil-below", args->nilBelow, "Write NIL (-1) for a mention whose best score is below S");
     cmd->add_option("--top", args->top, "BioC: write the K best candidates with their scores as infons")
         ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
+        ->capture_default_str();
+    cmd->add_option("--shard", args->shard,
+                    "I/N: link part I (0 to N-1) of N of --corpus, cut at documents, into the folder --out; "
+                    "slurm: I and N from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (merge with merge-shards)");
+    cmd->add_option("--chunk-bytes", args->chunkBytes,
+                    "Documents are read, linked and written in chunks of about this many bytes of input")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 34))
         ->capture_default_str();
     cmd->callback([args, cmd] {
         args->linker.noteGiven(*cmd);

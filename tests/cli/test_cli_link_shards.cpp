@@ -1,0 +1,104 @@
+// linkscope-cli link streams its corpus and splits it into shards: linked a chunk at a time, or in
+// N parts run two at a time and joined by merge-shards, the output is the one run's, byte for
+// byte (test_cli_link_shard_checks: what merge-shards refuses, and reruns).
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "fixtures.h"
+#include "gzip_fixture.h"
+#include "link_shard_runner.h"
+
+using namespace linkscope;
+using test::demoCorpus;
+using test::linkArguments;
+using test::q;
+using test::runShards;
+namespace fs = std::filesystem;
+
+class TestCliLinkShards : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // One document per chunk gives the output of the corpus linked at once.
+    void chunksGiveTheWholeCorpusOutput() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        auto r = test::runCli(linkArguments(corpus, dir.path("whole.txt")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(corpus, dir.path("chunked.txt"), {"--chunk-bytes", "1"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::string whole = test::readFile(dir.path("whole.txt"));
+        QVERIFY(whole.size() > 1000);
+        QVERIFY(whole.rfind("\n\n", 0) == 0);  // the leading blank lines are kept
+        QCOMPARE(test::readFile(dir.path("chunked.txt")), whole);
+
+        // brat: a file pair per document, read a chunk of pairs at a time.
+        r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "brat", "--split",
+                          "train", "--out", q(dir.path("brat"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(dir.path("brat"), dir.path("brat-whole")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(dir.path("brat"), dir.path("brat-chunked"), {"--chunk-bytes", "1"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        int files = 0;
+        for (const auto& entry : fs::directory_iterator(dir.path("brat-whole"))) {
+            QCOMPARE(test::readFile(dir.path("brat-chunked") / entry.path().filename()), test::readFile(entry.path()));
+            ++files;
+        }
+        QVERIFY(files >= 12);
+    }
+
+    // PubTator, plain and gzip: 4 shards run two at a time, merged, equal one run.
+    void pubTatorShardsMergeToOneRun() {
+        test::FixtureDir dir;
+        const std::string text = demoCorpus();
+        const fs::path corpus = dir.write("corpus.txt", text);
+        auto r = test::runCli(linkArguments(corpus, dir.path("one.txt")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::string one = test::readFile(dir.path("one.txt"));
+
+        const QStringList outputs = runShards(corpus, dir.path("shards"), 4);
+        QVERIFY2(outputs.size() == 4, qPrintable(outputs.join("\n")));
+        r = test::runCli({"merge-shards", q(dir.path("shards")), "--out", q(dir.path("merged.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("4 shards, 8 documents"), r.out.constData());
+        QCOMPARE(test::readFile(dir.path("merged.txt")), one);
+        // Every shard of this corpus holds documents: the cut is by bytes.
+        for (int i = 0; i < 4; ++i) QVERIFY2(!outputs[i].startsWith("0 mentions"), qPrintable(outputs[i]));
+
+        const fs::path gz = dir.path("corpus.txt.gz");
+        test::writeGzip(gz, text);
+        QVERIFY(runShards(gz, dir.path("gz-shards"), 3).size() == 3);
+        r = test::runCli({"merge-shards", q(dir.path("gz-shards")), "--out", q(dir.path("gz-merged.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("gz-merged.txt")), one);
+    }
+
+    // BioC XML: the collection's header and footer once, the documents of every shard between.
+    void bioCShardsMergeToOneRun() {
+        test::FixtureDir dir;
+        const fs::path bioc = dir.path("train.bioc.xml");
+        auto r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "bioc",
+                               "--split", "train", "--date", "20260101", "--out", q(bioc)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(bioc, dir.path("one.xml"), {"--top", "3"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::string one = test::readFile(dir.path("one.xml"));
+        r = test::runCli(linkArguments(bioc, dir.path("chunked.xml"), {"--top", "3", "--chunk-bytes", "1"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("chunked.xml")), one);
+
+        QVERIFY(runShards(bioc, dir.path("shards"), 4, {"--top", "3"}).size() == 4);
+        r = test::runCli({"merge-shards", q(dir.path("shards")), "--out", q(dir.path("merged.xml"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("merged.xml")), one);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLinkShards)
+#include "test_cli_link_shards.moc"
