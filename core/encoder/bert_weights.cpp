@@ -10,6 +10,7 @@
 #include <set>
 
 #include "encoder/safetensors.h"
+#include "encoder/torch_checkpoint.h"
 #include "util/allocation_guard.h"
 #include "util/error.h"
 
@@ -29,8 +30,31 @@ std::string shapeText(c10::IntArrayRef shape) {
 }
 
 /// A float32 CPU tensor from the stored bytes. The bytes are copied into torch's own
+/// One stored tensor, from either weights format.
+struct StoredTensorBytes {
+    std::string_view name;
+    DType dtype;
+    std::span<const std::int64_t> shape;
+    std::span<const std::byte> bytes;
+};
+
+/// The tensors of one weights file: safetensors, or a torch.save file (pytorch_model.bin and
+/// its shards) read by the restricted unpickler.
+template <class Visit>
+void forEachStoredTensor(const std::filesystem::path& path, Visit&& visit) {
+    if (path.extension() == ".safetensors") {
+        const auto file = readNamingFile(path, [&] { return SafetensorsFile::read(path); });
+        for (const auto& info : file.tensors())
+            visit(StoredTensorBytes{info.name, info.dtype, info.shape, file.bytes(info)});
+    } else {
+        const auto file = TorchCheckpointFile::read(path);
+        for (const auto& tensor : file.tensors())
+            visit(StoredTensorBytes{tensor.name, tensor.dtype, tensor.shape, tensor.bytes});
+    }
+}
+
 /// (aligned) storage first: the data section gives no alignment guarantee for F32 reads.
-torch::Tensor toFloatTensor(const SafetensorsFile& file, const TensorInfo& info) {
+torch::Tensor toFloatTensor(const std::filesystem::path& path, const StoredTensorBytes& info) {
     torch::ScalarType stored{};
     switch (info.dtype) {
         case DType::F32:
@@ -44,19 +68,20 @@ torch::Tensor toFloatTensor(const SafetensorsFile& file, const TensorInfo& info)
             break;
         default:
             tensorError(
-                file.path(), info.name,
+                path, info.name,
                 "dtype " + std::string(dtypeName(info.dtype)) + " is not a weight dtype (F32, F16 or BF16 expected)");
     }
-    const auto bytes = file.bytes(info);
+    const auto bytes = info.bytes;
     torch::Tensor tensor;
     try {
-        tensor = torch::empty(info.shape, torch::TensorOptions().dtype(stored));
+        tensor =
+            torch::empty(c10::IntArrayRef(info.shape.data(), info.shape.size()), torch::TensorOptions().dtype(stored));
     } catch (const c10::Error& e) {
         // LibTorch reports an allocation it cannot make as c10::Error, not std::bad_alloc.
-        tensorError(file.path(), info.name, std::string("cannot be allocated: ") + e.what_without_backtrace());
+        tensorError(path, info.name, std::string("cannot be allocated: ") + e.what_without_backtrace());
     }
     if (bytes.size() != tensor.nbytes())
-        tensorError(file.path(), info.name, "byte count does not match its shape");  // the reader checks this too
+        tensorError(path, info.name, "byte count does not match its shape");  // the readers check this too
     if (!bytes.empty())
         std::memcpy(tensor.data_ptr(), bytes.data(), bytes.size());  // safetensors is little-endian, as we are
     return stored == torch::kFloat ? tensor : tensor.to(torch::kFloat);
@@ -95,25 +120,25 @@ CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> f
     for (const auto& path : files) {
         // One shard in memory at a time: a BERT-large shard is over a gigabyte. Its header's
         // sizes decide the allocations: one this machine cannot give names the file.
-        const auto file = readNamingFile(path, [&] { return SafetensorsFile::read(path); });
-        for (const auto& info : file.tensors()) {
+        forEachStoredTensor(path, [&](const StoredTensorBytes& info) {
             const auto mapped = mapStoredTensorName(info.name);
             if (mapped.kind == StoredTensorKind::PretrainingHead) {
-                result.skipped.push_back(info.name);
-                continue;
+                result.skipped.emplace_back(info.name);
+                return;
             }
-            if (mapped.kind == StoredTensorKind::IgnoredBuffer) continue;
+            if (mapped.kind == StoredTensorKind::IgnoredBuffer) return;
             if (const auto it = result.parameters.find(mapped.canonical); it != result.parameters.end())
                 tensorError(
                     path, info.name,
                     "is the same parameter as \"" + it->second.storedName + "\" in " + it->second.file.string());
-            auto tensor = readNamingFile(path, [&] { return toFloatTensor(file, info); });
+            auto tensor = readNamingFile(path, [&] { return toFloatTensor(path, info); });
             // NaN or infinite weights load without complaint and encode every text to NaN: every
             // similarity is then NaN and the ranking arbitrary. Refused here, naming the tensor.
             if (const auto bad = tensor.numel() - torch::isfinite(tensor).sum().item<std::int64_t>(); bad > 0)
                 tensorError(path, info.name, "holds " + std::to_string(bad) + " NaN or infinite value(s)");
-            result.parameters.emplace(mapped.canonical, CheckpointTensors::Entry{std::move(tensor), path, info.name});
-        }
+            result.parameters.emplace(mapped.canonical,
+                                      CheckpointTensors::Entry{std::move(tensor), path, std::string(info.name)});
+        });
     }
     return result;
 }

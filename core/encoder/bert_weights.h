@@ -44,7 +44,8 @@ struct CheckpointTensors {
     bool hasPooler() const { return parameters.contains("pooler.dense.weight"); }
 };
 
-/// Reads the weights files (one, or the shards of an index) and converts F16 / BF16 to F32.
+/// Reads the weights files (one, or the shards of an index: *.safetensors as safetensors, any
+/// other name as a torch.save file through torch_checkpoint.h) and converts F16 / BF16 to F32.
 /// Throws ParseError naming the file and tensor for another dtype or a name found twice.
 CheckpointTensors readCheckpointTensors(std::span<const std::filesystem::path> files);
 

@@ -1,6 +1,6 @@
-// Finding the parts of a Hugging Face checkpoint folder. Only safetensors weights are accepted;
-// for every other format the error says how to convert it, since a user who downloaded a
-// pytorch_model.bin needs the next step, not just a refusal.
+// Finding the parts of a Hugging Face checkpoint folder. Safetensors weights are preferred, then
+// pytorch_model.bin; for TensorFlow and Flax weights the error says how to convert them, since a
+// user who downloaded one needs the next step, not just a refusal.
 #include "encoder/checkpoint_files.h"
 
 #include <nlohmann/json.hpp>
@@ -77,8 +77,8 @@ std::vector<fs::path> shardsOfIndex(const fs::path& directory, const fs::path& i
     for (const std::string& shard : shardNames) {
         const fs::path path = directory / shard;
         if (!isFile(path))
-            throw Error(directory.string() + ": shard \"" + shard +
-                        "\" listed in model.safetensors.index.json is missing");
+            throw Error(directory.string() + ": shard \"" + shard + "\" listed in " + index.filename().string() +
+                        " is missing");
         shards.push_back(path);
     }
     return shards;
@@ -126,12 +126,16 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
         files.weights = shardsOfIndex(directory, index);
         return files;
     }
-    if (isFile(directory / "pytorch_model.bin") || isFile(directory / "pytorch_model.bin.index.json"))
-        throw Error(dir +
-                    ": the weights are in pytorch_model.bin, a Python pickle, which Linkscope never loads "
-                    "(unpickling can run arbitrary code). Convert them once to model.safetensors (needs "
-                    "transformers and torch):\n  " +
-                    conversionCommand(shown, ""));
+    // pytorch_model.bin is a pickle: it is read by the restricted unpickler (torch_checkpoint.h),
+    // which resolves only the names that rebuild tensors and runs nothing.
+    if (const auto single = directory / "pytorch_model.bin"; isFile(single)) {
+        files.weights.push_back(single);
+        return files;
+    }
+    if (const auto index = directory / "pytorch_model.bin.index.json"; isFile(index)) {
+        files.weights = shardsOfIndex(directory, index);
+        return files;
+    }
     if (isFile(directory / "tf_model.h5"))
         throw Error(dir +
                     ": the weights are in tf_model.h5 (TensorFlow), which Linkscope does not read. Convert "
@@ -144,7 +148,7 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
                     conversionCommand(shown, ", from_flax=True"));
     throw Error(dir +
                 ": no model weights: expected model.safetensors (or model.safetensors.index.json and its "
-                "shards)");
+                "shards) or pytorch_model.bin (or pytorch_model.bin.index.json and its shards)");
 }
 
 }  // namespace linkscope::encoder

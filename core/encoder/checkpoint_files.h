@@ -11,13 +11,14 @@ struct CheckpointFiles {
     std::filesystem::path config;                ///< config.json
     std::filesystem::path vocabulary;            ///< vocab.txt
     std::vector<std::filesystem::path> weights;  ///< model.safetensors, or the shards listed
-                                                 ///< by model.safetensors.index.json
+                                                 ///< by model.safetensors.index.json; else
+                                                 ///< pytorch_model.bin or its index's shards
 };
 
 /// Throws Error with an actionable message when: the directory does not exist; config.json or
-/// vocab.txt is missing; only pytorch_model.bin (a Python pickle, which we never unpickle:
-/// loading one can run arbitrary code) or tf_model.h5 / flax_model.msgpack is present -- the
-/// message gives the one-line Python conversion to model.safetensors; no weights at all.
+/// vocab.txt is missing; only tf_model.h5 / flax_model.msgpack is present -- the message gives
+/// the one-line Python conversion to model.safetensors; no weights at all. model.safetensors
+/// (or its index) is preferred where pytorch_model.bin (or its index) is there too.
 CheckpointFiles locateCheckpoint(const std::filesystem::path& directory);
 
 }  // namespace linkscope::encoder

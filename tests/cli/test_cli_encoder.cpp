@@ -160,15 +160,25 @@ private Q_SLOTS:
         QCOMPARE(missing.exitCode, 1);
         QVERIFY2(missing.err.contains("[S]") || missing.err.contains("marker"), missing.err.constData());
     }
-    void pickleCheckpointsAreRefusedWithTheConversion() {
+    // pytorch_model.bin is read by the restricted unpickler: a pickle that calls os.system is
+    // refused naming the global, and the command it carries never runs.
+    void picklesThatRunCodeAreRefused() {
         const std::filesystem::path dir = path("pickle").toStdString();
         std::filesystem::create_directories(dir);
         std::filesystem::copy_file(path("compact").toStdString() + "/config.json", dir / "config.json");
         std::filesystem::copy_file(path("compact").toStdString() + "/vocab.txt", dir / "vocab.txt");
-        test::writeFile(dir / "pytorch_model.bin", "\x80\x02}q\x00.");
+        const std::string marker = (dir / "ran").string();
+        const std::string command = "touch " + marker;
+        test::writeFile(dir / "pytorch_model.bin",
+                        "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.\x80\x02"
+                        "cos\nsystem\nX" +
+                            std::string(1, static_cast<char>(command.size())) + std::string(3, '\0') + command +
+                            "\x85R.");
         const auto r = test::runCli({"encode", "--model", path("pickle")}, "breast cancer\n");
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("pytorch_model.bin") && r.err.contains("safe_serialization=True"), r.err.constData());
+        QVERIFY2(r.err.contains("pytorch_model.bin") && r.err.contains("refuses the global 'os.system'"),
+                 r.err.constData());
+        QVERIFY(!std::filesystem::exists(marker));
     }
 
     void denseAndHybridEvaluation() {

@@ -1,5 +1,5 @@
 // Locating the parts of a checkpoint folder: single-file and sharded safetensors, and every
-// refusal with its message -- including the conversion command for pickled weights, which is
+// refusal with its message -- including the conversion command for TensorFlow weights, which is
 // run for real against a stand-in "transformers" module to prove it is a working command.
 #include <QProcess>
 #include <QStandardPaths>
@@ -181,10 +181,6 @@ private Q_SLOTS:
                                          "import AutoTokenizer; AutoTokenizer.from_pretrained(";
         QTest::newRow("no weights") << "no-weights"
                                     << "no model weights: expected model.safetensors (or model.safetensors.index.json";
-        QTest::newRow("pickle") << "pytorch_model.bin"
-                                << "a Python pickle, which Linkscope never loads";
-        QTest::newRow("sharded pickle") << "pytorch_model.bin.index.json"
-                                        << "a Python pickle";
         QTest::newRow("tensorflow") << "tf_model.h5"
                                     << "tf_model.h5 (TensorFlow), which Linkscope does not read";
         QTest::newRow("flax") << "flax_model.msgpack"
@@ -212,21 +208,34 @@ private Q_SLOTS:
         QVERIFY2(message.find(fragment.toStdString()) != std::string::npos, message.c_str());
     }
 
-    void pickleMessageGivesTheConversionCommand() {
-        const auto directory = folder("pickled", {"pytorch_model.bin"});
-        const std::string dir = fs::absolute(directory).lexically_normal().string();
-        const std::string expected =
-            "python3 -c \"from transformers import AutoModel, AutoTokenizer; m=AutoModel.from_pretrained('" + dir +
-            "'); m.save_pretrained('" + dir + "', safe_serialization=True)\"";
-        const std::string message = refusal(directory);
-        QVERIFY2(message.ends_with("\n  " + expected), message.c_str());
+    // pytorch_model.bin is read (by the restricted unpickler); model.safetensors wins where both are.
+    void pytorchWeightsAreLocated() {
+        const auto single = folder("pickled", {"pytorch_model.bin"});
+        const auto files = locateCheckpoint(single);
+        QCOMPARE(files.weights.size(), std::size_t{1});
+        QCOMPARE(files.weights.front(), single / "pytorch_model.bin");
+
+        const auto sharded = folder("pickled-shards", {});
+        test::writeFile(
+            sharded / "pytorch_model.bin.index.json",
+            R"({"weight_map": {"a": "pytorch_model-00001-of-00002.bin", "b": "pytorch_model-00002-of-00002.bin"}})");
+        test::writeFile(sharded / "pytorch_model-00001-of-00002.bin", "x");
+        const std::string missing = refusal(sharded);
+        QVERIFY2(missing.find("pytorch_model-00002-of-00002.bin\" listed in pytorch_model.bin.index.json is missing") !=
+                     std::string::npos,
+                 missing.c_str());
+        test::writeFile(sharded / "pytorch_model-00002-of-00002.bin", "x");
+        const auto shards = locateCheckpoint(sharded);
+        QCOMPARE(shards.weights.size(), std::size_t{2});
+        QCOMPARE(shards.weights.back(), sharded / "pytorch_model-00002-of-00002.bin");
+
+        const auto both = folder("pickled-and-safe", {"pytorch_model.bin", "model.safetensors"});
+        QCOMPARE(locateCheckpoint(both).weights.front(), both / "model.safetensors");
     }
 
     void conversionCommandsRunAsShown_data() {
         QTest::addColumn<QString>("weights");
         QTest::addColumn<QString>("loadOptions");
-        QTest::newRow("pickle") << "pytorch_model.bin"
-                                << "[]";
         QTest::newRow("tensorflow") << "tf_model.h5"
                                     << "[('from_tf', True)]";
         QTest::newRow("flax") << "flax_model.msgpack"
