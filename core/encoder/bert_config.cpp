@@ -102,6 +102,10 @@ Json parseExtra(const std::string& extraJson) {
 
 }  // namespace
 
+std::string_view modelTypeName(Architecture architecture) noexcept {
+    return architecture == Architecture::XlmRoberta ? "xlm-roberta" : "bert";
+}
+
 std::string_view poolingName(Pooling pooling) noexcept {
     for (const auto& [value, name] : kPoolings)
         if (value == pooling) return name;
@@ -136,10 +140,15 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
     JsonObjectReader fields(root, name);
     std::string modelType = "bert";
     fields.string("model_type", modelType);
-    if (modelType != "bert")
+    if (modelType == "xlm-roberta") {
+        config.architecture = Architecture::XlmRoberta;
+        config.padTokenId = 1;  // XLMRobertaConfig's default
+    } else if (modelType != "bert") {
         throw ParseError(name, 0,
                          "model_type \"" + modelType +
-                             "\" is not supported: this engine runs BERT encoders only (model_type \"bert\")");
+                             "\" is not supported: this engine runs BERT and XLM-RoBERTa encoders (model_type "
+                             "\"bert\" or \"xlm-roberta\")");
+    }
     const auto requiredSize = [&fields](const char* key, std::size_t& into) {
         fields.require(key);
         fields.size(key, into);
@@ -205,8 +214,9 @@ BertConfig BertConfig::parse(const std::string& text, const std::string& name) {
 void BertConfig::save(const std::filesystem::path& file) const {
     validate();
     Json root = parseExtra(extraJson);
-    root["architectures"] = Json::array({"BertModel"});
-    root["model_type"] = "bert";
+    const bool xlmRoberta = architecture == Architecture::XlmRoberta;
+    root["architectures"] = Json::array({xlmRoberta ? "XLMRobertaModel" : "BertModel"});
+    root["model_type"] = std::string(modelTypeName(architecture));
     root["vocab_size"] = vocabSize;
     root["hidden_size"] = hiddenSize;
     root["num_hidden_layers"] = numHiddenLayers;
@@ -268,6 +278,18 @@ void BertConfig::validate() const {
         throw Error("config: position_embedding_type \"" + positionEmbeddingType +
                     "\" is not supported: this engine implements only \"absolute\"");
     if (!countParameters(*this)) throw Error("config: the sizes are so large that the parameter count overflows");
+    if (architecture == Architecture::XlmRoberta && maxPositionEmbeddings < positionOffset() + 2)
+        throw Error("config: max_position_embeddings " + std::to_string(maxPositionEmbeddings) +
+                    " leaves no room for two tokens after XLM-RoBERTa's position offset (pad_token_id + 1 = " +
+                    std::to_string(positionOffset()) + ")");
+}
+
+std::size_t BertConfig::positionOffset() const noexcept {
+    return architecture == Architecture::XlmRoberta ? padTokenId + 1 : 0;
+}
+
+std::size_t BertConfig::maxTokens() const noexcept {
+    return maxPositionEmbeddings > positionOffset() ? maxPositionEmbeddings - positionOffset() : 0;
 }
 
 std::size_t BertConfig::parameterCount() const noexcept {

@@ -1,6 +1,7 @@
 #pragma once
-// config.json of a Hugging Face BERT checkpoint: the architecture's sizes. Keys this engine
-// does not use are kept and written back, so a saved model still loads in transformers.
+// config.json of a Hugging Face BERT or XLM-RoBERTa checkpoint: the architecture's sizes. Keys
+// this engine does not use are kept and written back, so a saved model still loads in
+// transformers.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -26,7 +27,15 @@ enum class ProjectionHead {
 std::string_view projectionHeadName(ProjectionHead head) noexcept;  ///< "linear", "layernorm"
 std::optional<ProjectionHead> parseProjectionHead(std::string_view name) noexcept;
 
+/// The encoders this engine runs: one transformer stack, two embedding layers.
+enum class Architecture {
+    Bert,        ///< model_type "bert": positions 0.., token types
+    XlmRoberta,  ///< model_type "xlm-roberta": positions from padding_idx + 1, one token type
+};
+std::string_view modelTypeName(Architecture architecture) noexcept;  ///< "bert", "xlm-roberta"
+
 struct BertConfig {
+    Architecture architecture = Architecture::Bert;
     std::size_t vocabSize = 30522;
     std::size_t hiddenSize = 768;
     std::size_t numHiddenLayers = 12;
@@ -56,13 +65,22 @@ struct BertConfig {
 
     std::string extraJson = "{}";  ///< keys read but not interpreted, as a JSON object
 
+    /// The first position id of a text: 0 for BERT; padding_idx + 1 for XLM-R, whose position
+    /// ids count real tokens from there and give padding padding_idx (as fairseq did).
+    std::size_t positionOffset() const noexcept;
+    /// The most tokens a text may have, special tokens included: max_position_embeddings less
+    /// the position offset (XLM-R's 514 positions hold 512 tokens).
+    std::size_t maxTokens() const noexcept;
+
     /// Throws ParseError naming the file for invalid JSON, a missing required size, a wrong
-    /// type, or a value this engine does not support (model_type other than "bert", an
-    /// activation other than gelu, hidden size not divisible by the head count).
+    /// type, or a value this engine does not support (model_type other than "bert" and
+    /// "xlm-roberta", an activation other than gelu, hidden size not divisible by the head
+    /// count). Without "pad_token_id" an XLM-R config has transformers' default, 1.
     static BertConfig load(const std::filesystem::path& file);
     /// Same from JSON text; `source` names it in errors (a preset file holding a config object).
     static BertConfig parse(const std::string& text, const std::string& source);
-    /// Writes config.json with model_type "bert" and architectures ["BertModel"], atomically.
+    /// Writes config.json with model_type "bert" and architectures ["BertModel"] (XLM-R:
+    /// "xlm-roberta", ["XLMRobertaModel"]), atomically.
     void save(const std::filesystem::path& file) const;
     /// Throws Error when the sizes are inconsistent (zero sizes, hidden % heads != 0).
     void validate() const;

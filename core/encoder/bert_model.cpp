@@ -1,4 +1,5 @@
-// The BERT module: Hugging Face's modeling_bert.py (BertModel, eval mode) in LibTorch.
+// The BERT module: Hugging Face's modeling_bert.py (BertModel, eval mode) in LibTorch, with
+// modeling_xlm_roberta.py's embeddings for XLM-R.
 #include "encoder/bert_model.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -64,16 +65,25 @@ torch::Tensor firstTokenPositions(const torch::Tensor& ids, const torch::Tensor&
 
 // ---- embeddings ------------------------------------------------------------------------------
 
-BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) : dropout_(config.hiddenDropoutProb) {
+torch::Tensor xlmRobertaPositionIds(const torch::Tensor& ids, std::int64_t paddingIdx) {
+    const auto real = ids.ne(paddingIdx).to(torch::kLong);
+    return torch::cumsum(real, 1) * real + paddingIdx;
+}
+
+BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config)
+    : dropout_(config.hiddenDropoutProb),
+      xlmRoberta_(config.architecture == Architecture::XlmRoberta),
+      paddingIdx_(asInt(config.padTokenId)) {
     const auto hidden = asInt(config.hiddenSize);
+    // XLM-R's position table has a padding row too (RobertaEmbeddings), which gets no gradient.
+    auto positionOptions = torch::nn::EmbeddingOptions(asInt(config.maxPositionEmbeddings), hidden);
+    if (xlmRoberta_) positionOptions.padding_idx(paddingIdx_);
     // padding_idx: the padding row gets no gradient, as in transformers' nn.Embedding.
     word_embeddings = register_module(
         "word_embeddings",
         torch::nn::Embedding(
             torch::nn::EmbeddingOptions(asInt(config.vocabSize), hidden).padding_idx(asInt(config.padTokenId))));
-    position_embeddings =
-        register_module("position_embeddings",
-                        torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.maxPositionEmbeddings), hidden)));
+    position_embeddings = register_module("position_embeddings", torch::nn::Embedding(positionOptions));
     token_type_embeddings =
         register_module("token_type_embeddings",
                         torch::nn::Embedding(torch::nn::EmbeddingOptions(asInt(config.typeVocabSize), hidden)));
@@ -82,16 +92,21 @@ BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) : dropout_(conf
 
 torch::Tensor BertEmbeddingsImpl::forward(const torch::Tensor& ids, const torch::Tensor& typeIds) {
     const auto length = ids.size(1);
-    if (length > position_embeddings->weight.size(0))
+    const auto offset = xlmRoberta_ ? paddingIdx_ + 1 : 0;
+    if (length + offset > position_embeddings->weight.size(0))
         throw Error("BERT: " + std::to_string(length) + " tokens exceed max_position_embeddings " +
-                    std::to_string(position_embeddings->weight.size(0)));
+                    std::to_string(position_embeddings->weight.size(0)) +
+                    (xlmRoberta_ ? " less XLM-RoBERTa's offset " + std::to_string(offset) : std::string()));
     const auto longIds = ids.to(torch::kLong);
     const auto longTypes = typeIds.to(torch::kLong);
     checkIdRange(longIds, word_embeddings->weight.size(0), "BERT: token");
     checkIdRange(longTypes, token_type_embeddings->weight.size(0), "BERT: token type");
-    // "absolute" position embeddings: positions 0..T-1 for every row, padding included.
+    // "absolute" position embeddings: positions 0..T-1 for every row, padding included; XLM-R's
+    // count real tokens only.
     const auto positions =
-        torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(ids.device())).unsqueeze(0);
+        xlmRoberta_
+            ? xlmRobertaPositionIds(longIds, paddingIdx_)
+            : torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(ids.device())).unsqueeze(0);
     auto embedded = word_embeddings(longIds) + token_type_embeddings(longTypes) + position_embeddings(positions);
     embedded = LayerNorm(embedded);
     return torch::dropout(embedded, dropout_, is_training());

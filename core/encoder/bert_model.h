@@ -1,5 +1,6 @@
 #pragma once
-// The BERT encoder as a LibTorch module, Hugging Face's BertModel in eval mode exactly. This
+// The BERT encoder as a LibTorch module, Hugging Face's BertModel in eval mode exactly, and
+// XLMRobertaModel on the same stack (only its embeddings' position ids differ). This
 // header includes torch: only the encoder's own sources, the trainer and tests that need
 // tensors include it (text_encoder.h is the torch-free interface).
 //
@@ -16,7 +17,9 @@
 
 namespace linkscope::encoder {
 
-/// Word + absolute position + token type embeddings, LayerNorm, dropout.
+/// Word + absolute position + token type embeddings, LayerNorm, dropout. XLM-RoBERTa's
+/// (RobertaEmbeddings): position ids count the real tokens of a row from padding_idx + 1 and
+/// give padding tokens padding_idx; its single token type row is added as BERT's are.
 class BertEmbeddingsImpl : public torch::nn::Module {
 public:
     explicit BertEmbeddingsImpl(const BertConfig& config);
@@ -29,8 +32,14 @@ public:
 
 private:
     double dropout_;
+    bool xlmRoberta_;
+    std::int64_t paddingIdx_;
 };
 TORCH_MODULE(BertEmbeddings);
+
+/// XLM-RoBERTa's position ids of ids [B, T] (transformers' create_position_ids_from_input_ids):
+/// padding_idx + 1 + the count of non-padding tokens before, padding_idx at padding tokens.
+torch::Tensor xlmRobertaPositionIds(const torch::Tensor& ids, std::int64_t paddingIdx);
 
 /// Multi-head scaled dot-product self-attention ("attention.self").
 class BertSelfAttentionImpl : public torch::nn::Module {

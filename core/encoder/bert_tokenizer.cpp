@@ -6,6 +6,7 @@
 #include <map>
 
 #include "encoder/basic_tokenizer.h"
+#include "encoder/sentencepiece_model.h"
 #include "encoder/tracked_text.h"
 #include "encoder/wordpiece.h"
 #include "util/error.h"
@@ -26,6 +27,13 @@ bool startsWithAt(std::span<const detail::TrackedChar> text, std::size_t at, con
     return true;
 }
 
+/// XLMRobertaTokenizer never lower-cases: the SentencePiece model's normalizer is all there is.
+TokenizerConfig keepingCase(TokenizerConfig config) {
+    config.doLowerCase = false;
+    config.stripAccents = false;
+    return config;
+}
+
 }  // namespace
 
 std::size_t Encoding::length() const noexcept {
@@ -38,6 +46,11 @@ BertTokenizer::BertTokenizer(Vocabulary vocabulary, TokenizerConfig config)
     validateAddedTokens();
     addMissingSpecialTokens();
     indexWholeTokens();
+}
+
+BertTokenizer::BertTokenizer(std::shared_ptr<const SentencePieceModel> sentencePiece, TokenizerConfig config)
+    : BertTokenizer(Vocabulary::fromTokens(sentencePiece->fairseqTokens()), keepingCase(std::move(config))) {
+    sentencePiece_ = std::move(sentencePiece);
 }
 
 void BertTokenizer::validateAddedTokens() {
@@ -180,6 +193,12 @@ std::vector<detail::TokenPiece> BertTokenizer::pieces(std::string_view text) con
     std::vector<detail::TokenPiece> out;
     std::vector<detail::TrackedText> words;
     const auto tokenizeStretch = [&](std::size_t first, std::size_t last) {
+        if (sentencePiece_) {
+            if (first < last)
+                sentencePiece_->appendPieces(text.substr(chars[first].begin, chars[last - 1].end - chars[first].begin),
+                                             chars[first].begin, unk_, out);
+            return;
+        }
         words.clear();
         detail::basicTokenize(chars.subspan(first, last - first), basic, words);
         for (const auto& word : words) detail::appendWordPieces(vocabulary_, word, unk_, config_.unkToken, out);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -37,6 +38,8 @@ struct StringHash {
 };
 struct TokenPiece;
 }  // namespace detail
+
+class SentencePieceModel;  // sentencepiece_model.h
 
 /// vocab.txt: one token per line, the line number (from 0) is its id.
 class Vocabulary {
@@ -106,6 +109,11 @@ public:
     /// whole anyway). A special token neither in vocab.txt nor added gets the next free id and
     /// joins addedTokens, as transformers does.
     BertTokenizer(Vocabulary vocabulary, TokenizerConfig config);
+    /// XLM-RoBERTa's tokenizer (transformers' XLMRobertaTokenizer): the same handling of special
+    /// and added tokens and the same framing (<s> ... </s>), but the text between them goes to
+    /// the SentencePiece model whole (no basic tokenization, no lower-casing), and the
+    /// vocabulary is the model's pieces in fairseq's id order (sentencepiece_model.h).
+    BertTokenizer(std::shared_ptr<const SentencePieceModel> sentencePiece, TokenizerConfig config);
 
     /// Reads vocab.txt and, when present, tokenizer_config.json (do_lower_case,
     /// tokenize_chinese_chars, strip_accents, model_max_length, special tokens,
@@ -139,6 +147,8 @@ public:
     std::size_t vocabularySize() const noexcept;
     const Vocabulary& vocabulary() const noexcept { return vocabulary_; }
     const TokenizerConfig& config() const noexcept { return config_; }
+    /// The SentencePiece model of an XLM-R tokenizer; null for a WordPiece (BERT) one.
+    const SentencePieceModel* sentencePiece() const noexcept { return sentencePiece_.get(); }
 
 private:
     /// The id a new token gets: vocabularySize(); throws Error past the 32-bit ids.
@@ -165,6 +175,7 @@ private:
     /// wholeTokens_ indexes by first character, longest first (leftmost-longest matching).
     std::unordered_map<char32_t, std::vector<std::size_t>> byFirstChar_;
     std::unordered_map<std::string, std::int32_t, detail::StringHash, std::equal_to<>> addedIds_;
+    std::shared_ptr<const SentencePieceModel> sentencePiece_;  ///< set: XLM-R's segmentation
 };
 
 }  // namespace linkscope::encoder

@@ -18,6 +18,7 @@ namespace linkscope::encoder {
 namespace {
 
 constexpr std::string_view kBertPrefix = "bert.";
+constexpr std::string_view kRobertaPrefix = "roberta.";  // XLMRobertaForMaskedLM and kin
 
 std::string shapeText(c10::IntArrayRef shape) {
     std::string text = "[";
@@ -101,8 +102,12 @@ std::filesystem::path fileForMissing(std::span<const std::filesystem::path> file
 }  // namespace
 
 StoredTensorName mapStoredTensorName(std::string_view stored) {
-    std::string name(stored.starts_with(kBertPrefix) ? stored.substr(kBertPrefix.size()) : stored);
-    if (name.starts_with("cls.")) return {name, StoredTensorKind::PretrainingHead};
+    if (stored.starts_with(kBertPrefix))
+        stored.remove_prefix(kBertPrefix.size());
+    else if (stored.starts_with(kRobertaPrefix))
+        stored.remove_prefix(kRobertaPrefix.size());
+    std::string name(stored);
+    if (name.starts_with("cls.") || name.starts_with("lm_head.")) return {name, StoredTensorKind::PretrainingHead};
     // Constant buffers older transformers versions saved (persistent=False since 4.31).
     if (name == "embeddings.position_ids" || name == "embeddings.token_type_ids")
         return {name, StoredTensorKind::IgnoredBuffer};

@@ -27,7 +27,8 @@ struct StoredTensorName {
 };
 
 /// Maps a name as stored in a checkpoint: strips the "bert." prefix (BertForMaskedLM and
-/// BertForPreTraining checkpoints such as BioBERT and PubMedBERT), renames TensorFlow-era
+/// BertForPreTraining checkpoints such as BioBERT and PubMedBERT) or "roberta." (XLM-R's
+/// XLMRobertaForMaskedLM, whose "lm_head.*" is a pretraining head), renames TensorFlow-era
 /// "gamma"/"beta" to "weight"/"bias", and classifies buffers and pretraining heads.
 StoredTensorName mapStoredTensorName(std::string_view stored);
 

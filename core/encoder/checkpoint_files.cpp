@@ -2,6 +2,7 @@
 // pytorch_model.bin; for TensorFlow and Flax weights the error says how to convert them, since a
 // user who downloaded one needs the next step, not just a refusal.
 #include "encoder/checkpoint_files.h"
+#include "encoder/sentencepiece_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -109,6 +110,9 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     files.vocabulary = directory / "vocab.txt";
     if (!isFile(files.config))
         throw Error(dir + ": no config.json (the model's sizes); a Hugging Face checkpoint folder always has one");
+    // XLM-R checkpoints hold their tokenizer's SentencePiece model instead of vocab.txt.
+    if (!isFile(files.vocabulary) && isFile(directory / kSentencePieceFile))
+        files.vocabulary = directory / kSentencePieceFile;
     if (!isFile(files.vocabulary))
         throw Error(dir +
                     ": no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "

@@ -9,7 +9,7 @@ namespace linkscope::encoder {
 struct CheckpointFiles {
     std::filesystem::path directory;
     std::filesystem::path config;                ///< config.json
-    std::filesystem::path vocabulary;            ///< vocab.txt
+    std::filesystem::path vocabulary;            ///< vocab.txt, or XLM-R's sentencepiece.bpe.model
     std::vector<std::filesystem::path> weights;  ///< model.safetensors, or the shards listed
                                                  ///< by model.safetensors.index.json; else
                                                  ///< pytorch_model.bin or its index's shards

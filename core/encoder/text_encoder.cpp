@@ -13,6 +13,7 @@
 #include "encoder/bert_weights.h"
 #include "encoder/checkpoint_files.h"
 #include "encoder/finite_vectors.h"
+#include "encoder/sentencepiece_model.h"
 #include "util/error.h"
 
 namespace linkscope::encoder {
@@ -27,9 +28,12 @@ struct Placement {
 Placement resolvePlacement(const EncoderOptions& options, const BertConfig& config) {
     if (options.batchSize == 0) throw Error("encoder: batch size must be at least 1");
     if (options.maxLength < 2) throw Error("encoder: max length must be at least 2 ([CLS] and [SEP])");
-    if (options.maxLength > config.maxPositionEmbeddings)
+    if (options.maxLength > config.maxTokens())
         throw Error("encoder: max length " + std::to_string(options.maxLength) + " exceeds the model's " +
-                    "max_position_embeddings " + std::to_string(config.maxPositionEmbeddings));
+                    "max_position_embeddings " + std::to_string(config.maxPositionEmbeddings) +
+                    (config.positionOffset() > 0
+                         ? " less its position offset " + std::to_string(config.positionOffset())
+                         : std::string()));
     Placement placement;
     const bool cuda = cudaAvailable();
     switch (options.device) {
@@ -244,9 +248,9 @@ std::vector<float> TextEncoder::encode(std::span<const std::string> texts, const
     const auto spec = state_->poolingSpec(request.pooling);
     const auto& tokenizer = state_->tokenizer;
     const std::size_t maxLength = request.maxLength.value_or(state_->options.maxLength);
-    if (maxLength < 2 || maxLength > model.config().maxPositionEmbeddings)
+    if (maxLength < 2 || maxLength > model.config().maxTokens())
         throw Error("encoder: max length " + std::to_string(maxLength) + " is outside 2.." +
-                    std::to_string(model.config().maxPositionEmbeddings));
+                    std::to_string(model.config().maxTokens()));
     const bool normalize = request.normalize.value_or(state_->options.normalize);
     const std::vector<Encoding> encodings = tokenizeForPooling(tokenizer, texts, maxLength, spec);
 
@@ -344,6 +348,8 @@ std::string TextEncoder::fingerprint() const {
     hash.field(c.hiddenAct);
     hash.field(c.positionEmbeddingType);
     hash.field(poolingName(c.pooling));
+    // Added only for other architectures, so that BERT fingerprints stay as they were.
+    if (c.architecture != Architecture::Bert) hash.field(modelTypeName(c.architecture));
     // Added only when set, so that the fingerprints of models saved before the key existed stay.
     if (c.mentionAlone) hash.field("mention-alone");
     if (c.mentionAlone && c.mentionContextWeight != 0.5) {
@@ -357,6 +363,7 @@ std::string TextEncoder::fingerprint() const {
     hash.field(tokenizer.config().doLowerCase ? "lower" : "cased");
     hash.field(tokenizer.config().stripAccents ? (*tokenizer.config().stripAccents ? "strip" : "keep") : "default");
     hash.field(tokenizer.config().tokenizeChineseChars ? "cjk" : "no-cjk");
+    if (const auto* sentencePiece = tokenizer.sentencePiece()) hash.field(sentencePiece->bytes());  // its scores
 
     std::map<std::string, torch::Tensor> byName;
     for (const auto& item : model.named_parameters()) byName.emplace(item.key(), item.value());

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "encoder/bert_tokenizer.h"
+#include "encoder/sentencepiece_model.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -186,8 +187,21 @@ json addedTokenEntry(const std::string& content) {
 
 BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
     const fs::path vocabularyFile = directory / kVocabularyFile;
-    Vocabulary vocabulary = Vocabulary::load(vocabularyFile);
+    // XLM-R checkpoints have a SentencePiece model instead of vocab.txt, and its special tokens.
+    std::shared_ptr<const SentencePieceModel> sentencePiece;
+    if (const fs::path file = directory / kSentencePieceFile; !isFile(vocabularyFile) && isFile(file))
+        sentencePiece = SentencePieceModel::load(file);
+    Vocabulary vocabulary =
+        sentencePiece ? Vocabulary::fromTokens(sentencePiece->fairseqTokens()) : Vocabulary::load(vocabularyFile);
     TokenizerConfig config;
+    if (sentencePiece) {
+        config.doLowerCase = false;
+        config.unkToken = "<unk>";
+        config.sepToken = "</s>";
+        config.padToken = "<pad>";
+        config.clsToken = "<s>";
+        config.maskToken = "<mask>";
+    }
     std::optional<std::vector<std::string>> additional;
     fs::path additionalFile;  // the file the list of additional special tokens came from
     AddedTokenIds ids;
@@ -262,6 +276,7 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
     }
     config.addedTokens = std::move(ids.entries());
     try {
+        if (sentencePiece) return BertTokenizer(std::move(sentencePiece), std::move(config));
         return BertTokenizer(std::move(vocabulary), std::move(config));
     } catch (const ParseError&) {
         throw;
@@ -278,7 +293,15 @@ void BertTokenizer::save(const fs::path& directory) const {
     std::error_code ec;
     fs::create_directories(directory, ec);
     if (ec) throw Error("cannot create " + directory.string() + ": " + ec.message());
-    vocabulary_.save(directory / kVocabularyFile);
+    if (sentencePiece_) {
+        sentencePiece_->save(directory / kSentencePieceFile);
+        // A vocab.txt left from an earlier save would be read instead of the SentencePiece model.
+        fs::remove(directory / kVocabularyFile, ec);
+        if (ec) throw Error("cannot remove " + (directory / kVocabularyFile).string() + ": " + ec.message());
+    } else {
+        vocabulary_.save(directory / kVocabularyFile);
+    }
+
 
     const std::pair<const std::string*, std::int32_t> specials[] = {{&config_.unkToken, unk_},
                                                                     {&config_.sepToken, sep_},
@@ -298,7 +321,7 @@ void BertTokenizer::save(const fs::path& directory) const {
         if (static_cast<std::size_t>(id) >= vocabulary_.size()) addedIds[token] = id;
     }
     const json strip = config_.stripAccents ? json(*config_.stripAccents) : json(nullptr);
-    const json tokenizerConfig = {
+    json tokenizerConfig = {
         {"added_tokens_decoder", decoder},
         {"additional_special_tokens", additional},
         {"clean_up_tokenization_spaces", true},
@@ -315,6 +338,16 @@ void BertTokenizer::save(const fs::path& directory) const {
         {"tokenizer_class", "BertTokenizer"},
         {"unk_token", config_.unkToken},
     };
+    if (sentencePiece_) {
+        // As transformers saves an XLMRobertaTokenizer: no BERT-only settings, <s> and </s> as
+        // the sequence's begin and end.
+        for (const char* key :
+             {"do_basic_tokenize", "do_lower_case", "never_split", "strip_accents", "tokenize_chinese_chars"})
+            tokenizerConfig.erase(key);
+        tokenizerConfig["tokenizer_class"] = "XLMRobertaTokenizer";
+        tokenizerConfig["bos_token"] = config_.clsToken;
+        tokenizerConfig["eos_token"] = config_.sepToken;
+    }
     writeJson(directory / kConfigFile, tokenizerConfig);
 
     json specialMap = {{"cls_token", config_.clsToken},

@@ -37,7 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
-    "resume_tables",
+    "resume_tables", "sentencepiece",
 ]
 
 warnings = []
@@ -233,6 +233,49 @@ def cuis_far_apart():
     return joined(conso, types)
 
 
+def sentencepiece_seed():
+    """A tiny SentencePiece model's bytes from tests/encoder/xlmr_reference.py, or None."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        run = subprocess.run(["/usr/bin/python3", str(TESTS / "encoder" / "xlmr_reference.py"), "corpus", folder],
+                             capture_output=True)
+        model = Path(folder) / "sentencepiece.bpe.model"
+        if run.returncode != 0 or not model.exists():
+            warnings.append("no SentencePiece seed model (/usr/bin/python3 with python3-sentencepiece needed)")
+            return None
+        return model.read_bytes()
+
+
+TORCH_SEED_SCRIPT = r"""
+import io, sys, zipfile, torch
+out = sys.argv[1]
+w = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+state = {"bert.embeddings.word_embeddings.weight": w, "cls.predictions.decoder.weight": w,
+         "bert.t": w.t(), "bert.view": torch.arange(20.0)[5:9], "bert.h": w.half(), "bert.b": w.bfloat16()}
+torch.save(state, out + "/zip.bin")
+torch.save(state, out + "/legacy.bin", _use_new_zipfile_serialization=False)
+torch.save(torch.nn.Parameter(torch.tensor([0.5])), out + "/parameter.pt")
+with zipfile.ZipFile(out + "/zip.bin") as archive:
+    pickle = [name for name in archive.namelist() if name.endswith("/data.pkl")][0]
+    open(out + "/data.pkl", "wb").write(archive.read(pickle))
+"""
+
+
+def torch_pickle_seeds():
+    """torch.save files written by Debian's python3-torch, and the pickle of the zip one, or {}."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        run = subprocess.run(["/usr/bin/python3", "-c", TORCH_SEED_SCRIPT, folder], capture_output=True)
+        if run.returncode != 0:
+            warnings.append("no torch.save seeds (/usr/bin/python3 with python3-torch needed)")
+            return {}
+        # The target's first byte: 0 the file as is, 1 a zip's data.pkl (fuzz_torch_pickle.cpp).
+        seeds = {name: b"\0" + (Path(folder) / name).read_bytes() for name in ["zip.bin", "legacy.bin", "parameter.pt"]}
+        seeds["data.pkl"] = b"\1" + (Path(folder) / "data.pkl").read_bytes()
+        return seeds
+
+
 def write_text_seeds(seeds):
     corpus_h = "tests/corpus/corpus_fixtures.h"
     export_h = "tests/corpus/export_fixtures.h"
@@ -322,6 +365,11 @@ def write_text_seeds(seeds):
         config = literal_after(tokenizer_cpp, r'"tokenizer_config\.json",\s*(?=R"\(\{"do_lower_case": false)')
         if None not in (added, special, config):
             seeds.add("tokenizer", "test-all-files", joined(vocab, config, special, added))
+
+    # A small Unigram model trained by Debian's python3-sentencepiece (as test_xlmr's reference);
+    # without it, the header bytes of a model file alone.
+    spm_model = sentencepiece_seed()
+    seeds.add("sentencepiece", "unigram.model", spm_model or b"\n\x0e\n\x05<unk>\x15\x00\x00\x00\x00\x18\x02")
 
     old_run = constant("tests/train/test_run_directory.cpp", "kOldRunJson")
     for preset in sorted((ROOT / "models").glob("*.json")):
