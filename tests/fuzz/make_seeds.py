@@ -37,7 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
-    "resume_tables", "sentencepiece",
+    "resume_tables", "sentencepiece", "bioc_json", "bigbio",
 ]
 
 warnings = []
@@ -486,6 +486,40 @@ BIOC_REFERENCES = [b"&#xe9;", b"&#x1F600;", b"&#0;", b"&#xD800;", b"&#x110000;",
                    b"&#x;", b"&#12a;", b"&#65", b"<![CDATA[&#0;]]>"]
 
 
+BIOC_JSON_SEED = (
+    b'{"source":"seed","date":"20260101","key":"k","infons":{},"documents":[\n'
+    b'{"id":"1001","infons":{},"passages":[{"infons":{"type":"title"},"offset":0,"text":"BRCA1 causes '
+    b'breast cancer.","sentences":[],"annotations":[{"id":"1","infons":{"type":"Disease","identifier":'
+    b'"D001943|-1","individual_mentions":"breast|cancer"},"text":"breast cancer","locations":[{"offset":13,'
+    b'"length":13}]}],"relations":[]},{"infons":{"type":"abstract"},"offset":28,"text":"\u03b1-synuclein '
+    b'and naloxone.","annotations":[{"id":"2","infons":{"type":"Chemical","identifier":"MESH:D009270"},'
+    b'"text":"naloxone","locations":[{"offset":44,"length":8}]}]}],"relations":[{"id":"R1","infons":'
+    b'{"type":"CID","argument1":"D009270","argument2":"D001943"},"nodes":[]}]}\n]}\n')
+PUBTATOR3_SEED = (
+    b'{"PubTator3":[{"_id":"1|None","id":"1","infons":{},"passages":[{"infons":{"type":"title"},"offset":0,'
+    b'"text":"Metformin for diabetes.","annotations":[{"id":"1","infons":{"identifier":null,"type":"Disease",'
+    b'"valid":true},"text":"diabetes","locations":[{"offset":14,"length":8}]}]}],"relations":[{"id":"R1",'
+    b'"infons":{"role1":{"identifier":"@X"},"type":"Treat"},"nodes":[]}]}]}\n')
+BIGBIO_SEED = (
+    b'{"id":"0","document_id":"227508","passages":[{"id":"1","type":"title","text":["Naloxone reverses '
+    b'hypertension."],"offsets":[[0,31]]},{"id":"2","type":"abstract","text":["\u03b1 too."],"offsets":'
+    b'[[32,38]]}],"entities":[{"id":"3","type":"Chemical","text":["Naloxone"],"offsets":[[0,8]],'
+    b'"normalized":[{"db_name":"MESH","db_id":"D009270"}]},{"id":"4","type":"Disease","text":'
+    b'["hypertension"],"offsets":[[18,30]],"normalized":[{"db_name":"mesh","db_id":"D006973"},'
+    b'{"db_name":"","db_id":"-1"}],"linkscope_join":"+"}],"events":[],"coreferences":[],"relations":'
+    b'[{"id":"5","type":"CID","arg1_id":"3","arg2_id":"3","normalized":[]}]}\n'
+    b'{"id":"1","document_id":"9","passages":[{"id":"1","type":"title","text":["T."],"offsets":[[0,2]]}],'
+    b'"entities":[],"events":[{"id":"e"}],"coreferences":[],"relations":[]}\n')
+
+
+def write_json_corpus_seeds(seeds):
+    seeds.add("bioc_json", "collection.json", BIOC_JSON_SEED)
+    seeds.add("bioc_json", "pubtator3.json", PUBTATOR3_SEED)
+    seeds.add("bioc_json", "deep.json", b'{"documents":[{"id":"1","infons":' + b"[" * 80 + b"]" * 80 + b"}]}")
+    seeds.add("bigbio", "bc5cdr.jsonl", BIGBIO_SEED)
+    seeds.add("bigbio", "deep.jsonl", b'{"x":' + b"[" * 80 + b"]" * 80 + b"}\n")
+
+
 def write_bioc_reference_seeds(folder):
     folder.mkdir(parents=True, exist_ok=True)
     for i, reference in enumerate(BIOC_REFERENCES):
@@ -504,6 +538,7 @@ def main():
     seeds = Seeds(args.out)
     pubtator, kbs = write_text_seeds(seeds)
     write_core_seeds(seeds, args.seed_writer, pubtator, kbs)
+    write_json_corpus_seeds(seeds)
     for name, payload in faiss_payloads().items():
         seeds.add("dense_index", name, payload)
 

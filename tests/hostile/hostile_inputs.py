@@ -2017,6 +2017,61 @@ def define_cases():
     train_cases()
     export_cases()
     curator_cases()
+    json_corpus_cases()
+
+
+# BioC JSON and BigBio KB JSON lines (corpus/bioc_json_reader.h, bigbio_reader.h): read one document
+# at a time, so a bomb of one endless value stops at the per-document bound (64 MiB) and deep
+# nesting at 64 levels, before anything is parsed; offsets are checked against the text.
+BIOC_JSON_DOC = (b'{"id":"7","passages":[{"offset":0,"infons":{"type":"title"},"text":"Fever and cough."},'
+                 b'{"offset":17,"text":"Cough persisted.","annotations":[{"id":"1","infons":{"type":"Disease",'
+                 b'"identifier":"D003371"},"text":"Cough","locations":[{"offset":@OFF@,"length":5}]}]}]}')
+BIGBIO_LINE = (b'{"id":"0","document_id":"7","passages":[{"id":"1","type":"title","text":["Fever and cough."],'
+               b'"offsets":[[0,16]]},{"id":"2","type":"abstract","text":["Cough persisted."],"offsets":[[17,33]]}],'
+               b'"entities":[{"id":"3","type":"Disease","text":["Cough"],"offsets":[[@OFF@,@END@]],'
+               b'"normalized":[{"db_name":"MESH","db_id":"D003371"}]}],"events":[],"coreferences":[],"relations":[]}')
+
+
+def json_corpus_cases():
+    def bioc(offset=b"17"):
+        return b'{"source":"s","documents":[\n' + BIOC_JSON_DOC.replace(b"@OFF@", offset) + b"\n]}\n"
+
+    def bigbio(start=b"17", end=b"22"):
+        return BIGBIO_LINE.replace(b"@OFF@", start).replace(b"@END@", end) + b"\n"
+
+    def case(name, kind, data, file, line=None, fmt=None, expect="error"):
+        argv = ["stats", "--corpus", file, "--json"] + (["--corpus-format", fmt] if fmt else [])
+        kw = {"line": line} if line is not None else {}
+        add("stats.corpus-json." + name, kind, "stats", argv, {file: data}, names=(file,), expect=expect, **kw)
+
+    case("bioc-json.valid", "format", bioc(), "corpus.json", expect="either")
+    case("bigbio.valid", "format", bigbio(), "corpus.jsonl", expect="either")
+    for name, data, line in [
+            ("offset-past-text", bioc(b"30"), 2), ("offset-huge", bioc(b"18446744073709551615"), 2),
+            ("offset-negative", bioc(b"-1"), 2), ("offset-float", bioc(b"17.0"), 2), ("offset-1e999", bioc(b"1e999"), 2),
+            ("truncated", bioc()[:-20], 2), ("nul", bioc().replace(b"persisted", b"pers\\u0000sted"), 2),
+            ("invalid-utf8", bioc().replace(b"persisted", b"pers\xc7sted"), 2),
+            ("lone-surrogate", bioc().replace(b"persisted", b"pers\\ud800sted"), 2),
+            ("not-a-collection", b"[1,2,3]\n", 1), ("garbage-after", bioc() + b"{}\n", 4)]:
+        case("bioc-json." + name, "format", data, "corpus.json", line=line)
+    case("bioc-json.deep", "deepjson", b'{"documents":[' + b"[" * 200000 + b"]" * 200000 + b"]}", "corpus.json")
+    case("bioc-json.deep-member", "deepjson", b'{"infons":' + b"{\"a\":" * 100000 + b"1" + b"}" * 100001,
+         "corpus.json")
+    # 2 GiB of one string, gzip-compressed to a few MB: refused at the per-document bound.
+    case("bioc-json.gzip-bomb-endless-string", "gzipbomb",
+         Gen(lambda S: gz(b'{"source":"') + gz(b"x" * (64 << 20)) * 32), "corpus.json.gz", line=1)
+    for name, data, line in [
+            ("offset-past-text", bigbio(b"30", b"35"), 1), ("offset-huge", bigbio(b"18446744073709551610",
+                                                                                 b"18446744073709551615"), 1),
+            ("offset-reversed", bigbio(b"22", b"17"), 1), ("offset-string", bigbio(b'"17"'), 1),
+            ("truncated", bigbio()[:-30], 1), ("nul", bigbio().replace(b"persisted", b"pers\\u0000sted"), 1),
+            ("invalid-utf8", bigbio().replace(b"persisted", b"pers\xc7sted"), 1),
+            ("second-line-bad", bigbio() + bigbio(b"0", b"99"), 2), ("not-an-object", b"[1]\n", 1)]:
+        case("bigbio." + name, "format", data, "corpus.jsonl", line=line)
+    case("bigbio.deep", "deepjson", b'{"passages":' + b"[" * 200000 + b"]" * 200000 + b"}\n", "corpus.jsonl")
+    # One endless line of 2 GiB: refused at the line bound of the BigBio reader.
+    case("bigbio.gzip-bomb-endless-line", "gzipbomb", Gen(lambda S: gz(b'{"id":"') + gz(b"x" * (64 << 20)) * 32),
+         "corpus.jsonl.gz", line=1)
 
 
 # ----- running ----------------------------------------------------------------------------------------
