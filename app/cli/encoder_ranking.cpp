@@ -1,9 +1,13 @@
 #include "encoder_ranking.h"
 
 #include <chrono>
+#include <iostream>
 #include <span>
 #include <sstream>
 #include <vector>
+
+#include "encoder/biosyn_folder.h"
+#include "retrieval/tfidf_settings.h"
 
 namespace linkscope::cli {
 namespace {
@@ -60,6 +64,24 @@ std::unique_ptr<EncoderRanking> prepareEncoderRanking(const std::string& method,
     }
     ranking->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return ranking;
+}
+
+float hybridSparseWeight(const std::filesystem::path& model, float weight, bool given) {
+    const auto folder = encoder::readBioSynFolder(model);
+    if (!folder.sparseEncoderFile.empty())
+        std::cerr << "note: " << folder.sparseEncoderFile.string()
+                  << " (a pickled scikit-learn vectorizer) is not loaded: unpickling it would run code. The sparse "
+                     "index is refit from the dictionary with BioSyn's settings ("
+                  << retrieval::TfidfSettings::bioSyn().describe() << ").\n";
+    if (!folder.sparseWeight) return weight;
+    if (given) {
+        std::cerr << "note: --sparse-weight " << weight << " is used, not " << *folder.sparseWeight << " from "
+                  << folder.sparseWeightFile.string() << "\n";
+        return weight;
+    }
+    std::cerr << "note: hybrid lambda " << *folder.sparseWeight << " from " << folder.sparseWeightFile.string()
+              << " (BioSyn's learned sparse weight)\n";
+    return *folder.sparseWeight;
 }
 
 }  // namespace linkscope::cli

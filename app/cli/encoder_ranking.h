@@ -44,4 +44,11 @@ std::unique_ptr<EncoderRanking> prepareEncoderRanking(const std::string& method,
                                                       const SparseIndexArguments& sparseArgs, float sparseWeight,
                                                       unsigned threads, ConsoleProgress& progress);
 
+/// Hybrid's lambda with the checkpoint folder `model`: `weight` when --sparse-weight was given
+/// (`given`), else the value of BioSyn's sparse_weight.pt when the folder has one, else `weight`
+/// (the default). Says on stderr where lambda came from, and, for a folder with BioSyn's
+/// sparse_encoder.pk, that the pickle is not loaded and the sparse index is refit with BioSyn's
+/// settings (encoder/biosyn_folder.h).
+float hybridSparseWeight(const std::filesystem::path& model, float weight, bool given);
+
 }  // namespace linkscope::cli

@@ -233,7 +233,14 @@ void runEval(const EvalArguments& given) {
         runEvalOfRunDirectory(given, runFolder);
         return;
     }
-    const EvalArguments args = runFolder.empty() ? given : runAsPlainEncoder(given, runFolder);
+    EvalArguments args = runFolder.empty() ? given : runAsPlainEncoder(given, runFolder);
+#if LINKSCOPE_HAVE_TORCH
+    // A BioSyn folder brings its learned lambda (sparse_weight.pt).
+    if (args.method == "hybrid" && !args.encoder.model.empty())
+        args.sparseWeight = hybridSparseWeight(args.encoder.model, args.sparseWeight,
+                                               std::find(args.linkerOptions.begin(), args.linkerOptions.end(),
+                                                         "--sparse-weight") != args.linkerOptions.end());
+#endif
     if (args.augment.active() || !args.augment.datastore.empty())
         throw Error("--knn, --sieve and --datastore link with a trained method's encoder: give --run RUN_DIR");
     const auto start = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -84,8 +85,13 @@ void prepareEncoder(const LinkerArguments& args, const std::string& method, cons
     progress.report("Loading the model", 0.0);
     state.encoder.emplace(loadEncoder(encoderArgs));
     progress.report("Loading the model", 1.0);
+    // A BioSyn folder brings its learned lambda (sparse_weight.pt).
+    const bool weightGiven =
+        std::find(args.linkerOptions.begin(), args.linkerOptions.end(), "--sparse-weight") != args.linkerOptions.end();
+    const float sparseWeight =
+        method == "hybrid" ? hybridSparseWeight(encoderArgs.model, args.sparseWeight, weightGiven) : args.sparseWeight;
     state.encoderRanking = prepareEncoderRanking(method, *state.encoder, state.data.dictionary, args.dense, args.sparse,
-                                                 args.sparseWeight, args.threads, progress);
+                                                 sparseWeight, args.threads, progress);
     linker.rank = state.encoderRanking->rank;
     linker.description = method + " " + state.encoderRanking->describe(encoderArgs.model, *state.encoder);
     linker.fingerprint.model = encoderFingerprint(*state.encoder);

@@ -30,7 +30,6 @@ std::string shapeText(c10::IntArrayRef shape) {
     throw ParseError(file.string(), 0, "tensor \"" + std::string(tensor) + "\": " + message);
 }
 
-/// A float32 CPU tensor from the stored bytes. The bytes are copied into torch's own
 /// One stored tensor, from either weights format.
 struct StoredTensorBytes {
     std::string_view name;
@@ -54,6 +53,7 @@ void forEachStoredTensor(const std::filesystem::path& path, Visit&& visit) {
     }
 }
 
+/// A float32 CPU tensor from the stored bytes. The bytes are copied into torch's own
 /// (aligned) storage first: the data section gives no alignment guarantee for F32 reads.
 torch::Tensor toFloatTensor(const std::filesystem::path& path, const StoredTensorBytes& info) {
     torch::ScalarType stored{};

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "encoder/bert_weights.h"
+#include "encoder/biosyn_folder.h"
 #include "encoder/text_encoder.h"
 #include "encoder/torch_checkpoint.h"
 #include "fixtures.h"
@@ -123,6 +124,21 @@ private Q_SLOTS:
             std::memcpy(&value, tensor.bytes.data(), sizeof value);
             QCOMPARE(value, 0.3125f);
         }
+    }
+
+    // A BioSyn folder: sparse_weight.pt is lambda; sparse_encoder.pk is found, never read.
+    void bioSynFolder() {
+        if (!skipReason_.isEmpty()) QSKIP(qPrintable(skipReason_));
+        const auto folder = out() / "zip-f32";
+        QVERIFY(!readBioSynFolder(folder).sparseWeight);
+        fs::copy_file(out() / "sparse_weight.pt", folder / kBioSynSparseWeightFile);
+        test::writeFile(folder / kBioSynSparseEncoderFile,
+                        "\x80\x03csklearn.feature_extraction.text\nTfidfVectorizer\n.");
+        const auto biosyn = readBioSynFolder(folder);
+        QCOMPARE(biosyn.sparseWeight.value_or(-1.0f), 0.3125f);
+        QCOMPARE(biosyn.sparseEncoderFile, folder / kBioSynSparseEncoderFile);
+        // Still an encoder folder: the extra files change nothing of the model.
+        QVERIFY(sameBits(encodeFolder("zip-f32"), encodeFolder("safe-f32")));
     }
 };
 
