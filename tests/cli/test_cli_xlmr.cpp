@@ -1,6 +1,6 @@
 // An XLM-R checkpoint (config.json, model.safetensors, sentencepiece.bpe.model only, as
 // cambridgeltl/SapBERT-UMLS-2020AB-all-lang-from-XLMR has it) through the commands that take
-// --model: encode, eval (dense and hybrid) and train, on a German corpus and KB that
+// --model: encode, eval (dense and hybrid), link and train, on a German corpus and KB that
 // xlmr_reference.py writes.
 #include <QtTest/QtTest>
 
@@ -72,6 +72,23 @@ private Q_SLOTS:
             QVERIFY2(r.exitCode == 0, r.err.constData());
             QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         }
+    }
+
+    void linkWritesTheGoldIdsOfExactNames() {
+        if (!skipReason_.isEmpty()) QSKIP(qPrintable(skipReason_));
+        const auto r = test::runCli({"link", "--corpus", data("test.txt"), "--kb", data("kb.tsv"), "--model",
+                                     path("xlmr"), "--device", "cpu", "--normalize", "--out", path("linked.txt")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // The test split's mentions are KB names with their gold ids: linked, the file is unchanged.
+        const auto mentionLines = [](const std::string& text) {
+            QStringList lines;
+            for (const auto& line : QString::fromStdString(text).split('\n'))
+                if (line.count('\t') == 5) lines << line;
+            return lines;
+        };
+        const auto linked = mentionLines(test::readFile(path("linked.txt").toStdString()));
+        QCOMPARE(linked.size(), 16);
+        QCOMPARE(linked, mentionLines(test::readFile(data("test.txt").toStdString())));
     }
 
     void trainsAndSavesInTheSameLayout() {
