@@ -1485,6 +1485,13 @@ def model_cases():
     enc("config.empty", "empty", {"model/config.json": b""}, ("config.json",))
     enc("config.not-object", "structure", {"model/config.json": b"[1, 2]\n"}, ("config.json",))
     enc("config.bomb", "gzipbomb", {"model/config.json": Link("endless.gz")}, ("config.json",))
+    # An XLM-R folder (no vocab.txt: sentencepiece.bpe.model is read) whose model is not one.
+    xlmr = lambda data: {"model/vocab.txt": None, "model/sentencepiece.bpe.model": data,
+                         "model/config.json": cfg(model_type="xlm-roberta")}
+    enc("sentencepiece.garbage", "structure", xlmr(b"not a SentencePiece model\n" * 8), ("sentencepiece.bpe.model",))
+    enc("sentencepiece.empty", "empty", xlmr(b""), ("sentencepiece.bpe.model",))
+    enc("sentencepiece.vocab-text", "structure", xlmr(Gen(lambda S: S.bytes("model/vocab.txt"))),
+        ("sentencepiece.bpe.model",))
     # model.safetensors
     W = lambda S: S.bytes("model/model.safetensors")
 
