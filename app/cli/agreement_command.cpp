@@ -34,6 +34,7 @@
 #include "curation/curator_merge.h"
 #include "project/project_store.h"
 #include "project/referenced_corpora.h"
+#include "project_address.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -210,7 +211,7 @@ void addAgreementCommand(CLI::App& app) {
     cmd->add_option("files", args->files, "A.linkscope [B.linkscope]: project files of the same manifest")
         ->required()
         ->expected(1, 2)
-        ->check(CLI::ExistingFile);
+        ->check(projectAddress());
     cmd->add_option("--curator", args->curators, "Compare this curator's decisions (twice: A's, then B's)");
     cmd->add_flag("--no-types", args->noTypes,
                   "Do not read the corpora (no per-type figures, and the decisions' mentions are not checked)");
@@ -221,10 +222,12 @@ void addAgreementCommand(CLI::App& app) {
     CLI::App* mergeCmd = app.add_subcommand(
         "merge",
         "Record another curator's decisions (FROM) into a project file (INTO) of the same manifest, to adjudicate");
-    mergeCmd->add_option("into", merge->into, "The project file that receives the decisions")
+    mergeCmd->add_option("into", merge->into, "The project (file or postgresql:// URI) that receives the decisions")
         ->required()
-        ->check(CLI::ExistingFile);
-    mergeCmd->add_option("from", merge->from, "The other curator's project file")->required()->check(CLI::ExistingFile);
+        ->check(projectAddress());
+    mergeCmd->add_option("from", merge->from, "The other curator's project (file or postgresql:// URI)")
+        ->required()
+        ->check(projectAddress());
     mergeCmd->add_option("--as", merge->importAs, "Record the imported decisions under this curator name");
     mergeCmd->add_flag("--unchecked", merge->unchecked,
                        "Do not read INTO's corpora to check that every decision of FROM names one of their mentions");

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "project_address.h"
 #include "retrieval/knn_interpolation.h"
 #include "retrieval/sieve.h"
 #include "util/error.h"
@@ -41,7 +42,7 @@ void AugmentArguments::addOptions(CLI::App& command) {
         .add_option("--project", project,
                     "Project file (.linkscope): the kNN datastore is kept inside it, one per encoder (loaded when "
                     "there, else built from the training mentions and stored), and the run is registered in it")
-        ->check(CLI::ExistingFile);
+        ->check(projectAddress());
 }
 
 curation::AugmentedOptions AugmentArguments::options(std::size_t ontologyEntries, double presetSieveThreshold) const {

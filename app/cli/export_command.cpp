@@ -20,6 +20,7 @@
 #include "curation/project_export.h"
 #include "project/project_manifest.h"
 #include "project/project_store.h"
+#include "project_address.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -55,9 +56,9 @@ void addExportCommand(CLI::App& app) {
         "export",
         "Export the corrected corpora (PubTator, BioC XML, BioC JSON, brat standoff, BigBio JSON lines) or the "
         "decisions log (JSONL)");
-    auto* project =
-        cmd->add_option("--project", args->project, "Project file (.linkscope): corpora and curation decisions")
-            ->check(CLI::ExistingFile);
+    auto* project = cmd->add_option("--project", args->project,
+                                    "Project (file .linkscope or postgresql:// URI): corpora and curation decisions")
+                        ->check(projectAddress());
     auto* manifest =
         cmd->add_option("--manifest", args->manifest, "Project manifest (JSON) without decisions: reproduces the input")
             ->check(CLI::ExistingFile);

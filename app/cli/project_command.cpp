@@ -1,5 +1,9 @@
-// linkscope-cli project check FILE.linkscope
-// Checks a project file in full, on demand: SQLite's integrity_check (every page, every index
+// linkscope-cli project check FILE.linkscope|URI
+// linkscope-cli project create --manifest M.json --store FILE.linkscope|URI
+// linkscope-cli project copy FROM TO
+// linkscope-cli project grant URI LOGIN --role curator|adjudicator|reviewer
+// A project is a file or a `postgresql://` URI (core/project/project_store.h). `check` checks one
+// in full, on demand: SQLite's integrity_check (every page, every index
 // entry against its table row, the constraints), the manifest, the runs, and every decision row
 // read and checked, its checksum included (core/project/project_store.h). Prints one line and
 // exits 0 when the file is sound; otherwise the error names the file and what is wrong (the
@@ -13,7 +17,10 @@
 #include <string>
 
 #include "commands.h"
+#include "project/project_copy.h"
+#include "project/project_manifest.h"
 #include "project/project_store.h"
+#include "util/error.h"
 
 namespace linkscope::cli {
 namespace {
@@ -22,22 +29,80 @@ void runProjectCheck(const std::filesystem::path& file) {
     const auto store = project::ProjectStore::open(file, project::OpenCheck::Full);
     const project::IntegrityReport report = store.checkIntegrity();
     std::cout << store.file().string() << ": sound (schema version " << report.schemaVersion << ", " << report.bytes
-              << " bytes; SQLite's integrity check passed; " << report.decisions << " decision(s) "
+              << (store.onServer() ? " bytes in the database; " : " bytes; SQLite's integrity check passed; ")
+              << report.decisions << " decision(s) "
               << (report.checksummed ? "read and their checksums verified"
                                      : "read, without checksums in this version: they get them at the next write")
               << "; " << report.runs << " run(s), " << report.blobs << " blob(s))\n";
 }
 
+void runProjectCreate(const std::filesystem::path& manifestFile, const std::filesystem::path& store) {
+    const ProjectManifest manifest = readProjectManifest(manifestFile);
+    const auto created = project::ProjectStore::create(store, manifest);
+    std::cout << created.file().string() << ": created the project \"" << manifest.name << "\" ("
+              << manifest.corpora.size() << " corpus reference(s))\n";
+}
+
+void runProjectCopy(const std::filesystem::path& from, const std::filesystem::path& to) {
+    const project::CopySummary summary = project::copyProject(from, to);
+    std::cout << "copied " << from.string() << " to " << to.string() << ": " << summary.decisions
+              << " decision(s) with their history, " << summary.runs << " run(s), " << summary.settings
+              << " setting(s), " << summary.blobs << " blob(s)\n";
+}
+
+void runProjectGrant(const std::filesystem::path& address, const std::string& login, const std::string& roleName) {
+    const auto role = project::parseTeamRole(roleName);
+    if (!role) throw Error("--role: \"" + roleName + "\" is not a role (curator, adjudicator or reviewer)");
+    auto store = project::ProjectStore::open(address);
+    store.grant(login, *role);
+    std::cout << store.file().string() << ": " << login << " is now a " << project::teamRoleName(*role) << "\n";
+}
+
 }  // namespace
 
 void addProjectCommand(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("project", "Project file tools: check");
+    CLI::App* cmd = app.add_subcommand(
+        "project", "Project tools: check, create, copy, grant (a project is a file or a postgresql:// URI)");
     cmd->require_subcommand(1);
     auto file = std::make_shared<std::filesystem::path>();
     CLI::App* check = cmd->add_subcommand(
-        "check", "Check a project file in full (SQLite's integrity check, every decision row's checksum)");
-    check->add_option("file", *file, "The project file (.linkscope)")->required();
+        "check", "Check a project in full (SQLite's integrity check for a file, every decision row's checksum)");
+    check->add_option("file", *file, "The project file (.linkscope) or postgresql:// URI")->required();
     check->callback([file] { runProjectCheck(*file); });
+
+    auto manifest = std::make_shared<std::filesystem::path>();
+    auto store = std::make_shared<std::filesystem::path>();
+    CLI::App* create = cmd->add_subcommand(
+        "create", "Create a project from a manifest: a new file, or the tables in an empty PostgreSQL database");
+    create->add_option("--manifest", *manifest, "Project manifest (JSON)")->required()->check(CLI::ExistingFile);
+    create
+        ->add_option("--store", *store,
+                     "Where the project goes: a new file (.linkscope) or a postgresql:// URI (no password in it: "
+                     "libpq reads ~/.pgpass, PGPASSFILE or a service file)")
+        ->required();
+    create->callback([manifest, store] { runProjectCreate(*manifest, *store); });
+
+    auto from = std::make_shared<std::filesystem::path>();
+    auto to = std::make_shared<std::filesystem::path>();
+    CLI::App* copy = cmd->add_subcommand(
+        "copy",
+        "Copy a project (decisions with their history, runs, settings, kNN datastores) between files and "
+        "PostgreSQL databases, either way");
+    copy->add_option("from", *from, "The project to copy: a file or a postgresql:// URI")->required();
+    copy->add_option("to", *to, "A new file, or a postgresql:// URI of an empty database")->required();
+    copy->callback([from, to] { runProjectCopy(*from, *to); });
+
+    auto project = std::make_shared<std::filesystem::path>();
+    auto login = std::make_shared<std::string>();
+    auto role = std::make_shared<std::string>();
+    CLI::App* grant = cmd->add_subcommand(
+        "grant",
+        "Give a server login a role in a project on PostgreSQL: curator (own decisions only), adjudicator "
+        "(anyone's), reviewer (reads only); the server enforces it");
+    grant->add_option("project", *project, "The project's postgresql:// URI")->required();
+    grant->add_option("login", *login, "The PostgreSQL login (created beforehand: CREATE ROLE name LOGIN)")->required();
+    grant->add_option("--role", *role, "curator, adjudicator or reviewer")->required();
+    grant->callback([project, login, role] { runProjectGrant(*project, *login, *role); });
 }
 
 }  // namespace linkscope::cli
