@@ -1,5 +1,5 @@
 // Every corpus format and MedMentions' layout through linkscope-cli: --corpus with
-// --split-pmids, --corpus-format, BioC and brat inputs, the UMLS filters, and the messages for
+// --split-pmids, --corpus-format, BioC (XML and JSON), brat and BigBio inputs, the UMLS filters, and the messages for
 // lists that do not fit the corpus.
 #include "cli_runner.h"
 #include "gzip_fixture.h"
@@ -134,6 +134,46 @@ private Q_SLOTS:
 
         // A named format is used as named.
         r = test::runCli({"stats", "--corpus", file("brat/train"), "--corpus-format", "pubtator"});
+        QVERIFY(r.exitCode != 0);
+    }
+    void bioCJsonAndBigBioEverywhere() {
+        // The manifest export writes the splits as BioC JSON and BigBio; stats and eval read them
+        // back (detected), and a BigBio export of the BioC JSON export is the first BigBio export.
+        test::writeFile(
+            path("mm-json.json"),
+            R"({"format":"linkscope-project-manifest","version":2,"knowledgeBase":{"path":"MRCONSO.RRF","format":"umls"},
+                "corpora":[{"path":"corpus_pubtator.txt.gz","pmidLists":[{"split":"train","path":"trng.txt"},
+                  {"split":"dev","path":"dev.txt"},{"split":"test","path":"test.txt"}]}]})");
+        auto r = test::runCli({"export", "--manifest", file("mm-json.json"), "--format", "bioc-json", "--out",
+                               file("bioc-json"), "--date", "20260101"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({"export", "--manifest", file("mm-json.json"), "--format", "bigbio", "--out", file("bigbio")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("train: 2 documents, 5 mentions"), r.out.constData());
+
+        r = test::runCli(
+            {"stats", "--corpus", file("bioc-json/train.bioc.json"), file("bigbio/dev.bigbio.jsonl"), "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["corpora"][0]["mentions"].get<int>(), 5);
+        QCOMPARE(r.json()["corpora"][1]["documents"].get<int>(), 1);
+
+        r = test::runCli({"eval", "--train", file("bigbio/train.bigbio.jsonl"), "--dev",
+                          file("bioc-json/dev.bioc.json"), "--test", file("bigbio/test.bigbio.jsonl"), "--kb",
+                          file("MRCONSO.RRF"), "--split", "test", "--method", "sparse", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["mentions"].get<int>(), 1);
+
+        test::writeFile(path("from-json.json"),
+                        R"({"format":"linkscope-project-manifest","version":2,"knowledgeBase":{"path":"MRCONSO.RRF",
+                            "format":"umls"},"corpora":[{"split":"train","path":"bioc-json/train.bioc.json",
+                            "format":"bioc-json"}]})");
+        r = test::runCli({"export", "--manifest", file("from-json.json"), "--format", "bigbio", "--out",
+                          file("again.bigbio.jsonl")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(path("again.bigbio.jsonl")), test::readFile(path("bigbio/train.bigbio.jsonl")));
+
+        // A named format is used as named.
+        r = test::runCli({"stats", "--corpus", file("bigbio/train.bigbio.jsonl"), "--corpus-format", "bioc-json"});
         QVERIFY(r.exitCode != 0);
     }
     void listsThatDoNotFitTheCorpus() {
