@@ -238,6 +238,9 @@ void runLink(LinkArguments args) {
         std::cerr << "note: --top " << args.top << ": " << corpusFormatName(format)
                   << " keeps one link per mention; the best is written\n";
 
+    if (format != CorpusFormat::PubTator && format != CorpusFormat::BioC && format != CorpusFormat::Brat)
+        throw Error(args.corpus.string() + ": link does not stream a " + std::string(corpusFormatName(format)) +
+                    " corpus yet (PubTator, BioC XML and brat are read a chunk of documents at a time)");
     std::optional<CorpusPart> shard;
     std::filesystem::path target = args.out;
     nlohmann::json settings = {{"top", args.top},

@@ -1,6 +1,6 @@
-// linkscope-cli link streams its corpus and splits it into shards: linked a chunk at a time, or in
-// N parts run two at a time and joined by merge-shards, the output is the one run's, byte for
-// byte (test_cli_link_shard_checks: what merge-shards refuses, and reruns).
+// linkscope-cli link splits its corpus into shards: N parts run two at a time and joined by
+// merge-shards give the one run's output, byte for byte (test_cli_link_stream: chunks;
+// test_cli_link_shard_checks: what merge-shards refuses, and reruns).
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -24,35 +24,6 @@ namespace fs = std::filesystem;
 class TestCliLinkShards : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // One document per chunk gives the output of the corpus linked at once.
-    void chunksGiveTheWholeCorpusOutput() {
-        test::FixtureDir dir;
-        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
-        auto r = test::runCli(linkArguments(corpus, dir.path("whole.txt")));
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = test::runCli(linkArguments(corpus, dir.path("chunked.txt"), {"--chunk-bytes", "1"}));
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        const std::string whole = test::readFile(dir.path("whole.txt"));
-        QVERIFY(whole.size() > 1000);
-        QVERIFY(whole.rfind("\n\n", 0) == 0);  // the leading blank lines are kept
-        QCOMPARE(test::readFile(dir.path("chunked.txt")), whole);
-
-        // brat: a file pair per document, read a chunk of pairs at a time.
-        r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", "brat", "--split",
-                          "train", "--out", q(dir.path("brat"))});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = test::runCli(linkArguments(dir.path("brat"), dir.path("brat-whole")));
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = test::runCli(linkArguments(dir.path("brat"), dir.path("brat-chunked"), {"--chunk-bytes", "1"}));
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        int files = 0;
-        for (const auto& entry : fs::directory_iterator(dir.path("brat-whole"))) {
-            QCOMPARE(test::readFile(dir.path("brat-chunked") / entry.path().filename()), test::readFile(entry.path()));
-            ++files;
-        }
-        QVERIFY(files >= 12);
-    }
-
     // PubTator, plain and gzip: 4 shards run two at a time, merged, equal one run.
     void pubTatorShardsMergeToOneRun() {
         test::FixtureDir dir;
