@@ -37,7 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
-    "resume_tables", "sentencepiece", "bioc_json", "bigbio",
+    "resume_tables", "sentencepiece", "torch_pickle", "bioc_json", "bigbio",
 ]
 
 warnings = []
@@ -541,6 +541,10 @@ def main():
     write_json_corpus_seeds(seeds)
     for name, payload in faiss_payloads().items():
         seeds.add("dense_index", name, payload)
+    for name, payload in torch_pickle_seeds().items():
+        seeds.add("torch_pickle", name, payload)
+    # A pickle that calls os.system (refused at its GLOBAL), with no torch needed to write it.
+    seeds.add("torch_pickle", "os-system.pkl", b"\1\x80\x02cos\nsystem\nX\x04\x00\x00\x00true\x85R.")
 
     for warning in warnings:
         print("make_seeds.py: warning: " + warning, file=sys.stderr)

@@ -2012,6 +2012,121 @@ def curator_cases():
         cx("link-unparsable", "structure", P(decisions=[decision(new_link="MESH:D009069||MESH:D1")]))
 
 
+# ----- pytorch_model.bin: the restricted unpickler (encoder/torch_checkpoint.h) ------------------
+
+def pk_str(text):
+    raw = text.encode()
+    return b"X" + struct.pack("<I", len(raw)) + raw
+
+
+def pk_int(value):
+    return b"K" + bytes([value]) if 0 <= value < 256 else b"\x8a\x08" + struct.pack("<q", value)
+
+
+def pk_global(module, name):
+    return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+
+
+def pk_ints(values):
+    return b"(" + b"".join(pk_int(v) for v in values) + b"t"
+
+
+def pk_tensor(key, numel, shape, legacy, offset=0):
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return (pk_global("torch._utils", "_rebuild_tensor_v2") + b"((" + pk_str("storage") +
+            pk_global("torch", "FloatStorage") + pk_str(key) + pk_str("cpu") + pk_int(numel) +
+            (b"N" if legacy else b"") + b"tQ" + pk_int(offset) + pk_ints(shape) + pk_ints(strides) + b"\x89" +
+            pk_global("collections", "OrderedDict") + b")Rt" + b"R")
+
+
+def pk_state_dict(entries):
+    return b"\x80\x02" + pk_global("collections", "OrderedDict") + b")R(" + b"".join(entries) + b"u."
+
+
+TORCH_MAGIC = b"\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19."
+
+
+def torch_legacy(state, storages):
+    """torch.save's legacy format around the state dict pickle: storages is [(key, numel, bytes)]."""
+    info = b"\x80\x02}(" + pk_str("protocol_version") + b"M\xe9\x03" + pk_str("little_endian") + b"\x88u."
+    keys = b"\x80\x02](" + b"".join(pk_str(k) for k, _, _ in storages) + b"e."
+    out = TORCH_MAGIC + b"\x80\x02M\xe9\x03." + info + state + keys
+    for _, numel, raw in storages:
+        out += struct.pack("<q", numel) + raw
+    return out
+
+
+def torch_zip(state, records):
+    import io
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("archive/data.pkl", state)
+        for key, raw in records:
+            archive.writestr("archive/data/" + key, raw)
+        archive.writestr("archive/version", b"3\n")
+    return buffer.getvalue()
+
+
+def bin_of_model(S, legacy=False, numel_extra=0):
+    """The model's model.safetensors as a pytorch_model.bin (written here, without torch)."""
+    header, body = st_split(S.bytes("model/model.safetensors"))
+    entries, storages = [], []
+    for index, (name, info) in enumerate(sorted((k, v) for k, v in header.items() if k != "__metadata__")):
+        begin, end = info["data_offsets"]
+        numel = (end - begin) // 4
+        key = str(index)
+        entries.append(pk_str(name) + pk_tensor(key, numel + (numel_extra if index == 0 else 0), info["shape"], legacy))
+        storages.append((key, numel, body[begin:end]))
+    state = pk_state_dict(entries)
+    if legacy:
+        return torch_legacy(state, sorted(storages))
+    return torch_zip(state, [(k, raw) for k, _, raw in storages])
+
+
+class EvilReduce:
+    """pickle.dumps of this writes what a malicious checkpoint holds: GLOBAL posix.system, REDUCE."""
+    def __reduce__(self):
+        return (os.system, ("touch ran-the-payload",))
+
+
+def torch_pickle_cases():
+    import pickle
+    eargv = ["encode", "--model", "model"]
+
+    def tb(name, kind, data, expect="error", **kw):
+        add("encode.torchbin." + name, kind, "encode", eargv,
+            {"model": Tree("model"), "model/model.safetensors": None, "model/pytorch_model.bin": data},
+            names=("pytorch_model.bin",), stdin=STDIN_TEXT, expect=expect, **kw)
+
+    # Written here from the seed's safetensors: encodes exactly as the seed does.
+    tb("zip-clean", "structure", Gen(lambda S: bin_of_model(S)), expect="clean", ref="encode")
+    tb("legacy-clean", "structure", Gen(lambda S: bin_of_model(S, legacy=True)), expect="clean", ref="encode")
+    hostile = {
+        "os-system": pk_global("os", "system") + pk_str("touch ran-the-payload") + b"\x85R.",
+        "builtins-eval": pk_global("builtins", "eval") + pk_str("__import__('os').system('touch x')") + b"\x85R.",
+        "subprocess-popen": pk_global("subprocess", "Popen") + b"(" + pk_str("touch") + pk_str("x") + b"l\x85R.",
+        "reduce-payload": pickle.dumps(EvilReduce(), protocol=2)[2:],
+        "stack-global": pk_str("posix") + pk_str("system") + b"\x93" + pk_str("touch x") + b"\x85R.",
+    }
+    for name, body in hostile.items():
+        tb("zip-" + name, "structure", torch_zip(b"\x80\x02" + body, []))
+        tb("legacy-" + name, "structure", torch_legacy(b"\x80\x02" + body, []))
+        tb("raw-" + name, "structure", b"\x80\x02" + body)
+    for cut in (1, 50, 99):
+        tb("zip-truncated-%d" % cut, "truncation", Gen(lambda S, cut=cut: (lambda b: b[:len(b) * cut // 100])(bin_of_model(S))))
+        tb("legacy-truncated-%d" % cut, "truncation",
+           Gen(lambda S, cut=cut: (lambda b: b[:len(b) * cut // 100])(bin_of_model(S, legacy=True))))
+    tb("zip-storage-past-record", "structure", Gen(lambda S: bin_of_model(S, numel_extra=1)))
+    tb("zip-storage-huge", "hugenum", Gen(lambda S: bin_of_model(S, numel_extra=1 << 60)))
+    tb("legacy-storage-huge", "hugenum", Gen(lambda S: bin_of_model(S, legacy=True, numel_extra=1 << 60)))
+    tb("zip-deep-lists", "structure", torch_zip(b"\x80\x02" + b"](" * 500000 + b".", []))
+    tb("zip-string-4gib", "hugenum", torch_zip(b"\x80\x02X\xff\xff\xff\xff.", []))
+    tb("random-bytes", "structure", bytes(random.Random(41).randrange(256) for _ in range(4096)))
+
+
 def define_cases():
     if CASES:
         return
@@ -2024,6 +2139,7 @@ def define_cases():
     train_cases()
     export_cases()
     curator_cases()
+    torch_pickle_cases()
     json_corpus_cases()
 
 
