@@ -3,12 +3,15 @@
 #include <chrono>
 #include <filesystem>
 
+#include "model_warnings.h"
 #include "retrieval/dictionary_fingerprint.h"
 
 namespace linkscope::cli {
 
 encoder::TextEncoder loadEncoder(const EncoderArguments& args) {
-    return encoder::TextEncoder::load(args.model, args.options());
+    encoder::TextEncoder encoder = encoder::TextEncoder::load(args.model, args.options());
+    printTokenizerWarnings(args.model);
+    return encoder;
 }
 
 std::vector<float> encodeTexts(const encoder::TextEncoder& encoder, std::span<const std::string> texts,

@@ -31,6 +31,7 @@
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "kb_arguments.h"
+#include "model_warnings.h"
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/run_directory.h"
@@ -101,7 +102,11 @@ encoder::TextEncoder startingEncoder(const PretrainArguments& args, const train:
     options.maxLength = std::max(preset.maxLength, preset.entityMaxLength);
     options.pooling = preset.pooling;
     if (resume) return encoder::TextEncoder::load(train::checkpointDirectory(run) / "model", options);
-    if (!given.empty()) return encoder::TextEncoder::load(given, options);
+    if (!given.empty()) {
+        encoder::TextEncoder encoder = encoder::TextEncoder::load(given, options);
+        printTokenizerWarnings(given);
+        return encoder;
+    }
 
     encoder::CompactEncoderPreset compact =
         encoder::CompactEncoderPreset::load(compactPresetFile(args.compactPreset, models));

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "encoder/bert_tokenizer.h"
+#include "model_warnings.h"
 #include "stdin_lines.h"
 
 namespace linkscope::cli {
@@ -26,6 +27,7 @@ struct TokenizeArguments {
 
 void runTokenize(const TokenizeArguments& args) {
     const encoder::BertTokenizer tokenizer = encoder::BertTokenizer::fromDirectory(args.model);
+    printTokenizerWarnings(args.model);
     encoder::EncodeOptions options;
     // transformers does not truncate unless asked; neither do we, up to the model's own limit.
     options.maxLength =

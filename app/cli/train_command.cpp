@@ -35,6 +35,7 @@
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "kb_arguments.h"
+#include "model_warnings.h"
 #include "project/loaded_project.h"
 #include "text/spelling_map.h"
 #include "train/method_inputs.h"
@@ -177,6 +178,7 @@ encoder::TextEncoder makeEncoder(const TrainArguments& args, const train::Traini
     }
 
     encoder::TextEncoder encoder = encoder::TextEncoder::load(args.model, options);
+    printTokenizerWarnings(args.model);
     std::vector<std::string> missing;
     for (const auto& marker : markers)
         if (!encoder.tokenizer().tokenId(marker)) missing.push_back(marker);
