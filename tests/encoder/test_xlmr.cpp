@@ -182,6 +182,24 @@ private Q_SLOTS:
             QVERIFY2(message.find(kSentencePieceFile) != std::string::npos, message.c_str());
         }
         QVERIFY(refused >= 3);
+
+        // libsentencepiece walks the normalizer's character map without bounds checks: a map
+        // whose replacement strings lack their final NUL is refused before the library sees it.
+        const std::string spec("\x0a\x08nmt_nfkc\x12", 11);
+        const auto at = bytes.find(spec);
+        QVERIFY(at != std::string::npos);
+        std::size_t length = 0, next = at + spec.size();
+        for (int shift = 0;; shift += 7) {
+            const auto byte = static_cast<unsigned char>(bytes[next++]);
+            length |= static_cast<std::size_t>(byte & 0x7F) << shift;
+            if ((byte & 0x80) == 0) break;
+        }
+        std::string unterminated = bytes;
+        QCOMPARE(unterminated[next + length - 1], '\0');
+        unterminated[next + length - 1] = 'x';
+        test::writeFile(damaged / kSentencePieceFile, unterminated);
+        const std::string message = test::errorOf([&] { BertTokenizer::fromDirectory(damaged); });
+        QVERIFY2(message.find("normalizer character map") != std::string::npos, message.c_str());
     }
 
     void vectorsEqualTheNumpyForward_data() {
