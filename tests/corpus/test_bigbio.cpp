@@ -12,6 +12,7 @@
 #include "corpus/bigbio_writer.h"
 #include "corpus/corpus_format.h"
 #include "corpus/corpus_input.h"
+#include "corpus/json_chunk_writers.h"
 #include "corpus/pubtator_reader.h"
 #include "error_of.h"
 #include "export_fixtures.h"
@@ -89,6 +90,22 @@ private Q_SLOTS:
         QCOMPARE(std::count(text.begin(), text.end(), '\n'), static_cast<std::ptrdiff_t>(4));
     }
 
+    void chunkWriterWritesTheSameFile() {
+        const Corpus corpus = fixture();
+        const auto file = dir_.path("chunks.jsonl");
+        BigBioChunkWriter writer(file);
+        for (std::size_t d = 0; d < corpus.size(); d += 3) {
+            Corpus chunk;
+            for (std::size_t i = d; i < std::min(d + 3, corpus.size()); ++i) chunk.add(corpus.documents()[i]);
+            writer.write(chunk);
+        }
+        writer.commit();
+        BigBioExportSummary summary;
+        const std::string whole = formatBigBio(corpus, summary);
+        QCOMPARE(test::readFile(file), whole);
+        QCOMPARE(writer.bytes(), std::uint64_t(whole.size()));
+        QCOMPARE(writer.summary().relationsLeftOut, summary.relationsLeftOut);
+    }
     void candidatesAreWrittenBestFirst() {
         BigBioWriteOptions options;
         options.candidates = [](std::size_t document, std::size_t mention) {

@@ -13,6 +13,7 @@
 #include "corpus/bioc_json_writer.h"
 #include "corpus/corpus_format.h"
 #include "corpus/corpus_input.h"
+#include "corpus/json_chunk_writers.h"
 #include "corpus/pubtator_reader.h"
 #include "error_of.h"
 #include "export_fixtures.h"
@@ -100,6 +101,21 @@ private Q_SLOTS:
         QVERIFY2(difference.empty(), difference.c_str());
     }
 
+    void chunkWriterWritesTheSameFile() {
+        const Corpus corpus = fixture();
+        const auto file = dir_.path("chunks.json");
+        BioCJsonChunkWriter writer(file, fixedDate());
+        for (std::size_t d = 0; d < corpus.size(); d += 3) {
+            Corpus chunk;
+            for (std::size_t i = d; i < std::min(d + 3, corpus.size()); ++i) chunk.add(corpus.documents()[i]);
+            writer.write(chunk);
+        }
+        writer.commit();
+        const std::string whole = formatBioCJson(corpus, fixedDate());
+        QCOMPARE(test::readFile(file), whole);
+        QCOMPARE(writer.bytes(), std::uint64_t(whole.size()));
+        QCOMPARE(writer.documents(), corpus.size());
+    }
     void extraInfonsAreWritten() {
         BioCWriteOptions options = fixedDate();
         options.extraInfons = [](std::size_t document, std::size_t mention) {
