@@ -16,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -71,6 +72,7 @@ public:
         QString options = QStringLiteral("-k %1 -c listen_addresses='' -c max_connections=60").arg(dir_->path());
         if (durability == Durability::Fast)
             options += QStringLiteral(" -c fsync=off -c full_page_writes=off -c synchronous_commit=off");
+        options_ = options;
         if (!runServerTool(QStringLiteral("pg_ctl"),
                            {QStringLiteral("-D"), dataFolder(), QStringLiteral("-l"), dir_->filePath("server.log"),
                             QStringLiteral("-o"), options, QStringLiteral("-w"), QStringLiteral("-t"),
@@ -126,6 +128,28 @@ public:
     static std::string databaseOf(const std::string& uri) {
         const std::string prefix = "postgresql:///";
         return uri.substr(prefix.size(), uri.find('?') - prefix.size());
+    }
+
+    /// Kills the server and every process of it with SIGKILL (as a power cut or an OOM kill would
+    /// end it: nothing is flushed), then starts it again on the same folder; false, with why()
+    /// set, when the restart fails. The server recovers from its WAL.
+    bool killAndRestart() {
+        QFile pidFile(dataFolder() + QStringLiteral("/postmaster.pid"));
+        if (!pidFile.open(QIODevice::ReadOnly)) return fail(QStringLiteral("no postmaster.pid"));
+        const pid_t pid = static_cast<pid_t>(pidFile.readLine().trimmed().toLongLong());
+        pidFile.close();
+        if (pid <= 0) return fail(QStringLiteral("postmaster.pid names no process"));
+        // pg_ctl starts the server in a session of its own: its process group is the server.
+        ::kill(-pid, SIGKILL);
+        for (int i = 0; i < 100 && ::kill(pid, 0) == 0; ++i) ::usleep(50000);
+        running_ = false;
+        if (!runServerTool(QStringLiteral("pg_ctl"),
+                           {QStringLiteral("-D"), dataFolder(), QStringLiteral("-l"), dir_->filePath("server.log"),
+                            QStringLiteral("-o"), options_, QStringLiteral("-w"), QStringLiteral("-t"),
+                            QStringLiteral("30"), QStringLiteral("start")}))
+            return fail(QStringLiteral("pg_ctl start after the kill failed: ") + output_ + log());
+        running_ = true;
+        return true;
     }
 
     void stop() {
@@ -193,6 +217,7 @@ private:
     }
 
     QString bin_;
+    QString options_;  // the server's options, for a restart
     bool asPostgres_ = false;
     std::unique_ptr<QTemporaryDir> dir_;
     bool running_ = false;
