@@ -3,6 +3,7 @@
 // user who downloaded one needs the next step, not just a refusal.
 #include "encoder/checkpoint_files.h"
 #include "encoder/sentencepiece_model.h"
+#include "encoder/tokenizer_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -113,9 +114,20 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     // XLM-R checkpoints hold their tokenizer's SentencePiece model instead of vocab.txt.
     if (!isFile(files.vocabulary) && isFile(directory / kSentencePieceFile))
         files.vocabulary = directory / kSentencePieceFile;
+    // Without either, a WordPiece tokenizer.json (tokenizer_json.h); one that cannot be read is
+    // named in the refusal, which still shows how transformers writes vocab.txt.
+    std::string unreadJson;
+    if (const fs::path jsonFile = directory / kTokenizerJsonFile; !isFile(files.vocabulary) && isFile(jsonFile)) {
+        try {
+            readTokenizerJson(jsonFile);
+            files.vocabulary = jsonFile;
+        } catch (const Error& e) {
+            unreadJson = std::string("tokenizer.json is not read (") + e.what() + "); ";
+        }
+    }
     if (!isFile(files.vocabulary))
-        throw Error(dir +
-                    ": no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
+        throw Error(dir + ": " + unreadJson +
+                    "no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
                     "vocab.txt with: python3 -c \"" +
                     shellDoubleQuoted("from transformers import AutoTokenizer; AutoTokenizer.from_pretrained(" +
                                       pythonLiteral(shown.string()) + ").save_pretrained(" +

@@ -1,10 +1,12 @@
 #include "encoder/tokenizer_casing.h"
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
 #include "encoder/bert_tokenizer.h"
 #include "encoder/sentencepiece_model.h"
+#include "encoder/tokenizer_json.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -29,6 +31,8 @@ std::string casingSourceName(CasingSource source) {
     switch (source) {
         case CasingSource::TokenizerConfig:
             return "tokenizer_config.json";
+        case CasingSource::TokenizerJson:
+            return "tokenizer.json";
         case CasingSource::TransformersDefault:
             return "transformers' default";
         case CasingSource::SentencePiece:
@@ -87,7 +91,10 @@ CasingDecision decideCasing(const fs::path& directory) {
         decision.source = CasingSource::SentencePiece;
         return decision;
     }
-    const Vocabulary vocabulary = Vocabulary::load(vocabularyFile);
+    std::optional<TokenizerJson> fromJson;
+    if (const fs::path file = directory / kTokenizerJsonFile; !isFile(vocabularyFile) && isFile(file))
+        fromJson = readTokenizerJson(file);
+    const Vocabulary vocabulary = fromJson ? std::move(fromJson->vocabulary) : Vocabulary::load(vocabularyFile);
     const fs::path configFile = directory / "tokenizer_config.json";
     bool says = true;
     bool given = false;
@@ -101,6 +108,11 @@ CasingDecision decideCasing(const fs::path& directory) {
                 given = true;
             }
         }
+    }
+    if (!given && fromJson) {
+        CasingDecision decision = decideCasing(vocabulary, &fromJson->config.doLowerCase, configFile);
+        decision.source = CasingSource::TokenizerJson;
+        return decision;
     }
     return decideCasing(vocabulary, given ? &says : nullptr, configFile);
 }

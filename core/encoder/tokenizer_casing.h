@@ -16,6 +16,7 @@ class Vocabulary;
 /// Where the casing of a tokenizer was decided.
 enum class CasingSource {
     TokenizerConfig,      ///< tokenizer_config.json gives do_lower_case
+    TokenizerJson,        ///< tokenizer.json's BertNormalizer gives lowercase
     TransformersDefault,  ///< nothing gives it: lower-case, as transformers does
     SentencePiece,        ///< an XLM-R SentencePiece model never lower-cases
 };
@@ -29,7 +30,7 @@ struct CasingDecision {
     std::vector<std::string> warnings;
 };
 
-/// "tokenizer_config.json", "transformers' default", "SentencePiece model".
+/// "tokenizer_config.json", "tokenizer.json", "transformers' default", "SentencePiece model".
 std::string casingSourceName(CasingSource source);
 
 /// True when a vocabulary is plainly cased: many of its tokens (special tokens such as [CLS]
@@ -45,7 +46,8 @@ void countCapitals(const Vocabulary& vocabulary, std::size_t& cappedTokens, std:
 CasingDecision decideCasing(const Vocabulary& vocabulary, const bool* configSays,
                             const std::filesystem::path& configFile);
 
-/// The casing decision for a checkpoint folder: reads vocab.txt and tokenizer_config.json. A folder whose tokenizer is a SentencePiece model
+/// The casing decision for a checkpoint folder: reads vocab.txt (without it, tokenizer.json) and
+/// tokenizer_config.json, which overrides tokenizer.json as transformers lets it. A folder whose tokenizer is a SentencePiece model
 /// is cased and never warned about. Throws ParseError / Error as the tokenizer's own loading
 /// does for malformed files.
 CasingDecision decideCasing(const std::filesystem::path& directory);

@@ -10,6 +10,7 @@
 
 #include "encoder/bert_tokenizer.h"
 #include "encoder/sentencepiece_model.h"
+#include "encoder/tokenizer_json.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -191,9 +192,15 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
     std::shared_ptr<const SentencePieceModel> sentencePiece;
     if (const fs::path file = directory / kSentencePieceFile; !isFile(vocabularyFile) && isFile(file))
         sentencePiece = SentencePieceModel::load(file);
-    Vocabulary vocabulary =
-        sentencePiece ? Vocabulary::fromTokens(sentencePiece->fairseqTokens()) : Vocabulary::load(vocabularyFile);
+    // Without vocab.txt, a WordPiece tokenizer.json gives the vocabulary and the normalizer's settings.
+    std::optional<TokenizerJson> fromJson;
+    if (const fs::path file = directory / kTokenizerJsonFile; !sentencePiece && !isFile(vocabularyFile) && isFile(file))
+        fromJson = readTokenizerJson(file);
+    Vocabulary vocabulary = sentencePiece ? Vocabulary::fromTokens(sentencePiece->fairseqTokens())
+                            : fromJson    ? std::move(fromJson->vocabulary)
+                                          : Vocabulary::load(vocabularyFile);
     TokenizerConfig config;
+    if (fromJson) config = fromJson->config;
     if (sentencePiece) {
         config.doLowerCase = false;
         config.unkToken = "<unk>";
@@ -205,6 +212,9 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
     std::optional<std::vector<std::string>> additional;
     fs::path additionalFile;  // the file the list of additional special tokens came from
     AddedTokenIds ids;
+    if (fromJson)
+        for (const auto& [token, id] : fromJson->addedTokens)
+            ids.add((directory / kTokenizerJsonFile).string(), token, id);
 
     const fs::path configFile = directory / kConfigFile;
     if (isFile(configFile)) {
@@ -301,7 +311,6 @@ void BertTokenizer::save(const fs::path& directory) const {
     } else {
         vocabulary_.save(directory / kVocabularyFile);
     }
-
 
     const std::pair<const std::string*, std::int32_t> specials[] = {{&config_.unkToken, unk_},
                                                                     {&config_.sepToken, sep_},
