@@ -11,7 +11,9 @@
 // Joining: PubTator parts are documents separated by one blank line (part 0 starts with the
 // input's leading blank lines, the part that ends the input ends with its trailing ones): a blank
 // line goes between two parts that hold documents. BioC parts are whole collections: part 0's
-// header, every part's documents, then the closing tag.
+// header, every part's documents, then the closing tag. A PMID that two shards hold is written
+// once, the first copy, as one run writes it (each task leaves out its own repeats).
+// Memory: a line and one PMID per document.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,11 +24,15 @@
 #include <memory>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "commands.h"
 #include "corpus/corpus_format.h"
+#include "corpus/pubtator_lines.h"
 #include "link_shards.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -138,6 +144,93 @@ void copyRange(const std::filesystem::path& file, std::uint64_t from, std::uint6
     }
 }
 
+// Calls `line` for each line of bytes [from, to) of `file`, without its "\n" (a part's lines all
+// end with one).
+template <typename Line>
+void forEachLine(const std::filesystem::path& file, std::uint64_t from, std::uint64_t to, Line&& line) {
+    InputFileStream in(file);
+    in.seekg(static_cast<std::streamoff>(from));
+    std::uint64_t at = from;
+    std::string text;
+    while (at < to && std::getline(in, text)) {
+        at += text.size() + 1;
+        line(std::string_view(text));
+    }
+    if (at != to) throw Error(file.string() + ": cannot read it (changed while merged?)");
+}
+
+// Joins the parts' documents, leaving out a document whose PMID an earlier shard already wrote, as
+// one run leaves out a PMID read a second time. The parts are as link writes them: PubTator
+// documents separated by one blank line, BioC <document> elements indented by two spaces.
+class RepeatFilter {
+public:
+    explicit RepeatFilter(std::ostream& out) : out_(out) {}
+    std::size_t dropped = 0;
+    std::string example;
+
+    void pubTator(std::string_view line) {
+        if (line.empty()) {
+            if (pmids_.empty())
+                out_.put('\n');  // the input's leading blank lines
+            else
+                ++blankLines_;
+            return;
+        }
+        const auto shape = pubtator::classify(line);
+        if (shape.kind == pubtator::LineKind::Title) {
+            blankLines_ = 0;
+            skipping_ = seen(std::string(shape.pmid));
+            if (skipping_) return;
+            if (written_++ > 0) out_.put('\n');
+        }
+        if (!skipping_) writeLine(line);
+    }
+    void finishPubTator() {
+        for (std::size_t i = 0; i < blankLines_; ++i) out_.put('\n');  // the input's trailing blank lines
+    }
+
+    void bioc(std::string_view line) {
+        constexpr std::string_view kStart = "  <document>";
+        constexpr std::string_view kEnd = "  </document>";
+        constexpr std::string_view kId = "    <id>";
+        if (line == kStart) {  // written with the id line after it, unless that names a repeat
+            inDocument_ = true;
+            idLine_ = true;
+            skipping_ = false;
+            return;
+        }
+        if (inDocument_ && idLine_) {
+            idLine_ = false;
+            if (line.starts_with(kId) && line.ends_with("</id>"))
+                skipping_ = seen(std::string(line.substr(kId.size(), line.size() - kId.size() - 5)));
+            if (!skipping_) writeLine(kStart);
+        }
+        if (!skipping_) writeLine(line);
+        if (line == kEnd) inDocument_ = false;
+        if (skipping_ && !inDocument_) skipping_ = false;
+    }
+
+private:
+    bool seen(const std::string& pmid) {
+        if (pmids_.insert(pmid).second) return false;
+        ++dropped;
+        if (example.empty()) example = pmid;
+        return true;
+    }
+    void writeLine(std::string_view line) {
+        out_.write(line.data(), static_cast<std::streamsize>(line.size()));
+        out_.put('\n');
+    }
+
+    std::ostream& out_;
+    std::unordered_set<std::string> pmids_;
+    std::size_t written_ = 0;
+    std::size_t blankLines_ = 0;  // since the latest title line
+    bool skipping_ = false;
+    bool inDocument_ = false;
+    bool idLine_ = false;
+};
+
 void runMergeShards(const MergeArguments& args) {
     requireFolder(args.folder, "the shards' folder");
     const std::size_t count = shardCount(args.folder);
@@ -164,24 +257,27 @@ void runMergeShards(const MergeArguments& args) {
 
     AtomicFileWriter writer(args.out);
     std::ostream& out = writer.stream();
+    RepeatFilter repeats(out);
     if (bioc) {
         copyRange(shards[0].part, 0, shards[0].headerBytes, out);
         for (const Shard& shard : shards)
-            copyRange(shard.part, shard.headerBytes, shard.bytes - shard.footerBytes, out);
+            forEachLine(shard.part, shard.headerBytes, shard.bytes - shard.footerBytes,
+                        [&](std::string_view line) { repeats.bioc(line); });
         const Shard& last = shards.back();
         copyRange(last.part, last.bytes - last.footerBytes, last.bytes, out);
     } else {
-        bool documentsBefore = false;
-        for (const Shard& shard : shards) {
-            if (shard.documents > 0 && documentsBefore) out.put('\n');
-            copyRange(shard.part, 0, shard.bytes, out);
-            documentsBefore = documentsBefore || shard.documents > 0;
-        }
+        for (const Shard& shard : shards)
+            forEachLine(shard.part, 0, shard.bytes, [&](std::string_view line) { repeats.pubTator(line); });
+        repeats.finishPubTator();
     }
+    if (repeats.dropped > 0)
+        std::cerr << "note: " << repeats.dropped << " documents held by two shards were written once (the first copy)"
+                  << (repeats.example.empty() ? "" : ", e.g. " + repeats.example) << '\n';
+    documents -= repeats.dropped;
     if (!out) throw Error("cannot write " + args.out.string());
     writer.commit();
     std::cout << count << " shards, " << documents << " documents, " << mentions << " mentions (" << linked
-              << " linked) -> " << args.out.string() << '\n';
+              << " linked, as the shards counted them) -> " << args.out.string() << '\n';
 }
 
 }  // namespace

@@ -50,6 +50,22 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(dir.path("gz-merged.txt")), one);
     }
 
+    // A document that two shards both hold is written once, as one run writes it.
+    void repeatedDocumentAcrossShardsIsWrittenOnce() {
+        test::FixtureDir dir;
+        const std::string testSplit = test::readFile(test::demoFile("demo-test.txt").toStdString());
+        const fs::path corpus =
+            dir.write("corpus.txt", testSplit + "\n" + test::readFile(test::demoFile("demo-train.txt").toStdString()) +
+                                        "\n" + testSplit);
+        auto r = test::runCli(linkArguments(corpus, dir.path("one.txt")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(runShards(corpus, dir.path("shards"), 4).size() == 4);
+        r = test::runCli({"merge-shards", q(dir.path("shards")), "--out", q(dir.path("merged.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("written once"), r.err.constData());
+        QCOMPARE(test::readFile(dir.path("merged.txt")), test::readFile(dir.path("one.txt")));
+    }
+
     // BioC XML: the collection's header and footer once, the documents of every shard between.
     void bioCShardsMergeToOneRun() {
         test::FixtureDir dir;
