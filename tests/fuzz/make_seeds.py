@@ -37,7 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
-    "resume_tables", "sentencepiece", "torch_pickle", "bioc_json", "bigbio",
+    "resume_tables", "sentencepiece", "torch_pickle", "bioc_json", "bigbio", "tokenizer_json",
 ]
 
 warnings = []
@@ -365,6 +365,19 @@ def write_text_seeds(seeds):
         config = literal_after(tokenizer_cpp, r'"tokenizer_config\.json",\s*(?=R"\(\{"do_lower_case": false)')
         if None not in (added, special, config):
             seeds.add("tokenizer", "test-all-files", joined(vocab, config, special, added))
+        # tokenizer.json as tokenizers writes it for BertTokenizerFast, over the same vocabulary.
+        tokens = [t.decode("utf-8") for t in vocabulary]
+        tokenizer_json = {
+            "version": "1.0",
+            "added_tokens": [{"id": i, "content": t, "special": True, "normalized": False}
+                             for i, t in enumerate(tokens) if t.startswith("[") and t.endswith("]")],
+            "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                           "strip_accents": None, "lowercase": True},
+            "pre_tokenizer": {"type": "BertPreTokenizer"},
+            "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                      "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(tokens)}},
+        }
+        seeds.add("tokenizer_json", "test-vocabulary.json", json.dumps(tokenizer_json).encode("utf-8"))
 
     # A small Unigram model trained by Debian's python3-sentencepiece (as test_xlmr's reference);
     # without it, the header bytes of a model file alone.
