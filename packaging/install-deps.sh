@@ -34,9 +34,9 @@ packages=(
   # batch linking on a cluster: the tests start a one-node Slurm (munge, slurmctld, slurmd); GNU
   # parallel runs the same shards on a workstation
   slurm-wlm munge parallel
-  # checkpoints as users download them: pytorch_model.bin is a zip archive (libzip), XLM-R's
-  # tokenizer is a SentencePiece model
-  libzip-dev libsentencepiece-dev
+  # XLM-R's tokenizer is a SentencePiece model (opened as a private module: see
+  # core/encoder/sentencepiece_module.cpp)
+  libsentencepiece-dev
   # reference files written independently of our code in the tests: torch's own .bin files,
   # sentencepiece's own token ids, numpy forwards
   python3-torch python3-sentencepiece python3-numpy
