@@ -241,6 +241,18 @@ SECTIONS = [
         ],
     },
     {
+        "name": "checkpoint_load",
+        "title": "Loading a downloaded checkpoint",
+        "question": "How long does loading a BERT-base-size checkpoint take from model.safetensors "
+                    "and from its pytorch_model.bin twins (torch's zip and legacy formats, read by "
+                    "the restricted unpickler)? The target: a .bin loads at least as fast as its "
+                    "safetensors twin. The benchmark writes the three files itself (random weights) "
+                    "and checks that each gives the same vector.",
+        "args": [],
+        "here": True,
+        "findings": [],
+    },
+    {
         "name": "model_linking",
         "title": "Linking a project with a trained run",
         "question": "What does the GUI's Link with a Trained Run build on its worker (stage by "
