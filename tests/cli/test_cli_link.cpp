@@ -16,6 +16,7 @@
 #include "eval/queries.h"
 #include "fixtures.h"
 #include "kb/knowledge_base.h"
+#include "linked_bioc.h"
 #include "project/loaded_project.h"
 #include "test_data.h"
 #include "text/spelling_map.h"
@@ -184,37 +185,7 @@ private Q_SLOTS:
         reference.path = medic;
         std::vector<Diagnostic> notes;
         const kb::KnowledgeBase kb = loadKnowledgeBase(reference, notes);
-        const auto primaryIds = [&](const QString& column) {
-            std::vector<std::string> ids;
-            for (const auto& id : column.split('|'))
-                if (const auto entity = kb.findEntity(id.toStdString())) ids.emplace_back(kb.primaryId(*entity));
-            return ids;
-        };
-        using Key = std::tuple<std::string, std::size_t, std::size_t>;
-        std::map<Key, std::vector<std::vector<std::string>>> linked;
-        const QString xml = QString::fromStdString(test::readFile(out));
-        const QRegularExpression document("<document>\\s*<id>([^<]*)</id>(.*?)</document>",
-                                          QRegularExpression::DotMatchesEverythingOption);
-        const QRegularExpression annotation("<annotation [^>]*>(.*?)</annotation>",
-                                            QRegularExpression::DotMatchesEverythingOption);
-        const QRegularExpression infon("<infon key=\"(linkscope_identifier|linkscope_part_\\d+)\">([^<]*)</infon>");
-        const QRegularExpression location("<location offset=\"(\\d+)\" length=\"(\\d+)\"");
-        for (const auto& d : document.globalMatch(xml))
-            for (const auto& a : annotation.globalMatch(d.captured(2))) {
-                std::vector<std::vector<std::string>> parts;
-                std::vector<std::string> whole;
-                for (const auto& i : infon.globalMatch(a.captured(1))) {
-                    if (i.captured(1) == "linkscope_identifier")
-                        whole = primaryIds(i.captured(2));
-                    else
-                        parts.push_back(primaryIds(i.captured(2)));
-                }
-                if (parts.empty()) parts.push_back(whole);
-                const auto at = location.match(a.captured(1));
-                QVERIFY(at.hasMatch());
-                const std::size_t start = at.captured(1).toULongLong();
-                linked[{d.captured(1).toStdString(), start, start + at.captured(2).toULongLong()}] = parts;
-            }
+        const auto linked = test::linkedParts(out, kb);
 
         // Eval's rule: a part is right when its entry names a gold id, the mention when all are.
         eval::QueryOptions options;
