@@ -317,8 +317,8 @@ def write_text_seeds(seeds):
     seeds.add("umls", "cuis-far-apart", cuis_far_apart())
 
     spelling_cpp = "tests/text/test_spelling_map.cpp"
-    seeds.add("spelling_map", "ok.txt", literal_after(spelling_cpp, r'write\("ok\.txt",'))
-    seeds.add("spelling_map", "dup.txt", literal_after(spelling_cpp, r'write\("dup\.txt",'))
+    seeds.add("spelling_map", "ok.txt", literal_after(spelling_cpp, r'write\(\s*"ok\.txt",'))
+    seeds.add("spelling_map", "dup.txt", literal_after(spelling_cpp, r'write\(\s*"dup\.txt",'))
 
     seeds.add("pmid_list", "trng.txt",
               literal_after("tests/corpus/test_corpus_splits.cpp", r'write\("corpus_pubtator_pmids_trng\.txt",'))
