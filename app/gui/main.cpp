@@ -1,4 +1,10 @@
 // linkscope: the desktop application. Usage: linkscope [PROJECT.json]
+//
+// The start-up benchmark (benchmarks/startup) measures the first paint with a hidden option:
+//   QT_QPA_PLATFORM=offscreen linkscope --measure-first-paint resources/demo/demo-project.json
+// prints one JSON line on standard output once the main window's first frame is painted, then
+// quits with status 0 (first_paint_probe.h describes the line):
+//   {"first_paint_ms": ..., "main_entered_ms": ..., "clock_tick_ms": ...}
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -8,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "first_paint_probe.h"
 #include "main_window.h"
 #include "screenshot_tour.h"
 #include "util/huge_pages.h"
@@ -15,6 +22,7 @@
 int main(int argc, char* argv[]) {
     // Large blocks in 2 MiB pages (util/huge_pages.h): may restart the program once, so first.
     linkscope::util::restartWithHugePages(argv);
+    const auto mainEnteredMs = linkscope::gui::millisecondsSinceProcessStart();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Linkscope"));
     QApplication::setOrganizationName(QStringLiteral("Linkscope"));
@@ -53,9 +61,15 @@ int main(int argc, char* argv[]) {
                        "view that does not is named on standard error and passed over (exit status 3)"),
         QStringLiteral("seconds"), QStringLiteral("300"));
     parser.addOption(screenshotTimeout);
+    QCommandLineOption measureFirstPaint(QStringLiteral("measure-first-paint"),
+                                         QStringLiteral("Print the milliseconds from the process start to the "
+                                                        "window's first paint as one JSON line, then quit"));
+    measureFirstPaint.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(measureFirstPaint);
     parser.process(app);
 
     linkscope::ui::MainWindow window;
+    if (parser.isSet(measureFirstPaint)) new linkscope::gui::FirstPaintProbe(&window, mainEnteredMs);
     window.show();
     if (parser.isSet(screenshot)) {
         const QString target = parser.value(screenshot);
