@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian bookworm packages Linkscope needs to build, test and run. Idempotent: when
 # every package is present it changes nothing and does not touch the network.
+#   packaging/install-deps.sh [--benchmarks]   (--benchmarks: also scikit-learn, see below)
 set -euo pipefail
 
 packages=(
@@ -41,6 +42,15 @@ packages=(
   # sentencepiece's own token ids, numpy forwards
   python3-torch python3-sentencepiece python3-numpy
 )
+# --benchmarks: also what only the benchmarks use, never the build or the tests: scikit-learn, the
+# peer that benchmarks/sklearn_sparse.py and benchmarks/startup time against (they skip it where
+# it is absent).
+if [ "${1:-}" = "--benchmarks" ]; then
+  packages+=(python3-sklearn)
+elif [ $# -gt 0 ]; then
+  echo "usage: install-deps.sh [--benchmarks]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do
