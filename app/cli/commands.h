@@ -17,6 +17,7 @@ void addLinkCommand(CLI::App& app);         ///< every mention of a corpus linke
 void addMergeShardsCommand(CLI::App& app);  ///< the parts of link --shard joined into one file
 void addAgreementCommand(CLI::App& app);    ///< agreement and merge (several curators)
 void addProjectCommand(CLI::App& app);      ///< project check
+void addModelCommand(CLI::App& app);        ///< model check (no LibTorch: headers and tensor lists)
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);

@@ -9,8 +9,10 @@ namespace linkscope::cli {
 CLI::Option* EncoderArguments::addOptions(CLI::App& cmd, bool modelRequired, std::size_t defaultMaxLength) {
     maxLength = defaultMaxLength;
     CLI::Option* option = cmd.add_option("--model", model,
-                                         "Encoder: a Hugging Face BERT checkpoint directory (config.json, vocab.txt, "
-                                         "model.safetensors)")
+                                         "Encoder: a Hugging Face checkpoint folder, bert or xlm-roberta (config.json; "
+                                         "vocab.txt, tokenizer.json or sentencepiece.bpe.model; model.safetensors or "
+                                         "pytorch_model.bin, either serialization, or their sharded index), or a run "
+                                         "folder")
                               ->check(CLI::ExistingDirectory);
     if (modelRequired) option->required();
     cmd.add_option("--pooling", pooling,

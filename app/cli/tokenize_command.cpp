@@ -60,8 +60,12 @@ void runTokenize(const TokenizeArguments& args) {
 void addTokenizeCommand(CLI::App& app) {
     auto args = std::make_shared<TokenizeArguments>();
     CLI::App* cmd = app.add_subcommand(
-        "tokenize", "Print the token ids of each line of standard input, as the model's BERT tokenizer gives them");
-    cmd->add_option("--model", args->model, "Checkpoint directory (vocab.txt, tokenizer_config.json)")
+        "tokenize",
+        "Print the token ids of each line of standard input, as the model's tokenizer (WordPiece or XLM-R's "
+        "SentencePiece) gives them");
+    cmd->add_option("--model", args->model,
+                    "Checkpoint folder: vocab.txt, tokenizer.json or sentencepiece.bpe.model, with "
+                    "tokenizer_config.json when present")
         ->required()
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--max-length", args->maxLength, "Truncate to this many tokens (default: the model's maximum)");
