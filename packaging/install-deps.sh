@@ -17,6 +17,8 @@ packages=(
   # engine
   libtorch-dev libfaiss-dev nlohmann-json3-dev libicu-dev zlib1g-dev libpugixml-dev
   libsqlitecpp-dev libcli11-dev
+  # cblas.h and libblas.so: the engine's inner products without LibTorch (core/util/inner_products.cpp)
+  libblas-dev
   # An optimized BLAS for LibTorch's and FAISS's matrix products: without it Debian resolves
   # libblas.so.3 to the reference BLAS, about 0.5 GFLOP/s (FAISS batches, BERT layers)
   libopenblas0-pthread

@@ -1,11 +1,14 @@
 #include "util/inner_products.h"
 
+#include <algorithm>
 #include <string>
 
 #include "util/error.h"
 
-#if LINKSCOPE_HAVE_TORCH
-#include <torch/torch.h>
+#if LINKSCOPE_HAVE_CBLAS
+#include <cblas.h>
+
+#include <limits>
 #endif
 
 namespace linkscope::util {
@@ -19,26 +22,30 @@ void innerProducts(std::span<const float> a, std::span<const float> b, std::size
         throw Error("inner products: room for " + std::to_string(out.size()) + " values, " + std::to_string(aRows) +
                     " x " + std::to_string(bRows) + " needed");
     if (out.empty()) return;
-#if LINKSCOPE_HAVE_TORCH
-    torch::NoGradGuard noGrad;
-    const auto d = static_cast<std::int64_t>(dimension);
-    // from_blob wraps the callers' memory without copying; torch only reads a and b.
-    const auto left =
-        torch::from_blob(const_cast<float*>(a.data()), {static_cast<std::int64_t>(aRows), d}, torch::kFloat);
-    const auto right =
-        torch::from_blob(const_cast<float*>(b.data()), {static_cast<std::int64_t>(bRows), d}, torch::kFloat);
-    auto result = torch::from_blob(out.data(), {static_cast<std::int64_t>(aRows), static_cast<std::int64_t>(bRows)},
-                                   torch::kFloat);
-    torch::mm_out(result, left, right.t());
-#else
-    // Without LibTorch (a build of the engine without the dense part): the plain loop.
+#if LINKSCOPE_HAVE_CBLAS
+    // BLAS takes int sizes and (the reference BLAS) indexes a matrix with int products: b whole,
+    // and a and out a slice of a's rows at a time, each matrix within int range.
+    constexpr std::size_t intMax = static_cast<std::size_t>(std::numeric_limits<int>::max());
+    if (bRows <= intMax / dimension) {
+        const std::size_t sliceRows = std::max<std::size_t>(1, std::min(aRows, intMax / std::max(bRows, dimension)));
+        for (std::size_t first = 0; first < aRows; first += sliceRows) {
+            const std::size_t rows = std::min(sliceRows, aRows - first);
+            // out = a · bᵀ, all row-major: M = rows, N = bRows, K = dimension.
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(bRows),
+                        static_cast<int>(dimension), 1.0f, a.data() + first * dimension, static_cast<int>(dimension),
+                        b.data(), static_cast<int>(dimension), 0.0f, out.data() + first * bRows,
+                        static_cast<int>(bRows));
+        }
+        return;
+    }
+#endif
+    // Without a CBLAS, or for rows too long for its int sizes: the plain loop.
     for (std::size_t i = 0; i < aRows; ++i)
         for (std::size_t j = 0; j < bRows; ++j) {
             float sum = 0.0f;
             for (std::size_t t = 0; t < dimension; ++t) sum += a[i * dimension + t] * b[j * dimension + t];
             out[i * bRows + j] = sum;
         }
-#endif
 }
 
 double innerProductRoundingBound(std::size_t dimension) noexcept {

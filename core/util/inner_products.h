@@ -1,8 +1,8 @@
 #pragma once
 // Every inner product of two sets of rows at once, a · bᵀ: the kNN datastore's batched search
-// scores a block of queries against a block of keys this way. With LibTorch it is a matrix
-// product (a blocked, multi-threaded BLAS GEMM underneath), several times faster than a loop of
-// dot products; torch stays in the .cpp so that callers do not pay for its headers.
+// scores a block of queries against a block of keys this way. It is one BLAS matrix product
+// (cblas_sgemm: blocked, and multi-threaded with OpenBLAS), several times faster than a loop of
+// dot products; a build without a CBLAS takes the loop.
 #include <cstddef>
 #include <span>
 
