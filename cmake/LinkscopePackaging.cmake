@@ -1,8 +1,26 @@
 # Install rules and CPack (Debian package and tarball).
 include(GNUInstallDirs)
 install(TARGETS linkscope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The engine's shared libraries (core/CMakeLists.txt), linkscope-cli-dense (app/cli/dense_engine.h)
+# and the modules opened with dlopen live in the package's library folder, lib/linkscope/, not on
+# the linker's path nor on PATH. The programs in bin/ find the libraries there by their RUNPATH,
+# those in lib/linkscope/ beside themselves.
+file(RELATIVE_PATH LINKSCOPE_LIBRARY_FROM_BIN "${CMAKE_INSTALL_FULL_BINDIR}" "${CMAKE_INSTALL_FULL_LIBDIR}/linkscope")
+set_target_properties(linkscope-cli PROPERTIES INSTALL_RPATH "$ORIGIN/${LINKSCOPE_LIBRARY_FROM_BIN}")
+get_target_property(LINKSCOPE_CORE_TYPE linkscope_core TYPE)
+if(LINKSCOPE_CORE_TYPE STREQUAL "SHARED_LIBRARY")
+  install(TARGETS linkscope_core LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/linkscope)
+endif()
+if(TARGET linkscope_dense)
+  install(TARGETS linkscope_dense LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/linkscope)
+endif()
+if(TARGET linkscope-cli-dense)
+  install(TARGETS linkscope-cli-dense RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/linkscope)
+  set_target_properties(linkscope-cli-dense PROPERTIES INSTALL_RPATH "$ORIGIN")
+endif()
 if(TARGET linkscope)
   install(TARGETS linkscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set_target_properties(linkscope PROPERTIES INSTALL_RPATH "$ORIGIN/${LINKSCOPE_LIBRARY_FROM_BIN}")
   install(FILES packaging/org.linkscope.Linkscope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
   install(FILES packaging/org.linkscope.Linkscope.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
   # The icon the desktop entry names. SVG only: no SVG renderer is among the build dependencies

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "dense_dictionary.h"
+#include "dense_engine.h"
 #include "stdin_lines.h"
 
 namespace linkscope::cli {
@@ -50,8 +51,7 @@ void runEncode(const EncodeArguments& args) {
 
 void addEncodeCommand(CLI::App& app) {
     auto args = std::make_shared<EncodeArguments>();
-    CLI::App* cmd =
-        app.add_subcommand("encode", "Print the vector of each line of standard input, as the encoder gives it");
+    CLI::App* cmd = app.add_subcommand("encode", std::string(denseOnlyDescription("encode")));
     args->encoder.addOptions(*cmd, true, 25);
     cmd->callback([args] { runEncode(*args); });
 }

@@ -24,6 +24,7 @@
 #include "augment_options.h"
 #include "commands.h"
 #include "console_progress.h"
+#include "dense_engine.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
 #include "run_as_encoder.h"
@@ -367,6 +368,11 @@ void addEvalCommand(CLI::App& app) {
         for (const char* name : {"--method", "--sparse", "--sparse-weight", "--index", "--dense-index", "--dense-kind",
                                  "--compare-preprocessing", "--pooling", "--max-length", "--normalize"})
             if (cmd->get_option(name)->count() > 0) args->linkerOptions.emplace_back(name);
+#if !LINKSCOPE_HAVE_TORCH
+        // A model, a training run or an encoder's method: linkscope-cli-dense evaluates it.
+        if (!args->run.empty() || !args->encoder.model.empty() || args->method != "sparse")
+            handOverToDenseEngine("linkscope-cli eval with --run, --model or --method " + args->method);
+#endif
         runEval(*args);
     });
 }

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "console_progress.h"
+#include "dense_engine.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
 #if LINKSCOPE_HAVE_TORCH
@@ -47,6 +48,10 @@ void runIndex(const IndexArguments& args) {
         throw Error("nothing to build: give --sparse-index FILE and/or --model DIR --dense-index FILE");
     if (!args.dense.file.empty() && args.encoder.model.empty())
         throw Error("--dense-index needs --model DIR: the encoder whose vectors it indexes");
+#if !LINKSCOPE_HAVE_TORCH
+    // The dense index encodes the dictionary: linkscope-cli-dense builds it, before anything is read.
+    if (!args.dense.file.empty()) handOverToDenseEngine("linkscope-cli index --dense-index");
+#endif
     // An existing file would be loaded by eval, not rebuilt: `index` always rebuilds.
     const CorpusSetup setup = CorpusSetup::read(args.data);
     const EvalData data = buildEvalData(args.data, setup);

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
+#include "dense_engine.h"
 #include "encoder/compact_encoder.h"
 #include "kb_arguments.h"
 #include "project/loaded_project.h"
@@ -68,9 +69,7 @@ void runInitModel(const InitModelArguments& args) {
 
 void addInitModelCommand(CLI::App& app) {
     auto args = std::make_shared<InitModelArguments>();
-    CLI::App* cmd = app.add_subcommand(
-        "init-model",
-        "Create a compact encoder (vocabulary from the KB and corpora, random weights) to train from scratch");
+    CLI::App* cmd = app.add_subcommand("init-model", std::string(denseOnlyDescription("init-model")));
     cmd->add_option("--preset", args->preset, "Encoder preset (models/compact-encoder.json)")
         ->required()
         ->check(CLI::ExistingFile);

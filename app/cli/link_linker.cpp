@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "curation/corpus_linking.h"
+#include "dense_engine.h"
 #include "kb/knowledge_base.h"
 #include "project/loaded_project.h"
 #include "run_as_encoder.h"
@@ -171,6 +172,11 @@ void LinkerArguments::noteGiven(const CLI::App& cmd) {
     linkerOptions.clear();
     for (const char* name : kLinkerOptionNames)
         if (cmd.get_option(name)->count() > 0) linkerOptions.emplace_back(name);
+#if !LINKSCOPE_HAVE_TORCH
+    // A model, a training run or an encoder's method: linkscope-cli-dense links with it.
+    if (!run.empty() || !encoder.model.empty() || (!method.empty() && method != "sparse"))
+        handOverToDenseEngine("linkscope-cli link with --run, --model or --method " + method);
+#endif
 }
 
 std::string LinkerFingerprint::text() const {

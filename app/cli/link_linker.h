@@ -55,7 +55,9 @@ struct LinkerArguments {
 
     /// Registers the options above on `command`.
     void addOptions(CLI::App& command);
-    /// Fills linkerOptions from what `command` parsed; call before prepareLinker.
+    /// Fills linkerOptions from what `command` parsed; call before prepareLinker, and before
+    /// anything is read: in linkscope-cli, a linker that needs a model is handed over to
+    /// linkscope-cli-dense here (dense_engine.h).
     void noteGiven(const CLI::App& command);
 };
 

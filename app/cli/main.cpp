@@ -1,4 +1,5 @@
-// linkscope-cli: the Linkscope engine without a GUI. Each subcommand lives in its own file.
+// linkscope-cli: the Linkscope engine without a GUI. Each subcommand lives in its own file. Built
+// twice: linkscope-cli without LibTorch, and linkscope-cli-dense with it (dense_engine.h).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "commands.h"
+#include "dense_engine.h"
 #include "util/error.h"
 #include "util/huge_pages.h"
 #include "util/progress.h"
@@ -15,9 +17,10 @@
 namespace {
 
 // The commands that hold gigabytes at UMLS size for minutes (the long ones, with progress). The
-// restart loads the program and LibTorch a second time, which about doubles the start of a short
-// command (`--version`, `export` of a small project: the hostile-input tests call hundreds), so
-// only these restart.
+// restart loads the program a second time (and LibTorch, in linkscope-cli-dense), which about
+// doubles the start of a short command (`--version`, `export` of a small project: the
+// hostile-input tests call hundreds), so only these restart. A command line linkscope-cli hands to
+// linkscope-cli-dense keeps the restarted environment and is not restarted again.
 bool isLongCommand(std::string_view name) {
     for (const std::string_view command : {"eval", "link", "index", "train", "pretrain", "simulate-curation", "encode"})
         if (name == command) return true;
@@ -33,6 +36,7 @@ std::string commandName(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    linkscope::cli::rememberCommandLine(argc, argv);
     // Large blocks in 2 MiB pages (util/huge_pages.h): may restart the program once, so first.
     if (argc > 1 && isLongCommand(argv[1])) linkscope::util::restartWithHugePages(argv);
     CLI::App app{"linkscope-cli: biomedical entity linking, headless"};
@@ -48,15 +52,21 @@ int main(int argc, char** argv) {
     linkscope::cli::addMergeShardsCommand(app);
     linkscope::cli::addAgreementCommand(app);
     linkscope::cli::addProjectCommand(app);
-    linkscope::cli::addModelCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);
     linkscope::cli::addTrainCommand(app);
     linkscope::cli::addPretrainCommand(app);
     linkscope::cli::addSimulateCurationCommand(app);
+#else
+    linkscope::cli::addDenseOnlyCommandNames(app);
 #endif
     try {
+#if !LINKSCOPE_HAVE_TORCH
+        // Their options are known to linkscope-cli-dense alone: handed over before parsing.
+        if (const auto dense = linkscope::cli::denseOnlyCommandOf(argc, argv); !dense.empty())
+            linkscope::cli::handOverToDenseEngine("linkscope-cli " + std::string(dense));
+#endif
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);

@@ -28,6 +28,7 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
+#include "dense_engine.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "kb_arguments.h"
@@ -274,8 +275,7 @@ void runPretrain(const PretrainArguments& args) {
 
 void addPretrainCommand(CLI::App& app) {
     auto args = std::make_shared<PretrainArguments>();
-    CLI::App* cmd = app.add_subcommand(
-        "pretrain", "Self-alignment pretraining (SapBERT) of an encoder on the synonyms of one or more vocabularies");
+    CLI::App* cmd = app.add_subcommand("pretrain", std::string(denseOnlyDescription("pretrain")));
     cmd->add_option("--kb", args->kbs, "Vocabulary whose synonyms are paired (repeat for several: MEDIC, CTD, UMLS)")
         ->required()
         ->check(CLI::ExistingFile);

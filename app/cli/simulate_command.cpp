@@ -27,6 +27,7 @@
 #include "console_progress.h"
 #include "curation/simulated_curation.h"
 #include "curation_plot.h"
+#include "dense_engine.h"
 #include "review_simulation.h"
 #include "run_eval.h"
 #include "train/method_linker.h"
@@ -124,9 +125,7 @@ void runSimulation(const SimulateArguments& args) {
 
 void addSimulateCurationCommand(CLI::App& app) {
     auto args = std::make_shared<SimulateArguments>();
-    CLI::App* cmd = app.add_subcommand(
-        "simulate-curation",
-        "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
+    CLI::App* cmd = app.add_subcommand("simulate-curation", std::string(denseOnlyDescription("simulate-curation")));
     args->data.split = "dev";
     args->data.addOptions(*cmd);
     cmd->add_option("--run", args->run,

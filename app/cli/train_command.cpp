@@ -32,6 +32,7 @@
 
 #include "commands.h"
 #include "corpus_arguments.h"
+#include "dense_engine.h"
 #include "encoder/compact_encoder.h"
 #include "eval/queries.h"
 #include "kb_arguments.h"
@@ -264,9 +265,7 @@ void runTrain(const TrainArguments& args) {
 
 void addTrainCommand(CLI::App& app) {
     auto args = std::make_shared<TrainArguments>();
-    CLI::App* cmd = app.add_subcommand("train",
-                                       "Train an encoder with a method preset (BioSyn, BELHD, triplet, "
-                                       "prototype-srn, kNN-BioEL) into a run directory");
+    CLI::App* cmd = app.add_subcommand("train", std::string(denseOnlyDescription("train")));
     cmd->add_option("--preset", args->preset,
                     "Method preset: a name of the models folder (biosyn, belhd, ...) or a preset file");
     cmd->add_option("--schedule", args->schedule,
