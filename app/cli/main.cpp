@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
     linkscope::cli::addMergeShardsCommand(app);
     linkscope::cli::addAgreementCommand(app);
     linkscope::cli::addProjectCommand(app);
+    linkscope::cli::addModelCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);
