@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "checkpoint_check_view.h"
 #include "pretrained_encoders.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
@@ -108,8 +109,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     model_ = new QLineEdit(this);
     model_->setObjectName(QStringLiteral("trainingModel"));
     model_->setPlaceholderText(tr("a checkpoint folder (Hugging Face layout) or a run folder"));
-    model_->setToolTip(tr("A BERT checkpoint folder (Hugging Face layout) to fine-tune"));
+    model_->setToolTip(
+        tr("A checkpoint folder (Hugging Face layout) to fine-tune: BERT or XLM-R, model.safetensors or "
+           "pytorch_model.bin, vocab.txt, tokenizer.json or sentencepiece.bpe.model"));
     form->addRow(tr("&Encoder folder"), model_);
+    checkpointCheck_ = new CheckpointCheckView(this);
+    form->addRow(QString(), checkpointCheck_);
     device_ = new QComboBox(this);
     device_->setObjectName(QStringLiteral("trainingDevice"));
     device_->addItem(tr("auto (CUDA when available)"), QStringLiteral("auto"));
@@ -184,12 +189,14 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
         matchScheduleToStart();
         updateStartHint();
         updateEnabled();
+        checkStartFolder();
     });
     connect(schedule_, &QComboBox::currentIndexChanged, this, [this] { updateStartHint(); });
     connect(startFrom_, &QComboBox::activated, this, [this] { startChosenByUser_ = true; });
     connect(model_, &QLineEdit::editingFinished, this, [this] {
         matchScheduleToStart();
         updateStartHint();
+        checkStartFolder();
     });
     connect(runsFolder_, &QLineEdit::editingFinished, this, &TrainingPanel::refreshStarts);
     connect(worker_, &TrainingWorker::collapseWarning, this, [this](int epoch, const QString& warning) {
@@ -215,6 +222,12 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
 }
 
 TrainingPanel::~TrainingPanel() = default;
+
+void TrainingPanel::checkStartFolder() {
+    const QString start = startFrom_->currentData().toString();
+    const QString folder = start == QLatin1String("custom") ? model_->text().trimmed() : start;
+    if (folder != checkpointCheck_->folder()) checkpointCheck_->setFolder(folder);
+}
 
 void TrainingPanel::setProject(std::shared_ptr<const LoadedProject> project) {
     project_ = std::move(project);
@@ -322,6 +335,7 @@ void TrainingPanel::chooseDefaultStart(const QString& previous) {
     matchScheduleToStart();
     updateStartHint();
     updateEnabled();
+    checkStartFolder();
 }
 
 train::StartKind TrainingPanel::startKind() const {

@@ -38,6 +38,7 @@ enum class StartKind;  // training_preset.h
 
 namespace linkscope::ui {
 
+class CheckpointCheckView;
 class TrainingWorker;
 struct TrainingUpdate;
 
@@ -74,6 +75,8 @@ public:
     QComboBox* devSplitCombo() const { return devSplit_; }
     QComboBox* deviceCombo() const { return device_; }
     QLineEdit* modelEdit() const { return model_; }
+    /// What the chosen start's folder holds (`linkscope-cli model check`), with its warnings.
+    CheckpointCheckView* checkpointCheck() const { return checkpointCheck_; }
     /// Where the method starts: data "" the compact encoder from scratch, a folder (a
     /// pretrained encoder's run), or "custom": the folder in modelEdit().
     QComboBox* startFromCombo() const { return startFrom_; }
@@ -158,6 +161,9 @@ private:
     QLabel* startHint_ = nullptr;
     std::shared_ptr<const train::TrainingPreset> chosenPreset_;  ///< the chosen preset, for the start hint
     QLineEdit* model_ = nullptr;
+    CheckpointCheckView* checkpointCheck_ = nullptr;
+    /// Checks the folder the chosen start trains from (none for the compact encoder).
+    void checkStartFolder();
     QPushButton* pretrain_ = nullptr;
     QLabel* warning_ = nullptr;
     QString pretrainPreset_;  ///< models/sapbert.json, when the models folder has it

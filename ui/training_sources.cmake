@@ -2,6 +2,8 @@
 # panel with its presets, progress and live Qt Charts curves. Included from ui/CMakeLists.txt.
 # Built with or without LibTorch: without it the panel says that training needs LibTorch.
 set(LINKSCOPE_UI_TRAINING_SOURCES
+    checkpoint_check_view.cpp
+    checkpoint_check_view.h
     pretrained_encoders.cpp
     pretrained_encoders.h
     training_charts.cpp

@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QPushButton>
@@ -26,10 +27,12 @@
 #include <optional>
 #include <string>
 
+#include "checkpoint_check_view.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "project/project_store.h"
 #include "test_data.h"
+#include "tiny_checkpoint_folder.h"
 #include "train/run_directory.h"
 #include "training_panel.h"
 #include "training_run_summary.h"
@@ -113,6 +116,47 @@ private Q_SLOTS:
         QVERIFY(!panel.cancelButton()->isEnabled());
         // The source tree's presets are found the way the CLI finds them.
         QVERIFY(!TrainingPanel::defaultModelsDirectory().isEmpty());
+    }
+
+    // A checkpoint folder chosen as the start is checked off the GUI thread and its report shown
+    // before training starts: BioBERT cased's layout (a cased vocab.txt, no tokenizer_config.json)
+    // gives the casing warning naming the file to add.
+    void showsTheCheckOfTheChosenFolder() {
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("check-runs")));
+        const fs::path folder = path(QStringLiteral("cased-checkpoint")).toStdString();
+        test::writeTinyCheckpoint(folder, true);
+        QSignalSpy checked(panel.checkpointCheck(), &CheckpointCheckView::checked);
+        panel.startFromCombo()->setCurrentIndex(panel.startFromCombo()->findData(QStringLiteral("custom")));
+        panel.modelEdit()->setText(QString::fromStdString(folder.string()));
+        Q_EMIT panel.modelEdit()->editingFinished();
+        QVERIFY(checked.wait(20000));
+        QCOMPARE(checked.constFirst().at(1).toBool(), true);
+        const QString summary = panel.checkpointCheck()->summaryLabel()->text();
+        QVERIFY2(summary.contains(QLatin1String("architecture: bert")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("tokenizer: WordPiece from vocab.txt")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("casing: lower-cased (from transformers' default)")),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("weights file: model.safetensors (safetensors; F32")),
+                 qPrintable(summary));
+        QLabel* warnings = panel.checkpointCheck()->warningsLabel();
+        QVERIFY(!warnings->isHidden());
+        QVERIFY2(warnings->text().contains(QLatin1String("Warning: the vocabulary looks cased")),
+                 qPrintable(warnings->text()));
+        QVERIFY2(warnings->text().contains(QString::fromStdString((folder / "tokenizer_config.json").string())),
+                 qPrintable(warnings->text()));
+
+        // A folder it cannot load: the error, naming the file; back to the compact encoder: nothing.
+        fs::remove(folder / "config.json");
+        panel.modelEdit()->setText(QString::fromStdString(folder.string()) + QStringLiteral("/"));
+        Q_EMIT panel.modelEdit()->editingFinished();
+        QVERIFY(checked.wait(20000));
+        QCOMPARE(checked.constLast().at(1).toBool(), false);
+        QVERIFY2(warnings->text().contains(QLatin1String("Error: ")) &&
+                     warnings->text().contains(QLatin1String("config.json")),
+                 qPrintable(warnings->text()));
+        panel.startFromCombo()->setCurrentIndex(panel.startFromCombo()->findData(QString()));
+        QVERIFY(panel.checkpointCheck()->isHidden());
     }
 
     void withoutLibTorchThePanelSaysSo() {
