@@ -1,16 +1,19 @@
 // linkscope-cli link: the same corpus with every mention's link written where its format keeps it.
 //
-//   linkscope-cli link --corpus FILE [--corpus-format auto|pubtator|bioc|brat] --kb FILE [--kb-format F]
+//   linkscope-cli link --corpus FILE [--corpus-format auto|pubtator|bioc|bioc-json|bigbio|brat]
+//                      --kb FILE [--kb-format F]
 //                      [--method sparse | --model DIR [--method dense|hybrid] | --run RUN [--knn|--sieve S|--linking L]]
 //                      [--train FILE...] [--dev FILE...] --out PATH
 //                      [--keep-gold] [--nil-below S] [--top K]
 //
-// Reads PubTator, BioC XML and brat today, and writes the format it read:
+// Reads PubTator, BioC XML, BioC JSON, BigBio JSON lines and brat, and writes the format it read:
 //   PubTator  the id column;
-//   BioC XML  the "identifier" infon, with linkscope_score, linkscope_rank, linkscope_linker and
+//   BioC XML and BioC JSON
+//             the "identifier" infon, with linkscope_score, linkscope_rank, linkscope_linker and
 //             linkscope_fingerprint
 //             (and linkscope_candidate_R / linkscope_score_R for the K best with --top K, and
 //             linkscope_part_P for each part of a composite mention);
+//   BigBio    "normalized" (and "linkscope_candidates" with --top K or --keep-gold);
 //   brat      the normalization (N) lines.
 // Shards (the command lines packaging/slurm and the tests use):
 //
@@ -19,7 +22,7 @@
 //                                                    and SLURM_ARRAY_TASK_COUNT (or MAX - MIN + 1)
 //   linkscope-cli merge-shards DIR --out FILE        the N parts as one `link` run writes them
 //
-// A shard writes DIR/shard-IIIII-of-NNNNN.{pubtator,bioc.xml} and then its manifest
+// A shard writes DIR/shard-IIIII-of-NNNNN.{pubtator,bioc.xml,bioc.json,bigbio.jsonl}, then its manifest
 // DIR/shard-IIIII-of-NNNNN.json (link_shards.h), each atomically; a rerun skips a shard whose
 // manifest is complete and matches. Parts are cut at document starts (document_chunk_reader.h).
 //
@@ -48,6 +51,7 @@
 #include "corpus/brat_writer.h"
 #include "corpus/corpus_chunk_source.h"
 #include "corpus/corpus_format.h"
+#include "corpus/json_chunk_writers.h"
 #include "corpus/link_column.h"
 #include "corpus/pubtator_chunk_writer.h"
 #include "curation/corpus_linking.h"
@@ -113,6 +117,19 @@ BioCInfons infonsOf(const curation::MentionLink& link, const std::string& linker
     return infons;
 }
 
+// The BigBio "linkscope_candidates" of one mention's link: with --top K (K > 1) its K best, with
+// --keep-gold the prediction beside the gold "normalized"; each id of a candidate is an entry with
+// the candidate's score. A NIL prediction is the one entry "-1".
+std::vector<BigBioCandidate> candidatesOf(const curation::MentionLink& link, std::size_t top, bool keepGold) {
+    std::vector<BigBioCandidate> out;
+    if (top <= 1 && !keepGold) return out;
+    const double best = link.candidates.empty() ? 0.0 : link.candidates.front().score;
+    if (link.nil) return {BigBioCandidate{"-1", best}};
+    for (const curation::LinkCandidate& candidate : link.candidates)
+        for (const std::string& id : candidate.ids) out.push_back(BigBioCandidate{id, candidate.score});
+    return out;
+}
+
 // The counts a run prints and a shard manifest records.
 struct LinkTotals {
     std::size_t documents = 0;
@@ -158,31 +175,39 @@ std::string sourceNameOf(const std::filesystem::path& input) {
 class LinkedOutput {
 public:
     using Infons = std::function<BioCInfons(const curation::MentionLink&)>;
+    using Candidates = std::function<std::vector<BigBioCandidate>(const curation::MentionLink&)>;
 
     LinkedOutput(CorpusFormat format, const std::filesystem::path& target, const std::string& source)
         : format_(format), target_(target) {
-        if (format == CorpusFormat::PubTator) {
+        BioCWriteOptions options;
+        options.source = source;
+        if (format == CorpusFormat::PubTator)
             pubtator_.emplace(target);
-        } else if (format == CorpusFormat::BioC) {
-            BioCWriteOptions options;
-            options.source = source;
+        else if (format == CorpusFormat::BioC)
             bioc_.emplace(target, options);
-        } else if (format != CorpusFormat::Brat) {
-            throw Error("link: " + std::string(corpusFormatName(format)) + " is not written by link yet");
-        }
+        else if (format == CorpusFormat::BioCJson)
+            biocJson_.emplace(target, options);
+        else if (format == CorpusFormat::BigBio)
+            bigbio_.emplace(target);
     }
 
-    void write(const CorpusChunk& chunk, const curation::CorpusLinks& links, const Infons& infons, bool keepGold) {
+    void write(const CorpusChunk& chunk, const curation::CorpusLinks& links, const Infons& infons,
+               const Candidates& candidates, bool keepGold) {
         const Corpus& corpus = chunk.corpus;
         if (corpus.empty()) {
             if (pubtator_) pubtator_->write(corpus, chunk.atStart, chunk.atEnd);
             return;
         }
+        const auto infonsOfMention = [&](std::size_t d, std::size_t m) { return infons(links.links[d][m]); };
         if (pubtator_) {
             pubtator_->write(curation::withLinks(corpus, links), chunk.atStart, chunk.atEnd);
         } else if (bioc_) {
-            bioc_->write(keepGold ? corpus : curation::withLinks(corpus, links),
-                         [&](std::size_t d, std::size_t m) { return infons(links.links[d][m]); });
+            bioc_->write(keepGold ? corpus : curation::withLinks(corpus, links), infonsOfMention);
+        } else if (biocJson_) {
+            biocJson_->write(keepGold ? corpus : curation::withLinks(corpus, links), infonsOfMention);
+        } else if (bigbio_) {
+            bigbio_->write(keepGold ? corpus : curation::withLinks(corpus, links),
+                           [&](std::size_t d, std::size_t m) { return candidates(links.links[d][m]); });
         } else {
             const BratExportSummary summary = writeBrat(curation::withLinks(corpus, links), target_);
             brat.relations += summary.relationsLeftOut;
@@ -193,11 +218,35 @@ public:
     void commit() {
         if (pubtator_) pubtator_->commit();
         if (bioc_) bioc_->commit();
+        if (biocJson_) biocJson_->commit();
+        if (bigbio_) bigbio_->commit();
     }
-    std::uint64_t bytes() const { return pubtator_ ? pubtator_->bytes() : bioc_ ? bioc_->bytes() : 0; }
-    std::uint32_t crc32() const { return pubtator_ ? pubtator_->crc32() : bioc_ ? bioc_->crc32() : 0; }
-    std::size_t headerBytes() const { return bioc_ ? bioc_->headerBytes() : 0; }
-    std::size_t footerBytes() const { return bioc_ ? bioc_->footerBytes() : 0; }
+    std::uint64_t bytes() const {
+        return pubtator_   ? pubtator_->bytes()
+               : bioc_     ? bioc_->bytes()
+               : biocJson_ ? biocJson_->bytes()
+               : bigbio_   ? bigbio_->bytes()
+                           : 0;
+    }
+    std::uint32_t crc32() const {
+        return pubtator_   ? pubtator_->crc32()
+               : bioc_     ? bioc_->crc32()
+               : biocJson_ ? biocJson_->crc32()
+               : bigbio_   ? bigbio_->crc32()
+                           : 0;
+    }
+    std::size_t headerBytes() const { return bioc_ ? bioc_->headerBytes() : biocJson_ ? biocJson_->headerBytes() : 0; }
+    std::size_t footerBytes() const { return bioc_ ? bioc_->footerBytes() : biocJson_ ? biocJson_->footerBytes() : 0; }
+    /// What BigBio could not hold, summed over the chunks ("" when nothing).
+    std::string leftOutNote() const {
+        if (bigbio_) {
+            const BigBioExportSummary& summary = bigbio_->summary();
+            if (summary.complete()) return {};
+            return " (BigBio cannot hold " + std::to_string(summary.relationsLeftOut) + " document relations and " +
+                   std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out)";
+        }
+        return brat.note();
+    }
 
     BratLeftOut brat;
 
@@ -206,6 +255,8 @@ private:
     std::filesystem::path target_;
     std::optional<PubTatorChunkWriter> pubtator_;
     std::optional<BioCChunkWriter> bioc_;
+    std::optional<BioCJsonChunkWriter> biocJson_;
+    std::optional<BigBioChunkWriter> bigbio_;
 };
 
 // Whether the shard's manifest says it was linked from this input, with this linker's arguments
@@ -231,16 +282,17 @@ bool alreadyLinked(const std::filesystem::path& folder, CorpusPart shard, const 
 void runLink(LinkArguments args) {
     const std::optional<CorpusFormat> named = corpusFormatFromName(args.corpusOptions.format);
     const CorpusFormat format = named ? *named : detectCorpusFormat(args.corpus);
-    if (args.keepGold && format != CorpusFormat::BioC)
-        throw Error("--keep-gold needs a BioC corpus (its prediction goes to the linkscope_identifier infon); " +
-                    std::string(corpusFormatName(format)) + " has one id column per mention");
-    if (args.top > 1 && format != CorpusFormat::BioC)
+    const bool keepsCandidates =
+        format == CorpusFormat::BioC || format == CorpusFormat::BioCJson || format == CorpusFormat::BigBio;
+    if (args.keepGold && !keepsCandidates)
+        throw Error(
+            "--keep-gold needs a BioC corpus, XML or JSON, or a BigBio one (the prediction is written "
+            "beside the gold id); " +
+            std::string(corpusFormatName(format)) + " has one id column per mention");
+    if (args.top > 1 && !keepsCandidates)
         std::cerr << "note: --top " << args.top << ": " << corpusFormatName(format)
                   << " keeps one link per mention; the best is written\n";
 
-    if (format != CorpusFormat::PubTator && format != CorpusFormat::BioC && format != CorpusFormat::Brat)
-        throw Error(args.corpus.string() + ": link does not stream a " + std::string(corpusFormatName(format)) +
-                    " corpus yet (PubTator, BioC XML and brat are read a chunk of documents at a time)");
     std::optional<CorpusPart> shard;
     std::filesystem::path target = args.out;
     nlohmann::json settings = {{"top", args.top},
@@ -300,6 +352,7 @@ void runLink(LinkArguments args) {
         output.write(
             chunk, links,
             [&](const curation::MentionLink& link) { return infonsOf(link, linker, fingerprint, args.keepGold); },
+            [&](const curation::MentionLink& link) { return candidatesOf(link, args.top, args.keepGold); },
             args.keepGold);
         before = after;
     }
@@ -310,7 +363,7 @@ void runLink(LinkArguments args) {
     output.commit();
     progress.finish();
 
-    std::string written = target.string() + output.brat.note();
+    std::string written = target.string() + output.leftOutNote();
     std::cout << totals.mentions << " mentions: " << totals.linked << " linked, " << totals.withoutCandidate()
               << " without a candidate, " << totals.nilBelow << " NIL under --nil-below, " << totals.unranked
               << " not ranked -> " << written << '\n';
@@ -345,13 +398,15 @@ void runLink(LinkArguments args) {
 void addLinkCommand(CLI::App& app) {
     auto args = std::make_shared<LinkArguments>();
     CLI::App* cmd = app.add_subcommand(
-        "link", "Link every mention of a corpus (PubTator, BioC XML or brat; written in the format read)");
-    cmd->add_option("--corpus", args->corpus, "The corpus to link: PubTator, BioC XML or a brat folder")
+        "link",
+        "Link every mention of a corpus (PubTator, BioC XML or JSON, BigBio or brat; written in the format read)");
+    cmd->add_option("--corpus", args->corpus,
+                    "The corpus to link: PubTator, BioC XML, BioC JSON, BigBio JSON lines or a brat folder")
         ->required()
         ->check(CLI::ExistingPath);
     cmd->add_option("--corpus-format", args->corpusOptions.format,
                     "Format of --corpus, --train and --dev (default: detected); the output has the same")
-        ->check(CLI::IsMember({"auto", "pubtator", "bioc", "brat"}));
+        ->check(CLI::IsMember({"auto", "pubtator", "bioc", "bioc-json", "bigbio", "brat"}));
     cmd->add_option("--kb", args->data.kb, "Vocabulary: MEDIC / BioSyn dictionary, CTD TSV or UMLS MRCONSO.RRF")
         ->required()
         ->check(CLI::ExistingFile);
@@ -368,9 +423,11 @@ void addLinkCommand(CLI::App& app) {
     args->linker.addOptions(*cmd);
     cmd->add_option("--out", args->out, "Output file (a folder for brat)")->required();
     cmd->add_flag("--keep-gold", args->keepGold,
-                  "BioC: keep the corpus' identifier infon and write the link as linkscope_identifier");
+                  "BioC: keep the corpus' identifier infon and write the link as linkscope_identifier; "
+                  "BigBio: keep \"normalized\" and write the link as linkscope_candidates");
     cmd->add_option("--nil-below", args->nilBelow, "Write NIL (-1) for a mention whose best score is below S");
-    cmd->add_option("--top", args->top, "BioC: write the K best candidates with their scores as infons")
+    cmd->add_option("--top", args->top,
+                    "BioC: write the K best candidates with their scores as infons; BigBio: as linkscope_candidates")
         ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
         ->capture_default_str();
     cmd->add_option("--shard", args->shard,

@@ -82,8 +82,10 @@ std::string shardStem(CorpusPart part) { return "shard-" + partNumber(part.index
 std::string partExtension(CorpusFormat format) {
     if (format == CorpusFormat::PubTator) return "pubtator";
     if (format == CorpusFormat::BioC) return "bioc.xml";
+    if (format == CorpusFormat::BioCJson) return "bioc.json";
+    if (format == CorpusFormat::BigBio) return "bigbio.jsonl";
     throw Error("--shard: a " + std::string(corpusFormatName(format)) +
-                " corpus is not split into parts (PubTator and BioC XML files are)");
+                " corpus is not split into parts (PubTator, BioC XML, BioC JSON and BigBio files are)");
 }
 
 std::filesystem::path partPath(const std::filesystem::path& folder, CorpusPart part, CorpusFormat format) {

@@ -2,7 +2,8 @@
 // What `link --shard` and `merge-shards` share: the shard argument, the names of a shard's files
 // in the output folder, and its manifest.
 //
-//   DIR/shard-IIIII-of-NNNNN.pubtator (or .bioc.xml)   the part, as `link` writes the format
+//   DIR/shard-IIIII-of-NNNNN.pubtator (.bioc.xml, .bioc.json, .bigbio.jsonl)
+//                                                      the part, as `link` writes the format
 //   DIR/shard-IIIII-of-NNNNN.json                      the manifest, written after the part
 //
 // Both are written atomically (util/atomic_file.h): a task killed while writing leaves at most a
@@ -11,13 +12,15 @@
 //   shard, shards              I and N (I from 0)
 //   input                      path, size, mtimeNs (what merge-shards compares), compressed
 //   range                      the part's bytes of the input (decompressed): count and CRC-32
-//   corpusFormat               pubtator | bioc
+//                              (BioC JSON: of its documents' JSON texts)
+//   corpusFormat               pubtator | bioc | bioc-json | bigbio
 //   linker                     description and fingerprint (the dictionary's, the model's)
 //   linkerArguments            the command's words that choose the linker, with the size and
 //                              time of each file they name: what a rerun compares before it
 //                              builds the linker
 //   settings                   top, nilBelow, keepGold, format
-//   part                       file name, bytes, CRC-32, headerBytes/footerBytes (BioC), documents
+//   part                       file name, bytes, CRC-32, headerBytes/footerBytes (BioC XML and
+//                              JSON), documents
 //   counts                     documents, mentions, linked, nilBelow, withoutCandidate, unranked
 //   command                    the command line
 //   complete                   true
@@ -41,7 +44,7 @@ CorpusPart parseShard(const std::string& argument);
 
 /// "shard-00003-of-00010"
 std::string shardStem(CorpusPart part);
-/// "pubtator", "bioc.xml"; Error for a format that shards do not take.
+/// "pubtator", "bioc.xml", "bioc.json", "bigbio.jsonl"; Error for a format that shards do not take.
 std::string partExtension(CorpusFormat format);
 std::filesystem::path partPath(const std::filesystem::path& folder, CorpusPart part, CorpusFormat format);
 std::filesystem::path manifestPath(const std::filesystem::path& folder, CorpusPart part);

@@ -11,7 +11,10 @@
 // Joining: PubTator parts are documents separated by one blank line (part 0 starts with the
 // input's leading blank lines, the part that ends the input ends with its trailing ones): a blank
 // line goes between two parts that hold documents. BioC parts are whole collections: part 0's
-// header, every part's documents, then the closing tag. A PMID that two shards hold is written
+// header, every part's documents, then the closing tag. BioC JSON parts likewise: part 0's header,
+// the documents (one a line) joined with the separator the chunk writers write
+// (kBioCJsonDocumentSeparator), the last part's footer. BigBio parts are whole lines, joined as
+// they are. A PMID that two shards hold is written
 // once, the first copy, as one run writes it (each task leaves out its own repeats).
 // Memory: a line and one PMID per document.
 #include <CLI/CLI.hpp>
@@ -31,6 +34,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "corpus/bioc_json_writer.h"
 #include "corpus/corpus_format.h"
 #include "corpus/pubtator_lines.h"
 #include "link_shards.h"
@@ -62,7 +66,8 @@ std::string nameOf(std::size_t index, std::size_t count, const std::filesystem::
 
 // The N of the shards in the folder; Error when there are none or several.
 std::size_t shardCount(const std::filesystem::path& folder) {
-    static const std::regex shardFile(R"(shard-(\d{5})-of-(\d{5})\.(json|pubtator|bioc\.xml))");
+    static const std::regex shardFile(
+        R"(shard-(\d{5})-of-(\d{5})\.(json|pubtator|bioc\.xml|bioc\.json|bigbio\.jsonl))");
     std::map<std::size_t, std::string> counts;  // N -> a file of it
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         std::smatch match;
@@ -167,6 +172,7 @@ public:
     explicit RepeatFilter(std::ostream& out) : out_(out) {}
     std::size_t dropped = 0;
     std::string example;
+    std::size_t written() const noexcept { return written_; }
 
     void pubTator(std::string_view line) {
         if (line.empty()) {
@@ -187,6 +193,18 @@ public:
     }
     void finishPubTator() {
         for (std::size_t i = 0; i < blankLines_; ++i) out_.put('\n');  // the input's trailing blank lines
+    }
+
+    // A BioC JSON document line (its separator's ',' taken off) or a BigBio line: both start
+    // with the document's id, {"id":"PMID", as the JSON writers write it.
+    void jsonLine(std::string_view line, std::string_view separator) {
+        constexpr std::string_view kId = "{\"id\":\"";
+        if (line.starts_with(kId)) {
+            const std::size_t end = line.find('"', kId.size());
+            if (end != std::string_view::npos && seen(std::string(line.substr(kId.size(), end - kId.size())))) return;
+        }
+        if (written_++ > 0) out_.write(separator.data(), static_cast<std::streamsize>(separator.size()));
+        out_.write(line.data(), static_cast<std::streamsize>(line.size()));
     }
 
     void bioc(std::string_view line) {
@@ -243,7 +261,9 @@ void runMergeShards(const MergeArguments& args) {
         requireSame(shards[0], shards[i], i, count, "linker", "with another linker (model, KB or dictionary)");
         requireSame(shards[0], shards[i], i, count, "settings", "with other settings");
     }
-    const bool bioc = shards[0].manifest.at("corpusFormat") == "bioc";
+    const std::string format = shards[0].manifest.at("corpusFormat").get<std::string>();
+    const bool bioc = format == "bioc";
+    const bool biocJson = format == "bioc-json";
     std::size_t documents = 0;
     std::size_t mentions = 0;
     std::size_t linked = 0;
@@ -252,7 +272,7 @@ void runMergeShards(const MergeArguments& args) {
         mentions += shard.manifest.at("counts").value("mentions", std::size_t{0});
         linked += shard.manifest.at("counts").value("linked", std::size_t{0});
     }
-    if (documents == 0 && !bioc)
+    if (documents == 0 && !bioc && !biocJson)
         throw Error(args.folder.string() + ": the shards hold no documents (the input has none)");
 
     AtomicFileWriter writer(args.out);
@@ -265,6 +285,22 @@ void runMergeShards(const MergeArguments& args) {
                         [&](std::string_view line) { repeats.bioc(line); });
         const Shard& last = shards.back();
         copyRange(last.part, last.bytes - last.footerBytes, last.bytes, out);
+    } else if (biocJson) {
+        // A part's documents end with the footer's first byte, a line break.
+        copyRange(shards[0].part, 0, shards[0].headerBytes, out);
+        for (const Shard& shard : shards)
+            if (shard.documents > 0)
+                forEachLine(shard.part, shard.headerBytes, shard.bytes - shard.footerBytes + 1,
+                            [&](std::string_view line) {
+                                if (line.ends_with(',')) line.remove_suffix(1);
+                                repeats.jsonLine(line, kBioCJsonDocumentSeparator);
+                            });
+        const Shard& last = shards.back();
+        copyRange(last.part, last.bytes - last.footerBytes, last.bytes, out);
+    } else if (format == "bigbio") {
+        for (const Shard& shard : shards)
+            forEachLine(shard.part, 0, shard.bytes, [&](std::string_view line) { repeats.jsonLine(line, "\n"); });
+        if (repeats.written() > 0) out.put('\n');
     } else {
         for (const Shard& shard : shards)
             forEachLine(shard.part, 0, shard.bytes, [&](std::string_view line) { repeats.pubTator(line); });

@@ -1,6 +1,10 @@
 #include "corpus/bioc_json_reader.h"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <limits>
+#include <system_error>
 #include <utility>
 
 #include "corpus/bioc_json_scanner.h"
@@ -334,8 +338,21 @@ Document parseBioCJsonDocument(std::string_view json, const std::string& file, s
     return DocumentParser(file, line, leftOut).parse(json);
 }
 
-BioCJsonDocumentReader::BioCJsonDocumentReader(const std::filesystem::path& path)
-    : scanner_(std::make_unique<BioCJsonScanner>(path)) {}
+BioCJsonDocumentReader::BioCJsonDocumentReader(const std::filesystem::path& path, CorpusPart part)
+    : scanner_(std::make_unique<BioCJsonScanner>(path)), part_(part) {
+    if (part.count == 0 || part.index >= part.count)
+        throw Error("part " + std::to_string(part.index) + " of " + std::to_string(part.count) +
+                    ": the part must be below the number of parts");
+    std::error_code ec;
+    fileBytes_ = std::filesystem::file_size(path, ec);
+    if (ec) fileBytes_ = 0;
+    const auto bound = [this](std::size_t index) {
+        return static_cast<std::uint64_t>(static_cast<unsigned __int128>(fileBytes_) * index / part_.count);
+    };
+    low_ = bound(part.index);
+    high_ = part.index + 1 == part.count ? std::numeric_limits<std::uint64_t>::max() : bound(part.index + 1);
+    key_ = low_;
+}
 
 BioCJsonDocumentReader::~BioCJsonDocumentReader() = default;
 
@@ -368,16 +385,30 @@ void BioCJsonDocumentReader::readMember(const std::string& key, const std::strin
 
 std::optional<Document> BioCJsonDocumentReader::next() {
     BioCJsonScanner::Piece piece;
-    while (scanner_->next(piece)) {
+    while (!done_ && scanner_->next(piece)) {
         if (piece.kind == BioCJsonScanner::Piece::Kind::Member) {
             readMember(piece.key, piece.json, piece.line);
             continue;
         }
+        if (piece.positionKey < low_) continue;
+        if (piece.positionKey >= high_) break;  // that document and those after it: later parts
         ++documents_;
+        key_ = piece.positionKey;
+        bytesRead_ += piece.json.size();
+        crc_ = static_cast<std::uint32_t>(
+            ::crc32_z(crc_, reinterpret_cast<const Bytef*>(piece.json.data()), piece.json.size()));
         return parseBioCJsonDocument(piece.json, fileName(), piece.line, leftOut_);
     }
-    if (documents_ == 0) throw ParseError(fileName(), 0, "the collection holds no documents");
+    done_ = true;
+    if (documents_ == 0 && part_.count == 1) throw ParseError(fileName(), 0, "the collection holds no documents");
     return std::nullopt;
+}
+
+double BioCJsonDocumentReader::fraction() const noexcept {
+    if (done_) return 1.0;
+    const std::uint64_t last = std::min(high_, fileBytes_);
+    if (last <= low_) return 0.0;
+    return static_cast<double>(std::clamp(key_, low_, last) - low_) / static_cast<double>(last - low_);
 }
 
 std::vector<Diagnostic> BioCJsonDocumentReader::diagnostics() const {

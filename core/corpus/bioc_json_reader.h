@@ -26,6 +26,7 @@
 // has no place in a Document (other infons and keys, document-level annotations' extra fields,
 // relation nodes) is reported once per kind as a Diagnostic, never dropped silently.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "corpus/corpus.h"
+#include "corpus/document_chunk_reader.h"
 #include "corpus/left_out_tally.h"
 
 namespace linkscope {
@@ -55,16 +57,26 @@ struct BioCJsonCollection {
 /// Reads a BioC JSON file one document at a time (for `link`, which streams).
 /// Memory: one document's text (at most kMaxBioCJsonValueBytes) and its parsed tree, whatever
 /// the file's size. A FIFO, device or folder is refused without waiting (util/input_file.h).
+///
+/// A part I of N (shards) holds the documents whose position key (BioCJsonScanner::Piece) lies
+/// in [I*size/N, (I+1)*size/N), size being the file as stored, as DocumentChunkReader cuts the
+/// other formats. A JSON collection cannot be entered in the middle: the documents before the
+/// part are scanned, not parsed.
 class BioCJsonDocumentReader {
 public:
-    explicit BioCJsonDocumentReader(const std::filesystem::path& path);
+    explicit BioCJsonDocumentReader(const std::filesystem::path& path, CorpusPart part = {});
     ~BioCJsonDocumentReader();
     BioCJsonDocumentReader(const BioCJsonDocumentReader&) = delete;
     BioCJsonDocumentReader& operator=(const BioCJsonDocumentReader&) = delete;
 
-    /// The next document; nullopt at the end of the collection, which then must have held at
-    /// least one document (else ParseError).
+    /// The next document of the part; nullopt at its end. The whole collection (one part) must
+    /// have held at least one document (else ParseError).
     std::optional<Document> next();
+    /// The JSON text of the part's documents returned so far: bytes and CRC-32 (zlib's).
+    std::uint64_t bytesRead() const noexcept { return bytesRead_; }
+    std::uint32_t crc32() const noexcept { return crc_; }
+    /// How far the part is read, 0..1 (by the position keys).
+    double fraction() const noexcept;
     /// source, date and key read so far (they usually come before the documents).
     const BioCJsonCollection& collection() const noexcept { return collection_; }
     /// One Diagnostic per kind of thing left out so far.
@@ -78,6 +90,14 @@ private:
     BioCJsonCollection collection_;
     LeftOutTally leftOut_;
     std::size_t documents_ = 0;
+    CorpusPart part_;
+    std::uint64_t fileBytes_ = 0;
+    std::uint64_t low_ = 0;   // position keys of the part: [low_, high_)
+    std::uint64_t high_ = 0;  // UINT64_MAX for the last part
+    std::uint64_t key_ = 0;   // of the latest document returned
+    bool done_ = false;
+    std::uint64_t bytesRead_ = 0;
+    std::uint32_t crc_ = 0;
 };
 
 /// Reads one BioC JSON file (plain or .gz). Corpus::name is the file name without extensions.

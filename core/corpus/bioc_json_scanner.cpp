@@ -27,6 +27,8 @@ struct BioCJsonScanner::State {
     std::array<char, 1 << 16> buffer{};
     std::size_t position = 0;
     std::size_t filled = 0;
+    std::uint64_t bufferOffset = 0;  // decompressed bytes before buffer[0]
+    std::uint64_t bufferKey = 0;     // the stored bytes read when the buffer was filled
     std::size_t line = 1;
     bool atStart = true;
     Where where = Where::Start;
@@ -40,6 +42,8 @@ struct BioCJsonScanner::State {
         if (position == filled) {
             const int read = gzread(file.get(), buffer.data(), static_cast<unsigned>(buffer.size()));
             if (read < 0) fail("cannot read the file (damaged gzip data?)");
+            bufferOffset += filled;
+            bufferKey = static_cast<std::uint64_t>(gzoffset(file.get()));
             filled = static_cast<std::size_t>(read);
             position = 0;
             if (filled == 0) return -1;
@@ -59,6 +63,9 @@ struct BioCJsonScanner::State {
         if (c == '\n') ++line;
         return c;
     }
+
+    // The position key of the next byte (BioCJsonScanner::Piece::positionKey).
+    std::uint64_t positionKey() const { return gzdirect(file.get()) ? bufferOffset + position : bufferKey; }
 
     static bool blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -200,6 +207,8 @@ bool BioCJsonScanner::next(Piece& piece) {
                 }
                 piece.kind = Piece::Kind::Member;
                 piece.key = std::move(key);
+                s.skipBlanks();
+                piece.positionKey = s.positionKey();
                 piece.json = s.copyValue(1, piece.line);
                 s.where = Where::AfterMember;
                 return true;
@@ -222,6 +231,8 @@ bool BioCJsonScanner::next(Piece& piece) {
             case Where::Documents: {
                 piece.kind = Piece::Kind::Document;
                 piece.key = "documents";
+                s.skipBlanks();
+                piece.positionKey = s.positionKey();
                 piece.json = s.copyValue(2, piece.line);
                 s.where = Where::AfterDocument;
                 return true;

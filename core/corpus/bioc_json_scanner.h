@@ -9,6 +9,7 @@
 // top of the file) and its size (maxValueBytes). Everything else (syntax inside a value, UTF-8
 // in strings) is left to the parser of the piece, whose errors name the file's line.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -37,6 +38,10 @@ public:
         std::string key;       ///< the member's key (decoded); "documents" for a document
         std::string json;      ///< the value's JSON text as written
         std::size_t line = 0;  ///< 1-based line of the value's first byte
+        /// Where the value starts, for cutting the file into parts: in a plain file its byte
+        /// offset; in a gzip file the compressed bytes read when the block holding it was
+        /// decompressed (the same for every reader of the file). Grows through the file.
+        std::uint64_t positionKey = 0;
     };
 
     /// The next piece, in file order; false after the collection's closing brace (only blanks may

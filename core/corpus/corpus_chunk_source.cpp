@@ -1,9 +1,12 @@
 #include "corpus/corpus_chunk_source.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
+#include "corpus/bioc_json_reader.h"
 #include "corpus/brat_reader.h"
+#include "corpus/duplicate_documents.h"
 #include "corpus/raw_chunk_parser.h"
 
 namespace linkscope {
@@ -11,19 +14,22 @@ namespace {
 
 // Notes are kept once per message; past this many distinct ones the rest are counted only.
 constexpr std::size_t kMaxNotes = 1000;
+// What readBigBio says of a file without a document.
+constexpr const char* kNoBigBioDocument = "empty file (no BigBio document)";
 
 }  // namespace
 
 CorpusChunkSource::CorpusChunkSource(const std::filesystem::path& input, CorpusFormat format, CorpusPart part,
                                      std::size_t chunkBytes)
     : input_(input), format_(format), part_(part), chunkBytes_(std::max<std::size_t>(1, chunkBytes)) {
-    if (format == CorpusFormat::PubTator || format == CorpusFormat::BioC) {
+    if (format == CorpusFormat::PubTator || format == CorpusFormat::BioC || format == CorpusFormat::BigBio) {
         reader_ = std::make_unique<DocumentChunkReader>(input, format, part, chunkBytes_);
         return;
     }
-    if (format != CorpusFormat::Brat)
-        throw Error(input.string() + ": " + std::string(corpusFormatName(format)) +
-                    " is not streamed yet (read in chunks of documents); PubTator, BioC XML and brat are");
+    if (format == CorpusFormat::BioCJson) {
+        json_ = std::make_unique<BioCJsonDocumentReader>(input, part);
+        return;
+    }
     if (part.count != 1)
         throw Error(input.string() + ": a brat folder is not split into parts (it is one file pair per document)");
     std::error_code ec;
@@ -83,6 +89,7 @@ void CorpusChunkSource::keepNew(Corpus& corpus) {
 bool CorpusChunkSource::next(CorpusChunk& chunk) {
     if (finished_) return false;
     if (format_ == CorpusFormat::Brat) return nextBrat(chunk);
+    if (json_) return nextBioCJson(chunk);
     RawChunk raw;
     if (!reader_->next(raw)) {
         finished_ = true;
@@ -90,6 +97,7 @@ bool CorpusChunkSource::next(CorpusChunk& chunk) {
         if (gaveChunk_ || part_.count != 1) return false;
         if (format_ == CorpusFormat::PubTator)
             throw ParseError(input_.string(), 0, "no documents (expected PMID|t|title lines)");
+        if (format_ == CorpusFormat::BigBio) throw ParseError(input_.string(), 0, kNoBigBioDocument);
         raw.atStart = raw.atEnd = true;
         raw.firstLine = 1;
         chunk.corpus = parseBioCChunk(reader_->header(), raw, input_.string());
@@ -99,12 +107,37 @@ bool CorpusChunkSource::next(CorpusChunk& chunk) {
     }
     gaveChunk_ = true;
     chunk.corpus = format_ == CorpusFormat::PubTator ? parsePubTatorChunk(raw, input_.string())
+                   : format_ == CorpusFormat::BigBio ? parseBigBioChunk(raw, input_.string())
                                                      : parseBioCChunk(reader_->header(), raw, input_.string());
     chunk.atStart = raw.atStart;
     chunk.atEnd = raw.atEnd;
     keepNew(chunk.corpus);
     if (raw.atEnd && format_ == CorpusFormat::PubTator && documents_ == 0 && part_.count == 1)
         throw ParseError(input_.string(), 0, "no documents (expected PMID|t|title lines)");
+    if (raw.atEnd && format_ == CorpusFormat::BigBio && documents_ == 0 && part_.count == 1)
+        throw ParseError(input_.string(), 0, kNoBigBioDocument);
+    return true;
+}
+
+bool CorpusChunkSource::nextBioCJson(CorpusChunk& chunk) {
+    chunk.corpus = Corpus("chunk");
+    chunk.corpus.sourceFiles.push_back(input_.string());
+    chunk.atStart = !gaveChunk_;
+    chunk.atEnd = false;
+    const std::uint64_t start = json_->bytesRead();
+    while (json_->bytesRead() - start < chunkBytes_) {
+        std::optional<Document> document = json_->next();
+        if (!document) {
+            finished_ = true;
+            chunk.atEnd = true;
+            chunk.corpus.diagnostics = json_->diagnostics();
+            break;
+        }
+        addKeepingFirstCopy(chunk.corpus, std::move(*document));
+    }
+    if (chunk.corpus.empty() && chunk.atEnd && gaveChunk_ && chunk.corpus.diagnostics.empty()) return false;
+    gaveChunk_ = true;
+    keepNew(chunk.corpus);
     return true;
 }
 
@@ -132,11 +165,16 @@ bool CorpusChunkSource::nextBrat(CorpusChunk& chunk) {
 
 double CorpusChunkSource::fraction() const noexcept {
     if (reader_) return reader_->fraction();
+    if (json_) return json_->fraction();
     return annFiles_.empty() ? 1.0 : static_cast<double>(nextAnn_) / static_cast<double>(annFiles_.size());
 }
 
-std::uint64_t CorpusChunkSource::bytesRead() const noexcept { return reader_ ? reader_->bytesReturned() : 0; }
-std::uint32_t CorpusChunkSource::crc32() const noexcept { return reader_ ? reader_->crc32() : 0; }
+std::uint64_t CorpusChunkSource::bytesRead() const noexcept {
+    return reader_ ? reader_->bytesReturned() : json_ ? json_->bytesRead() : 0;
+}
+std::uint32_t CorpusChunkSource::crc32() const noexcept {
+    return reader_ ? reader_->crc32() : json_ ? json_->crc32() : 0;
+}
 
 const std::string& CorpusChunkSource::header() const noexcept {
     static const std::string none;

@@ -3,6 +3,8 @@
 // memory holds one chunk and not the corpus (linkscope-cli link):
 //  - PubTator and BioC XML files (plain or gzip): DocumentChunkReader cuts the bytes, each chunk
 //    is parsed by the file's own reader (raw_chunk_parser.h), and a part of N can be read alone;
+//  - BigBio JSON lines (plain or gzip): as PubTator, a line being a document (parseBigBioChunk);
+//  - BioC JSON (plain or gzip): BioCJsonDocumentReader, a document at a time, of a part too;
 //  - a brat folder: its .ann files in file-name order (as readBrat), a chunk of file pairs at a
 //    time; not split into parts.
 // The documents are those the whole-file reader gives, in the same order: a PMID read a second
@@ -24,6 +26,8 @@
 
 namespace linkscope {
 
+class BioCJsonDocumentReader;
+
 struct CorpusChunk {
     Corpus corpus;
     bool atStart = false;  ///< the chunk starts the input (PubTator: its leading blank lines count)
@@ -32,8 +36,7 @@ struct CorpusChunk {
 
 class CorpusChunkSource {
 public:
-    /// Error for a format that is not read in chunks ("not streamed yet"), or a brat folder
-    /// asked for a part of several.
+    /// Error for a brat folder asked for a part of several.
     CorpusChunkSource(const std::filesystem::path& input, CorpusFormat format, CorpusPart part, std::size_t chunkBytes);
     ~CorpusChunkSource();
     CorpusChunkSource(const CorpusChunkSource&) = delete;
@@ -46,7 +49,8 @@ public:
     /// What the readers noted since the last call (each message once).
     std::vector<Diagnostic> takeNotes();
 
-    /// PubTator and BioC: the bytes of the part read so far (decompressed) and their CRC-32.
+    /// The bytes of the part read so far (decompressed) and their CRC-32 (BioC JSON: of its
+    /// documents' JSON texts; brat: none).
     std::uint64_t bytesRead() const noexcept;
     std::uint32_t crc32() const noexcept;
     /// BioC: the bytes before the first document (DocumentChunkReader::header()).
@@ -55,6 +59,7 @@ public:
 
 private:
     bool nextBrat(CorpusChunk& chunk);
+    bool nextBioCJson(CorpusChunk& chunk);
     void keepNew(Corpus& corpus);
     void note(Diagnostic diagnostic);
 
@@ -63,6 +68,7 @@ private:
     CorpusPart part_;
     std::size_t chunkBytes_;
     std::unique_ptr<DocumentChunkReader> reader_;
+    std::unique_ptr<BioCJsonDocumentReader> json_;
     std::vector<std::filesystem::path> annFiles_;  // brat
     std::size_t nextAnn_ = 0;
     bool gaveChunk_ = false;

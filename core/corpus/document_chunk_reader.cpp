@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "corpus/bigbio_reader.h"
 #include "corpus/pubtator_lines.h"
 #include "util/error.h"
 #include "util/input_file.h"
@@ -85,7 +86,7 @@ private:
 DocumentChunkReader::DocumentChunkReader(const std::filesystem::path& path, CorpusFormat format, CorpusPart part,
                                          std::size_t chunkBytes)
     : format_(format), part_(part), chunkBytes_(std::max<std::size_t>(1, chunkBytes)), name_(path.string()) {
-    if (format != CorpusFormat::PubTator && format != CorpusFormat::BioC)
+    if (format != CorpusFormat::PubTator && format != CorpusFormat::BioC && format != CorpusFormat::BigBio)
         throw Error(name_ + ": " + std::string(corpusFormatName(format)) + " is not read in chunks of documents");
     if (part.count == 0 || part.index >= part.count)
         throw Error("part " + std::to_string(part.index) + " of " + std::to_string(part.count) +
@@ -150,6 +151,11 @@ void DocumentChunkReader::readHeader(const std::filesystem::path& path) {
 
 bool DocumentChunkReader::fill() {
     if (eof_) return false;
+    // What is held is one chunk and the document after it; a BigBio line is bounded.
+    if (format_ == CorpusFormat::BigBio && buffer_.size() > chunkBytes_ + kMaxBigBioLineBytes + kBlockBytes)
+        throw ParseError(name_, 0,
+                         "a line longer than " + std::to_string(kMaxBigBioLineBytes >> 20) +
+                             " MiB: more than a BigBio document (one line) may hold");
     const std::size_t old = buffer_.size();
     buffer_.resize(old + kBlockBytes);
     const std::size_t n = source_->read(buffer_.data() + old, kBlockBytes);
@@ -173,6 +179,7 @@ std::uint64_t DocumentChunkReader::keyAt(std::uint64_t offset) const {
 }
 
 bool DocumentChunkReader::isDocumentStartAt(std::uint64_t lineStart) {
+    if (format_ == CorpusFormat::BigBio) return true;  // a line is a document (a blank one is none)
     std::size_t end = std::string::npos;
     for (;;) {
         end = buffer_.find('\n', lineStart - bufferStart_);
@@ -186,7 +193,7 @@ bool DocumentChunkReader::isDocumentStartAt(std::uint64_t lineStart) {
 
 std::optional<std::uint64_t> DocumentChunkReader::nextDocumentStart(std::uint64_t from) {
     from = std::max<std::uint64_t>(from, 1);
-    if (format_ == CorpusFormat::PubTator) {
+    if (format_ != CorpusFormat::BioC) {
         // A line start at or after `from`: the byte after a '\n' at or after from - 1.
         std::uint64_t search = from - 1;
         for (;;) {
@@ -242,7 +249,7 @@ void DocumentChunkReader::dropBefore(std::uint64_t offset) {
 
 void DocumentChunkReader::start() {
     started_ = true;
-    if (format_ == CorpusFormat::PubTator && part_.index == 0) {
+    if (format_ != CorpusFormat::BioC && part_.index == 0) {
         position_ = 0;
         startKey_ = 0;
         return;

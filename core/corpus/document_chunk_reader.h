@@ -1,6 +1,6 @@
 #pragma once
-// Reading a PubTator or BioC XML file (plain or gzip) as chunks of whole documents, without
-// parsing them, so that a command can parse, process and write one chunk at a time (memory: one
+// Reading a PubTator, BioC XML or BigBio JSON lines file (plain or gzip) as chunks of whole
+// documents, without parsing them, so that a command can parse, process and write one chunk at a time (memory: one
 // chunk, whatever the file's size), and so that N tasks can each take one part of a file.
 //
 // Where a document starts:
@@ -10,6 +10,8 @@
 //    one is the collection's header (declaration, <collection>, <source>, <date>, <key>, infons);
 //    what follows the last document (the closing tags) ends the last chunk. A "<document" inside
 //    a comment or a CDATA section is taken for a start too (BioC files hold none).
+//  - BigBio JSON lines: at every line start (a document is a line; a blank line is none). A line
+//    longer than kMaxBigBioLineBytes is refused before more of it is held.
 //
 // Parts (sharding): every document start d after the first byte of the file has a position key:
 // its byte offset in a plain file; in a gzip file the compressed bytes read when the block
@@ -56,7 +58,7 @@ struct RawChunk {
 class DocumentChunkReader {
 public:
     /// Opens `path` (util/input_file.h: a FIFO, device or folder is refused) for `format`
-    /// (PubTator or BioC; another is an Error). Chunks are cut at the first document start at
+    /// (PubTator, BioC or BigBio; another is an Error). Chunks are cut at the first document start at
     /// least `chunkBytes` after the chunk's start. BioC: reads the header (at most 64 MiB).
     DocumentChunkReader(const std::filesystem::path& path, CorpusFormat format, CorpusPart part,
                         std::size_t chunkBytes);
@@ -84,7 +86,7 @@ private:
     bool fill();  // appends a block to buffer_; false at the end of the file
     std::uint64_t keyAt(std::uint64_t offset) const;
     std::optional<std::uint64_t> nextDocumentStart(std::uint64_t from);  // absolute offset, > 0
-    bool isDocumentStartAt(std::uint64_t lineStart);                     // PubTator
+    bool isDocumentStartAt(std::uint64_t lineStart);                     // PubTator, BigBio
     void start();
     void dropBefore(std::uint64_t offset);
     void readHeader(const std::filesystem::path& path);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "corpus/bigbio_reader.h"
 #include "corpus/bioc_reader.h"
 #include "corpus/pubtator_reader.h"
 #include "util/error.h"
@@ -109,6 +110,17 @@ Corpus parseBioCChunk(const std::string& header, const RawChunk& chunk, const st
     const auto headerLines = static_cast<std::size_t>(std::count(header.begin(), header.end(), '\n'));
     return readMapped(memory, LineMap{fileName, &chunk, headerLines},
                       [](const std::string& path) { return readBioC(path); });
+}
+
+Corpus parseBigBioChunk(const RawChunk& chunk, const std::string& fileName) {
+    if (std::all_of(chunk.text.begin(), chunk.text.end(),
+                    [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; })) {
+        Corpus none("chunk");
+        none.sourceFiles = {fileName};
+        return none;
+    }
+    const MemoryFile memory({chunk.text});
+    return readMapped(memory, LineMap{fileName, &chunk, 0}, [](const std::string& path) { return readBigBio(path); });
 }
 
 }  // namespace linkscope

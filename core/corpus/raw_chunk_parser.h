@@ -20,4 +20,8 @@ Corpus parsePubTatorChunk(const RawChunk& chunk, const std::string& fileName);
 /// "</collection>" unless the chunk ends the file, parsed as one collection.
 Corpus parseBioCChunk(const std::string& header, const RawChunk& chunk, const std::string& fileName);
 
+/// The documents of a BigBio JSON lines chunk, read as readBigBio reads a file (a chunk of blank
+/// lines gives none).
+Corpus parseBigBioChunk(const RawChunk& chunk, const std::string& fileName);
+
 }  // namespace linkscope

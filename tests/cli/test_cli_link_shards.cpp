@@ -85,6 +85,51 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(test::readFile(dir.path("merged.xml")), one);
     }
+
+    // BioC JSON (plain and gzip) and BigBio JSON lines: chunks and 4 shards merged equal one run.
+    void jsonFormatShardsMergeToOneRun_data() {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("gzip");
+        QTest::newRow("bioc-json") << "bioc-json"
+                                   << "train.bioc.json" << false;
+        QTest::newRow("bioc-json.gz") << "bioc-json"
+                                      << "train.bioc.json" << true;
+        QTest::newRow("bigbio") << "bigbio"
+                                << "train.bigbio.jsonl" << false;
+        QTest::newRow("bigbio.gz") << "bigbio"
+                                   << "train.bigbio.jsonl" << true;
+    }
+    void jsonFormatShardsMergeToOneRun() {
+        QFETCH(QString, format);
+        QFETCH(QString, file);
+        QFETCH(bool, gzip);
+        test::FixtureDir dir;
+        fs::path input = dir.path(file.toStdString());
+        auto r = test::runCli({"export", "--manifest", test::demoFile("demo-project.json"), "--format", format,
+                               "--split", "train", "--date", "20260101", "--out", q(input)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        if (gzip) {
+            const fs::path gz = dir.path(file.toStdString() + ".gz");
+            test::writeGzip(gz, test::readFile(input));
+            input = gz;
+        }
+        r = test::runCli(linkArguments(input, dir.path("one"), {"--top", "3"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const std::string one = test::readFile(dir.path("one"));
+        QVERIFY(one.find("linkscope_") != std::string::npos);
+        r = test::runCli(linkArguments(input, dir.path("chunked"), {"--top", "3", "--chunk-bytes", "1"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("chunked")), one);
+
+        const QStringList outputs = runShards(input, dir.path("shards"), 4, {"--top", "3"});
+        QVERIFY2(outputs.size() == 4, qPrintable(outputs.join("\n")));
+        if (!gzip)  // a plain file is cut by bytes: every shard holds documents
+            for (int i = 0; i < 4; ++i) QVERIFY2(!outputs[i].startsWith("0 mentions"), qPrintable(outputs[i]));
+        r = test::runCli({"merge-shards", q(dir.path("shards")), "--out", q(dir.path("merged"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("merged")), one);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliLinkShards)

@@ -1,11 +1,13 @@
-// CorpusChunkSource (corpus/corpus_chunk_source.h): a PubTator or BioC XML file cut into chunks of
-// documents without parsing it (DocumentChunkReader), each chunk parsed by the file's reader
-// through an in-memory file, and the file's N parts read one by one, as `link --shard` reads them.
-// The first byte chooses the format (bit 0: BioC), the number of parts (bits 1-2: 1 to 4) and the
-// chunk size (bits 3-5: 4^k bytes); the rest is the file. When the whole file and every part are
+// CorpusChunkSource (corpus/corpus_chunk_source.h): a PubTator, BioC XML or BigBio file cut into
+// chunks of documents without parsing it (DocumentChunkReader), each chunk parsed by the file's
+// reader through an in-memory file, or a BioC JSON file read a document at a time
+// (BioCJsonDocumentReader), and the file's N parts read one by one, as `link --shard` reads them.
+// The first byte chooses the format (bits 0 and 6: PubTator, BioC, BigBio, BioC JSON), the number
+// of parts (bits 1-2: 1 to 4) and the chunk size (bits 3-5: 4^k bytes); the rest is the file. When the whole file and every part are
 // read without an error, the parts must hold exactly the whole file's documents.
 //
-// Limits as fuzz_pubtator's and fuzz_bioc's (a chunk is parsed by those readers).
+// Limits as fuzz_pubtator's, fuzz_bioc's, fuzz_bigbio's and fuzz_bioc_json's (a chunk is parsed by
+// those readers).
 // fuzz-options: -max_len=65536 -rss_limit_mb=1024 -malloc_limit_mb=256 -timeout=10
 // fuzz-dict: pubtator.dict
 #include <cstdio>
@@ -37,7 +39,9 @@ std::multiset<std::string> readPart(const std::filesystem::path& file, CorpusFor
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;
     const std::uint8_t control = data[0];
-    const CorpusFormat format = (control & 1) ? CorpusFormat::BioC : CorpusFormat::PubTator;
+    constexpr CorpusFormat kFormats[] = {CorpusFormat::PubTator, CorpusFormat::BioC, CorpusFormat::BigBio,
+                                         CorpusFormat::BioCJson};
+    const CorpusFormat format = kFormats[(control & 1) | ((control >> 5) & 2)];
     const std::size_t parts = 1 + ((control >> 1) & 3);
     const std::size_t chunkBytes = std::size_t{1} << (2 * ((control >> 3) & 7));
     static const auto file = fuzz::scratch() / "corpus";
