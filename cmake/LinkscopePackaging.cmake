@@ -47,6 +47,12 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Qt loads the SVG window icon through a plugin (dlopen), which dpkg-shlibdeps cannot see; CPack
 # adds this to the dependencies it computes.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
+# Libraries the engine opens with dlopen on first use, which dpkg-shlibdeps cannot see either
+# (libpq: core/project/libpq_loader.cpp).
+get_property(LINKSCOPE_OPENED_LIBRARY_PACKAGES GLOBAL PROPERTY LINKSCOPE_OPENED_LIBRARY_PACKAGES)
+foreach(package IN LISTS LINKSCOPE_OPENED_LIBRARY_PACKAGES)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${package}")
+endforeach()
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # Debian's file name (linkscope_0.1.0_amd64.deb), and linkscope-dbgsym_0.1.0_amd64.ddeb beside it.
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
