@@ -4,6 +4,9 @@
 //
 //   linkscope-cli index --kb FILE --train FILE... [--dev FILE...] [--split dev|test]
 //                       [--sparse-index FILE] [--model DIR --dense-index FILE [--dense-kind flat|hnsw|ivf-pq]]
+//   linkscope-cli index --kb FILE [--dev FILE...] --sparse-index FILE ...
+//                       without a training corpus: the dictionary `link --kb FILE` searches (the
+//                       KB's names, and --dev's mentions when given), which link --index loads
 //
 // Each index is saved with a fingerprint of the dictionary (and, for the dense one, of the model
 // and its pooling); `eval` refuses an index that does not fit what it is asked to search.
@@ -19,6 +22,7 @@
 #include "dense_engine.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
+#include "link_linker.h"
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
 #endif
@@ -52,9 +56,14 @@ void runIndex(const IndexArguments& args) {
     // The dense index encodes the dictionary: linkscope-cli-dense builds it, before anything is read.
     if (!args.dense.file.empty()) handOverToDenseEngine("linkscope-cli index --dense-index");
 #endif
-    // An existing file would be loaded by eval, not rebuilt: `index` always rebuilds.
-    const CorpusSetup setup = CorpusSetup::read(args.data);
-    const EvalData data = buildEvalData(args.data, setup);
+    // An existing file would be loaded by eval, not rebuilt: `index` always rebuilds. Without a
+    // training corpus the dictionary is link's (the KB's names, link_linker.h), so that every
+    // task of a sharded `link --index FILE` loads one prebuilt index.
+    const bool forLink = args.data.train.empty() && args.data.corpus.empty();
+    const DictionaryArguments dictionary = forLink ? linkData(args.data) : args.data;
+    const CorpusSetup setup =
+        forLink ? readLinkSetup(dictionary, args.data.corpusOptions) : CorpusSetup::read(args.data);
+    const EvalData data = buildEvalData(dictionary, setup);
 
     // On stderr only (console_progress.h), and finished before anything goes to stdout.
     ConsoleProgress progress;

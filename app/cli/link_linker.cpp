@@ -16,6 +16,7 @@
 #if LINKSCOPE_HAVE_TORCH
 #include "dense_dictionary.h"
 #include "encoder_ranking.h"
+#include "retrieval/datastore_fingerprint.h"
 #include "run_eval.h"
 #include "train/method_linker.h"
 #endif
@@ -42,26 +43,6 @@ namespace {
 constexpr const char* kLinkerOptionNames[] = {
     "--method",      "--sparse-weight", "--index",   "--sparse-search", "--sparse-candidates",
     "--dense-index", "--dense-kind",    "--pooling", "--max-length",    "--normalize"};
-
-// The KB and the corpora whose mentions join the dictionary, read in link's --corpus-format.
-CorpusSetup readLinkSetup(const DictionaryArguments& data, const CorpusArguments& corpusOptions) {
-    CorpusSetup setup;
-    std::vector<Diagnostic> diagnostics;
-    setup.kb = std::make_unique<kb::KnowledgeBase>(
-        loadKnowledgeBase(kbReferenceOf(data.kb, data.kbFormat, data.kbFilters), diagnostics));
-    if (!data.spelling.empty())
-        setup.spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(data.spelling));
-    if (!data.train.empty()) setup.train = corpusOptions.read(data.train);
-    if (!data.dev.empty()) setup.dev = corpusOptions.read(data.dev);
-    return setup;
-}
-
-// The dictionary as eval's: with --dev, as for the test split (train and dev mentions).
-DictionaryArguments linkData(const DictionaryArguments& data) {
-    DictionaryArguments linked = data;
-    linked.split = data.dev.empty() ? "dev" : "test";
-    return linked;
-}
 
 #if !LINKSCOPE_HAVE_TORCH
 [[noreturn]] void needsTorch(const std::string& what) {
@@ -133,7 +114,7 @@ void prepareRun(const LinkerArguments& args, const std::filesystem::path& runFol
     if (linking) linker.description += ", linking " + AugmentArguments::describe(*linking);
     linker.fingerprint.model = encoderFingerprint(*run.encoder);
     if (state.runLinker->datastore)
-        linker.fingerprint.datastore = std::to_string(state.runLinker->datastore->size()) + " keys";
+        linker.fingerprint.datastore = retrieval::fingerprintOf(*state.runLinker->datastore).describe();
 }
 #endif
 
@@ -148,6 +129,25 @@ void refuseOtherLinkers(const LinkerArguments& args, const std::filesystem::path
 }
 
 }  // namespace
+
+// The KB and the corpora whose mentions join the dictionary, read in link's --corpus-format.
+CorpusSetup readLinkSetup(const DictionaryArguments& data, const CorpusArguments& corpusOptions) {
+    CorpusSetup setup;
+    std::vector<Diagnostic> diagnostics;
+    setup.kb = std::make_unique<kb::KnowledgeBase>(
+        loadKnowledgeBase(kbReferenceOf(data.kb, data.kbFormat, data.kbFilters), diagnostics));
+    if (!data.spelling.empty())
+        setup.spelling = std::make_shared<const text::SpellingMap>(text::SpellingMap::load(data.spelling));
+    if (!data.train.empty()) setup.train = corpusOptions.read(data.train);
+    if (!data.dev.empty()) setup.dev = corpusOptions.read(data.dev);
+    return setup;
+}
+
+DictionaryArguments linkData(const DictionaryArguments& data) {
+    DictionaryArguments linked = data;
+    linked.split = data.dev.empty() ? "dev" : "test";
+    return linked;
+}
 
 void LinkerArguments::addOptions(CLI::App& cmd) {
     cmd.add_option("--method", method,

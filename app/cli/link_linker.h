@@ -40,6 +40,12 @@ class KnowledgeBase;
 
 namespace linkscope::cli {
 
+/// `link`'s dictionary arguments as eval's: with --dev, as for the test split (train and dev
+/// mentions), else the dev split's (the KB's names, and --train's mentions when given).
+DictionaryArguments linkData(const DictionaryArguments& data);
+/// The KB, spelling map and --train / --dev corpora that `link` (and `index` for it) reads.
+CorpusSetup readLinkSetup(const DictionaryArguments& data, const CorpusArguments& corpusOptions);
+
 /// The options of `link` that choose and build its linker.
 struct LinkerArguments {
     std::string method;  ///< --method sparse|dense|hybrid; empty: sparse, dense with --model, the run's with --run
@@ -69,7 +75,8 @@ struct LinkerFingerprint {
     /// pooling, max length and normalization it encodes with; empty for the sparse linker.
     std::string model;
     retrieval::DictionaryFingerprint dictionary;
-    /// The kNN datastore's, when one is searched: its keys and the encoder that made them.
+    /// The kNN datastore's, when one is searched: a hash of its keys (ids, entities, vectors) and
+    /// of the encoder that made them (retrieval/datastore_fingerprint.h).
     std::string datastore;
 
     bool operator==(const LinkerFingerprint&) const = default;

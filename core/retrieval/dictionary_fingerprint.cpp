@@ -2,35 +2,10 @@
 
 #include <cstdio>
 
+#include "util/fnv1a.h"
+
 namespace linkscope::retrieval {
 namespace {
-
-// FNV-1a, 64 bits: a published, fixed function, so that a fingerprint written by one build is
-// checked the same way by every later one (the value is stored in index files).
-class Fnv1a64 {
-public:
-    void bytes(std::string_view data) noexcept {
-        for (const char c : data) {
-            hash_ ^= static_cast<unsigned char>(c);
-            hash_ *= 0x100000001B3ull;
-        }
-    }
-    // Lengths go in first, so that ("ab", "c") and ("a", "bc") hash differently.
-    void number(std::uint64_t value) noexcept {
-        for (int i = 0; i < 8; ++i) {
-            hash_ ^= (value >> (8 * i)) & 0xFF;
-            hash_ *= 0x100000001B3ull;
-        }
-    }
-    void text(std::string_view data) noexcept {
-        number(data.size());
-        bytes(data);
-    }
-    std::uint64_t value() const noexcept { return hash_; }
-
-private:
-    std::uint64_t hash_ = 0xCBF29CE484222325ull;
-};
 
 std::string withThousands(std::uint64_t value) {
     const std::string digits = std::to_string(value);

@@ -51,6 +51,39 @@ private Q_SLOTS:
         // A rerun sees the damaged part and links shard 1 again.
         const QStringList again = runShards(corpus, shards, 4);
         QVERIFY2(again.size() == 4 && !again[1].contains("already linked"), qPrintable(again.join("\n")));
+
+        // A part changed in place (same size, other bytes): the rerun checks its CRC-32, not its
+        // size and time, and links shard 3 again.
+        std::string bytes = test::readFile(shards / "shard-00003-of-00004.pubtator");
+        bytes[bytes.size() / 2] = bytes[bytes.size() / 2] == 'x' ? 'y' : 'x';
+        dir.write("shards/shard-00003-of-00004.pubtator", bytes);
+        const QStringList third = runShards(corpus, shards, 4);
+        QVERIFY2(third.size() == 4, qPrintable(third.join("\n")));
+        for (int i = 0; i < 4; ++i) QVERIFY2(third[i].contains("already linked") == (i != 3), qPrintable(third[i]));
+        r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("third.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("third.txt")), test::readFile(merged));
+    }
+
+    // `index --kb` alone writes the dictionary link searches: every shard loads the one index.
+    void shardsLoadOnePrebuiltIndex() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        const fs::path index = dir.path("kb.sparse");
+        auto r = test::runCli({"index", "--kb", test::demoFile("demo-kb.txt"), "--sparse-index", q(index)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(corpus, dir.path("built.txt")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(corpus, dir.path("loaded.txt"), {"--index", q(index)}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("Loading sparse index") && !r.err.contains("Building sparse index"), r.err.constData());
+        QCOMPARE(test::readFile(dir.path("loaded.txt")), test::readFile(dir.path("built.txt")));
+        const auto indexTime = fs::last_write_time(index);
+        QVERIFY(runShards(corpus, dir.path("shards"), 2, {"--index", q(index)}).size() == 2);
+        QVERIFY(fs::last_write_time(index) == indexTime);  // read, never written again
+        r = test::runCli({"merge-shards", q(dir.path("shards")), "--out", q(dir.path("merged.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("merged.txt")), test::readFile(dir.path("built.txt")));
     }
 
     // A shard linked with other settings (or read from another corpus) is refused by name.
