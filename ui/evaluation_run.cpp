@@ -8,27 +8,23 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 
+#include "dense_engine.h"
+#include "dense_engine_loader.h"
 #include "eval/dictionary.h"
 #include "eval/homonym_affected.h"
 #include "eval/per_mention_reader.h"
 #include "eval/queries.h"
 #include "project/loaded_project.h"
+#include "project_eval_data.h"
 #include "retrieval/sparse_index.h"
 #include "retrieval/tfidf_settings.h"
 #include "text/abbreviations.h"
 #include "util/error.h"
 #include "util/line_reader.h"
-#ifdef LINKSCOPE_HAVE_TORCH
-#include "curation/augmented_linker.h"
-#include "curation/training_datastore.h"
-#include "retrieval/knn_datastore.h"
-#include "train/method_inputs.h"
-#include "train/method_linker.h"
-#include "train/run_model.h"
-#endif
 
 namespace linkscope::ui {
 namespace {
@@ -110,18 +106,6 @@ std::vector<std::string> evaluableSplits(const LoadedProject& project) {
 }
 
 namespace {
-
-// BioSyn's evaluation data for one split of a project, as `linkscope-cli eval` builds it: the
-// dictionary (KB names + training mentions, + dev mentions for the test split) and the queries.
-struct ProjectEvalData {
-    const Corpus* evaluated = nullptr;
-    const Corpus* train = nullptr;
-    retrieval::NameDictionary dictionary;
-    std::size_t kbEntries = 0;  ///< dictionary[0, kbEntries) are the KB's names
-    eval::QuerySet trainQueries;
-    eval::QuerySet queries;
-    std::optional<std::unordered_set<std::string>> trainingIds;
-};
 
 ProjectEvalData buildProjectEvalData(const LoadedProject& project, const std::string& split, bool homonymExpansion,
                                      const ProgressSink& progress) {
@@ -242,52 +226,25 @@ EvaluationRun evaluateProjectSparse(const LoadedProject& project, const SparseEv
 
 EvaluationRun evaluateProjectRun(const LoadedProject& project, const RunEvaluationOptions& options,
                                  const ProgressSink& progress) {
-#ifdef LINKSCOPE_HAVE_TORCH
+    if (!DenseEngineLoader::installed())
+        throw Error(
+            "this build has no LibTorch: a trained run cannot be evaluated here (linkscope-cli eval --run on a "
+            "machine with LibTorch writes a per-mention file the dock reads)");
+    // The first run of the process loads LibTorch here, on the worker.
+    progress("Loading the dense engine (LibTorch)", 0.0);
+    DenseEngine& engine = DenseEngineLoader::load();
     progress("Loading the model", 0.0);
-    encoder::EncoderOptions encoderOptions;
-    if (options.cpuOnly) encoderOptions.device = encoder::DevicePreference::Cpu;
-    const train::RunModel model = train::loadRunModel(options.run, encoderOptions);
-    const train::TrainingPreset& preset = model.preset;
+    const std::unique_ptr<RunEvaluator> evaluator = engine.loadRunEvaluator(options.run, options.cpuOnly);
     // The dictionary the method was trained for: BELHD's expanded names when its preset says so.
-    const ProjectEvalData data =
-        buildProjectEvalData(project, options.split, options.homonymExpansion || preset.homonymExpansion, progress);
-    train::LinkerOptions linkerOptions;
-    linkerOptions.sparseWeight = model.info.sparseWeight;
-    const train::MethodLinker linker(preset, model.encoder, data.dictionary, project.kb.get(), linkerOptions,
-                                     &progress);
-    const auto counter = train::tokenCounterOf(model.encoder.tokenizer());
-    eval::EvalOptions evalOptions = projectEvalOptions(data, progress, 0.6);
-    evalOptions.partText = train::mentionInputs(preset, *data.evaluated, counter);
-    std::optional<retrieval::KnnDatastore> datastore;
-    std::optional<curation::AugmentedLinker> augmented;
-    if (options.knn) {
-        // kNN-BioEL's inference: the training mentions as keys, the paper's NCBI settings.
-        if (data.train)
-            datastore.emplace(curation::buildTrainingDatastore(linker, data.trainQueries.queries,
-                                                               train::mentionInputs(preset, *data.train, counter),
-                                                               model.encoder.fingerprint(), &progress));
-        else
-            datastore.emplace(linker.dimension(), model.encoder.fingerprint());
-        curation::AugmentedOptions augmentedOptions;
-        augmentedOptions.mode = curation::LinkMode::Knn;
-        augmentedOptions.ontologyEntries = data.kbEntries;
-        augmented.emplace(linker, data.dictionary, &*datastore, augmentedOptions);
-    }
-    eval::EvalResult result = eval::evaluate(
-        data.queries, data.dictionary, augmented ? augmented->rankFunction() : linker.rankFunction(), evalOptions);
+    const ProjectEvalData data = buildProjectEvalData(
+        project, options.split, options.homonymExpansion || evaluator->homonymExpansion(), progress);
+    eval::EvalResult result =
+        evaluator->evaluate(project, data, options.knn, projectEvalOptions(data, progress, 0.6), progress);
     const QString name =
         QStringLiteral("%1%2 on %3")
             .arg(QString::fromStdString(options.run.filename().string()),
                  options.knn ? QStringLiteral(" + kNN") : QString(), QString::fromStdString(options.split));
     return finishRun(name, project, options.split, data, std::move(result), progress);
-#else
-    (void)project;
-    (void)options;
-    (void)progress;
-    throw Error(
-        "this build has no LibTorch: a trained run cannot be evaluated here (linkscope-cli eval --run on a "
-        "machine with LibTorch writes a per-mention file the dock reads)");
-#endif
 }
 
 EvaluationRun loadPerMentionRun(const std::filesystem::path& file, const LoadedProject* project) {

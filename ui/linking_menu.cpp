@@ -12,6 +12,7 @@
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
 #include "decision_log.h"
+#include "dense_engine_loader.h"
 #include "project/project_store.h"
 #include "ranker_host.h"
 
@@ -25,7 +26,7 @@ LinkingMenu::LinkingMenu(CurationSession* session, QWidget* parent)
     linkSparse_ = addAction(tr("Link with &Sparse TF-IDF"), rankers_, &RankerHost::linkWithSparse);
     cancel_ = addAction(tr("&Cancel Linking"), rankers_, &RankerHost::cancelRunLinking);
     if (!RankerHost::runLinkingAvailable()) {
-        linkRun_->setToolTip(tr("This build has no LibTorch: it links with sparse TF-IDF only"));
+        linkRun_->setToolTip(DenseEngineLoader::missingMessage());
         setToolTipsVisible(true);
     }
     connect(this, &QMenu::aboutToShow, this, &LinkingMenu::updateActions);

@@ -20,9 +20,6 @@
 #include "corpus/corpus.h"
 #include "curation_controller.h"
 #include "curation_session.h"
-#ifdef LINKSCOPE_HAVE_TORCH
-#include "curation/model_candidates.h"
-#endif
 #include "document_list_model.h"
 #include "document_pane.h"
 #include "document_view.h"
@@ -40,6 +37,7 @@
 #include "project_file_actions.h"
 #include "project_loader.h"
 #include "raw_file_view.h"
+#include "run_ranker.h"
 #include "status_line.h"
 #include "training_panel.h"
 #include "vocabulary_dock.h"
@@ -123,14 +121,11 @@ void MainWindow::connectSession() {
         QTimer::singleShot(0, this, [this] { startKbIndexing(); });
     });
     connect(session_->rankers(), &RankerHost::runLinked, this, [this] {
-#ifdef LINKSCOPE_HAVE_TORCH
         // The plot's distances in the run's own space from now on.
+        const RunRanker* run = session_->rankers()->runRanker();
         curation::NeighbourhoodOptions options;
-        options.embed = curation::ModelCandidates::textEmbedding(session_->rankers()->sharedRunRanker());
-        embeddingPlot_->setOptions(
-            options,
-            tr("cosine of %1's vectors").arg(QString::fromStdString(session_->rankers()->runRanker()->runName())));
-#endif
+        options.embed = run->textEmbedding();
+        embeddingPlot_->setOptions(options, tr("cosine of %1's vectors").arg(QString::fromStdString(run->runName())));
     });
     connect(session_->rankers(), &RankerHost::sparseLinked, this, [this] { embeddingPlot_->setOptions({}); });
     // The ranker may have failed: the KB search must not wait for it.

@@ -5,14 +5,13 @@
 #include <algorithm>
 #include <string_view>
 
+#include "abbreviation_expansion.h"
 #include "corpus/corpus.h"
 #include "corpus/mention.h"
 #include "curation/exact_name_candidates.h"
 #include "curation/sparse_candidates.h"
-#ifdef LINKSCOPE_HAVE_TORCH
-#include "curation/model_candidates.h"
-#endif
-#include "abbreviation_expansion.h"
+#include "dense_engine.h"
+#include "dense_engine_loader.h"
 #include "project/loaded_project.h"
 
 namespace linkscope::ui {
@@ -164,9 +163,7 @@ void RankerHost::PendingRanking::prioritize(const std::string& split, const std:
 
 std::vector<curation::CandidateRow> RankerHost::rankCandidates(const project::MentionKey& key, const Mention& mention,
                                                                std::size_t k) const {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_ && runRanker_->knows(key)) return runRanker_->rank(key, k);
-#endif
     if (sparseRanker_) return sparseRanker_->rank(sparseText(key, mention), k);
     // Until the sparse ranker is built: the entities the text names exactly.
     if (project_ && project_->kb) return curation::exactNameCandidates(*project_->kb, mention.text, k);
@@ -181,14 +178,13 @@ const std::string& RankerHost::sparseText(const project::MentionKey& key, const 
 
 std::string RankerHost::proposedLink(const project::MentionKey& key, const Mention& mention,
                                      const std::vector<curation::CandidateRow>* ranked) const {
-#ifdef LINKSCOPE_HAVE_TORCH
-    if (runRanker_)
-        if (const auto* proposal = runRanker_->proposal(key)) return proposal->entity;
-    if (!runRanker_)
-#endif
+    if (runRanker_) {
+        if (const auto proposal = runRanker_->proposal(key)) return proposal->entity;
+    } else if (const auto found = sparseProposals_.find(key); found != sparseProposals_.end()) {
         // Every mention's top, ranked once on the worker by the same ranker and text: not a new
         // search per call ("Apply to all" and the reach preview ask for many mentions at once).
-        if (const auto found = sparseProposals_.find(key); found != sparseProposals_.end()) return found->second.entity;
+        return found->second.entity;
+    }
     // The first row of the same ranker's list is its top: the caller's list saves a second search
     // (the Candidates dock asks for both at once).
     if (ranked) return ranked->empty() ? std::string() : ranked->front().entity;
@@ -197,11 +193,9 @@ std::string RankerHost::proposedLink(const project::MentionKey& key, const Menti
 }
 
 std::optional<RankerHost::Proposal> RankerHost::proposal(const project::MentionKey& key) const {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_)
-        if (const auto* proposal = runRanker_->proposal(key))
+        if (const auto proposal = runRanker_->proposal(key))
             return Proposal{proposal->entity, proposal->score, proposal->margin};
-#endif
     return sparseProposal(key);
 }
 
@@ -216,52 +210,44 @@ bool RankerHost::lowSparseConfidence(const Proposal& proposal) {
 }
 
 bool RankerHost::lowConfidence(const Proposal& proposal) const {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_) return runRanker_->lowConfidence({proposal.entity, proposal.score, proposal.margin});
-#endif
     return lowSparseConfidence(proposal);
 }
 
-bool RankerHost::runLinkingAvailable() {
-#ifdef LINKSCOPE_HAVE_TORCH
-    return true;
-#else
-    return false;
-#endif
-}
+bool RankerHost::runLinkingAvailable() { return DenseEngineLoader::installed(); }
 
 QString RankerHost::rankerDescription() const {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_) return QString::fromStdString(runRanker_->description());
-#endif
     if (!sparseRanker_) return tr("exact names only, until the sparse ranker is built");
     return tr("sparse TF-IDF (character uni- and bigrams) over the homonym-expanded KB names");
 }
 
 void RankerHost::linkWithRun(const QString& runDirectory, curation::LinkMode mode) {
-#ifdef LINKSCOPE_HAVE_TORCH
+    if (!DenseEngineLoader::installed()) {
+        Q_EMIT errorOccurred(DenseEngineLoader::missingMessage());
+        return;
+    }
     if (!project_ || !decisions_.isOpen()) return;
     cancelRunLinking();
     runJob_.waitForFinished();
-    curation::ModelCandidatesOptions options;
-    options.run = runDirectory.toStdString();
-    options.mode = mode;
-    options.projectFile = decisions_.projectFile().toStdString();
+    RunLinkRequest request;
+    request.run = runDirectory.toStdString();
+    request.mode = mode;
+    request.projectFile = decisions_.projectFile().toStdString();
     std::vector<project::Decision> decisions;
     for (const auto& [key, decision] : decisions_.decisionsInEffect()) decisions.push_back(decision);
     auto project = project_;
-    // A job of its own: close() and a new linkWithRun() wait for this job alone.
+    // A job of its own: close() and a new linkWithRun() wait for this job alone. The first run
+    // of the process loads the dense engine (LibTorch) on this job's worker.
     runJob_.start(
-        [this, project, options, decisions](const JobContext& context) {
-            return std::make_shared<curation::ModelCandidates>(project, options, decisions,
-                                                               workerProgress(this, context));
+        [this, project, request, decisions](const JobContext& context) {
+            const ProgressSink progress = workerProgress(this, context);
+            progress("Loading the dense engine (LibTorch)", 0.0);
+            DenseEngine& engine = DenseEngineLoader::load();
+            context.checkCancelled();
+            return engine.linkRun(project, request, decisions, progress);
         },
-        [this](std::shared_ptr<curation::ModelCandidates> ranker) { adoptRunRanker(std::move(ranker)); });
-#else
-    Q_UNUSED(runDirectory);
-    Q_UNUSED(mode);
-    Q_EMIT errorOccurred(tr("This build has no LibTorch: it links with sparse TF-IDF only"));
-#endif
+        [this](std::shared_ptr<RunRanker> ranker) { adoptRunRanker(std::move(ranker)); });
 }
 
 void RankerHost::cancelRunLinking() { runJob_.cancel(); }
@@ -276,8 +262,7 @@ void RankerHost::linkWithSparse() {
     Q_EMIT sparseLinked();
 }
 
-void RankerHost::adoptRunRanker(std::shared_ptr<curation::ModelCandidates> runRanker) {
-#ifdef LINKSCOPE_HAVE_TORCH
+void RankerHost::adoptRunRanker(std::shared_ptr<RunRanker> runRanker) {
     runRanker_ = std::move(runRanker);
     clearPendingRerank();
     // Decisions made or undone while it was built: the run took the ones in effect then.
@@ -291,9 +276,6 @@ void RankerHost::adoptRunRanker(std::shared_ptr<curation::ModelCandidates> runRa
     Q_EMIT rankerReady();
     Q_EMIT proposalsReady();
     Q_EMIT runLinked();
-#else
-    Q_UNUSED(runRanker);
-#endif
 }
 
 void RankerHost::followDecision(const std::optional<project::Decision>& before,
@@ -303,7 +285,6 @@ void RankerHost::followDecision(const std::optional<project::Decision>& before,
 }
 
 void RankerHost::feedRun(const project::Decision& decision) {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (!runRanker_) return;
     try {
         changedByLast_.clear();
@@ -312,20 +293,13 @@ void RankerHost::feedRun(const project::Decision& decision) {
         Q_EMIT errorOccurred(
             tr("The decision is saved, but the datastore did not take it: %1").arg(QString::fromUtf8(error.what())));
     }
-#else
-    Q_UNUSED(decision);
-#endif
 }
 
 void RankerHost::unfeedRun(const project::Decision& decision) {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_) {
         changedByLast_.clear();
         scheduleRerank(runRanker_->unfeed(decision.id));
     }
-#else
-    Q_UNUSED(decision);
-#endif
 }
 
 void RankerHost::scheduleRerank(const std::vector<project::MentionKey>& mentions) {
@@ -338,7 +312,6 @@ void RankerHost::scheduleRerank(const std::vector<project::MentionKey>& mentions
 
 void RankerHost::rerankSome() {
     rerankQueued_ = false;
-#ifdef LINKSCOPE_HAVE_TORCH
     if (!runRanker_) {
         clearPendingRerank();
         return;
@@ -348,7 +321,7 @@ void RankerHost::rerankSome() {
                                                  pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
     pendingRerank_.erase(pendingRerank_.begin(), pendingRerank_.begin() + static_cast<std::ptrdiff_t>(count));
     for (const project::MentionKey& key : batch) pendingSet_.erase(key);
-    const curation::ProposalChanges changes = runRanker_->rerank(batch);
+    const RunRanker::Changes changes = runRanker_->rerank(batch);
     if (!pendingRerank_.empty()) {
         rerankQueued_ = true;
         QTimer::singleShot(0, this, &RankerHost::rerankSome);
@@ -356,9 +329,6 @@ void RankerHost::rerankSome() {
     changedByLast_.insert(changedByLast_.end(), changes.topChanged.begin(), changes.topChanged.end());
     if (!changes.reranked.empty())
         Q_EMIT rankingsChanged(changes.reranked, static_cast<int>(changes.topChanged.size()));
-#else
-    clearPendingRerank();
-#endif
 }
 
 void RankerHost::clearPendingRerank() {
@@ -380,16 +350,13 @@ const Mention* RankerHost::mentionOf(const project::MentionKey& key) const {
 }
 
 std::optional<std::map<project::MentionKey, std::size_t>> RankerHost::datastoreReachCounts() const {
-#ifdef LINKSCOPE_HAVE_TORCH
     if (runRanker_)
         return runRanker_->reachCounts([this](const project::MentionKey& key) { return decisions_.hasDecision(key); });
-#endif
     return std::nullopt;
 }
 
 std::vector<RankerHost::MoveRef> RankerHost::datastoreMoves(const project::MentionKey& key, const std::string& entity) {
     std::vector<MoveRef> found;
-#ifdef LINKSCOPE_HAVE_TORCH
     if (!runRanker_) return found;
     auto moves = runRanker_->wouldMove(key, entity);
     std::sort(moves.begin(), moves.end(), [](const auto& a, const auto& b) { return a.mention < b.mention; });
@@ -398,10 +365,6 @@ std::vector<RankerHost::MoveRef> RankerHost::datastoreMoves(const project::Menti
         if (const Mention* mention = mentionOf(move.mention))
             found.push_back({{std::move(move.mention), mention}, std::move(move.before), std::move(move.after)});
     }
-#else
-    (void)key;
-    (void)entity;
-#endif
     return found;
 }
 

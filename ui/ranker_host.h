@@ -8,6 +8,9 @@
 // effect becomes a datastore key, the one it replaces (or undo takes back) leaves, and the
 // mentions whose ranking that changes are ranked again at once, a few per turn of the event loop
 // (rankingsChanged). It reads the log's decisions in effect when a run is linked.
+//
+// A trained run is held as a RunRanker (run_ranker.h) made by the dense module, which the run's
+// job loads on its worker the first time (dense_engine_loader.h): no LibTorch before that.
 #include <QObject>
 #include <QString>
 
@@ -27,13 +30,13 @@
 #include "curation/proposal_ranking.h"
 #include "decision_log.h"
 #include "project/curation_decision.h"
+#include "run_ranker.h"
 
 namespace linkscope {
 struct LoadedProject;
 struct Mention;
 namespace curation {
 class SparseCandidates;
-class ModelCandidates;
 enum class LinkMode;
 }  // namespace curation
 }  // namespace linkscope
@@ -67,11 +70,13 @@ public:
     std::string proposedLink(const project::MentionKey& key, const Mention& mention,
                              const std::vector<curation::CandidateRow>* ranked = nullptr) const;
 
-    /// Whether this build can link with a trained run (it needs LibTorch).
+    /// Whether this build can link with a trained run (the dense module, with LibTorch, is
+    /// installed). Does not load it.
     static bool runLinkingAvailable();
     /// Starts linking every mention with a trained run on a worker: rankerProgress while it
-    /// builds, then runLinked, or errorOccurred and runLinkingCancelled. The sparse ranker stays
-    /// in use until then. The training datastore is kept in the project file.
+    /// loads the dense engine (the first time) and builds, then runLinked, or errorOccurred and
+    /// runLinkingCancelled. The sparse ranker stays in use until then. The training datastore is
+    /// kept in the project file.
     void linkWithRun(const QString& runDirectory, curation::LinkMode mode);
     /// Stops a linkWithRun() under way (runLinkingCancelled once the worker has stopped).
     void cancelRunLinking();
@@ -79,9 +84,7 @@ public:
     /// Goes back to the sparse ranker.
     void linkWithSparse();
     /// The trained run's ranker in use, null while sparse ranks.
-    const curation::ModelCandidates* runRanker() const { return runRanker_.get(); }
-    /// The same, shared (what outlives a change of ranker: the embedding plot's encoder).
-    std::shared_ptr<const curation::ModelCandidates> sharedRunRanker() const { return runRanker_; }
+    const RunRanker* runRanker() const { return runRanker_.get(); }
     /// One line on the active ranker ("sparse TF-IDF ...", or the run's description).
     QString rankerDescription() const;
 
@@ -125,11 +128,11 @@ public:
         std::string after;
     };
     /// Before a decision linking `key` to `entity` is made: the other mentions without a decision
-    /// whose proposal its kNN key would change, exactly (curation::ModelCandidates::wouldMove:
+    /// whose proposal its kNN key would change, exactly (RunRanker::wouldMove:
     /// the key added for a moment, the reached mentions ranked again). Empty while sparse ranks.
     std::vector<MoveRef> datastoreMoves(const project::MentionKey& key, const std::string& entity);
     /// The review queue's reach with a linked run: per mention, the undecided mentions its
-    /// decision's key would reach in the run's datastore (curation::ModelCandidates::reachCounts).
+    /// decision's key would reach in the run's datastore (RunRanker::reachCounts).
     /// Unset while sparse ranks, or when the run could not find them (too many mentions).
     std::optional<std::map<project::MentionKey, std::size_t>> datastoreReachCounts() const;
     /// A mention of the project by key (null when the project has no such mention).
@@ -170,7 +173,7 @@ private:
     void scheduleRerank(const std::vector<project::MentionKey>& mentions);
     void rerankSome();
     void clearPendingRerank();
-    void adoptRunRanker(std::shared_ptr<curation::ModelCandidates> runRanker);
+    void adoptRunRanker(std::shared_ptr<RunRanker> runRanker);
     /// The text the sparse ranker ranks for a mention (its expansion, or itself).
     const std::string& sparseText(const project::MentionKey& key, const Mention& mention) const;
 
@@ -207,7 +210,7 @@ private:
 
     /// The trained run's ranker, built by a job of its own: no other job delays it, and close()
     /// waits for this job alone.
-    std::shared_ptr<curation::ModelCandidates> runRanker_;
+    std::shared_ptr<RunRanker> runRanker_;
     BackgroundJob runJob_;
 
     std::deque<project::MentionKey> pendingRerank_;  ///< in order of arrival, no repeats

@@ -71,7 +71,8 @@ TrainingPanel::TrainingPanel(QWidget* parent) : QWidget(parent), worker_(new Tra
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    unavailable_ = new QLabel(tr("Training needs LibTorch: this build of Linkscope was made without it."), this);
+    unavailable_ = new QLabel(
+        tr("Training needs the dense engine (LibTorch): this build of Linkscope was made without it."), this);
     unavailable_->setObjectName(QStringLiteral("trainingUnavailable"));
     unavailable_->setWordWrap(true);
     unavailable_->setVisible(!TrainingWorker::isAvailable());

@@ -10,51 +10,22 @@
 // the event loop. Cancellation is cooperative: cancel() sets the flag the trainer polls between
 // steps, the trainer writes its checkpoint and cancelled() follows.
 //
-// No torch here: built without LibTorch, isAvailable() is false and start() fails at once.
-#include <QList>
+// No torch here: the trainer is in the dense module (dense_engine.h), loaded on the job's thread
+// when the first training starts. Where it is not installed, isAvailable() is false and start()
+// fails at once.
 #include <QObject>
-#include <QPointF>
 #include <QString>
 
 #include <memory>
 
 #include "background_job.h"
+#include "training_request.h"
 
 namespace linkscope {
 struct LoadedProject;
 }
 
 namespace linkscope::ui {
-
-/// What to train; paths are local files.
-struct TrainingRequest {
-    QString preset;                                ///< a preset name of modelsDirectory ("triplet") or a preset file
-    QString modelsDirectory;                       ///< where preset names and compact-encoder.json are looked up
-    QString schedule = QStringLiteral("short");    ///< a schedule of the preset ("paper", "short")
-    QString trainSplit = QStringLiteral("train");  ///< the project's split trained on
-    QString devSplit;                              ///< the project's split validated on after each epoch; empty: none
-    QString modelDirectory;                        ///< a BERT checkpoint to fine-tune; empty: the compact encoder
-    QString runDirectory;                          ///< created by the trainer; must not exist or be empty
-    QString device = QStringLiteral("auto");       ///< "auto", "cpu" or "cuda"
-};
-
-/// The trainer's progress after a step or a stage change, in plain values.
-struct TrainingUpdate {
-    QString stage;             ///< "Training", "Validating", "Encoding the KB", ...
-    double stageFraction = 0;  ///< 0..1 of the stage
-    int epoch = 0;             ///< 1-based
-    int epochs = 0;
-    int step = 0;  ///< optimizer steps done in this epoch
-    int stepsPerEpoch = 0;
-    int globalStep = 0;  ///< optimizer steps done in the run
-    double loss = 0;     ///< the last step's mean loss (valid when stage is "Training")
-    double learningRate = 0;
-    double examplesPerSecond = 0;
-    double etaSeconds = 0;
-    /// (global step, loss) of every optimizer step since the previous update: the loss curve
-    /// stays complete although updates are thinned.
-    QList<QPointF> losses;
-};
 
 class TrainingWorker : public QObject {
     Q_OBJECT
@@ -63,7 +34,7 @@ public:
     /// at most).
     explicit TrainingWorker(QObject* parent = nullptr);
 
-    /// False in a build without LibTorch: the trainer is not there.
+    /// False where the dense module is not installed (a build without LibTorch): no trainer.
     static bool isAvailable() noexcept;
 
     /// Starts a training; false (and nothing emitted) while one is running. Every other outcome,
@@ -92,8 +63,6 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    struct EpochTracker;
-
     BackgroundJob job_;
     TrainingRequest request_;
     bool running_ = false;  ///< from start() until its outcome was emitted

@@ -394,7 +394,7 @@ private Q_SLOTS:
         openSession(session);
         const QString sparse = session.rankers()->rankerDescription();
         linkWithRun(session);
-        const curation::ModelCandidates& model = *session.rankers()->runRanker();
+        const RunRanker& model = *session.rankers()->runRanker();
         QVERIFY(session.rankers()->rankerDescription().contains(QStringLiteral("triplet")));
         QVERIFY(session.rankers()->rankerDescription().contains(QStringLiteral("kNN")));
         QVERIFY(session.rankers()->rankerDescription() != sparse);
@@ -650,8 +650,7 @@ private Q_SLOTS:
         CurationSession session;
         openSession(session);
         linkWithRun(session);
-        const curation::TextEmbedding embed =
-            curation::ModelCandidates::textEmbedding(session.rankers()->sharedRunRanker());
+        const curation::TextEmbedding embed = session.rankers()->runRanker()->textEmbedding();
         const std::vector<std::string> texts = {"Stroke", "stroke", "Hypertension"};
         const std::vector<float> vectors = embed(texts);
         QVERIFY(!vectors.empty() && vectors.size() % 3 == 0);
