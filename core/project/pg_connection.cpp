@@ -1,5 +1,7 @@
 #include "project/pg_connection.h"
 
+#include <poll.h>
+
 #include <memory>
 
 #include "util/error.h"
@@ -17,6 +19,8 @@ std::string trimmed(const char* message) {
 // the statement succeeded (or when libpq has no result: the connection is lost or out of memory).
 PgResult checked(PGconn* conn, PGresult* raw) {
     PgResult result(raw);
+    // A lost connection reads as connection_failure whatever the server managed to say.
+    if (PQstatus(conn) == CONNECTION_BAD) throw PgFailure(trimmed(PQerrorMessage(conn)), kConnectionLost);
     if (raw == nullptr) throw PgFailure(trimmed(PQerrorMessage(conn)), "");
     const ExecStatusType status = PQresultStatus(raw);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -72,6 +76,36 @@ void PgConnection::execScript(std::string_view sql) {
 }
 
 bool PgConnection::encrypted() const noexcept { return PQsslInUse(conn_.get()) != 0; }
+
+bool PgConnection::alive() noexcept {
+    // Reads what the socket holds without blocking: a server that went away shows as end of file.
+    if (PQstatus(conn_.get()) != CONNECTION_OK) return false;
+    if (PQconsumeInput(conn_.get()) != 1 || PQstatus(conn_.get()) != CONNECTION_OK) return false;
+    // A server that went away may have said so first ("terminating connection"): libpq holds
+    // the message unparsed and the status stays OK, but the socket shows the hang-up.
+    pollfd watched{PQsocket(conn_.get()), POLLIN | POLLRDHUP, 0};
+    const int ready = ::poll(&watched, 1, 0);
+    return !(ready == 1 && (watched.revents & (POLLHUP | POLLRDHUP | POLLERR)) != 0);
+}
+
+void PgConnection::reset() {
+    PQreset(conn_.get());
+    if (PQstatus(conn_.get()) != CONNECTION_OK) throw PgFailure(trimmed(PQerrorMessage(conn_.get())), kConnectionLost);
+}
+
+int PgConnection::socket() const noexcept { return PQsocket(conn_.get()); }
+
+std::vector<std::string> PgConnection::takeNotifications(std::string_view channel) {
+    std::vector<std::string> payloads;
+    if (PQconsumeInput(conn_.get()) != 1)
+        throw PgFailure(trimmed(PQerrorMessage(conn_.get())),
+                        PQstatus(conn_.get()) == CONNECTION_BAD ? kConnectionLost : "");
+    while (PGnotify* raw = PQnotifies(conn_.get())) {
+        const std::unique_ptr<PGnotify, decltype(&PQfreemem)> notice(raw, &PQfreemem);
+        if (channel == notice->relname) payloads.emplace_back(notice->extra == nullptr ? "" : notice->extra);
+    }
+    return payloads;
+}
 
 std::string PgConnection::user() const {
     const char* name = PQuser(conn_.get());

@@ -47,6 +47,18 @@ public:
     /// The role the server knows this session by.
     std::string user() const;
 
+    /// Whether the connection still stands: reads what the socket holds, without blocking, so a
+    /// server that went away is seen without a statement.
+    bool alive() noexcept;
+    /// Connects again with the same parameters (libpq's PQreset); throws PgFailure (kConnectionLost)
+    /// when the server cannot be reached. Session settings are gone: the caller sets them again.
+    void reset();
+    /// The socket, for an event loop to watch (-1 when there is none).
+    int socket() const noexcept;
+    /// The payloads of the notifications on `channel` that arrived (after LISTEN), without
+    /// blocking; throws PgFailure when the connection is lost.
+    std::vector<std::string> takeNotifications(std::string_view channel);
+
 private:
     struct Closer {
         void operator()(PGconn* conn) const noexcept { PQfinish(conn); }

@@ -113,7 +113,111 @@ ALTER TABLE decisions ENABLE ROW LEVEL SECURITY;
 CREATE INDEX decisions_by_login ON decisions (login, state, id);
 )sql";
 
-constexpr std::array<const char*, 2> kMigrations{kMigration1, kMigration2};
+// Migration 3: live clients. Every committed write of decisions (a decision recorded, undone or
+// redone) notifies the channel linkscope_decisions, with the writer's login as payload; the
+// server folds the notifications of one transaction into one, delivered at its commit. A client
+// that LISTENs reads the decisions again when one arrives (ui/team_live_updates.h), so a
+// writer that is not Linkscope (psql, a script) is announced as well.
+constexpr const char* kMigration3 = R"sql(
+CREATE FUNCTION notify_decisions() RETURNS trigger LANGUAGE plpgsql AS $notify$
+BEGIN
+    PERFORM pg_notify('linkscope_decisions', current_user);
+    RETURN NULL;
+END
+$notify$;
+CREATE TRIGGER decisions_notify AFTER INSERT OR UPDATE ON decisions
+    FOR EACH STATEMENT EXECUTE FUNCTION notify_decisions();
+)sql";
+
+// Migration 4: a team's work (team_work.h). The mode lives in meta (team_mode, overlap_share,
+// overlap_seed), which only the owner writes; in blind mode a curator reads only their own
+// decisions. Every change of a decision takes the next revision (one sequence; writers hold
+// the decisions lock, so revisions follow commit order). A done decision is refused when the
+// link in effect on its mention, as its login reads it, is not the one it says it saw
+// (previous_link): SQLSTATE LS409, unless the login is an adjudicator or the tables' owner. The
+// id of a new decision is the highest of all rows plus one, read by a function that runs as the
+// owner, since a blind curator cannot see the others' rows. Claims hand out the review queue:
+// each login writes only its own rows, everyone reads all; a decision makes its login's claim
+// on the mention lasting.
+constexpr const char* kMigration4 = R"sql(
+INSERT INTO meta (key, value) VALUES ('team_mode', 'shared') ON CONFLICT (key) DO NOTHING;
+CREATE SEQUENCE decision_revisions;
+ALTER TABLE decisions ADD COLUMN revision bigint;
+UPDATE decisions SET revision = id;
+SELECT setval('decision_revisions', coalesce((SELECT max(id) FROM decisions), 0) + 1, false);
+ALTER TABLE decisions ALTER COLUMN revision SET NOT NULL;
+CREATE INDEX decisions_by_revision ON decisions (revision);
+CREATE TABLE claims (
+    split    text NOT NULL,
+    document text NOT NULL,
+    start    bigint NOT NULL,
+    "end"    bigint NOT NULL,
+    login    text NOT NULL DEFAULT current_user,
+    expires  timestamptz NOT NULL,
+    PRIMARY KEY (split, document, start, "end", login));
+CREATE FUNCTION linkscope_blind() RETURNS boolean LANGUAGE sql STABLE AS
+    $f$ SELECT coalesce((SELECT value = 'blind' FROM meta WHERE key = 'team_mode'), false) $f$;
+CREATE FUNCTION linkscope_last_decision_id() RETURNS bigint LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = public AS $f$ SELECT coalesce(max(id), 0) FROM decisions $f$;
+CREATE FUNCTION linkscope_decision_written() RETURNS trigger LANGUAGE plpgsql AS $f$
+DECLARE
+    latest record;
+    seen text;
+BEGIN
+    NEW.revision := nextval('decision_revisions');
+    -- A row in another login's name is row-level security's to refuse, after this trigger.
+    IF TG_OP <> 'INSERT' OR NEW.state <> 'done' OR NEW.login IS DISTINCT FROM current_user THEN
+        RETURN NEW;
+    END IF;
+    IF pg_has_role(current_user, current_database() || '_adjudicator', 'MEMBER')
+       OR pg_has_role(current_user, (SELECT tableowner FROM pg_tables WHERE schemaname = 'public'
+                                     AND tablename = 'decisions'), 'MEMBER') THEN
+        RETURN NEW;
+    END IF;
+    SELECT d.id, d.login, d.curator, d.kind, d.new_link, d.timestamp INTO latest FROM decisions d
+     WHERE d.split = NEW.split AND d.document = NEW.document AND d.start = NEW.start AND d."end" = NEW."end"
+       AND d.state = 'done' AND d.kind <> 'skip'
+     ORDER BY d.id DESC LIMIT 1;
+    IF FOUND THEN
+        seen := CASE latest.kind WHEN 'reject' THEN '' ELSE latest.new_link END;
+        IF seen <> NEW.previous_link THEN
+            RAISE EXCEPTION USING ERRCODE = 'LS409',
+                MESSAGE = format('the decision was made seeing the link %L, but %s (login %s) decided %L on this '
+                                 'mention in between (decision %s, %s)',
+                                 NEW.previous_link, latest.curator, latest.login, seen, latest.id, latest.timestamp);
+        END IF;
+    END IF;
+    INSERT INTO claims (split, document, start, "end", login, expires)
+         VALUES (NEW.split, NEW.document, NEW.start, NEW."end", current_user, 'infinity')
+    ON CONFLICT (split, document, start, "end", login) DO UPDATE SET expires = 'infinity';
+    RETURN NEW;
+END
+$f$;
+CREATE TRIGGER decision_written BEFORE INSERT OR UPDATE ON decisions
+    FOR EACH ROW EXECUTE FUNCTION linkscope_decision_written();
+DO $roles$
+DECLARE
+    db text := current_database();
+BEGIN
+    EXECUTE 'DROP POLICY everyone_reads ON decisions';
+    EXECUTE format('CREATE POLICY curator_reads ON decisions FOR SELECT TO %I '
+                   'USING (login = current_user OR NOT linkscope_blind())', db || '_curator');
+    EXECUTE format('CREATE POLICY others_read ON decisions FOR SELECT TO %I, %I USING (true)',
+                   db || '_adjudicator', db || '_reviewer');
+    EXECUTE format('GRANT SELECT ON claims TO %I, %I, %I', db || '_curator', db || '_adjudicator', db || '_reviewer');
+    EXECUTE format('GRANT INSERT, UPDATE, DELETE ON claims TO %I, %I', db || '_curator', db || '_adjudicator');
+    EXECUTE format('GRANT USAGE ON SEQUENCE decision_revisions TO %I, %I', db || '_curator', db || '_adjudicator');
+    EXECUTE format('CREATE POLICY everyone_reads_claims ON claims FOR SELECT TO %I, %I, %I USING (true)',
+                   db || '_curator', db || '_adjudicator', db || '_reviewer');
+    EXECUTE format('CREATE POLICY own_claims ON claims FOR ALL TO %I, %I '
+                   'USING (login = current_user) WITH CHECK (login = current_user)',
+                   db || '_curator', db || '_adjudicator');
+END
+$roles$;
+ALTER TABLE claims ENABLE ROW LEVEL SECURITY;
+)sql";
+
+constexpr std::array<const char*, 4> kMigrations{kMigration1, kMigration2, kMigration3, kMigration4};
 
 bool hasTable(PgConnection& connection, const char* table) {
     return connection.exec("SELECT to_regclass($1) IS NOT NULL", {PgParam::text(table)}).text(0, 0) == "t";

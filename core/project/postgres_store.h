@@ -55,7 +55,23 @@ public:
     void grant(std::string_view login, TeamRole role) override;
     bool encrypted() const override;
 
+    TeamModeSettings teamMode() const override;
+    void setTeamMode(const TeamModeSettings& settings) override;
+    std::vector<MentionKey> claimNext(std::span<const MentionKey> byGain, std::size_t count,
+                                      std::chrono::seconds timeToLive) override;
+    std::size_t renewClaims(std::chrono::seconds timeToLive) override;
+    bool releaseClaim(const MentionKey& mention) override;
+    std::vector<Claim> claims() const override;
+    LiveChanges changesSince(std::int64_t revision) const override;
+    bool connected() const override;
+    void reconnect() override;
+    void listenForChanges() override;
+    int changeSocket() const override;
+    bool takeChangeNotifications() override;
+
 private:
+    void insertDoneGuarded(std::vector<Decision>& decisions, const std::function<void(std::size_t)>& beforeEach,
+                           const std::string& what, std::size_t& at);
     struct State;
     explicit PostgresStore(std::unique_ptr<State> state);
     std::unique_ptr<State> state_;

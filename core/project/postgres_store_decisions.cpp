@@ -4,6 +4,8 @@
 // login, set by the server); one login's clients share one history, as with a file. Every write of decisions first takes a lock on
 // the decisions table that orders writers (readers are not blocked): the ids, the redo stack and
 // the latest done decision are then read and written by one client at a time.
+#include <algorithm>
+
 #include "project/decision_checksum.h"
 #include "project/decision_rows.h"
 #include "project/pg_transaction.h"
@@ -84,6 +86,25 @@ void PostgresStore::insertDone(std::vector<Decision>& decisions, const std::func
     const std::string what = decisions.size() == 1
                                  ? "record the decision on " + describeMention(decisions.front().mention)
                                  : "record " + std::to_string(decisions.size()) + " decisions";
+    std::size_t at = 0;  // the decision being written, named by a refusal of the race check
+    try {
+        insertDoneGuarded(decisions, beforeEach, what, at);
+    } catch (const DecisionConflict& e) {
+        // The transaction is rolled back: the decision in effect now is read for the curator.
+        const Decision& refused = decisions[at];
+        std::optional<Decision> theirs;
+        try {
+            theirs = currentDecision(refused.mention);
+        } catch (const Error&) {
+            // The refusal stands alone when the other decision cannot be read.
+        }
+        throw DecisionConflict(e.what(), refused, std::move(theirs));
+    }
+}
+
+void PostgresStore::insertDoneGuarded(std::vector<Decision>& decisions,
+                                      const std::function<void(std::size_t)>& beforeEach, const std::string& what,
+                                      std::size_t& at) {
     pgGuarded(state_->address, what, [&] {
         PgConnection& db = state_->connection;
         PgTransaction transaction(db);
@@ -95,8 +116,10 @@ void PostgresStore::insertDone(std::vector<Decision>& decisions, const std::func
             cut.state = DecisionState::Discarded;
             writeState(db, cut);
         }
-        std::int64_t id = db.exec("SELECT coalesce(max(id), 0) FROM decisions").integer(0, 0);
+        // Of all rows, also those row-level security hides from this login (the blind mode).
+        std::int64_t id = db.exec("SELECT linkscope_last_decision_id()").integer(0, 0);
         for (std::size_t i = 0; i < decisions.size(); ++i) {
+            at = i;
             if (beforeEach) beforeEach(i);
             Decision& decision = decisions[i];
             decision.id = ++id;  // chosen here because the checksum covers it
@@ -172,6 +195,23 @@ void PostgresStore::importHistory(const std::vector<Decision>& history) {
                         ": cannot copy a decision history into a project that has decisions");
         for (const Decision& decision : history) insertRow(db, decision);
         transaction.commit();
+    });
+}
+
+LiveChanges PostgresStore::changesSince(std::int64_t revision) const {
+    return pgGuarded(state_->address, "read the changes since revision " + std::to_string(revision), [&] {
+        PgConnection& db = state_->connection;
+        // One snapshot for the rows and the highest revision, so that nothing falls between them.
+        PgTransaction transaction(db, "ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        LiveChanges changes;
+        changes.revision =
+            std::max(revision, db.exec("SELECT coalesce(max(revision), 0) FROM decisions").integer(0, 0));
+        changes.decisions =
+            readAll(db.exec(std::string("SELECT ") + kColumns + " FROM decisions WHERE revision > $1 ORDER BY revision",
+                            {PgParam::integer(revision)}),
+                    state_->address);
+        transaction.commit();
+        return changes;
     });
 }
 

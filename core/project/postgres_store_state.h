@@ -3,6 +3,7 @@
 // PostgresStore, and the wrapper that turns libpq's failures into Linkscope errors naming the
 // project's address.
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "project/pg_connection.h"
 #include "project/postgres_store.h"
+#include "project/team_work.h"
 #include "util/error.h"
 
 namespace linkscope::project {
@@ -17,7 +19,11 @@ namespace linkscope::project {
 struct PostgresStore::State {
     std::filesystem::path address;  // the URI as given (holds no password)
     PgConnection connection;
+    bool listening = false;  // LISTEN on kChangeChannel, repeated after a reconnect
 };
+
+/// The SQLSTATE of the server's race check (postgres_schema.cpp, migration 4).
+inline constexpr const char* kRaceRefused = "LS409";
 
 /// Runs `action`; a PgFailure it throws becomes an Error reading
 /// "ADDRESS: cannot WHAT (PostgreSQL: the server's message)". Linkscope's own errors pass
@@ -27,6 +33,15 @@ decltype(auto) pgGuarded(const std::filesystem::path& address, std::string_view 
     try {
         return std::forward<Action>(action)();
     } catch (const PgFailure& e) {
+        if (e.connectionLost())
+            throw StoreDisconnected(address.string() + ": cannot " + std::string(what) +
+                                    ": the connection to the server is lost; nothing more is sent until the store "
+                                    "reconnects (PostgreSQL: " +
+                                    e.what() + ")");
+        if (e.sqlState() == kRaceRefused)
+            throw DecisionConflict(
+                address.string() + ": cannot " + std::string(what) + ": the server refused it, as " + e.what(), {},
+                std::nullopt);
         // insufficient_privilege: a forbidden action, refused by the server itself.
         if (e.sqlState() == "42501")
             throw Error(address.string() + ": cannot " + std::string(what) +

@@ -34,6 +34,7 @@
 // Errors: every failure throws linkscope::Error (a ParseError for a file that is not a readable
 // Linkscope project) whose message names the project file or address; no SQLite or libpq type
 // or exception leaves the store.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -48,6 +49,7 @@
 
 #include "project/curation_decision.h"
 #include "project/project_manifest.h"
+#include "project/team_work.h"
 
 namespace linkscope::project {
 
@@ -186,6 +188,46 @@ public:
     /// Whether the connection to the server is encrypted (SSL/TLS, as libpq's sslmode asked);
     /// false for a file.
     bool encrypted() const;
+
+    // --- a team's work (team_work.h) --------------------------------------------------------
+    /// The mode: stored in a file as on a server (a file's default and a server's is shared).
+    TeamModeSettings teamMode() const;
+    /// Sets the mode; on a server only the project's owner may (the server refuses others).
+    /// Error for an overlap share outside [0, 1].
+    void setTeamMode(const TeamModeSettings& settings);
+    /// Claims, for this login, the first `count` mentions of `byGain` (the review queue's order,
+    /// highest expected gain first) that are free: not claimed by as many others as the mention
+    /// may have (claimCapacity) and not decided by this login. A mention this login holds
+    /// already is renewed and counts. Each claim expires after timeToLive. Returns the
+    /// mentions claimed, in byGain's order. Error for a project file (no team).
+    std::vector<MentionKey> claimNext(std::span<const MentionKey> byGain, std::size_t count,
+                                      std::chrono::seconds timeToLive);
+    /// Extends this login's unexpired claims to now + timeToLive; how many.
+    std::size_t renewClaims(std::chrono::seconds timeToLive);
+    /// Gives up this login's claim on a mention (a decided mention's lasting claim stays).
+    bool releaseClaim(const MentionKey& mention);
+    /// The unexpired claims of everyone.
+    std::vector<Claim> claims() const;
+
+    // --- a live project on a server ----------------------------------------------------------
+    /// The decisions that changed above `revision` (0: all), as this login may read them, and
+    /// the highest revision: the next call's start. Error for a project file.
+    LiveChanges changesSince(std::int64_t revision) const;
+    /// Whether the connection to the server stands, seen without a statement and without
+    /// blocking (the socket is read); always true for a file.
+    bool connected() const;
+    /// Connects again (same address, login and session settings, LISTEN included) and returns
+    /// what changed above `sinceRevision` while the client was away. Throws StoreDisconnected
+    /// while the server cannot be reached. Nothing for a file.
+    LiveChanges reconnect(std::int64_t sinceRevision);
+    /// LISTENs on kChangeChannel: the server notifies every committed change of a decision.
+    void listenForChanges();
+    /// The connection's socket, for an event loop to watch after listenForChanges(); -1 for a
+    /// file. Readable means: call takeChangeNotifications().
+    int changeSocket() const;
+    /// Reads what arrived on the socket, without blocking; true when a change was announced
+    /// (read changesSince() then). StoreDisconnected when the connection is lost.
+    bool takeChangeNotifications();
 
 private:
     explicit ProjectStore(std::unique_ptr<StoreBackend> backend);

@@ -47,6 +47,8 @@ public:
     void importHistory(const std::vector<Decision>& history) override;
     void grant(std::string_view login, TeamRole role) override;
     bool encrypted() const override;
+    TeamModeSettings teamMode() const override;
+    void setTeamMode(const TeamModeSettings& settings) override;
 
 private:
     struct State;

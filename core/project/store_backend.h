@@ -6,7 +6,9 @@
 // here: ProjectStore's callers never see which backend they use.
 //
 // Every method throws linkscope::Error (ParseError for damage) whose message names label().
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -19,6 +21,7 @@
 #include "project/curation_decision.h"
 #include "project/project_manifest.h"
 #include "project/project_store.h"
+#include "project/team_work.h"
 
 namespace linkscope::project {
 
@@ -71,6 +74,23 @@ public:
 
     virtual void grant(std::string_view login, TeamRole role) = 0;
     virtual bool encrypted() const = 0;
+
+    // A team's work (team_work.h). The mode is stored by both backends; the rest needs a server,
+    // and a project file refuses it (StoreBackend's versions, which say so).
+    virtual TeamModeSettings teamMode() const = 0;
+    virtual void setTeamMode(const TeamModeSettings& settings) = 0;
+    virtual std::vector<MentionKey> claimNext(std::span<const MentionKey> byGain, std::size_t count,
+                                              std::chrono::seconds timeToLive);
+    virtual std::size_t renewClaims(std::chrono::seconds timeToLive);
+    virtual bool releaseClaim(const MentionKey& mention);
+    virtual std::vector<Claim> claims() const;
+    virtual LiveChanges changesSince(std::int64_t revision) const;
+    /// A file is always at hand: true; nothing to reconnect; no notifications.
+    virtual bool connected() const { return true; }
+    virtual void reconnect() {}
+    virtual void listenForChanges() {}
+    virtual int changeSocket() const { return -1; }
+    virtual bool takeChangeNotifications() { return false; }
 };
 
 }  // namespace linkscope::project
