@@ -291,7 +291,7 @@ void addTrainCommand(CLI::App& app) {
                     "Spelling map `misspelling||correction` (NCBI's ncbi-spell-check.txt)")
         ->check(CLI::ExistingFile);
     cmd->add_option("--model", args->model,
-                    "Encoder to fine-tune: a Hugging Face BERT checkpoint directory, or a run folder (e.g. what "
+                    "Encoder to fine-tune: a Hugging Face BERT or XLM-R checkpoint folder, or a run folder (e.g. what "
                     "`pretrain --out` wrote)")
         ->check(CLI::ExistingDirectory);
     cmd->add_flag("--compact", args->compact,
