@@ -2086,6 +2086,14 @@ def bin_of_model(S, legacy=False, numel_extra=0):
     return torch_zip(state, [(k, raw) for k, _, raw in storages])
 
 
+def no_payload_ran(work):
+    """None, or what a hostile pickle's payload left in the case folder."""
+    for name in ("ran-the-payload", "x"):
+        if (work / name).exists():
+            return "the pickle's payload ran: " + name + " exists"
+    return None
+
+
 class EvilReduce:
     """pickle.dumps of this writes what a malicious checkpoint holds: GLOBAL posix.system, REDUCE."""
     def __reduce__(self):
@@ -2097,9 +2105,13 @@ def torch_pickle_cases():
     eargv = ["encode", "--model", "model"]
 
     def tb(name, kind, data, expect="error", **kw):
-        add("encode.torchbin." + name, kind, "encode", eargv,
-            {"model": Tree("model"), "model/model.safetensors": None, "model/pytorch_model.bin": data},
+        files = {"model": Tree("model"), "model/model.safetensors": None, "model/pytorch_model.bin": data}
+        add("encode.torchbin." + name, kind, "encode", eargv, files,
             names=("pytorch_model.bin",), stdin=STDIN_TEXT, expect=expect, **kw)
+        # model check reads the same file through the same unpickler without LibTorch: the same
+        # refusal, naming the file, and nothing run.
+        add("model-check.torchbin." + name, kind, "model", ["model", "check", "model"], dict(files),
+            names=("pytorch_model.bin",), expect="ok" if expect == "clean" else expect, after=no_payload_ran)
 
     # Written here from the seed's safetensors: encodes exactly as the seed does.
     tb("zip-clean", "structure", Gen(lambda S: bin_of_model(S)), expect="clean", ref="encode")
