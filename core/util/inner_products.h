@@ -2,7 +2,7 @@
 // Every inner product of two sets of rows at once, a · bᵀ: the kNN datastore's batched search
 // scores a block of queries against a block of keys this way. It is one BLAS matrix product
 // (cblas_sgemm: blocked, and multi-threaded with OpenBLAS), several times faster than a loop of
-// dot products; a build without a CBLAS takes the loop.
+// dot products; a build without a CBLAS, or a machine where none can be opened, takes the loop.
 #include <cstddef>
 #include <span>
 
