@@ -4,8 +4,9 @@
 #include <map>
 #include <utility>
 
+#include "corpus/document_reader_corpus.h"
 #include "corpus/document_text.h"
-#include "corpus/duplicate_documents.h"
+#include "corpus/json_fields.h"
 #include "corpus/pubtator_lines.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -17,12 +18,6 @@ namespace {
 
 using Json = nlohmann::json;
 using pubtator::quoteForMessage;
-
-std::string stemOf(const std::filesystem::path& path) {
-    auto name = path.filename();
-    if (name.extension() == ".gz") name = name.stem();
-    return name.stem().string();
-}
 
 bool startsWithIgnoringCase(std::string_view text, std::string_view prefix) {
     return text.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), text.begin(), [](char x, char y) {
@@ -36,10 +31,10 @@ struct CharSpan {
     std::size_t end = 0;
 };
 
-class LineParser {
+class LineParser : JsonFields {
 public:
     LineParser(const std::string& file, std::size_t line, LeftOutTally& leftOut)
-        : file_(file), line_(line), leftOut_(leftOut) {}
+        : JsonFields(file, line), leftOut_(leftOut) {}
 
     Document parse(std::string_view text) {
         Json value;
@@ -91,41 +86,6 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, line_, where_ + message); }
-
-    static const Json* member(const Json& object, const char* key) {
-        const auto it = object.find(key);
-        return it == object.end() ? nullptr : &*it;
-    }
-
-    const Json& array(const Json& value, const std::string& what) const {
-        if (!value.is_array()) fail(what + " must be a list, not " + briefJson(value));
-        return value;
-    }
-
-    const Json& object(const Json& value, const std::string& what) const {
-        if (!value.is_object()) fail(what + " must be an object, not " + briefJson(value));
-        return value;
-    }
-
-    std::string string(const Json& value, const std::string& what) const {
-        if (!value.is_string()) fail(what + " must be a string, not " + briefJson(value));
-        const auto& text = value.get_ref<const std::string&>();
-        if (text.find('\0') != std::string::npos) fail(what + " holds a NUL character");
-        return text;
-    }
-
-    std::string scalarText(const Json& value, const std::string& what) const {
-        if (value.is_number_integer()) return value.dump();
-        return string(value, what);
-    }
-
-    std::size_t count(const Json& value, const std::string& what) const {
-        if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
-            fail(what + " " + briefJson(value) + " is not a non-negative integer");
-        return value.get<std::size_t>();
-    }
-
     // "offsets": [[start, end], ...] with start <= end.
     std::vector<CharSpan> spans(const Json* value, const std::string& what) const {
         if (!value) fail(what + " without \"offsets\"");
@@ -299,10 +259,7 @@ private:
         }
     }
 
-    const std::string& file_;
-    std::size_t line_;
     LeftOutTally& leftOut_;
-    std::string where_;
 };
 
 }  // namespace
@@ -329,19 +286,8 @@ std::optional<Document> BigBioDocumentReader::next() {
     return std::nullopt;
 }
 
-std::vector<Diagnostic> BigBioDocumentReader::diagnostics() const {
-    std::vector<Diagnostic> out;
-    leftOut_.appendTo(out, fileName());
-    return out;
-}
+std::vector<Diagnostic> BigBioDocumentReader::diagnostics() const { return leftOut_.diagnostics(fileName()); }
 
-Corpus readBigBio(const std::filesystem::path& path) {
-    Corpus corpus(stemOf(path));
-    corpus.sourceFiles.push_back(path.string());
-    BigBioDocumentReader reader(path);
-    while (auto document = reader.next()) addKeepingFirstCopy(corpus, std::move(*document));
-    for (auto& diagnostic : reader.diagnostics()) corpus.diagnostics.push_back(std::move(diagnostic));
-    return corpus;
-}
+Corpus readBigBio(const std::filesystem::path& path) { return readAllDocuments<BigBioDocumentReader>(path); }
 
 }  // namespace linkscope

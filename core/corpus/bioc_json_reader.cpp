@@ -8,8 +8,9 @@
 #include <utility>
 
 #include "corpus/bioc_json_scanner.h"
+#include "corpus/document_reader_corpus.h"
 #include "corpus/document_text.h"
-#include "corpus/duplicate_documents.h"
+#include "corpus/json_fields.h"
 #include "corpus/pubtator_lines.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -19,12 +20,6 @@ namespace {
 
 using Json = nlohmann::json;
 using pubtator::quoteForMessage;
-
-std::string stemOf(const std::filesystem::path& path) {
-    auto name = path.filename();
-    if (name.extension() == ".gz") name = name.stem();
-    return name.stem().string();
-}
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -41,10 +36,10 @@ std::string linkColumnFromInfon(std::string value) {
 }
 
 // Reads one document object; every error names the file, the document's line and what in it.
-class DocumentParser {
+class DocumentParser : JsonFields {
 public:
     DocumentParser(const std::string& file, std::size_t line, LeftOutTally& leftOut)
-        : file_(file), line_(line), leftOut_(leftOut) {}
+        : JsonFields(file, line), leftOut_(leftOut) {}
 
     Document parse(std::string_view json) {
         Json value;
@@ -101,47 +96,6 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& message) const { throw ParseError(file_, line_, where_ + message); }
-
-    const Json& array(const Json& value, const std::string& what) const {
-        if (!value.is_array()) fail(what + " must be a list, not " + briefJson(value));
-        return value;
-    }
-
-    const Json& object(const Json& value, const std::string& what) const {
-        if (!value.is_object()) fail(what + " must be an object, not " + briefJson(value));
-        return value;
-    }
-
-    void requireNoNul(std::string_view text, const std::string& what) const {
-        if (text.find('\0') != std::string_view::npos) fail(what + " holds a NUL character");
-    }
-
-    std::string string(const Json& value, const std::string& what) const {
-        if (!value.is_string()) fail(what + " must be a string, not " + briefJson(value));
-        const auto& text = value.get_ref<const std::string&>();
-        requireNoNul(text, what);
-        return text;
-    }
-
-    // A string, or an integer written as a number (ids, identifiers).
-    std::string scalarText(const Json& value, const std::string& what) const {
-        if (value.is_number_integer()) return value.dump();
-        return string(value, what);
-    }
-
-    std::size_t count(const Json* value, const std::string& what) const {
-        if (!value) fail(what + " is missing");
-        if (!value->is_number_unsigned() && !(value->is_number_integer() && value->get<std::int64_t>() >= 0))
-            fail(what + " " + briefJson(*value) + " is not a non-negative integer");
-        return value->get<std::size_t>();
-    }
-
-    static const Json* member(const Json& object, const char* key) {
-        const auto it = object.find(key);
-        return it == object.end() ? nullptr : &*it;
-    }
-
     void noteInfons(const Json& infons, const std::string& owner, std::string_view kept = {}) {
         for (const auto& [key, value] : object(infons, owner + " \"infons\"").items())
             if (key != kept) leftOut_.note(owner + " infon \"" + key + "\"", line_);
@@ -325,10 +279,7 @@ private:
         }
     }
 
-    const std::string& file_;
-    std::size_t line_;
     LeftOutTally& leftOut_;
-    std::string where_;
 };
 
 }  // namespace
@@ -411,19 +362,8 @@ double BioCJsonDocumentReader::fraction() const noexcept {
     return static_cast<double>(std::clamp(key_, low_, last) - low_) / static_cast<double>(last - low_);
 }
 
-std::vector<Diagnostic> BioCJsonDocumentReader::diagnostics() const {
-    std::vector<Diagnostic> out;
-    leftOut_.appendTo(out, fileName());
-    return out;
-}
+std::vector<Diagnostic> BioCJsonDocumentReader::diagnostics() const { return leftOut_.diagnostics(fileName()); }
 
-Corpus readBioCJson(const std::filesystem::path& path) {
-    Corpus corpus(stemOf(path));
-    corpus.sourceFiles.push_back(path.string());
-    BioCJsonDocumentReader reader(path);
-    while (auto document = reader.next()) addKeepingFirstCopy(corpus, std::move(*document));
-    for (auto& diagnostic : reader.diagnostics()) corpus.diagnostics.push_back(std::move(diagnostic));
-    return corpus;
-}
+Corpus readBioCJson(const std::filesystem::path& path) { return readAllDocuments<BioCJsonDocumentReader>(path); }
 
 }  // namespace linkscope

@@ -1,28 +1,14 @@
 #include "corpus/json_chunk_writers.h"
 
-#include <chrono>
-#include <cstdio>
-
+#include "corpus/bioc_chunk_writer.h"
 #include "util/error.h"
 
 namespace linkscope {
-namespace {
-
-std::string todayUtc() {
-    const auto day =
-        std::chrono::year_month_day(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%04d%02u%02u", static_cast<int>(day.year()),
-                  static_cast<unsigned>(day.month()), static_cast<unsigned>(day.day()));
-    return buffer;
-}
-
-}  // namespace
 
 BioCJsonChunkWriter::BioCJsonChunkWriter(const std::filesystem::path& target, BioCWriteOptions options)
     : file_(target), out_(file_.stream()) {
     if (options.source.empty()) throw Error("BioC JSON: a collection written in chunks needs its source");
-    if (options.date.empty()) options.date = todayUtc();
+    if (options.date.empty()) options.date = BioCChunkWriter::today();
     header_ = bioCJsonHeader({}, options);
     out_.text(header_);
 }

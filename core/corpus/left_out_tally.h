@@ -29,6 +29,13 @@ public:
                                                  " in the file): a Linkscope document has no place for it; kept out"});
     }
 
+    /// The same, as a list of their own.
+    std::vector<Diagnostic> diagnostics(const std::string& file) const {
+        std::vector<Diagnostic> out;
+        appendTo(out, file);
+        return out;
+    }
+
 private:
     struct Seen {
         std::size_t count = 0;
