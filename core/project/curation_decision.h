@@ -43,6 +43,7 @@ struct Decision {
     std::string previousLink;  ///< the link in effect before (a prediction or an earlier decision)
     std::string newLink;       ///< accept/correct: the chosen link; nil: "-1"; reject/skip: empty
     std::string curator;       ///< who decided
+    std::string login;         ///< the server login that recorded it (set by the server); empty in a file
     std::string timestamp;     ///< UTC, ISO 8601 with milliseconds ("2026-11-22T07:30:12.123Z")
     DecisionState state = DecisionState::Done;
 };

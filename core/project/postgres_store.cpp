@@ -101,6 +101,8 @@ std::unique_ptr<PostgresStore> PostgresStore::open(const std::string& uri) {
 
 bool PostgresStore::encrypted() const { return state_->connection.encrypted(); }
 
+std::string PostgresStore::login() const { return state_->connection.user(); }
+
 void PostgresStore::grant(std::string_view login, TeamRole role) {
     pgGuarded(state_->address, "give " + std::string(login) + " the role " + std::string(teamRoleName(role)), [&] {
         PgConnection& db = state_->connection;

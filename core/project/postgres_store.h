@@ -54,6 +54,7 @@ public:
     void importHistory(const std::vector<Decision>& history) override;
     void grant(std::string_view login, TeamRole role) override;
     bool encrypted() const override;
+    std::string login() const override;
 
     TeamModeSettings teamMode() const override;
     void setTeamMode(const TeamModeSettings& settings) override;

@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kColumns =
     "id, split, document, start, \"end\", mention_text, kind, previous_link, new_link, curator, timestamp, state, "
-    "checksum";
+    "checksum, login";
 constexpr const char* kOrderWriters = "LOCK TABLE decisions IN SHARE ROW EXCLUSIVE MODE";
 
 Decision readDecision(const PgResult& rows, int row, const std::filesystem::path& address) {
@@ -35,7 +35,9 @@ Decision readDecision(const PgResult& rows, int row, const std::filesystem::path
     stored.timestamp = rows.text(row, 10);
     stored.state = rows.text(row, 11);
     if (!rows.isNull(row, 12)) stored.checksum = rows.integer(row, 12);
-    return checkedDecision(stored, address.string(), true);
+    Decision decision = checkedDecision(stored, address.string(), true);
+    decision.login = rows.text(row, 13);  // set by the server, outside the checksum
+    return decision;
 }
 
 std::vector<Decision> readAll(const PgResult& rows, const std::filesystem::path& address) {

@@ -138,6 +138,8 @@ void ProjectStore::grant(std::string_view login, TeamRole role) {
 
 bool ProjectStore::encrypted() const { return backend_->encrypted(); }
 
+std::string ProjectStore::login() const { return backend_->login(); }
+
 std::string_view teamRoleName(TeamRole role) noexcept {
     switch (role) {
         case TeamRole::Curator:

@@ -188,6 +188,8 @@ public:
     /// Whether the connection to the server is encrypted (SSL/TLS, as libpq's sslmode asked);
     /// false for a file.
     bool encrypted() const;
+    /// The server login this client works as (decisions it records name it); empty for a file.
+    std::string login() const;
 
     // --- a team's work (team_work.h) --------------------------------------------------------
     /// The mode: stored in a file as on a server (a file's default and a server's is shared).

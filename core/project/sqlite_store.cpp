@@ -312,4 +312,6 @@ void SqliteStore::grant(std::string_view login, TeamRole role) {
 
 bool SqliteStore::encrypted() const { return false; }
 
+std::string SqliteStore::login() const { return {}; }
+
 }  // namespace linkscope::project

@@ -49,6 +49,7 @@ public:
     bool encrypted() const override;
     TeamModeSettings teamMode() const override;
     void setTeamMode(const TeamModeSettings& settings) override;
+    std::string login() const override;
 
 private:
     struct State;

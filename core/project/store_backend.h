@@ -91,6 +91,7 @@ public:
     virtual void listenForChanges() {}
     virtual int changeSocket() const { return -1; }
     virtual bool takeChangeNotifications() { return false; }
+    virtual std::string login() const = 0;
 };
 
 }  // namespace linkscope::project
