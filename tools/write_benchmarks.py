@@ -16,8 +16,10 @@ the machine. No figure in that page is typed by hand.
   --note TEXT    a sentence stamped on the tables this call writes (e.g. what else ran on the
                  machine meanwhile);
   --manifest, --model-run, --umls-dir, --model: the inputs of the benchmarks that need a trained
-                 run or generated UMLS-size data (model_linking, sparse_scale, dense_scale; ui_stall
-                 on another project than NCBI Disease + MEDIC);
+                 run or generated UMLS-size data (model_linking, sparse_scale, dense_scale,
+                 link_speed; ui_stall on another project than NCBI Disease + MEDIC);
+  A section with "script" runs a Python benchmark of benchmarks/ (with this Python) instead of a
+  built executable: link_speed and link_memory spawn linkscope-cli as a user runs it.
   without --run or --tables, the page is written again from this script's sections and the
   tables the page already holds: a table is only ever replaced by a run of its own benchmark.
 
@@ -323,6 +325,31 @@ def git(*args):
 
 
 def machine():
+    {
+        "name": "link_speed",
+        "title": "Linking a corpus with linkscope-cli link",
+        "question": "How many mentions a second does `linkscope-cli link` write, run as a user runs "
+                    "it? On NCBI Disease test + MEDIC: mentions per second and per CPU-second of the "
+                    "sparse linker (and of a trained run with --model-run), the set-up timed apart. "
+                    "At UMLS size (--umls-dir, generate_umls_medmentions.py's full-size output): "
+                    "link --method sparse on the MedMentions-size test split, wall time and peak "
+                    "memory against the target of 3 minutes and 8 GB on 2 cores, with the sparse "
+                    "index loaded from disk where `index` can save it.",
+        "script": ["benchmarks/link_speed.py", "--cli", "{bin}/linkscope-cli", "--work", "{out}/link_speed",
+                   "--data", "{data}"],
+        "here": True,
+        "findings": [],
+    },
+    {
+        "name": "link_memory",
+        "title": "Peak memory of link on 1x and 10x a corpus",
+        "question": "Does `linkscope-cli link` stream its input? Its peak resident memory on a "
+                    "generated corpus (a 1 % UMLS-size KB, 400 documents) and on the same corpus "
+                    "ten times over; the target: at most 10 % more on the tenfold corpus.",
+        "script": ["benchmarks/link_memory.py", "--cli", "{bin}/linkscope-cli", "--work", "{out}/link_memory"],
+        "here": True,
+        "findings": [],
+    },
     """Cores, memory, CPU model and the build type, as this machine reports them."""
     model = platform.processor() or platform.machine()
     try:
@@ -379,6 +406,15 @@ def busy_cpu_seconds():
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
+    if "script" in section:
+        # A Python benchmark: it spawns linkscope-cli itself, as a user runs it.
+        values = {"bin": args.bin, "data": args.data, "out": args.out}
+        command = [sys.executable, str(ROOT / section["script"][0])]
+        command += [item.format(**values) for item in section["script"][1:]]
+        if section["name"] == "link_speed":
+            command += ["--umls-dir", args.umls_dir] if args.umls_dir else []
+            command += ["--run", args.model_run] if args.model_run else []
+        return command + ["--json"]
 def children_cpu_seconds():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -566,6 +602,10 @@ def write_doc(doc, blocks, args):
         "full notebook of earlier runs is in git (`git show 88e03ec:docs/benchmarks.md`).",
         "",
     ]
+    if "script" in section:
+        parts = ["python3"] + [item.replace("{bin}", "build/default/bin").replace("{data}", "../shared/data")
+                               .replace("{out}", "build/bench-runs") for item in section["script"]]
+        return " ".join(parts) + " --json"
     for section in SECTIONS:
         name = section["name"]
         lines += [f"## {section['title']} (`{name}`)", ""]
@@ -605,8 +645,9 @@ def main():
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--manifest", help="ui_stall's and model_linking's project manifest "
                                            "(ui_stall without it: NCBI Disease + MEDIC from --data)")
-    parser.add_argument("--model-run", help="model_linking's trained run folder")
-    parser.add_argument("--umls-dir", help="generate_umls_medmentions.py's output (sparse_scale, dense_scale)")
+    parser.add_argument("--model-run", help="model_linking's and link_speed's trained run folder")
+    parser.add_argument("--umls-dir", help="generate_umls_medmentions.py's output (sparse_scale, dense_scale, "
+                                           "link_speed)")
     parser.add_argument("--model", help="dense_scale's encoder folder")
     args = parser.parse_args()
     out = Path(args.out)
