@@ -2,6 +2,7 @@
 // linkscope-cli project create --manifest M.json --store FILE.linkscope|URI
 // linkscope-cli project copy FROM TO
 // linkscope-cli project grant URI LOGIN --role curator|adjudicator|reviewer
+// linkscope-cli project mode PROJECT [shared|blind [--overlap SHARE] [--seed N]]
 // A project is a file or a `postgresql://` URI (core/project/project_store.h). `check` checks one
 // in full, on demand: SQLite's integrity_check (every page, every index
 // entry against its table row, the constraints), the manifest, the runs, and every decision row
@@ -11,6 +12,7 @@
 // build's schema version.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "project/project_copy.h"
 #include "project/project_manifest.h"
 #include "project/project_store.h"
+#include "project_address.h"
 #include "util/error.h"
 
 namespace linkscope::cli {
@@ -58,11 +61,27 @@ void runProjectGrant(const std::filesystem::path& address, const std::string& lo
     std::cout << store.file().string() << ": " << login << " is now a " << project::teamRoleName(*role) << "\n";
 }
 
+void runProjectMode(const std::filesystem::path& address, const std::string& modeName, double overlap,
+                    std::uint64_t seed) {
+    auto store = project::ProjectStore::open(address);
+    if (!modeName.empty()) {
+        const auto mode = project::parseTeamMode(modeName);
+        if (!mode) throw Error("mode: \"" + modeName + "\" is not a mode (shared or blind)");
+        store.setTeamMode({*mode, overlap, seed});
+    }
+    const project::TeamModeSettings settings = store.teamMode();
+    std::cout << store.file().string() << ": " << project::teamModeName(settings.mode);
+    if (settings.mode == project::TeamMode::Blind)
+        std::cout << ", a share of " << settings.overlapShare << " of the documents given to two curators (seed "
+                  << settings.overlapSeed << ")";
+    std::cout << "\n";
+}
+
 }  // namespace
 
 void addProjectCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
-        "project", "Project tools: check, create, copy, grant (a project is a file or a postgresql:// URI)");
+        "project", "Project tools: check, create, copy, grant, mode (a project is a file or a postgresql:// URI)");
     cmd->require_subcommand(1);
     auto file = std::make_shared<std::filesystem::path>();
     CLI::App* check = cmd->add_subcommand(
@@ -103,6 +122,24 @@ void addProjectCommand(CLI::App& app) {
     grant->add_option("login", *login, "The PostgreSQL login (created beforehand: CREATE ROLE name LOGIN)")->required();
     grant->add_option("--role", *role, "curator, adjudicator or reviewer")->required();
     grant->callback([project, login, role] { runProjectGrant(*project, *login, *role); });
+
+    auto modeProject = std::make_shared<std::filesystem::path>();
+    auto modeName = std::make_shared<std::string>();
+    auto overlap = std::make_shared<double>(0.1);
+    auto seed = std::make_shared<std::uint64_t>(0);
+    CLI::App* mode = cmd->add_subcommand(
+        "mode",
+        "Show or set how a team works on the project: shared (everyone reads every decision) or blind (a curator "
+        "reads only their own; a share of the documents goes to two curators, for kappa)");
+    mode->add_option("project", *modeProject, "The project: a file or a postgresql:// URI")
+        ->required()
+        ->check(projectAddress());
+    mode->add_option("mode", *modeName, "shared or blind (none: print the mode)");
+    mode->add_option("--overlap", *overlap, "blind: the share of documents given to two curators (default 0.1)")
+        ->check(CLI::Range(0.0, 1.0));
+    mode->add_option("--seed", *seed, "blind: which documents those are (default 0)");
+    mode->callback(
+        [modeProject, modeName, overlap, seed] { runProjectMode(*modeProject, *modeName, *overlap, *seed); });
 }
 
 }  // namespace linkscope::cli

@@ -108,9 +108,12 @@ void requireDecidedMentionsExist(const project::ProjectStore& store,
 
 MergeSummary mergeDecisions(project::ProjectStore& into, const project::ProjectStore& from, const MergeOptions& options,
                             const ProgressSink& progress) {
+    // One project under two names: the same file (whatever the path), or the same server address.
     std::error_code ec;
-    if (std::filesystem::equivalent(into.file(), from.file(), ec))
-        throw Error(into.file().string() + ": cannot merge a project file into itself");
+    const bool same = into.onServer() || from.onServer()
+                          ? into.onServer() && from.onServer() && into.file() == from.file()
+                          : std::filesystem::equivalent(into.file(), from.file(), ec);
+    if (same) throw Error(into.file().string() + ": cannot merge a project into itself");
     // Both files in full before anything is read for the merge: a damaged index would hide or
     // repeat decisions, and every error names the file it found the damage in.
     (void)from.checkIntegrity();

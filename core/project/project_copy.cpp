@@ -27,6 +27,7 @@ CopySummary copyInto(const ProjectStore& source, ProjectStore& target, const std
     }
     const auto history = source.decisions();
     target.importHistory(history);
+    target.setTeamMode(source.teamMode());
     summary.decisions = history.size();
     return summary;
 }

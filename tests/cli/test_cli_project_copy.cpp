@@ -7,6 +7,8 @@
 // is refused for a file.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_runner.h"
 #include "fixtures.h"
 #include "postgres_server.h"
@@ -158,6 +160,51 @@ private Q_SLOTS:
         const auto read = test::runCli({"export", "--project", QString::fromStdString(asReviewer), "--format",
                                         "decisions", "--out", q(dir_.path("reviewer.jsonl"))});
         QVERIFY2(read.exitCode == 0, read.err.constData());
+    }
+
+    // The team mode is set on the server and copied; a file merges into a team project, and
+    // agreement reads the live store's two curators.
+    void setsTheModeMergesAFileInAndMeasuresAgreement() {
+        if (!server_.running()) QSKIP(qPrintable(QStringLiteral("no PostgreSQL server: ") + skip_));
+        const std::string uri = server_.newDatabase();
+        QVERIFY2(!uri.empty(), qPrintable(server_.why()));
+        const QString team = QString::fromStdString(uri);
+        QVERIFY(test::runCli({"project", "create", "--manifest", test::demoFile("demo-project.json"), "--store", team})
+                    .exitCode == 0);
+        const auto mode = test::runCli({"project", "mode", team, "blind", "--overlap", "0.2", "--seed", "3"});
+        QVERIFY2(mode.exitCode == 0 && mode.out.contains("blind, a share of 0.2 of the documents given to two "
+                                                         "curators (seed 3)"),
+                 mode.out.constData());
+        const auto manifest = readProjectManifest(test::demoFile("demo-project.json").toStdString());
+        const auto ana = dir_.path("ana.linkscope");
+        const auto ben = dir_.path("ben.linkscope");
+        {
+            auto store = project::ProjectStore::create(ana, manifest);
+            store.record(decisionOn(21, 39, "Huntington disease", "MESH:D006816", "ana"));
+            store.record(decisionOn(110, 136, "neurodegenerative disorder", "MESH:D019636", "ana"));
+        }
+        {
+            auto store = project::ProjectStore::create(ben, manifest);
+            store.record(decisionOn(21, 39, "Huntington disease", "MESH:D006816", "ben"));
+            store.record(decisionOn(110, 136, "neurodegenerative disorder", "MESH:D009410", "ben"));
+        }
+        for (const auto& file : {ana, ben}) {
+            const auto merged = test::runCli({"merge", team, q(file)});
+            QVERIFY2(merged.exitCode == 0 && merged.out.contains("merged 2 decision(s)"), merged.err.constData());
+        }
+        const auto itself = test::runCli({"merge", team, team});
+        QVERIFY2(itself.exitCode == 1 && itself.err.contains("cannot merge a project into itself"),
+                 itself.err.constData());
+        const auto agreement =
+            test::runCli({"agreement", team, "--curator", "ana", "--curator", "ben", "--no-types", "--json"});
+        QVERIFY2(agreement.exitCode == 0, agreement.err.constData());
+        const auto figures = nlohmann::json::parse(agreement.out.toStdString());
+        QCOMPARE(figures["overall"]["both"].get<int>(), 2);
+        QCOMPARE(figures["overall"]["agreed"].get<int>(), 1);
+        const auto back = dir_.path("team-back.linkscope");
+        QVERIFY(test::runCli({"project", "copy", team, q(back)}).exitCode == 0);
+        const auto copied = test::runCli({"project", "mode", q(back)});
+        QVERIFY2(copied.out.contains("blind, a share of 0.2"), copied.out.constData());
     }
 };
 
