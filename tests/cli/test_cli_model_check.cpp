@@ -11,8 +11,10 @@
 
 #include "cli_runner.h"
 #include "fixtures.h"
+#include "test_data.h"
 #include "tiny_checkpoint_folder.h"
 #include "torch_file_builder.h"
+#include "xlmr_reference.h"
 
 using namespace linkscope;
 using nlohmann::json;
@@ -197,6 +199,36 @@ private Q_SLOTS:
         QCOMPARE(bothReport["weights"]["layout"].get<std::string>(), std::string("model.safetensors"));
         QCOMPARE(bothReport["weights"]["unused"], json::array({"pytorch_model.bin"}));
         QVERIFY(bothReport["weights"]["choice"].get<std::string>().find("preferred") != std::string::npos);
+    }
+
+    void xlmRobertaFolder() {
+        // A random XLM-R with a SentencePiece tokenizer, written by python3-sentencepiece and numpy.
+        const auto corpus = test::runXlmrReference({"corpus", path("xlmr-data")});
+        if (!corpus.ran) QSKIP(qPrintable(corpus.message));
+        QVERIFY2(corpus.message.isEmpty(), qPrintable(corpus.message));
+        const auto folder = dir_.path("xlmr");
+        fs::create_directories(folder);
+        fs::copy_file(dir_.path("xlmr-data") / "sentencepiece.bpe.model", folder / "sentencepiece.bpe.model");
+        test::writeFile(folder / "texts.txt", "Herzinfarkt\n");
+        const auto model = test::runXlmrReference({"model", path("xlmr"), path("xlmr") + "/texts.txt", "roberta."});
+        QVERIFY2(model.message.isEmpty(), qPrintable(model.message));
+
+        const auto r = test::runCli({"model", "check", "--json", path("xlmr")});
+        if (r.err.contains("no SentencePiece support")) QSKIP("this build has no SentencePiece support");
+        QVERIFY2(r.exitCode == 0, qPrintable(checkFailure(r)));
+        const json report = r.json();
+        const json config = json::parse(test::readFile(folder / "config.json"));
+        QCOMPARE(report["architecture"]["model_type"].get<std::string>(), std::string("xlm-roberta"));
+        QCOMPARE(report["tokenizer"]["kind"].get<std::string>(), std::string("SentencePiece Unigram"));
+        QCOMPARE(report["tokenizer"]["file"].get<std::string>(), std::string("sentencepiece.bpe.model"));
+        QCOMPARE(report["tokenizer"]["lower_case"].get<bool>(), false);
+        QCOMPARE(report["tokenizer"]["casing_source"].get<std::string>(), std::string("SentencePiece model"));
+        // XLM-R's positions start at padding_idx + 1: two of them hold no token.
+        QCOMPARE(report["max_length"].get<int>(), config["max_position_embeddings"].get<int>() - 2);
+        QVERIFY(report["parameters"]["pretraining_head"].get<std::uint64_t>() > 0);  // the lm_head
+        QVERIFY(report["warnings"].empty());
+        const auto text = test::runCli({"model", "check", path("xlmr")});
+        QVERIFY2(text.out.contains("less XLM-R's position offset 2"), text.out.constData());
     }
 
     void tokenizerJsonOnly() {
