@@ -100,4 +100,16 @@ inline std::string annotationDifference(const Corpus& a, const Corpus& b, Annota
     return {};
 }
 
+/// A corpus written in a format that keeps the document order (BioC XML, BioC JSON) and read
+/// back: the same PMIDs in the same order, every annotation agreeing, and nothing reported.
+inline std::string orderedRoundTripDifference(const Corpus& original, const Corpus& back) {
+    if (auto difference = annotationDifference(original, back); !difference.empty()) return difference;
+    for (std::size_t i = 0; i < original.size(); ++i)
+        if (back.documents()[i].pmid() != original.documents()[i].pmid())
+            return "document " + std::to_string(i) + " is " + back.documents()[i].pmid() + ", not " +
+                   original.documents()[i].pmid();
+    if (!back.diagnostics.empty()) return "read back with a diagnostic: " + back.diagnostics.front().message;
+    return {};
+}
+
 }  // namespace linkscope::test
