@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "corpus/bioc_annotation.h"
 #include "corpus/bioc_json_scanner.h"
 #include "corpus/document_reader_corpus.h"
 #include "corpus/document_text.h"
@@ -26,13 +27,6 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b) {
                const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
                return lower(x) == lower(y);
            });
-}
-
-// PubTator separates several gene ids with ';' where the PubTator files use '|'.
-std::string linkColumnFromInfon(std::string value) {
-    if (value.find(';') != std::string::npos && value.find_first_of("|+") == std::string::npos)
-        std::replace(value.begin(), value.end(), ';', '|');
-    return value;
 }
 
 // Reads one document object; every error names the file, the document's line and what in it.
@@ -192,23 +186,9 @@ private:
         if (!mentionText) fail(label + " without a \"text\"");
         const std::string written = string(*mentionText, label + " \"text\"");
 
-        const std::string startColumn = std::to_string(start);
-        const std::string endColumn = std::to_string(start + length);
-        const std::string linkColumn = linkColumnFromInfon(link.value_or(std::string()));
-        // The annotation as a PubTator mention line, parsed by the PubTator line parser: one set
-        // of rules for types, id lists and individual mentions, whatever format they came in.
-        pubtator::Columns columns;
-        columns.items = {document.pmid(),
-                         startColumn,
-                         endColumn,
-                         written,
-                         *type,
-                         linkColumn,
-                         individual ? std::string_view(*individual) : std::string_view()};
-        columns.count = individual ? 7 : 6;
         Mention mention;
         try {
-            mention = pubtator::parseMention(columns);
+            mention = bioCAnnotationMention(document.pmid(), start, length, written, *type, link, individual);
         } catch (const Error& e) {
             fail(label + ": " + e.what());
         }
@@ -216,7 +196,8 @@ private:
         const auto actual = text.slice({start, start + length});
         if (!actual || *actual != written)
             fail(label + " text " + quoteForMessage(written) + " does not match the document text " +
-                 quoteForMessage(actual.value_or("")) + " at offsets " + startColumn + "-" + endColumn);
+                 quoteForMessage(actual.value_or("")) + " at offsets " + std::to_string(start) + "-" +
+                 std::to_string(start + length));
         return {number, std::move(mention)};
     }
 

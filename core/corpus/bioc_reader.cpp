@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "corpus/bioc_annotation.h"
 #include "corpus/document_text.h"
 #include "corpus/duplicate_documents.h"
 #include "corpus/pubtator_lines.h"
@@ -66,13 +67,6 @@ std::optional<std::size_t> parseCount(std::string_view text) {
     const auto [end, ec] = std::from_chars(text.data(), last, value);
     if (text.empty() || ec != std::errc() || end != last || text.front() < '0' || text.front() > '9')
         return std::nullopt;
-    return value;
-}
-
-// PubTator Central separates several gene ids with ';' where the PubTator files use '|'.
-std::string linkColumnFromInfon(std::string value) {
-    if (value.find(';') != std::string::npos && value.find_first_of("|+") == std::string::npos)
-        std::replace(value.begin(), value.end(), ';', '|');
     return value;
 }
 
@@ -299,23 +293,9 @@ private:
         const auto mentionText = childText(node, "text");
         if (!mentionText) fail(node, "annotation without a <text>");
 
-        const std::string startColumn = std::to_string(start);
-        const std::string endColumn = std::to_string(start + length);
-        const std::string linkColumn = linkColumnFromInfon(link.value_or(std::string()));
-        // The annotation as a PubTator mention line, parsed by the PubTator line parser: one set
-        // of rules for types, id lists and individual mentions, whatever format they came in.
-        pubtator::Columns columns;
-        columns.items = {document.pmid(),
-                         startColumn,
-                         endColumn,
-                         *mentionText,
-                         *type,
-                         linkColumn,
-                         individual ? std::string_view(*individual) : std::string_view()};
-        columns.count = individual ? 7 : 6;
         ReadMention read;
         try {
-            read.mention = pubtator::parseMention(columns);
+            read.mention = bioCAnnotationMention(document.pmid(), start, length, *mentionText, *type, link, individual);
         } catch (const Error& e) {
             fail(node, e.what());
         }
@@ -323,7 +303,8 @@ private:
         const auto actual = text.slice({start, start + length});
         if (!actual || *actual != *mentionText)
             fail(node, "annotation text " + quoteForMessage(*mentionText) + " does not match the document text " +
-                           quoteForMessage(actual.value_or("")) + " at offsets " + startColumn + "-" + endColumn);
+                           quoteForMessage(actual.value_or("")) + " at offsets " + std::to_string(start) + "-" +
+                           std::to_string(start + length));
         read.number = parseCount(node.attribute("id").value());
         return read;
     }
