@@ -139,13 +139,13 @@ SECTIONS = [
                    "the light program a few milliseconds. `encode` runs three images (the light "
                    "program, its restart, then linkscope-cli-dense with LibTorch) and takes half "
                    "its earlier time, because the old program loaded LibTorch in both of its starts. "
-                   "The GUI paints its window about 75 ms after it starts, with 60 libraries and "
+                   "The GUI paints its window about 85 ms after it starts, with 60 libraries and "
                    "without the dense module. Against the targets: --version, stats, the first "
                    "paint and the commands that need LibTorch meet theirs. The sparse eval does "
-                   "not: it is 15x the scikit-learn peer (5.5x before), short of 20x, a failure. "
+                   "not: it is 15.5x the scikit-learn peer (5.2x before), short of 20x, a failure. "
                    "Its start is now a few milliseconds of its half second; the rest is its work "
-                   "(reading MEDIC and the corpora, the TF-IDF fit, the search), on one thread "
-                   "(CPU time equals wall time), and only a faster eval can reach the target. The "
+                   "(reading MEDIC and the corpora, the TF-IDF fit, the search), little of it in "
+                   "parallel (CPU time near wall time), and only a faster eval can reach the target. The "
                    "peer's time includes importing scikit-learn and extracting BioSyn's archive; "
                    "its peak is 1.6 GiB against the eval's 79 MiB.",
         "findings": [],
