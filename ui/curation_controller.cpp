@@ -15,6 +15,7 @@
 #include "candidates_panel.h"
 #include "corpus/corpus.h"
 #include "curation_session.h"
+#include "decision_command.h"
 #include "document_view.h"
 #include "documents_dock.h"
 #include "entity_search_box.h"
@@ -88,6 +89,8 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
             showCandidates();
         }
     });
+    // A lost connection turns curation off until the window is connected again.
+    connect(decisions_, &DecisionLog::readOnlyChanged, this, [this] { showCandidates(); });
     // A merge changed many decisions at once.
     connect(decisions_, &DecisionLog::decisionsReloaded, this, [this] {
         if (currentDocument_) {
@@ -100,9 +103,26 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
 QString CurationController::source() { return tr("Curation"); }
 
 void CurationController::createActions(QMenu* edit, QWidget* window) {
-    QAction* undo = decisions_->undoStack()->createUndoAction(window, tr("&Undo"));
+    // Undo and redo through the log: the stack moves only when the store did (a refusal, or a
+    // lost connection, leaves both as they were).
+    QAction* undo = new QAction(tr("&Undo"), window);
+    connect(undo, &QAction::triggered, decisions_, &DecisionLog::undo);
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = decisions_->undoStack()->createRedoAction(window, tr("&Redo"));
+    QAction* redo = new QAction(tr("&Redo"), window);
+    connect(redo, &QAction::triggered, decisions_, &DecisionLog::redo);
+    auto followStack = [this, undo, redo] {
+        const QUndoStack* stack = decisions_->undoStack();
+        const bool writable = !decisions_->isReadOnly();
+        undo->setEnabled(writable && stack->canUndo());
+        redo->setEnabled(writable && stack->canRedo());
+        undo->setText(stack->canUndo() ? tr("&Undo %1").arg(stack->undoText()) : tr("&Undo"));
+        redo->setText(stack->canRedo() ? tr("&Redo %1").arg(stack->redoText()) : tr("&Redo"));
+    };
+    connect(decisions_->undoStack(), &QUndoStack::indexChanged, this, followStack);
+    connect(decisions_->undoStack(), &QUndoStack::canUndoChanged, this, followStack);
+    connect(decisions_->undoStack(), &QUndoStack::canRedoChanged, this, followStack);
+    connect(decisions_, &DecisionLog::readOnlyChanged, this, followStack);
+    followStack();
     // The platform's redo keys, plus both common ones (some platform themes know only one).
     QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
     for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)})
@@ -186,8 +206,7 @@ MentionStatusFn CurationController::statusFunction() const {
         const auto decision = decisions_->currentDecision(key);
         if (!decision || decision->kind == project::DecisionKind::Skip) {
             status.state = rankers_->sparseRankerBuilt() ? MentionState::Predicted : MentionState::Unreviewed;
-            if (decision)
-                status.note = tr("skipped by %1").arg(QString::fromStdString(decision->curator).toHtmlEscaped());
+            if (decision) status.note = tr("skipped by %1").arg(decidedBy(*decision).toHtmlEscaped());
             return status;
         }
         switch (decision->kind) {
@@ -205,8 +224,7 @@ MentionStatusFn CurationController::statusFunction() const {
             tr("%1: %2<br>by %3, %4")
                 .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
                      QString::fromStdString(decision->newLink.empty() ? std::string("(no link)") : decision->newLink),
-                     QString::fromStdString(decision->curator).toHtmlEscaped(),
-                     QString::fromStdString(decision->timestamp));
+                     decidedBy(*decision).toHtmlEscaped(), QString::fromStdString(decision->timestamp));
         return status;
     };
 }
@@ -253,13 +271,13 @@ void CurationController::showCandidates() {
             tr("<br>%1 → %2 (by %3)")
                 .arg(QString::fromUtf8(project::decisionKindName(decision->kind).data()),
                      QString::fromStdString(decision->newLink.empty() ? std::string("no link") : decision->newLink),
-                     QString::fromStdString(decision->curator).toHtmlEscaped());
+                     decidedBy(*decision).toHtmlEscaped());
     if (const int index = view_->currentMention(); index >= 0 && index < view_->spans().size())
         if (const QString expansion = view_->spans().at(index).expansion; !expansion.isEmpty())
             summary += tr("<br>abbreviation, linked as “%1”").arg(expansion.toHtmlEscaped());
     summary += tr("<br><small>Ranked by %1</small>").arg(rankers_->rankerDescription().toHtmlEscaped());
     candidates_->setMentionSummary(summary);
-    candidates_->setActionsEnabled(decisions_->isOpen());
+    candidates_->setActionsEnabled(decisions_->isOpen() && !decisions_->isReadOnly());
 }
 
 void CurationController::showRankingsChanged(const std::vector<project::MentionKey>& reranked) {

@@ -21,10 +21,12 @@ QString CurationSession::open(std::shared_ptr<const LoadedProject> project, cons
     close();
     if (QString error = decisions_.open(project, projectFile); !error.isEmpty()) return error;
     rankers_.open(std::move(project));
+    live_.start();
     return {};
 }
 
 void CurationSession::close() {
+    live_.stop();
     merge_.cancelAndWait();
     rankers_.close();
     decisions_.close();

@@ -6,6 +6,8 @@
 // - rankers(): the ranker host (ranker_host.h): the sparse ranker, a linked trained run, the
 //   proposals, and the run's datastore, which follows the log's decisions.
 // - merge(): merging another curator's file (merge_job.h), recorded through the log.
+// - live(): for a project on a server, the other curators' decisions as they are committed, and
+//   the connection's faults (team_live_updates.h).
 // The owner also wires the log to the host (a mention without a decision has the link the
 // active ranker proposes) and gathers the parts' errors into one signal.
 #include <QObject>
@@ -16,6 +18,7 @@
 #include "decision_log.h"
 #include "merge_job.h"
 #include "ranker_host.h"
+#include "team_live_updates.h"
 
 namespace linkscope {
 struct LoadedProject;
@@ -34,6 +37,7 @@ public:
     RankerHost* rankers() { return &rankers_; }
     const RankerHost* rankers() const { return &rankers_; }
     MergeJob* merge() { return &merge_; }
+    TeamLiveUpdates* live() { return &live_; }
 
     /// Opens (or creates from the project's manifest) the project file in the decision log and
     /// starts building the sparse ranker. Returns an error message, empty on success.
@@ -51,6 +55,7 @@ private:
     DecisionLog decisions_;
     RankerHost rankers_{decisions_};
     MergeJob merge_{decisions_};
+    TeamLiveUpdates live_{decisions_};
 };
 
 }  // namespace linkscope::ui

@@ -24,6 +24,13 @@ QString describeDecision(const project::Decision& decision) {
     return {};
 }
 
+QString decidedBy(const project::Decision& decision) {
+    const QString curator = QString::fromStdString(decision.curator);
+    const QString login = QString::fromStdString(decision.login);
+    if (login.isEmpty() || login == curator) return login.isEmpty() ? curator : login;
+    return QStringLiteral("%1 (%2)").arg(login, curator);
+}
+
 DecisionCommand::DecisionCommand(DecisionLog& decisions, project::Decision decision)
     : decisions_(&decisions), decision_(std::move(decision)) {
     setText(describeDecision(decision_));
@@ -37,7 +44,7 @@ DecisionCommand* DecisionCommand::restored(DecisionLog& decisions, project::Deci
 }
 
 void DecisionCommand::redo() {
-    if (replaying_) return;
+    if (replaying_ || decisions_->restoringStack()) return;
     if (firstRedo_) {
         firstRedo_ = false;
         if (const auto stored = decisions_->storeRecord(decision_)) {
@@ -51,7 +58,7 @@ void DecisionCommand::redo() {
 }
 
 void DecisionCommand::undo() {
-    if (replaying_ || !stored()) return;
+    if (replaying_ || decisions_->restoringStack() || !stored()) return;
     decisions_->storeUndo(decision_.id);
 }
 

@@ -36,5 +36,8 @@ private:
 
 /// "Accept MESH:D003920 for “diabetes”", as the Edit menu shows it.
 QString describeDecision(const project::Decision& decision);
+/// Who made a decision: the server login that recorded it (on a server; followed by the curator
+/// name the client gave where that differs, e.g. an adjudicator's mark), else the curator name.
+QString decidedBy(const project::Decision& decision);
 
 }  // namespace linkscope::ui

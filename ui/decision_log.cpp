@@ -15,6 +15,7 @@
 #include "decision_command.h"
 #include "project/loaded_project.h"
 #include "project/project_store.h"
+#include "project/team_work.h"
 #include "util/error.h"
 
 namespace linkscope::ui {
@@ -43,16 +44,26 @@ QString DecisionLog::projectFileForManifest(const QString& manifestPath) {
     return QStringLiteral("%1/%2-%3.linkscope").arg(folder, manifest.completeBaseName(), QString::fromLatin1(hash));
 }
 
+QString DecisionLog::storeAddressFor(const QString& opened) {
+    if (opened.endsWith(QLatin1String(".linkscope")) || project::ProjectStore::isServerAddress(opened.toStdString()))
+        return opened;
+    return projectFileForManifest(opened);
+}
+
 QString DecisionLog::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile) {
     close();
     try {
         const std::filesystem::path file = projectFile.toStdString();
-        auto store = std::filesystem::exists(file) ? project::ProjectStore::open(file)
-                                                   : project::ProjectStore::create(file, project->manifest);
+        // A server's project is made by `linkscope-cli project create`, never by opening it.
+        auto store = project::ProjectStore::isServerAddress(projectFile.toStdString()) || std::filesystem::exists(file)
+                         ? project::ProjectStore::open(file)
+                         : project::ProjectStore::create(file, project->manifest);
         store_ = std::make_unique<project::ProjectStore>(std::move(store));
     } catch (const std::exception& error) {
         return QString::fromUtf8(error.what());
     }
+    login_ = QString::fromStdString(store_->login());
+    if (!login_.isEmpty()) curator_ = login_;  // the server names who decided: the login
     project_ = std::move(project);
     projectFile_ = projectFile;
     readDecisionsInEffect();
@@ -67,6 +78,71 @@ void DecisionLog::close() {
     store_.reset();
     project_.reset();
     projectFile_.clear();
+    login_.clear();
+    setReadOnly({});
+}
+
+bool DecisionLog::onServer() const { return store_ && store_->onServer(); }
+
+void DecisionLog::setReadOnly(const QString& reason) {
+    const bool was = isReadOnly();
+    readOnlyReason_ = reason;
+    if (was != isReadOnly()) Q_EMIT readOnlyChanged(isReadOnly());
+}
+
+bool DecisionLog::refusedAsReadOnly(const QString& what) {
+    if (!isReadOnly()) return false;
+    Q_EMIT errorOccurred(tr("%1: %2").arg(what, readOnlyReason_));
+    return true;
+}
+
+QString DecisionLog::refusal(const std::exception& error) {
+    if (dynamic_cast<const project::StoreDisconnected*>(&error)) Q_EMIT connectionLost(QString::fromUtf8(error.what()));
+    return QString::fromUtf8(error.what());
+}
+
+bool DecisionLog::undo() {
+    if (!store_ || !undoStack_->canUndo() || refusedAsReadOnly(tr("Undo refused"))) return false;
+    lastChangeRefused_ = false;
+    undoStack_->undo();
+    if (!lastChangeRefused_) return true;
+    // The store did not move: the stack goes back to where it was, the store left alone.
+    restoringStack_ = true;
+    undoStack_->redo();
+    restoringStack_ = false;
+    return false;
+}
+
+bool DecisionLog::redo() {
+    if (!store_ || !undoStack_->canRedo() || refusedAsReadOnly(tr("Redo refused"))) return false;
+    lastChangeRefused_ = false;
+    undoStack_->redo();
+    if (!lastChangeRefused_) return true;
+    restoringStack_ = true;
+    undoStack_->undo();
+    restoringStack_ = false;
+    return false;
+}
+
+void DecisionLog::announce(const std::optional<project::Decision>& before,
+                           const std::optional<project::Decision>& after) {
+    const project::MentionKey key = after ? after->mention : before->mention;
+    if (after)
+        inEffect_[key] = *after;
+    else
+        inEffect_.erase(key);
+    Q_EMIT decisionChanged(key);
+    Q_EMIT decisionInEffectReplaced(before, after);
+}
+
+void DecisionLog::applyRemote(const std::map<project::MentionKey, std::optional<project::Decision>>& inEffect) {
+    if (!store_) return;
+    for (const auto& [key, now] : inEffect) {
+        const auto before = currentDecision(key);
+        if (!before && !now) continue;
+        if (before && now && before->id == now->id && before->state == now->state) continue;
+        announce(before, now);
+    }
 }
 
 void DecisionLog::readDecisionsInEffect() {
@@ -84,6 +160,8 @@ void DecisionLog::rebuildUndoStack() {
     std::vector<DecisionCommand*> commands;
     for (const project::Decision& decision : history) {
         if (decision.state == project::DecisionState::Discarded) continue;
+        // On a server each login undoes its own decisions: the others' are not on this stack.
+        if (!login_.isEmpty() && QString::fromStdString(decision.login) != login_) continue;
         if (decision.state == project::DecisionState::Undone) ++undone;
         auto* command = DecisionCommand::restored(*this, decision);
         undoStack_->push(command);
@@ -152,7 +230,7 @@ std::vector<MentionRef> DecisionLog::sameSurface(const project::MentionKey& key,
 
 bool DecisionLog::decide(const project::MentionKey& key, const Mention& mention, project::DecisionKind kind,
                          const std::string& newLink) {
-    if (!store_) return false;
+    if (!store_ || refusedAsReadOnly(tr("The decision was not saved"))) return false;
     project::Decision decision;
     decision.mention = key;
     decision.mentionText = mention.text;
@@ -170,7 +248,7 @@ bool DecisionLog::decide(const project::MentionKey& key, const Mention& mention,
 
 int DecisionLog::decideAll(const std::vector<MentionRef>& mentions, project::DecisionKind kind,
                            const std::string& newLink) {
-    if (mentions.empty()) return 0;
+    if (mentions.empty() || refusedAsReadOnly(tr("The decisions were not saved"))) return 0;
     int stored = 0;
     undoStack_->beginMacro(tr("Apply to %n identical mention(s)", nullptr, static_cast<int>(mentions.size())));
     for (const MentionRef& ref : mentions)
@@ -190,6 +268,7 @@ bool DecisionLog::adjudicate(const project::MentionKey& key, const Mention& ment
 }
 
 std::optional<project::Decision> DecisionLog::storeRecord(const project::Decision& decision) {
+    ++writesSent_;
     try {
         project::Decision stored = store_->record(decision);
         const auto replaced = currentDecision(stored.mention);
@@ -198,18 +277,27 @@ std::optional<project::Decision> DecisionLog::storeRecord(const project::Decisio
         Q_EMIT decisionChanged(stored.mention);
         Q_EMIT decisionInEffectReplaced(replaced, stored);
         return stored;
+    } catch (const project::DecisionConflict& conflict) {
+        // Another curator decided this mention in between: the window shows their decision.
+        Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(refusal(conflict)));
+        const auto shown = currentDecision(decision.mention);
+        const auto& theirs = conflict.theirs();
+        if (theirs && (!shown || shown->id != theirs->id)) announce(shown, theirs);
+        return std::nullopt;
     } catch (const std::exception& error) {
-        Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(QString::fromUtf8(error.what())));
+        Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(refusal(error)));
         return std::nullopt;
     }
 }
 
 bool DecisionLog::storeUndo(std::int64_t expectedId) {
+    lastChangeRefused_ = true;  // until the store has done it
     if (mergeUnderWay_) {
         // The store's latest decision may be an imported one; the stack is rebuilt at the end.
         Q_EMIT errorOccurred(tr("Undo waits for the merge under way to finish"));
         return false;
     }
+    ++writesSent_;
     try {
         const auto undone = store_->undo();
         if (!undone || undone->id != expectedId)
@@ -217,18 +305,21 @@ bool DecisionLog::storeUndo(std::int64_t expectedId) {
         readDecisionsInEffect();
         Q_EMIT decisionChanged(undone->mention);
         Q_EMIT decisionInEffectReplaced(*undone, currentDecision(undone->mention));  // the one before, if any
+        lastChangeRefused_ = false;
         return true;
     } catch (const std::exception& error) {
-        Q_EMIT errorOccurred(tr("Undo failed: %1").arg(QString::fromUtf8(error.what())));
+        Q_EMIT errorOccurred(tr("Undo refused: %1").arg(refusal(error)));
         return false;
     }
 }
 
 bool DecisionLog::storeRedo(std::int64_t expectedId) {
+    lastChangeRefused_ = true;
     if (mergeUnderWay_) {
         Q_EMIT errorOccurred(tr("Redo waits for the merge under way to finish"));
         return false;
     }
+    ++writesSent_;
     try {
         const auto redone = store_->redo();
         if (!redone || redone->id != expectedId)
@@ -237,9 +328,10 @@ bool DecisionLog::storeRedo(std::int64_t expectedId) {
         inEffect_[redone->mention] = *redone;
         Q_EMIT decisionChanged(redone->mention);
         Q_EMIT decisionInEffectReplaced(replaced, *redone);
+        lastChangeRefused_ = false;
         return true;
     } catch (const std::exception& error) {
-        Q_EMIT errorOccurred(tr("Redo failed: %1").arg(QString::fromUtf8(error.what())));
+        Q_EMIT errorOccurred(tr("Redo refused: %1").arg(refusal(error)));
         return false;
     }
 }

@@ -11,6 +11,14 @@
 // transaction has committed: decide() returns once it is on disk, and decisionChanged is emitted
 // after that. Undo and redo are state changes in the store, so the QUndoStack is rebuilt from
 // the store when a project is reopened and undo goes on where the last session stopped.
+//
+// A project on a server (a team): the store's address is a postgresql:// URI. The undo stack
+// holds this login's decisions only (each login undoes its own), other curators' decisions come
+// in through applyRemote (team_live_updates.h) and are announced as a local one is. A refused
+// action (the server's row-level security, a race with another curator's decision on the
+// mention, a lost connection) is reported in plain words and changes nothing: no decision in
+// effect, no undo step. While the connection is lost the log is read-only (setReadOnly): every
+// decision and undo is refused at once, never queued.
 #include <QObject>
 #include <QString>
 
@@ -54,8 +62,13 @@ public:
     /// a read-only installation (the demo project) still gets a writable file.
     static QString projectFileForManifest(const QString& manifestPath);
 
-    /// Opens (or creates from the project's manifest) the project file, reads the decisions in
-    /// effect and rebuilds the undo stack from it. Returns an error message, empty on success.
+    /// Where a project opened as `opened` keeps its decisions: a project file or a server
+    /// address as it is, else (a manifest) projectFileForManifest.
+    static QString storeAddressFor(const QString& opened);
+
+    /// Opens (or creates from the project's manifest) the project file, or opens the project on
+    /// a server (never created here), reads the decisions in effect and rebuilds the undo stack
+    /// from it. Returns an error message, empty on success.
     QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile);
     void close();
     bool isOpen() const { return store_ != nullptr; }
@@ -66,9 +79,40 @@ public:
     std::shared_ptr<const LoadedProject> sharedProject() const { return project_; }
     QUndoStack* undoStack() const { return undoStack_; }
 
-    /// The name recorded with each decision made here (the user's login name to begin with).
+    /// The name recorded with each decision made here (the user's login name to begin with; on a
+    /// server, the server login).
     QString curator() const { return curator_; }
     void setCurator(const QString& name) { curator_ = name; }
+    /// The server login this window works as; empty for a project file.
+    QString login() const { return login_; }
+    /// Whether the project is on a server.
+    bool onServer() const;
+
+    /// While `reason` is not empty, every decision, undo and redo is refused at once with it
+    /// (errorOccurred), nothing queued: a lost connection. readOnlyChanged follows a change.
+    void setReadOnly(const QString& reason);
+    bool isReadOnly() const { return !readOnlyReason_.isEmpty(); }
+    QString readOnlyReason() const { return readOnlyReason_; }
+
+    /// Undo and redo of the window's Edit menu: the store first, the undo stack moved only when
+    /// the store did it. False, with errorOccurred, when it was refused; the stack is then as
+    /// it was.
+    bool undo();
+    bool redo();
+
+    /// How many writes this log has sent to its store (each record, undo and redo, refused or
+    /// not): a reader on another connection compares it to know whether what it read may
+    /// predate one of them.
+    std::uint64_t writesSent() const { return writesSent_; }
+    /// True while undo() / redo() put the stack back after a refusal: the commands then leave
+    /// the store alone.
+    bool restoringStack() const { return restoringStack_; }
+
+    /// Decisions another connection wrote (another curator, through team_live_updates.h): for
+    /// each mention, the decision now in effect on it (nullopt: none). Every one that differs
+    /// from the log's is announced as a local change is (decisionChanged, then
+    /// decisionInEffectReplaced); the undo stack is left alone.
+    void applyRemote(const std::map<project::MentionKey, std::optional<project::Decision>>& inEffect);
 
     /// The link the ranker proposes for a mention without a decision; `ranked`, when given, is
     /// the ranker's list of this mention already at hand. Set by the ranker's owner; until then a
@@ -133,19 +177,31 @@ Q_SIGNALS:
     /// Many decisions changed at once (readBackStore): every view reads them again.
     void decisionsReloaded();
     void errorOccurred(const QString& message);
+    /// The store said that the connection to the server is lost (a write failed for it).
+    void connectionLost(const QString& message);
+    void readOnlyChanged(bool readOnly);
 
 private:
     void readDecisionsInEffect();
     void rebuildUndoStack();
+    void announce(const std::optional<project::Decision>& before, const std::optional<project::Decision>& after);
+    /// The message of a store's refusal, in plain words; connectionLost when it was that.
+    QString refusal(const std::exception& error);
+    bool refusedAsReadOnly(const QString& what);
 
     std::shared_ptr<const LoadedProject> project_;
     std::unique_ptr<project::ProjectStore> store_;
     QString projectFile_;
     QUndoStack* undoStack_ = nullptr;
     QString curator_;
+    QString login_;
+    QString readOnlyReason_;
     ProposedLink proposedLink_;
-    bool lastRecordStored_ = false;  ///< set by storeRecord, read by decide
+    bool lastRecordStored_ = false;   ///< set by storeRecord, read by decide
+    bool lastChangeRefused_ = false;  ///< set by storeUndo / storeRedo, read by undo / redo
+    bool restoringStack_ = false;
     bool mergeUnderWay_ = false;
+    std::uint64_t writesSent_ = 0;
     std::map<project::MentionKey, project::Decision> inEffect_;
 };
 

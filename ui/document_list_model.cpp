@@ -61,7 +61,7 @@ void DocumentListModel::refreshReview(const std::vector<std::pair<std::string, s
 DocumentListModel::Review DocumentListModel::reviewOf(int row) const {
     const Document* document = documentAt(row);
     if (!document) return {};
-    if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0};
+    if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0, {}};
     std::optional<Review>& cached = reviews_[static_cast<std::size_t>(row)];
     if (!cached) {
         const Row& r = rows_[static_cast<std::size_t>(row)];
@@ -90,11 +90,14 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == ReviewedColumn) {
         const Review review = reviewOf(index.row());
-        return tr("%1 of %2 mentions reviewed; %3 linked differently from the gold; %4 unreviewed of low confidence")
-            .arg(review.reviewed)
-            .arg(review.mentions)
-            .arg(review.disagreements)
-            .arg(review.lowConfidence);
+        QString tip =
+            tr("%1 of %2 mentions reviewed; %3 linked differently from the gold; %4 unreviewed of low confidence")
+                .arg(review.reviewed)
+                .arg(review.mentions)
+                .arg(review.disagreements)
+                .arg(review.lowConfidence);
+        if (!review.decidedBy.isEmpty()) tip += tr("; decided by %1").arg(review.decidedBy);
+        return tip;
     }
     if (role == Qt::TextAlignmentRole && (index.column() == MentionsColumn || index.column() == ReviewedColumn))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -35,6 +35,7 @@ public:
         int reviewed = 0;
         int disagreements = 0;
         int lowConfidence = 0;
+        QString decidedBy;  ///< who made the decisions in effect ("ann (3), bob (1)"); empty for none
     };
     using ReviewFn = std::function<Review(const std::string& split, const Document& document)>;
 

@@ -110,7 +110,8 @@ void DocumentsDock::setProject(std::shared_ptr<const LoadedProject> project) {
     documents_->setProject(project_);
     documents_->setReviewFunction([this](const std::string& split, const Document& document) {
         const DocumentReview review = reviewDocument(*decisions_, *rankers_, split, document);
-        return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence};
+        return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence,
+                                         review.decidedBy};
     });
 }
 

@@ -39,6 +39,7 @@
 #include "raw_file_view.h"
 #include "run_ranker.h"
 #include "status_line.h"
+#include "team_status_label.h"
 #include "training_panel.h"
 #include "vocabulary_dock.h"
 
@@ -91,6 +92,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createStatusBar() {
     status_ = new StatusLine(log_, statusBar());
+    statusBar()->addPermanentWidget(new TeamStatusLabel(session_->live(), session_->decisions(), statusBar()));
     connect(status_, &StatusLine::linkActivated, this, [this](const QString& link) {
         if (link == QLatin1String("changed")) curation_->showChangedByLastDecision();
     });
@@ -240,6 +242,7 @@ void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open Project…"), files_, &ProjectFileActions::chooseProject);
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Team Project…"), files_, &ProjectFileActions::chooseTeamProject);
     QAction* exportAction = file->addAction(tr("&Export…"), files_, &ProjectFileActions::chooseExport);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     // Several curators: merge another curator's file, then adjudicate.
@@ -327,8 +330,7 @@ void MainWindow::startKbIndexing() {
 void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     kbIndexAfterRanker_ = false;
     const QString opened = loader_->path();
-    const QString projectFile =
-        opened.endsWith(QLatin1String(".linkscope")) ? opened : DecisionLog::projectFileForManifest(opened);
+    const QString projectFile = DecisionLog::storeAddressFor(opened);
     if (const QString error = session_->open(project, projectFile); !error.isEmpty())
         log_->error(tr("Project"), tr("Decisions cannot be saved: %1").arg(error));
     // What points into the previous project or its store goes now, not a turn later.

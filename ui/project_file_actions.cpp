@@ -14,6 +14,7 @@
 #include "project/project_store.h"
 #include "project_context.h"
 #include "status_line.h"
+#include "team_connection_dialog.h"
 
 namespace linkscope::ui {
 
@@ -45,6 +46,13 @@ void ProjectFileActions::chooseProject() {
     const QString path = QFileDialog::getOpenFileName(window_, tr("Open Project"), QString(),
                                                       tr("Linkscope projects (*.linkscope *.json)"));
     if (!path.isEmpty()) Q_EMIT openRequested(path);
+}
+
+void ProjectFileActions::chooseTeamProject() {
+    TeamConnectionDialog dialog(window_);
+    if (dialog.exec() != QDialog::Accepted) return;
+    TeamConnectionDialog::rememberAddress(dialog.address());
+    Q_EMIT openRequested(dialog.address());
 }
 
 void ProjectFileActions::chooseExport() {

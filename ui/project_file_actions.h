@@ -30,6 +30,9 @@ public:
 
     /// File > Open Project: asks for a manifest or a project file; openRequested follows.
     void chooseProject();
+    /// File > Open Team Project: asks for a server's address (team_connection_dialog.h);
+    /// openRequested follows.
+    void chooseTeamProject();
     /// File > Export: asks what to export and where, then starts the export.
     void chooseExport();
     /// File > Merge Another Curator's Project: asks for the project file, then starts the merge.

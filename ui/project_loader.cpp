@@ -8,9 +8,11 @@
 namespace linkscope::ui {
 namespace {
 
-// A project file (.linkscope) carries its manifest; anything else is read as a JSON manifest.
+// A project file (.linkscope) and a project on a server (a postgresql:// URI) carry their
+// manifest; anything else is read as a JSON manifest.
 ProjectManifest manifestAt(const std::filesystem::path& path) {
-    if (path.extension() == ".linkscope") return project::ProjectStore::open(path).manifest();
+    if (path.extension() == ".linkscope" || project::ProjectStore::isServerAddress(path.string()))
+        return project::ProjectStore::open(path).manifest();
     return readProjectManifest(path);
 }
 

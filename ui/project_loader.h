@@ -21,12 +21,12 @@ class ProjectLoader : public QObject {
 public:
     explicit ProjectLoader(QObject* parent = nullptr);
 
-    /// Starts loading a manifest (.json) or a project file (.linkscope); a load already running
-    /// is cancelled and reports nothing.
+    /// Starts loading a manifest (.json), a project file (.linkscope) or a project on a server
+    /// (its postgresql:// address); a load already running is cancelled and reports nothing.
     void load(const QString& manifestPath);
     void cancel();
     bool isRunning() const;
-    /// The path of the last load() (a manifest or a project file).
+    /// The path of the last load() (a manifest, a project file or a server address).
     QString path() const { return path_; }
 
 Q_SIGNALS:

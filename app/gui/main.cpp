@@ -97,7 +97,12 @@ int main(int argc, char* argv[]) {
         tour->setTimeLimit(std::chrono::seconds(limit));
         tour->start();
     }
-    if (const QStringList args = parser.positionalArguments(); !args.isEmpty())
-        window.openProject(QFileInfo(args.first()).absoluteFilePath());
+    if (const QStringList args = parser.positionalArguments(); !args.isEmpty()) {
+        // A file, or a team project's postgresql:// address as it is.
+        const QString& opened = args.first();
+        const bool onServer =
+            opened.startsWith(QLatin1String("postgresql://")) || opened.startsWith(QLatin1String("postgres://"));
+        window.openProject(onServer ? opened : QFileInfo(opened).absoluteFilePath());
+    }
     return QApplication::exec();
 }

@@ -1,0 +1,253 @@
+#include "team_live_updates.h"
+
+#include <QSocketNotifier>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "decision_log.h"
+#include "project/project_store.h"
+#include "project/team_work.h"
+
+namespace linkscope::ui {
+
+// What a read of the server's changes brings: the decision now in effect on each mention that
+// changed, the revision read up to, and how many writes the log had sent when the read began.
+struct TeamLiveUpdates::Arrival {
+    InEffect inEffect;
+    std::int64_t revision = 0;
+    std::uint64_t writesAtStart = 0;
+};
+
+namespace {
+
+using project::ProjectStore;
+
+// Above this many mentions touched, the decisions in effect are read in one statement rather
+// than one per mention.
+constexpr std::size_t kReadAllAbove = 64;
+
+// On a worker: what changed above `since`, as the decisions now in effect on the mentions it
+// touched (an undo brings back the decision before, which the change itself does not name).
+TeamLiveUpdates::InEffect inEffectAfter(ProjectStore& reader, std::int64_t since, std::int64_t& revision) {
+    const project::LiveChanges changes = reader.changesSince(since);
+    revision = changes.revision;
+    std::set<project::MentionKey> touched;
+    for (const project::Decision& decision : changes.decisions) touched.insert(decision.mention);
+    TeamLiveUpdates::InEffect inEffect;
+    if (touched.size() > kReadAllAbove) {
+        std::map<project::MentionKey, project::Decision> latest;
+        for (project::Decision& decision : reader.doneDecisions()) {
+            const project::MentionKey key = decision.mention;
+            latest[key] = std::move(decision);  // id order: the latest wins
+        }
+        for (const project::MentionKey& key : touched) {
+            const auto found = latest.find(key);
+            inEffect[key] = found == latest.end() ? std::nullopt : std::optional(found->second);
+        }
+        return inEffect;
+    }
+    for (const project::MentionKey& key : touched) inEffect[key] = reader.currentDecision(key);
+    return inEffect;
+}
+
+}  // namespace
+
+TeamLiveUpdates::TeamLiveUpdates(DecisionLog& decisions, QObject* parent) : QObject(parent), log_(decisions) {
+    retry_.setSingleShot(true);
+    connect(&retry_, &QTimer::timeout, this, &TeamLiveUpdates::reconnect);
+    connect(&log_, &DecisionLog::connectionLost, this, &TeamLiveUpdates::lose);
+    connect(&readJob_, &BackgroundJob::failed, this, &TeamLiveUpdates::lose);
+    connect(&connectJob_, &BackgroundJob::failed, this, [this](const QString& message) {
+        if (state_ == State::Connecting) {
+            lose(message);
+            return;
+        }
+        pause_ = std::min(pause_ * 2, longestPause_);
+        setState(State::Lost, message);
+        retry_.start(pause_);
+    });
+}
+
+TeamLiveUpdates::~TeamLiveUpdates() { stop(); }
+
+void TeamLiveUpdates::setRetryPauses(std::chrono::milliseconds first, std::chrono::milliseconds longest) {
+    firstPause_ = first;
+    longestPause_ = std::max(first, longest);
+    pause_ = firstPause_;
+}
+
+void TeamLiveUpdates::setState(State state, const QString& detail) {
+    state_ = state;
+    detail_ = detail;
+    if (state == State::Live) encrypted_ = log_.store() != nullptr && log_.store()->encrypted();
+    Q_EMIT stateChanged(state);
+}
+
+void TeamLiveUpdates::start() {
+    stop();
+    if (!log_.onServer()) return;
+    address_ = log_.projectFile();
+    revision_ = 0;
+    pause_ = firstPause_;
+    connectFirst();
+}
+
+void TeamLiveUpdates::stop() {
+    retry_.stop();
+    delete notifier_;
+    notifier_ = nullptr;
+    connectJob_.cancel();
+    connectJob_.waitForFinished();
+    readJob_.cancel();
+    readJob_.waitForFinished();
+    listener_.reset();
+    reader_.reset();
+    readAgain_ = false;
+    if (state_ != State::Off) setState(State::Off);
+}
+
+void TeamLiveUpdates::connectFirst() {
+    setState(State::Connecting);
+    const std::string address = address_.toStdString();
+    const std::uint64_t writes = log_.writesSent();
+    struct Connected {
+        std::shared_ptr<ProjectStore> listener, reader;
+        Arrival arrival;
+    };
+    connectJob_.start(
+        [address, writes](const JobContext&) {
+            Connected connected;
+            connected.listener = std::make_shared<ProjectStore>(ProjectStore::open(address));
+            connected.listener->listenForChanges();
+            connected.reader = std::make_shared<ProjectStore>(ProjectStore::open(address));
+            // Listening first, then reading from the start: nothing committed in between is missed.
+            connected.arrival.writesAtStart = writes;
+            connected.arrival.inEffect = inEffectAfter(*connected.reader, 0, connected.arrival.revision);
+            return connected;
+        },
+        [this](Connected connected) {
+            listener_ = std::move(connected.listener);
+            reader_ = std::move(connected.reader);
+            watchSocket();
+            setState(State::Live);
+            take(connected.arrival);
+        });
+}
+
+void TeamLiveUpdates::watchSocket() {
+    delete notifier_;
+    notifier_ = nullptr;
+    const int socket = listener_ ? listener_->changeSocket() : -1;
+    if (socket < 0) return;
+    notifier_ = new QSocketNotifier(socket, QSocketNotifier::Read, this);
+    connect(notifier_, &QSocketNotifier::activated, this, &TeamLiveUpdates::readSocket);
+}
+
+void TeamLiveUpdates::readSocket() {
+    if (!listener_ || state_ != State::Live) return;
+    try {
+        if (listener_->takeChangeNotifications()) readChanges();
+    } catch (const std::exception& error) {
+        lose(QString::fromUtf8(error.what()));
+    }
+}
+
+void TeamLiveUpdates::readChanges() {
+    if (state_ != State::Live || !reader_) return;
+    if (readJob_.isRunning()) {
+        readAgain_ = true;  // one more read once this one is taken
+        return;
+    }
+    readAgain_ = false;
+    std::shared_ptr<ProjectStore> reader = reader_;
+    const std::int64_t since = revision_;
+    const std::uint64_t writes = log_.writesSent();
+    readJob_.start(
+        [reader, since, writes](const JobContext&) {
+            Arrival arrival;
+            arrival.writesAtStart = writes;
+            arrival.inEffect = inEffectAfter(*reader, since, arrival.revision);
+            return arrival;
+        },
+        [this](Arrival arrival) { take(arrival); });
+}
+
+void TeamLiveUpdates::take(const Arrival& arrival) {
+    if (arrival.writesAtStart != log_.writesSent()) {
+        // The log wrote while this was read: what was read may predate that write. Read again,
+        // from the same revision.
+        readAgain_ = true;
+    } else {
+        revision_ = std::max(revision_, arrival.revision);
+        int changed = 0;
+        for (const auto& [key, now] : arrival.inEffect) {
+            const auto shown = log_.currentDecision(key);
+            if (shown.has_value() != now.has_value() || (shown && (shown->id != now->id || shown->state != now->state)))
+                ++changed;
+        }
+        log_.applyRemote(arrival.inEffect);
+        if (changed > 0) Q_EMIT remoteDecisionsTaken(changed);
+    }
+    if (readAgain_ && state_ == State::Live) QTimer::singleShot(0, this, &TeamLiveUpdates::readChanges);
+}
+
+void TeamLiveUpdates::lose(const QString& reason) {
+    if (state_ == State::Off || state_ == State::Lost) return;
+    delete notifier_;
+    notifier_ = nullptr;
+    log_.setReadOnly(tr("the connection to the server is lost (%1); curation resumes once Linkscope has "
+                        "reconnected, which it does by itself")
+                         .arg(reason));
+    pause_ = firstPause_;
+    setState(State::Lost, reason);
+    retry_.start(pause_);
+}
+
+void TeamLiveUpdates::reconnect() {
+    if (state_ != State::Lost) return;
+    if (readJob_.isRunning() || connectJob_.isRunning()) {
+        retry_.start(firstPause_);  // a read on the old connection is still ending
+        return;
+    }
+    const std::string address = address_.toStdString();
+    std::shared_ptr<ProjectStore> listener = listener_;
+    std::shared_ptr<ProjectStore> reader = reader_;
+    ProjectStore* logStore = log_.store();
+    const std::int64_t since = revision_;
+    struct Reconnected {
+        std::shared_ptr<ProjectStore> listener, reader;
+        Arrival arrival;
+    };
+    connectJob_.start(
+        [address, listener, reader, logStore, since](const JobContext&) {
+            Reconnected again{listener, reader, {}};
+            if (again.listener) {
+                again.listener->reconnect(since);  // LISTENs again
+            } else {
+                again.listener = std::make_shared<ProjectStore>(ProjectStore::open(address));
+                again.listener->listenForChanges();
+            }
+            if (again.reader)
+                again.reader->reconnect(since);
+            else
+                again.reader = std::make_shared<ProjectStore>(ProjectStore::open(address));
+            if (logStore != nullptr) logStore->reconnect(since);
+            // The catch-up: what changed while the window was away.
+            again.arrival.inEffect = inEffectAfter(*again.reader, since, again.arrival.revision);
+            return again;
+        },
+        [this](Reconnected again) {
+            listener_ = std::move(again.listener);
+            reader_ = std::move(again.reader);
+            again.arrival.writesAtStart = log_.writesSent();  // read-only meanwhile: nothing was written
+            watchSocket();
+            pause_ = firstPause_;
+            setState(State::Live);
+            take(again.arrival);
+            log_.setReadOnly({});
+        });
+}
+
+}  // namespace linkscope::ui

@@ -1,0 +1,118 @@
+#pragma once
+// A project on a server kept live in the window, on the GUI thread: another curator's committed
+// decision reaches the decision log within a turn or two of the event loop, and a lost
+// connection turns the window read-only at once and is mended by itself.
+//
+// - Listening: a connection of its own LISTENs on the server's change channel
+//   (project/team_work.h). Its socket is watched on the GUI thread (QSocketNotifier) and read
+//   without blocking (ProjectStore::takeChangeNotifications).
+// - Reading: what changed (changesSince the last revision seen, then the decision in effect on
+//   each mention it touched) is read on a worker through a connection of its own, never on the
+//   GUI thread. The log then takes it (DecisionLog::applyRemote) and announces it as it does a
+//   local decision: the ranker host feeds the run's datastore and ranks again the mentions it
+//   reaches, and the review queue moves. Notifications that arrive while a read runs make one
+//   more read after it.
+// - Faults: a socket that closes, a read that fails, or a write of the log that finds the
+//   connection lost turn the log read-only (every decision refused at once, nothing queued) and
+//   start reconnecting on a worker, again after a growing pause (firstRetry, doubling up to
+//   longestRetry). Once its connections stand again the log takes what changed while it was
+//   away (the catch-up) and is writable again. While reconnecting, the worker uses the log's
+//   store: nothing else may use it then (the log is read-only, and stop() waits for the worker).
+//
+// A project file has none of this: start() does nothing for it.
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "background_job.h"
+#include "project/curation_decision.h"
+
+class QSocketNotifier;
+
+namespace linkscope::project {
+class ProjectStore;
+}
+
+namespace linkscope::ui {
+
+class DecisionLog;
+
+class TeamLiveUpdates : public QObject {
+    Q_OBJECT
+public:
+    enum class State {
+        Off,         ///< no project on a server
+        Connecting,  ///< the first connections are being made
+        Live,        ///< listening; the log is writable
+        Lost,        ///< the connection is lost: read-only, reconnecting
+    };
+
+    /// The decision now in effect on each mention a change touched (nullopt: none).
+    using InEffect = std::map<project::MentionKey, std::optional<project::Decision>>;
+
+    /// Follows `decisions`, which must outlive this object.
+    explicit TeamLiveUpdates(DecisionLog& decisions, QObject* parent = nullptr);
+    /// Stops the workers (waits for them).
+    ~TeamLiveUpdates() override;
+
+    /// Starts following the project the log has open, when it is on a server.
+    void start();
+    /// Stops listening and waits for the workers; the log is left as it is.
+    void stop();
+
+    State state() const { return state_; }
+    /// What the state comes with: the reason a connection was lost, or failed again.
+    QString detail() const { return detail_; }
+    /// Whether the log's connection is encrypted (SSL/TLS); read when the state became Live.
+    bool encrypted() const { return encrypted_; }
+    /// The highest revision of the server's changes the log has taken.
+    std::int64_t revision() const { return revision_; }
+    /// The pause before the next reconnection attempt (while Lost).
+    std::chrono::milliseconds nextRetry() const { return pause_; }
+
+    /// The pause after the first failure, and the longest one.
+    void setRetryPauses(std::chrono::milliseconds first, std::chrono::milliseconds longest);
+
+Q_SIGNALS:
+    void stateChanged(linkscope::ui::TeamLiveUpdates::State state);
+    /// Decisions written elsewhere were taken into the log (`changed` mentions differ now).
+    void remoteDecisionsTaken(int changed);
+
+private:
+    struct Arrival;
+
+    void setState(State state, const QString& detail = {});
+    void connectFirst();
+    void watchSocket();
+    void readSocket();
+    void readChanges();
+    void take(const Arrival& arrival);
+    void lose(const QString& reason);
+    void reconnect();
+
+    DecisionLog& log_;
+    QString address_;
+    std::shared_ptr<project::ProjectStore> listener_;  ///< LISTENs; used on the GUI thread once connected
+    std::shared_ptr<project::ProjectStore> reader_;    ///< reads changes; used by readJob_ only
+    QSocketNotifier* notifier_ = nullptr;
+    QTimer retry_;
+    State state_ = State::Off;
+    QString detail_;
+    bool encrypted_ = false;
+    bool readAgain_ = false;
+    std::int64_t revision_ = 0;
+    std::chrono::milliseconds firstPause_{250};
+    std::chrono::milliseconds longestPause_{8000};
+    std::chrono::milliseconds pause_{250};
+    // Declared last: destroyed (cancelled and waited for) before the stores their work uses.
+    BackgroundJob connectJob_;
+    BackgroundJob readJob_;
+};
+
+}  // namespace linkscope::ui
