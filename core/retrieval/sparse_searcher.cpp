@@ -14,14 +14,9 @@ namespace {
 
 using detail::TopK;
 
-// The inner loops of tiled search are compiled for AVX2 as well, on x86-64, and picked at run
-// time. Multiplication and addition stay separate operations (no fused multiply-add:
-// -ffp-contract=off and no "fma" target), so every SIMD lane rounds as scalar code does.
-#if defined(__x86_64__)
-#define LINKSCOPE_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define LINKSCOPE_AVX2_CLONES
-#endif
+// The inner loops of tiled search have AVX2 versions, on x86-64, picked at run time.
+// Multiplication and addition stay separate operations (no fused multiply-add: -ffp-contract=off
+// and no "fma" target), so every SIMD lane rounds as scalar code does.
 constexpr unsigned kMaxFusedColumns = 6;
 
 // scores[i] = (...((scores[i] + f[0] * c[0][i]) + f[1] * c[1][i]) ...) + f[M-1] * c[M-1][i]: M
@@ -35,29 +30,74 @@ inline void addColumns(float* scores, const float* const* c, const float* f, std
     }
 }
 
-LINKSCOPE_AVX2_CLONES void addScaledColumns(float* scores, const float* const* c, const float* f, unsigned count,
-                                            std::uint32_t length) {
+// Calls add<M>(scores, c, f, length) for M = count (at most kMaxFusedColumns).
+template <template <unsigned> class Add>
+inline void addForCount(float* scores, const float* const* c, const float* f, unsigned count, std::uint32_t length) {
     switch (count) {
         case 1:
-            addColumns<1>(scores, c, f, length);
+            Add<1>::run(scores, c, f, length);
             break;
         case 2:
-            addColumns<2>(scores, c, f, length);
+            Add<2>::run(scores, c, f, length);
             break;
         case 3:
-            addColumns<3>(scores, c, f, length);
+            Add<3>::run(scores, c, f, length);
             break;
         case 4:
-            addColumns<4>(scores, c, f, length);
+            Add<4>::run(scores, c, f, length);
             break;
         case 5:
-            addColumns<5>(scores, c, f, length);
+            Add<5>::run(scores, c, f, length);
             break;
         default:
-            addColumns<6>(scores, c, f, length);
+            Add<6>::run(scores, c, f, length);
             break;
     }
 }
+
+template <unsigned M>
+struct AddPortable {
+    static void run(float* scores, const float* const* c, const float* f, std::uint32_t length) {
+        addColumns<M>(scores, c, f, length);
+    }
+};
+
+void addScaledColumnsPortable(float* scores, const float* const* c, const float* f, unsigned count,
+                              std::uint32_t length) {
+    addForCount<AddPortable>(scores, c, f, count, length);
+}
+
+#if defined(__x86_64__)
+// The same sums eight names at a time: each lane multiplies, then adds, in the column order given,
+// exactly as addColumns<M> does for one name (no fused multiply-add: the target has no "fma").
+// The compiler does not vectorise addColumns itself, as the scores may alias the columns.
+template <unsigned M>
+struct AddAvx2 {
+    __attribute__((target("avx2"))) static void run(float* scores, const float* const* c, const float* f,
+                                                    std::uint32_t length) {
+        __m256 factor[M];
+        for (unsigned m = 0; m < M; ++m) factor[m] = _mm256_set1_ps(f[m]);
+        std::uint32_t i = 0;
+        for (; i + 8 <= length; i += 8) {
+            __m256 sum = _mm256_loadu_ps(scores + i);
+#pragma GCC unroll 6
+            for (unsigned m = 0; m < M; ++m)
+                sum = _mm256_add_ps(sum, _mm256_mul_ps(factor[m], _mm256_loadu_ps(c[m] + i)));
+            _mm256_storeu_ps(scores + i, sum);
+        }
+        for (; i < length; ++i) {
+            float sum = scores[i];
+            for (unsigned m = 0; m < M; ++m) sum += f[m] * c[m][i];
+            scores[i] = sum;
+        }
+    }
+};
+
+__attribute__((target("avx2"))) void addScaledColumnsAvx2(float* scores, const float* const* c, const float* f,
+                                                          unsigned count, std::uint32_t length) {
+    addForCount<AddAvx2>(scores, c, f, count, length);
+}
+#endif
 
 // Offers every score of scores[0, length) above the k-th best so far (names begin, begin + 1,
 // ... in ascending order, so an equal score loses to the lower name already kept), then zeroes
@@ -262,7 +302,14 @@ void SparseSearcher::searchTiled(std::span<const SparseVector* const> queries, s
                         ++fused;
                         ++i;
                     }
-                    addScaledColumns(tile, columns, factors, fused, length);
+#if defined(__x86_64__)
+                    if (avx2)
+                        addScaledColumnsAvx2(tile, columns, factors, fused, length);
+                    else
+                        addScaledColumnsPortable(tile, columns, factors, fused, length);
+#else
+                    addScaledColumnsPortable(tile, columns, factors, fused, length);
+#endif
                     continue;
                 }
                 const float q = query[i].weight;
