@@ -14,6 +14,7 @@
 #include "encoder/bert_tokenizer.h"
 #include "model_warnings.h"
 #include "stdin_lines.h"
+#include "train/run_directory.h"
 
 namespace linkscope::cli {
 namespace {
@@ -26,8 +27,11 @@ struct TokenizeArguments {
 };
 
 void runTokenize(const TokenizeArguments& args) {
-    const encoder::BertTokenizer tokenizer = encoder::BertTokenizer::fromDirectory(args.model);
-    printTokenizerWarnings(args.model);
+    // A training run (train or pretrain --out) stands for its model, as in every other command.
+    const std::filesystem::path model =
+        train::isRunDirectory(args.model) ? train::modelDirectory(args.model) : args.model;
+    const encoder::BertTokenizer tokenizer = encoder::BertTokenizer::fromDirectory(model);
+    printTokenizerWarnings(model);
     encoder::EncodeOptions options;
     // transformers does not truncate unless asked; neither do we, up to the model's own limit.
     options.maxLength =
@@ -65,7 +69,7 @@ void addTokenizeCommand(CLI::App& app) {
         "SentencePiece) gives them");
     cmd->add_option("--model", args->model,
                     "Checkpoint folder: vocab.txt, tokenizer.json or sentencepiece.bpe.model, with "
-                    "tokenizer_config.json when present")
+                    "tokenizer_config.json when present; or a training run folder (its model)")
         ->required()
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--max-length", args->maxLength, "Truncate to this many tokens (default: the model's maximum)");
