@@ -18,12 +18,13 @@ void addMergeShardsCommand(CLI::App& app);  ///< the parts of link --shard joine
 void addAgreementCommand(CLI::App& app);    ///< agreement and merge (several curators)
 void addProjectCommand(CLI::App& app);      ///< project check
 void addModelCommand(CLI::App& app);        ///< model check (no LibTorch: headers and tensor lists)
+/// With --run or --model, handed to linkscope-cli-dense.
+void addSimulateCurationCommand(CLI::App& app);
 #if LINKSCOPE_HAVE_TORCH
 void addEncodeCommand(CLI::App& app);
 void addInitModelCommand(CLI::App& app);
 void addTrainCommand(CLI::App& app);
 void addPretrainCommand(CLI::App& app);
-void addSimulateCurationCommand(CLI::App& app);
 #endif
 
 }  // namespace linkscope::cli

@@ -23,8 +23,6 @@ constexpr DenseOnlyCommand kDenseOnlyCommands[] = {
      "Train an encoder with a method preset (BioSyn, BELHD, triplet, prototype-srn, kNN-BioEL) into a run "
      "directory"},
     {"pretrain", "Self-alignment pretraining (SapBERT) of an encoder on the synonyms of one or more vocabularies"},
-    {"simulate-curation",
-     "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback"},
 };
 
 int rememberedArgc = 0;

@@ -21,7 +21,7 @@ struct DenseOnlyCommand {
     std::string_view description;
 };
 
-/// encode, init-model, train, pretrain and simulate-curation, in the order --help lists them.
+/// encode, init-model, train and pretrain, in the order --help lists them.
 std::span<const DenseOnlyCommand> denseOnlyCommands();
 
 /// The --help line of the dense-only command `name` (this is the one place the text is kept);

@@ -53,12 +53,12 @@ int main(int argc, char** argv) {
     linkscope::cli::addAgreementCommand(app);
     linkscope::cli::addProjectCommand(app);
     linkscope::cli::addModelCommand(app);
+    linkscope::cli::addSimulateCurationCommand(app);
 #if LINKSCOPE_HAVE_TORCH
     linkscope::cli::addEncodeCommand(app);
     linkscope::cli::addInitModelCommand(app);
     linkscope::cli::addTrainCommand(app);
     linkscope::cli::addPretrainCommand(app);
-    linkscope::cli::addSimulateCurationCommand(app);
 #else
     linkscope::cli::addDenseOnlyCommandNames(app);
 #endif

@@ -1,16 +1,20 @@
 #pragma once
 // linkscope-cli simulate-curation --order queue|document[,...]: the mention-level simulated
 // review (curation/review_walk.h) with the GUI's sparse ranker, or with a trained run
-// and its datastore (--run, curation/run_review_linker.h): a curator decides one mention at a
+// and its datastore (--run, review_run_setup.h): a curator decides one mention at a
 // time in document order or by the review queue (curation/review_queue.h), and the accuracy of
-// the whole split is followed decision by decision.
+// the whole split is followed decision by decision. The walk and the sparse ranker need no
+// LibTorch and run in linkscope-cli; a run's ranker exists only in linkscope-cli-dense.
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "augment_options.h"
+#include "console_progress.h"
 #include "curation/review_queue.h"
+#include "curation/review_walk.h"
 #include "dictionary_setup.h"
 #include "encoder_options.h"
 
@@ -35,9 +39,26 @@ struct ReviewSimulationArguments {
     bool json = false;
 };
 
-/// Runs one walk per order and prints, per walk, the decisions needed to reach the target and
-/// the accuracy along the way; writes the CSV and SVG curves when their files are given. Error
-/// for an unknown order.
-void runReviewSimulation(const ReviewSimulationArguments& args);
+/// What a walk links with, and its mentions; the objects the linker reads live in the derived
+/// setup and are released after the linker.
+struct ReviewSetup {
+    virtual ~ReviewSetup() = default;
+    std::vector<curation::ReviewMention> mentions;
+    std::unique_ptr<curation::ReviewLinker> linker;
+    std::string linking;  ///< in words, for the report
+};
+
+/// Builds the setup a walk links with from the arguments, reporting on `progress`.
+using ReviewSetupFunction = std::unique_ptr<ReviewSetup> (*)(const ReviewSimulationArguments& args,
+                                                             ConsoleProgress& progress);
+
+/// The GUI's ranker before a model is trained: sparse TF-IDF over the KB's homonym-expanded
+/// names. Reads no model; args.run is not read.
+std::unique_ptr<ReviewSetup> sparseReviewSetup(const ReviewSimulationArguments& args, ConsoleProgress& progress);
+
+/// Runs one walk per order with the linker `makeSetup` builds, and prints, per walk, the
+/// decisions needed to reach the target and the accuracy along the way; writes the CSV and SVG
+/// curves when their files are given. Error for an unknown order, before anything is read.
+void runReviewSimulation(const ReviewSimulationArguments& args, ReviewSetupFunction makeSetup);
 
 }  // namespace linkscope::cli

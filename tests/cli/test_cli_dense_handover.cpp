@@ -48,6 +48,13 @@ QStringList initModelArguments(const QString& out) {
             out};
 }
 
+/// simulate-curation's mention-level review on the demo project, `extra` appended.
+QStringList reviewArguments(const QStringList& extra = {}) {
+    return QStringList{QStringLiteral("simulate-curation"), QStringLiteral("--order"), QStringLiteral("queue"),
+                       QStringLiteral("--split"),           QStringLiteral("dev"),     QStringLiteral("--json")}
+           << test::demoTrainingData() << extra;
+}
+
 }  // namespace
 
 class TestCliDenseHandover : public QObject {
@@ -100,6 +107,30 @@ private Q_SLOTS:
         QVERIFY2(!loadedTorch(r), "sparse eval loaded LibTorch");
     }
 
+    void sparseReviewSimulationLoadsNoLibTorch() {
+        const auto r = runTraced(QStringLiteral(LINKSCOPE_CLI_PATH), reviewArguments());
+        QVERIFY2(r.exitCode == 0, r.err.right(2000).constData());
+        const auto report = r.json();
+        QVERIFY(report["mentions"].get<int>() > 0);
+        QCOMPARE(report["walks"].size(), std::size_t{1});
+        QVERIFY(report["linking"].get<std::string>().starts_with("sparse"));
+        QVERIFY2(!loadedTorch(r), "simulate-curation with the sparse ranker loaded LibTorch");
+    }
+
+    // A run is linked by linkscope-cli-dense: the folder here is no run, which it names.
+    void reviewSimulationWithARunRunsInTheDenseEngine() {
+#ifndef LINKSCOPE_CLI_DENSE_PATH
+        QSKIP("this build has no dense engine (LibTorch)");
+#else
+        const auto r = runTraced(QStringLiteral(LINKSCOPE_CLI_PATH),
+                                 reviewArguments({QStringLiteral("--run"), dir_.path(), QStringLiteral("--knn")}));
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(loadedTorch(r), "simulate-curation --run ran without LibTorch");
+        QVERIFY2(r.err.contains(dir_.path().toUtf8()), r.err.right(2000).constData());
+        QVERIFY(!r.err.contains("needs the dense engine"));
+#endif
+    }
+
     void modelCommandRunsInTheDenseEngine() {
 #ifndef LINKSCOPE_CLI_DENSE_PATH
         QSKIP("this build has no dense engine (LibTorch)");
@@ -142,6 +173,7 @@ private Q_SLOTS:
             initModelArguments(path("never-written")),
             {QStringLiteral("train"), QStringLiteral("--help")},
             test::demoEvalArguments(QStringLiteral("dense")) << QStringLiteral("--model") << dir_.path(),
+            reviewArguments({QStringLiteral("--run"), dir_.path(), QStringLiteral("--knn")}),
         };
         for (const auto& arguments : modelCommands) {
             QProcess process;
@@ -159,6 +191,10 @@ private Q_SLOTS:
         version.start(cli, {QStringLiteral("--version")});
         QVERIFY(version.waitForFinished(120000));
         QCOMPARE(version.exitCode(), 0);
+        QProcess review;
+        review.start(cli, reviewArguments());
+        QVERIFY(review.waitForFinished(120000));
+        QVERIFY2(review.exitCode() == 0, review.readAllStandardError().right(2000).constData());
     }
 };
 
