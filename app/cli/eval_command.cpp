@@ -107,8 +107,9 @@ void runDense(const EvalArguments& args, const encoder::TextEncoder& encoder, ev
 #endif
 
 // One complete evaluation: dictionary, index, queries, ranking.
-Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::TextEncoder* encoder, bool preprocess,
-            ConsoleProgress& progress) {
+// linkscope-cli hands every other method to linkscope-cli-dense (addEvalCommand): there it is sparse.
+Run runOnce(const EvalArguments& args, const CorpusSetup& setup, [[maybe_unused]] const encoder::TextEncoder* encoder,
+            bool preprocess, ConsoleProgress& progress) {
     Run run;
     progress.report("Building the queries and the dictionary", 0.0);
     run.data = buildEvalData(args.data, setup, preprocess);
@@ -120,16 +121,12 @@ Run runOnce(const EvalArguments& args, const CorpusSetup& setup, const encoder::
     evalOptions.trainingIds = run.data.trainingIds;
     const unsigned threads = args.threads;
 
-    if (args.method != "sparse") {
 #if LINKSCOPE_HAVE_TORCH
+    if (args.method != "sparse") {
         runDense(args, *encoder, evalOptions, run, progress);
         return run;
-#else
-        (void)encoder;
-        throw Error("--method " + args.method +
-                    " needs the dense engine, and this linkscope-cli was built without LibTorch");
-#endif
     }
+#endif
 
     if (args.sparse == "le-nguyen") {
         // Le & Nguyen's candidate generation: character 2-5 grams and, separately, word unigrams
@@ -180,7 +177,8 @@ std::string rankerDescription(const EvalArguments& args, const Run& run) {
 }
 
 // A training run is evaluated as its method links (run_eval.h); the options that choose
-// another linker would be ignored, so they are refused, saying how to use them instead.
+// another linker would be ignored, so they are refused, saying how to use them instead. Reached in
+// linkscope-cli-dense alone: linkscope-cli hands a run over (addEvalCommand).
 void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::path& run) {
     if (!args.linkerOptions.empty()) {
         std::string given;
@@ -200,8 +198,6 @@ void runEvalOfRunDirectory(const EvalArguments& args, const std::filesystem::pat
     runArgs.json = args.json;
     runArgs.augment = args.augment;
     runEvalOfRun(runArgs);
-#else
-    throw Error("evaluating a training run needs the dense engine, and this linkscope-cli was built without LibTorch");
 #endif
 }
 

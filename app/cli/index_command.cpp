@@ -87,8 +87,8 @@ void runIndex(const IndexArguments& args) {
                             {"bytes", std::filesystem::file_size(args.sparseIndex)},
                             {"seconds", secondsSince(start)}};
     }
-    if (!args.dense.file.empty()) {
 #if LINKSCOPE_HAVE_TORCH
+    if (!args.dense.file.empty()) {
         const auto start = Clock::now();
         const encoder::TextEncoder encoder = loadEncoder(args.encoder);
         // Not removed first: the old index stays until the new one is written whole.
@@ -103,10 +103,8 @@ void runIndex(const IndexArguments& args) {
                            {"fingerprint", dense.index.fingerprint()},
                            {"bytes", std::filesystem::file_size(args.dense.file)},
                            {"seconds", secondsSince(start)}};
-#else
-        throw Error("--dense-index needs the dense engine, and this linkscope-cli was built without LibTorch");
-#endif
     }
+#endif
     progress.finish();
     if (args.json) {
         std::cout << report.dump(2) << '\n';

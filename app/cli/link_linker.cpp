@@ -44,12 +44,6 @@ constexpr const char* kLinkerOptionNames[] = {
     "--method",      "--sparse-weight", "--index",   "--sparse-search", "--sparse-candidates",
     "--dense-index", "--dense-kind",    "--pooling", "--max-length",    "--normalize"};
 
-#if !LINKSCOPE_HAVE_TORCH
-[[noreturn]] void needsTorch(const std::string& what) {
-    throw Error(what + " needs the dense engine, and this linkscope-cli was built without LibTorch");
-}
-#endif
-
 void prepareSparse(const LinkerArguments& args, PreparedLinker& linker, PreparedLinker::State& state,
                    ConsoleProgress& progress) {
     state.sparse.emplace(prepareSparseIndex(args.sparse, state.data.dictionary, progress));
@@ -194,6 +188,8 @@ eval::QuerySet PreparedLinker::queriesOf(const Corpus& chunk) const {
     return curation::linkQueries(chunk, kb(), queryOptions);
 }
 
+// A run, a model or an encoder's method reaches here in linkscope-cli-dense alone: linkscope-cli
+// hands such a command line over in noteGiven.
 PreparedLinker prepareLinker(const LinkerArguments& args, const DictionaryArguments& given,
                              const CorpusArguments& corpusOptions, ConsoleProgress& progress) {
     if (!args.run.empty() && !args.encoder.model.empty()) throw Error("give --run RUN_DIR or --model DIR, not both");
@@ -211,8 +207,6 @@ PreparedLinker prepareLinker(const LinkerArguments& args, const DictionaryArgume
         state->kb = state->run->setup.kb.get();
         state->dictionary = &state->run->evalData.dictionary;
         linker.queryOptions = queryOptionsOf(state->run->data, state->run->setup);
-#else
-        needsTorch("linking with a training run");
 #endif
     } else {
         const std::string method = !args.method.empty()                                ? args.method
@@ -233,7 +227,7 @@ PreparedLinker prepareLinker(const LinkerArguments& args, const DictionaryArgume
             throw Error("--method " + method + " needs --model DIR (an encoder checkpoint) or --run RUN_DIR");
         if (method == "dense" && !args.sparse.file.empty())
             throw Error("--index is the sparse index; --method dense uses --dense-index");
-        const EncoderArguments encoderArgs =
+        [[maybe_unused]] const EncoderArguments encoderArgs =
             runFolder.empty() ? args.encoder : runModelAsEncoder(args.encoder, runFolder, method);
 
         progress.report("Loading the knowledge base and reading the corpora", 0.0);
@@ -250,9 +244,6 @@ PreparedLinker prepareLinker(const LinkerArguments& args, const DictionaryArgume
         } else {
 #if LINKSCOPE_HAVE_TORCH
             prepareEncoder(args, method, encoderArgs, linker, *state, progress);
-#else
-            (void)encoderArgs;
-            needsTorch("--method " + method);
 #endif
         }
     }
