@@ -2,8 +2,8 @@
 // trained with a small compact encoder through the panel (progress, the chart points, the run
 // directory, the run registered in a project file), a training cancelled right after its start
 // (cancelled, the event loop kept running meanwhile, the panel ready again), a request the
-// trainer refuses, the encoder pretrained on the KB offered as every method's start, and, in a
-// build without LibTorch, the panel saying so.
+// trainer refuses, the encoder pretrained on the KB offered as every method's start, an XLM-R
+// checkpoint folder as the start, and, in a build without LibTorch, the panel saying so.
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -37,6 +37,7 @@
 #include "training_panel.h"
 #include "training_run_summary.h"
 #include "training_worker.h"
+#include "xlmr_reference.h"
 
 using namespace linkscope;
 using namespace linkscope::ui;
@@ -157,6 +158,55 @@ private Q_SLOTS:
                  qPrintable(warnings->text()));
         panel.startFromCombo()->setCurrentIndex(panel.startFromCombo()->findData(QString()));
         QVERIFY(panel.checkpointCheck()->isHidden());
+    }
+
+    // An XLM-R checkpoint folder (config.json, model.safetensors, sentencepiece.bpe.model, as
+    // SapBERT's multilingual model has them) chosen as the start: its check names the
+    // architecture and the SentencePiece tokenizer, and a method trains from it into a run that
+    // keeps both.
+    void trainsFromAnXlmrCheckpoint() {
+        if (!TrainingWorker::isAvailable()) QSKIP("training needs LibTorch");
+        const QString data = path(QStringLiteral("xlmr-data"));
+        const auto corpus = test::runXlmrReference({QStringLiteral("corpus"), data});
+        if (!corpus.ran) QSKIP(qPrintable(corpus.message));
+        QVERIFY2(corpus.message.isEmpty(), qPrintable(corpus.message));
+        const fs::path folder = path(QStringLiteral("xlmr")).toStdString();
+        fs::create_directories(folder);
+        fs::copy_file(fs::path(data.toStdString()) / "sentencepiece.bpe.model", folder / "sentencepiece.bpe.model");
+        test::writeFile(folder / "texts.txt", "Herzinfarkt\n");
+        const QString model = QString::fromStdString(folder.string());
+        const auto written = test::runXlmrReference({QStringLiteral("model"), model, model + "/texts.txt", QString()});
+        QVERIFY2(written.message.isEmpty(), qPrintable(written.message));
+
+        TrainingPanel panel;
+        configure(panel, path(QStringLiteral("xlmr-runs")));
+        QSignalSpy checked(panel.checkpointCheck(), &CheckpointCheckView::checked);
+        panel.startFromCombo()->setCurrentIndex(panel.startFromCombo()->findData(QStringLiteral("custom")));
+        panel.modelEdit()->setText(model);
+        Q_EMIT panel.modelEdit()->editingFinished();
+        QVERIFY(checked.wait(20000));
+        QCOMPARE(checked.constFirst().at(1).toBool(), true);
+        const QString summary = panel.checkpointCheck()->summaryLabel()->text();
+        if (summary.contains(QLatin1String("no SentencePiece support")))
+            QSKIP("this build has no SentencePiece support");
+        QVERIFY2(summary.contains(QLatin1String("architecture: xlm-roberta")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("tokenizer: SentencePiece Unigram from sentencepiece.bpe.model")),
+                 qPrintable(summary));
+
+        QSignalSpy finished(&panel, &TrainingPanel::runFinished);
+        QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
+        QVERIFY(panel.start());
+        QCOMPARE(panel.worker()->request().modelDirectory, model);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !failed.isEmpty(), 600000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const fs::path run = finished.first().first().toString().toStdString();
+        QCOMPARE(train::readRunInfo(run).status, std::string("finished"));
+        const fs::path trained = train::modelDirectory(run);
+        const auto config = nlohmann::json::parse(test::readFile(trained / "config.json"));
+        QCOMPARE(config["model_type"].get<std::string>(), std::string("xlm-roberta"));
+        QCOMPARE(test::readFile(trained / "sentencepiece.bpe.model"),
+                 test::readFile(folder / "sentencepiece.bpe.model"));
+        QVERIFY(!fs::exists(trained / "vocab.txt"));
     }
 
     void withoutLibTorchThePanelSaysSo() {
