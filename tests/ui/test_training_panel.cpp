@@ -505,9 +505,11 @@ private Q_SLOTS:
         QSignalSpy finished(&panel, &TrainingPanel::runFinished);
         QSignalSpy failed(&panel, &TrainingPanel::trainingFailed);
         // The GUI thread keeps serving its event loop while the worker stops: timer ticks arrive.
+        // A zero-interval timer fires on every pass of the event loop, so even a cancellation
+        // that ends within a few milliseconds (its signal needs one pass to arrive) counts one.
         int ticks = 0;
         QTimer ticker;
-        ticker.setInterval(5);
+        ticker.setInterval(0);
         connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
         ticker.start();
 
