@@ -15,7 +15,8 @@ Commands covered: stats, eval (sparse, dense, --run, --knn, --index, --dense-ind
 --spelling, --report, --per-mention), compare, index, tokenize and encode (stdin), init-model,
 train and pretrain (only inputs that must be refused before any training step), export
 (--manifest and --project), simulate-curation, and merge and agreement (another curator's
-project file, damaged; a refused merge leaves the receiving file as it was). (The CLI has no `link` command. Every
+project file, damaged; a refused merge leaves the receiving file as it was). (`link` and `merge-shards`
+have no cases here: link reads its corpus and KB through the readers covered below. Every
 command that reads a corpus also reads BioC XML, brat folders and PMID lists (--corpus-format,
 --split-pmids, manifests of version 2), but the cases here damage PubTator inputs, and of the
 others only a BioC gzip bomb and PMID lists that are pipes, folders, missing or a million unknown
