@@ -130,6 +130,22 @@ private Q_SLOTS:
                  r.out.constData());
     }
 
+    // The light linkscope-cli hands a model command to linkscope-cli-dense, which the package
+    // installs in its library folder with the two engine libraries and the GUI's dense module:
+    // `encode --help` answers only when the handover finds the program and its libraries there.
+    void modelCommandsRunFromThePackage() {
+        QSet<QString> installed;
+        for (QDirIterator it(root_, QDir::Files, QDirIterator::Subdirectories); it.hasNext();)
+            installed.insert(QFileInfo(it.next()).fileName());
+        for (const char* name :
+             {"linkscope-cli-dense", "liblinkscope_core.so", "liblinkscope_dense.so", "liblinkscope_ui_dense.so"})
+            QVERIFY2(installed.contains(QString::fromUtf8(name)), name);
+        const auto r = test::runTool(packaged(QStringLiteral("usr/bin/linkscope-cli")),
+                                     {QStringLiteral("encode"), QStringLiteral("--help")});
+        QVERIFY2(r.exitCode == 0, r.all().constData());
+        QVERIFY2(r.out.contains("--model"), r.out.constData());
+    }
+
     // The packaged GUI on the packaged demo project: --screenshot quits with 0 only when the
     // project opened and the PNG was saved. Settings and the project file go into the
     // temporary folder, not the user's home.
