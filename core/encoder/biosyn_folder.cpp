@@ -1,5 +1,6 @@
 // Reading sparse_weight.pt of a BioSyn folder: one tensor of one value.
 #include "encoder/biosyn_folder.h"
+#include "encoder/checkpoint_files.h"
 
 #include <bit>
 #include <cmath>
@@ -11,11 +12,6 @@
 
 namespace linkscope::encoder {
 namespace {
-
-bool isFile(const std::filesystem::path& path) {
-    std::error_code ec;
-    return std::filesystem::is_regular_file(path, ec);
-}
 
 double valueOf(const TorchTensor& tensor) {
     const auto* bytes = tensor.bytes.data();
@@ -54,9 +50,10 @@ double valueOf(const TorchTensor& tensor) {
 
 BioSynFolder readBioSynFolder(const std::filesystem::path& directory) {
     BioSynFolder folder;
-    if (const auto encoder = directory / kBioSynSparseEncoderFile; isFile(encoder)) folder.sparseEncoderFile = encoder;
+    if (const auto encoder = directory / kBioSynSparseEncoderFile; isRegularFile(encoder))
+        folder.sparseEncoderFile = encoder;
     const auto weightFile = directory / kBioSynSparseWeightFile;
-    if (!isFile(weightFile)) return folder;
+    if (!isRegularFile(weightFile)) return folder;
     const auto file = TorchCheckpointFile::read(weightFile);
     const std::string name = weightFile.string();
     if (file.tensors().size() != 1 || file.tensors().front().elementCount() != 1)

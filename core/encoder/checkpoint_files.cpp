@@ -21,11 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-bool isFile(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
-}
-
 /// `text` as a single-quoted Python string literal.
 std::string pythonLiteral(std::string_view text) {
     std::string literal = "'";
@@ -78,7 +73,7 @@ std::vector<fs::path> shardsOfIndex(const fs::path& directory, const fs::path& i
     std::vector<fs::path> shards;
     for (const std::string& shard : shardNames) {
         const fs::path path = directory / shard;
-        if (!isFile(path))
+        if (!isRegularFile(path))
             throw Error(directory.string() + ": shard \"" + shard + "\" listed in " + index.filename().string() +
                         " is missing");
         shards.push_back(path);
@@ -101,23 +96,24 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
 
     // A run directory (train/run_directory.h: `train` and `pretrain` write one) stands for the
     // model it keeps: `--model RUN` works as `--model RUN/model`.
-    if (!isFile(directory / "config.json") && isFile(directory / "run.json") &&
-        isFile(directory / "model" / "config.json"))
+    if (!isRegularFile(directory / "config.json") && isRegularFile(directory / "run.json") &&
+        isRegularFile(directory / "model" / "config.json"))
         return locateCheckpoint(directory / "model");
 
     CheckpointFiles files;
     files.directory = directory;
     files.config = directory / "config.json";
     files.vocabulary = directory / "vocab.txt";
-    if (!isFile(files.config))
+    if (!isRegularFile(files.config))
         throw Error(dir + ": no config.json (the model's sizes); a Hugging Face checkpoint folder always has one");
     // XLM-R checkpoints hold their tokenizer's SentencePiece model instead of vocab.txt.
-    if (!isFile(files.vocabulary) && isFile(directory / kSentencePieceFile))
+    if (!isRegularFile(files.vocabulary) && isRegularFile(directory / kSentencePieceFile))
         files.vocabulary = directory / kSentencePieceFile;
     // Without either, a WordPiece tokenizer.json (tokenizer_json.h); one that cannot be read is
     // named in the refusal, which still shows how transformers writes vocab.txt.
     std::string unreadJson;
-    if (const fs::path jsonFile = directory / kTokenizerJsonFile; !isFile(files.vocabulary) && isFile(jsonFile)) {
+    if (const fs::path jsonFile = directory / kTokenizerJsonFile;
+        !isRegularFile(files.vocabulary) && isRegularFile(jsonFile)) {
         try {
             readTokenizerJson(jsonFile);
             files.vocabulary = jsonFile;
@@ -125,7 +121,7 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
             unreadJson = std::string("tokenizer.json is not read (") + e.what() + "); ";
         }
     }
-    if (!isFile(files.vocabulary))
+    if (!isRegularFile(files.vocabulary))
         throw Error(dir + ": " + unreadJson +
                     "no vocab.txt (the WordPiece vocabulary). If the checkpoint has only tokenizer.json, write "
                     "vocab.txt with: python3 -c \"" +
@@ -134,30 +130,30 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
                                       pythonLiteral(shown.string()) + ")") +
                     "\"");
 
-    if (const auto single = directory / "model.safetensors"; isFile(single)) {
+    if (const auto single = directory / "model.safetensors"; isRegularFile(single)) {
         files.weights.push_back(single);
         return files;
     }
-    if (const auto index = directory / "model.safetensors.index.json"; isFile(index)) {
+    if (const auto index = directory / "model.safetensors.index.json"; isRegularFile(index)) {
         files.weights = shardsOfIndex(directory, index);
         return files;
     }
     // pytorch_model.bin is a pickle: it is read by the restricted unpickler (torch_checkpoint.h),
     // which resolves only the names that rebuild tensors and runs nothing.
-    if (const auto single = directory / "pytorch_model.bin"; isFile(single)) {
+    if (const auto single = directory / "pytorch_model.bin"; isRegularFile(single)) {
         files.weights.push_back(single);
         return files;
     }
-    if (const auto index = directory / "pytorch_model.bin.index.json"; isFile(index)) {
+    if (const auto index = directory / "pytorch_model.bin.index.json"; isRegularFile(index)) {
         files.weights = shardsOfIndex(directory, index);
         return files;
     }
-    if (isFile(directory / "tf_model.h5"))
+    if (isRegularFile(directory / "tf_model.h5"))
         throw Error(dir +
                     ": the weights are in tf_model.h5 (TensorFlow), which Linkscope does not read. Convert "
                     "them once to model.safetensors (needs transformers, torch and TensorFlow):\n  " +
                     conversionCommand(shown, ", from_tf=True"));
-    if (isFile(directory / "flax_model.msgpack"))
+    if (isRegularFile(directory / "flax_model.msgpack"))
         throw Error(dir +
                     ": the weights are in flax_model.msgpack (Flax), which Linkscope does not read. Convert "
                     "them once to model.safetensors (needs transformers, torch and Flax):\n  " +
@@ -165,6 +161,11 @@ CheckpointFiles locateCheckpoint(const fs::path& directory) {
     throw Error(dir +
                 ": no model weights: expected model.safetensors (or model.safetensors.index.json and its "
                 "shards) or pytorch_model.bin (or pytorch_model.bin.index.json and its shards)");
+}
+
+bool isRegularFile(const std::filesystem::path& path) noexcept {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(path, ec);
 }
 
 }  // namespace linkscope::encoder

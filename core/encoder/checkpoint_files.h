@@ -21,4 +21,8 @@ struct CheckpointFiles {
 /// (or its index) is preferred where pytorch_model.bin (or its index) is there too.
 CheckpointFiles locateCheckpoint(const std::filesystem::path& directory);
 
+/// True where `path` names a regular file (a link is followed); false where it names anything
+/// else, nothing, or cannot be examined: the checkpoint and tokenizer readers' "is it there".
+bool isRegularFile(const std::filesystem::path& path) noexcept;
+
 }  // namespace linkscope::encoder

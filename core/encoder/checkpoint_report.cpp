@@ -25,11 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool isFile(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
-}
-
 /// Runs one part of the check; a failure becomes an error of the report. False on failure.
 bool attempt(CheckpointReport& report, const std::function<void()>& part) {
     try {
@@ -93,8 +88,8 @@ void describeWeightsChoice(CheckpointReport& report, const CheckpointFiles& file
     const std::string first = files.weights.front().filename().string();
     const bool safetensors = files.weights.front().extension() == ".safetensors";
     const bool sharded =
-        isFile(dir / (safetensors ? "model.safetensors.index.json" : "pytorch_model.bin.index.json")) &&
-        !isFile(dir / (safetensors ? "model.safetensors" : "pytorch_model.bin"));
+        isRegularFile(dir / (safetensors ? "model.safetensors.index.json" : "pytorch_model.bin.index.json")) &&
+        !isRegularFile(dir / (safetensors ? "model.safetensors" : "pytorch_model.bin"));
     report.weightsLayout =
         sharded ? std::string(safetensors ? "model.safetensors.index.json" : "pytorch_model.bin.index.json") + " (" +
                       std::to_string(files.weights.size()) + " shards)"
@@ -102,7 +97,7 @@ void describeWeightsChoice(CheckpointReport& report, const CheckpointFiles& file
     for (const char* other : {"model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                               "pytorch_model.bin.index.json", "tf_model.h5", "flax_model.msgpack"}) {
         const fs::path path = dir / other;
-        if (!isFile(path) || report.weightsLayout.starts_with(other)) continue;
+        if (!isRegularFile(path) || report.weightsLayout.starts_with(other)) continue;
         report.unusedWeights.push_back(path);
     }
     if (safetensors) {

@@ -1,4 +1,5 @@
 #include "encoder/tokenizer_casing.h"
+#include "encoder/checkpoint_files.h"
 
 #include <algorithm>
 #include <optional>
@@ -14,11 +15,6 @@ namespace linkscope::encoder {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool isFile(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
-}
 
 bool isSpecialToken(const std::string& token) {
     if (token.size() < 2) return false;
@@ -70,7 +66,7 @@ CasingDecision decideCasing(const Vocabulary& vocabulary, const bool* configSays
     decision.lowerCase = true;
     decision.source = CasingSource::TransformersDefault;
     if (isPlainlyCased(decision.cappedTokens, decision.wordTokens)) {
-        const std::string how = isFile(configFile)
+        const std::string how = isRegularFile(configFile)
                                     ? "add \"do_lower_case\": false to " + configFile.string()
                                     : "add " + configFile.string() + " holding {\"do_lower_case\": false}";
         decision.warnings.push_back(
@@ -85,20 +81,20 @@ CasingDecision decideCasing(const Vocabulary& vocabulary, const bool* configSays
 
 CasingDecision decideCasing(const fs::path& directory) {
     const fs::path vocabularyFile = directory / "vocab.txt";
-    if (!isFile(vocabularyFile) && isFile(directory / kSentencePieceFile)) {
+    if (!isRegularFile(vocabularyFile) && isRegularFile(directory / kSentencePieceFile)) {
         CasingDecision decision;
         decision.lowerCase = false;
         decision.source = CasingSource::SentencePiece;
         return decision;
     }
     std::optional<TokenizerJson> fromJson;
-    if (const fs::path file = directory / kTokenizerJsonFile; !isFile(vocabularyFile) && isFile(file))
+    if (const fs::path file = directory / kTokenizerJsonFile; !isRegularFile(vocabularyFile) && isRegularFile(file))
         fromJson = readTokenizerJson(file);
     const Vocabulary vocabulary = fromJson ? std::move(fromJson->vocabulary) : Vocabulary::load(vocabularyFile);
     const fs::path configFile = directory / "tokenizer_config.json";
     bool says = true;
     bool given = false;
-    if (isFile(configFile)) {
+    if (isRegularFile(configFile)) {
         const nlohmann::json root = readJsonFile(configFile);
         if (root.is_object()) {
             if (const auto it = root.find("do_lower_case"); it != root.end()) {

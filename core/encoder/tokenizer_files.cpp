@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "encoder/bert_tokenizer.h"
+#include "encoder/checkpoint_files.h"
 #include "encoder/sentencepiece_model.h"
 #include "encoder/tokenizer_json.h"
 #include "util/atomic_file.h"
@@ -26,11 +27,6 @@ constexpr const char* kVocabularyFile = "vocab.txt";
 constexpr const char* kConfigFile = "tokenizer_config.json";
 constexpr const char* kSpecialTokensFile = "special_tokens_map.json";
 constexpr const char* kAddedTokensFile = "added_tokens.json";
-
-bool isFile(const fs::path& path) {
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
-}
 
 // JSON files are read through LineReader too, which checks UTF-8 and names the bad line.
 json readJsonObject(const fs::path& file) {
@@ -190,11 +186,12 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
     const fs::path vocabularyFile = directory / kVocabularyFile;
     // XLM-R checkpoints have a SentencePiece model instead of vocab.txt, and its special tokens.
     std::shared_ptr<const SentencePieceModel> sentencePiece;
-    if (const fs::path file = directory / kSentencePieceFile; !isFile(vocabularyFile) && isFile(file))
+    if (const fs::path file = directory / kSentencePieceFile; !isRegularFile(vocabularyFile) && isRegularFile(file))
         sentencePiece = SentencePieceModel::load(file);
     // Without vocab.txt, a WordPiece tokenizer.json gives the vocabulary and the normalizer's settings.
     std::optional<TokenizerJson> fromJson;
-    if (const fs::path file = directory / kTokenizerJsonFile; !sentencePiece && !isFile(vocabularyFile) && isFile(file))
+    if (const fs::path file = directory / kTokenizerJsonFile;
+        !sentencePiece && !isRegularFile(vocabularyFile) && isRegularFile(file))
         fromJson = readTokenizerJson(file);
     Vocabulary vocabulary = sentencePiece ? Vocabulary::fromTokens(sentencePiece->fairseqTokens())
                             : fromJson    ? std::move(fromJson->vocabulary)
@@ -217,7 +214,7 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
             ids.add((directory / kTokenizerJsonFile).string(), token, id);
 
     const fs::path configFile = directory / kConfigFile;
-    if (isFile(configFile)) {
+    if (isRegularFile(configFile)) {
         const json root = readJsonObject(configFile);
         const JsonObject object(configFile, root);
         object.readBool("do_lower_case", config.doLowerCase);
@@ -244,7 +241,7 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         }
     }
     const fs::path specialTokensFile = directory / kSpecialTokensFile;
-    if (isFile(specialTokensFile)) {
+    if (isRegularFile(specialTokensFile)) {
         // transformers lets special_tokens_map.json override tokenizer_config.json.
         const json root = readJsonObject(specialTokensFile);
         const JsonObject object(specialTokensFile, root);
@@ -255,7 +252,7 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         }
     }
     const fs::path addedTokensFile = directory / kAddedTokensFile;
-    if (isFile(addedTokensFile)) {
+    if (isRegularFile(addedTokensFile)) {
         const json root = readJsonObject(addedTokensFile);
         const JsonObject object(addedTokensFile, root);
         std::map<std::int32_t, std::string> byId;
@@ -295,7 +292,7 @@ BertTokenizer BertTokenizer::fromDirectory(const fs::path& directory) {
         throw ParseError(ids.fileOf(e.index), 0, e.what());
     } catch (const Error& e) {
         // Inconsistent ids between the files: name the file that lists the added tokens.
-        throw ParseError((isFile(configFile) ? configFile : vocabularyFile).string(), 0, e.what());
+        throw ParseError((isRegularFile(configFile) ? configFile : vocabularyFile).string(), 0, e.what());
     }
 }
 
