@@ -23,6 +23,16 @@ const Json& member(const Json& object, const char* key, Json::value_t type, cons
     return *it;
 }
 
+// An optional string member: its fallback when absent, an error naming it when it is not a string
+// (nlohmann's value() would throw its own type_error instead).
+std::string optionalString(const Json& object, const char* key, std::string fallback, const std::string& file,
+                           const std::string& where) {
+    const auto it = object.find(key);
+    if (it == object.end()) return fallback;
+    if (!it->is_string()) throw ParseError(file, 0, where + ": \"" + key + "\" must be a string");
+    return it->get<std::string>();
+}
+
 std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative, const std::string& file,
                               const std::string& where) {
     if (relative.empty()) throw ParseError(file, 0, where + ": empty path");
@@ -120,7 +130,9 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
     const std::string name = file.string();
     const Json root = readJsonFile(file);
     if (!root.is_object()) throw ParseError(name, 0, "a project manifest must be a JSON object");
-    if (root.value("format", std::string{}) != "linkscope-project-manifest")
+    const auto formatField = root.find("format");
+    if (formatField == root.end() || !formatField->is_string() ||
+        formatField->get<std::string>() != "linkscope-project-manifest")
         throw ParseError(name, 0,
                          "not a Linkscope project manifest (\"format\" must be \"linkscope-project-manifest\")");
     const auto versionField = root.find("version");
@@ -131,15 +143,16 @@ ProjectManifest readProjectManifest(const std::filesystem::path& file) {
     ProjectManifest manifest;
     manifest.file = std::filesystem::absolute(file).lexically_normal();
     const auto base = manifest.file.parent_path();
-    manifest.name = root.value("name", manifest.file.stem().string());
-    manifest.description = root.value("description", std::string{});
+    manifest.name = optionalString(root, "name", manifest.file.stem().string(), name, "manifest");
+    manifest.description = optionalString(root, "description", {}, name, "manifest");
 
     const Json& kb = member(root, "knowledgeBase", Json::value_t::object, name, "manifest");
     manifest.knowledgeBase.path =
         resolve(base, member(kb, "path", Json::value_t::string, name, "knowledgeBase").get<std::string>(), name,
                 "knowledgeBase");
+    const std::string kbFormat = optionalString(kb, "format", "medic", name, "knowledgeBase");
     try {
-        manifest.knowledgeBase.format = kbFormatFromName(kb.value("format", std::string("medic")));
+        manifest.knowledgeBase.format = kbFormatFromName(kbFormat);
     } catch (const Error& e) {
         throw ParseError(name, 0, std::string("knowledgeBase: ") + e.what());
     }

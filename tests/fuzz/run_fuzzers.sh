@@ -142,8 +142,11 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts" "$BUILD/seeds/$short"
   read -r -a flags <<<"$(target_flags "$target" | tr '\n' ' ')"
   echo "== $target (${seconds} s) ${flags[*]}"
-  # The first folder receives the new inputs; the seeds are only read.
-  nice -n "$NICE" "$BUILD/bin/$target" "$corpus" "$BUILD/seeds/$short" "${flags[@]}" \
+  # The first folder receives the new inputs; the seeds and the past findings
+  # (tests/fuzz/regressions/<target>/, where there are any) are only read.
+  inputs=("$corpus" "$BUILD/seeds/$short")
+  [ -d "$FUZZ_SRC/regressions/$short" ] && inputs+=("$FUZZ_SRC/regressions/$short")
+  nice -n "$NICE" "$BUILD/bin/$target" "${inputs[@]}" "${flags[@]}" \
     -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
   status=$?
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)

@@ -74,6 +74,32 @@ private Q_SLOTS:
             R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":3},"corpora":[{"path":"c.txt"}]})",
             "\"path\" has the wrong type");
     }
+    // The optional strings (format, name, description, the knowledge base's format) of another
+    // JSON type are refused as this reader's own error, never as the JSON library's exception.
+    void optionalStringsOfTheWrongType_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("fragment");
+        const QString kb = R"("knowledgeBase":{"path":"kb.txt"})";
+        const QString corpora = R"("corpora":[{"path":"c.txt"}])";
+        QTest::newRow("format array") << R"({"format":["linkscope-project-manifest"],"version":1,)" + kb + "," +
+                                             corpora + "}"
+                                      << "not a Linkscope project manifest";
+        QTest::newRow("name array") << R"({"format":"linkscope-project-manifest","version":1,"name":[],)" + kb + "," +
+                                           corpora + "}"
+                                    << "\"name\" must be a string";
+        QTest::newRow("description object")
+            << R"({"format":"linkscope-project-manifest","version":1,"description":{},)" + kb + "," + corpora + "}"
+            << "\"description\" must be a string";
+        QTest::newRow("kb format number")
+            << R"({"format":"linkscope-project-manifest","version":1,"knowledgeBase":{"path":"kb.txt","format":1},)" +
+                   corpora + "}"
+            << "knowledgeBase: \"format\" must be a string";
+    }
+    void optionalStringsOfTheWrongType() {
+        QFETCH(QString, json);
+        QFETCH(QString, fragment);
+        expectError(json.toStdString(), fragment.toStdString());
+    }
     // A split name becomes an export's file or folder name: one that leaves the output folder,
     // or is no name at all, is refused where it is read.
     void hostileSplitNames_data() {
