@@ -1,6 +1,7 @@
 #include "curation/project_export.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "curation/decision_log.h"
 #include "project/project_store.h"
 #include "project/referenced_corpora.h"
+#include "util/atomic_folder.h"
 #include "util/error.h"
 
 namespace linkscope::curation {
@@ -63,16 +65,18 @@ void checkDecisionSplits(const ProjectManifest& manifest, const std::vector<proj
         throw Error(std::to_string(orphans) + " decision(s) in effect name a split the project does not have:" + list);
 }
 
-std::filesystem::path outputFor(const ExportOptions& options, const CorpusReference& corpus, bool several) {
-    if (!several) return options.out;
+// Where one corpus goes inside `base` (the output, or the folder staged in its place).
+std::filesystem::path outputFor(const ExportOptions& options, const std::filesystem::path& base,
+                                const CorpusReference& corpus, bool several) {
+    if (!several) return base;
     // The readers refuse such names already; checked again here because this is where a name
     // becomes a path, and a manifest built in memory never passed a reader.
     if (const auto problem = splitNameProblem(corpus.split)) throw Error("cannot export: " + *problem);
-    if (options.format == ExportFormat::PubTator) return options.out / (corpus.split + ".pubtator.txt");
-    if (options.format == ExportFormat::BioC) return options.out / (corpus.split + ".bioc.xml");
-    if (options.format == ExportFormat::BioCJson) return options.out / (corpus.split + ".bioc.json");
-    if (options.format == ExportFormat::BigBio) return options.out / (corpus.split + ".bigbio.jsonl");
-    return options.out / corpus.split;
+    if (options.format == ExportFormat::PubTator) return base / (corpus.split + ".pubtator.txt");
+    if (options.format == ExportFormat::BioC) return base / (corpus.split + ".bioc.xml");
+    if (options.format == ExportFormat::BioCJson) return base / (corpus.split + ".bioc.json");
+    if (options.format == ExportFormat::BigBio) return base / (corpus.split + ".bigbio.jsonl");
+    return base / corpus.split;
 }
 
 ExportReport exportDecisions(const ExportInput& input, const ExportOptions& options) {
@@ -198,37 +202,38 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
         prepared.push_back(std::move(item));
     }
     progress.checkCancelled();
-    if (several) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.out, ec);
-        if (ec) throw Error("cannot create folder " + options.out.string() + ": " + ec.message());
-    }
+    // A folder (several corpora, or brat) is written into a staged copy and swapped in whole: a
+    // kill or an error leaves it entirely as it was (util/atomic_folder.h).
+    std::optional<AtomicFolder> folder;
+    if (several || options.format == ExportFormat::Brat) folder.emplace(options.out);
+    const std::filesystem::path base = folder ? folder->staging() : options.out;
     progress("Writing", 0.8);
     for (const auto& item : prepared) {
-        const auto path = outputFor(options, item.reference, several);
+        const auto path = outputFor(options, options.out, item.reference, several);
+        const auto staged = outputFor(options, base, item.reference, several);
         std::size_t mentions = 0;
         for (const auto& document : item.corpus.documents()) mentions += document.mentions.size();
         std::string line = item.reference.split + ": " + std::to_string(item.corpus.size()) + " documents, " +
                            std::to_string(mentions) + " mentions, " + std::to_string(item.applied.decisions) +
                            " decisions applied, " + std::to_string(item.applied.changedMentions) + " mentions changed";
         if (options.format == ExportFormat::PubTator) {
-            writePubTator(item.corpus, path);
+            writePubTator(item.corpus, staged);
         } else if (options.format == ExportFormat::BioC) {
             BioCWriteOptions bioc;
             bioc.date = options.date;
-            writeBioC(item.corpus, path, bioc);
+            writeBioC(item.corpus, staged, bioc);
         } else if (options.format == ExportFormat::BioCJson) {
             BioCWriteOptions bioc;
             bioc.date = options.date;
-            writeBioCJson(item.corpus, path, bioc);
+            writeBioCJson(item.corpus, staged, bioc);
         } else if (options.format == ExportFormat::BigBio) {
-            const BigBioExportSummary summary = writeBigBio(item.corpus, path);
+            const BigBioExportSummary summary = writeBigBio(item.corpus, staged);
             if (!summary.complete())
                 line += "; BigBio cannot hold " + std::to_string(summary.relationsLeftOut) +
                         " document-level relations (no entity linked to each argument alone) and " +
                         std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out";
         } else {
-            const BratExportSummary summary = writeBrat(item.corpus, path);
+            const BratExportSummary summary = writeBrat(item.corpus, staged);
             if (!summary.complete())
                 line += "; brat cannot hold " + std::to_string(summary.relationsLeftOut) +
                         " document-level relations and " + std::to_string(summary.individualMentionListsLeftOut) +
@@ -237,6 +242,7 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
         report.lines.push_back(line + " -> " + path.string());
         report.written.push_back(path);
     }
+    if (folder) folder->commit();
     progress("Exported", 1.0);
     return report;
 }

@@ -7,7 +7,9 @@
 // out: one corpus (one split selected, or a project with one corpus) is written to `out` itself
 // (a folder for brat); several go into the folder `out` as SPLIT.pubtator.txt, SPLIT.bioc.xml,
 // SPLIT.bioc.json, SPLIT.bigbio.jsonl or SPLIT/ (brat). Every corpus is read and every decision checked before anything is written, so
-// a decision that names a missing mention leaves no half export behind.
+// a decision that names a missing mention leaves no half export behind. A folder (several
+// corpora, or brat) is staged and swapped in whole (util/atomic_folder.h): a kill or a failed
+// write leaves it entirely old or entirely new; files of it that the export does not write stay.
 #include <filesystem>
 #include <optional>
 #include <string>

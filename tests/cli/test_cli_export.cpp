@@ -3,6 +3,8 @@
 // BioC, brat and the decisions log are written; a decision naming no mention writes nothing.
 #include <QFile>
 
+#include <set>
+
 #include "cli_runner.h"
 #include "corpus/bioc_reader.h"
 #include "corpus/brat_reader.h"
@@ -124,6 +126,39 @@ private Q_SLOTS:
         QCOMPARE(decisions.size(), std::size_t{3});
         QCOMPARE(decisions[2].state, project::DecisionState::Undone);
         QCOMPARE(decisions[0].newLink, std::string("MESH:D006816|MESH:D009069"));
+    }
+
+    // A folder export is staged beside the folder and swapped in whole: files it does not write
+    // stay (an older split, a brat annotation.conf), an output that is a link to a folder stays a
+    // link, and nothing is left beside the folder.
+    void folderExportKeepsOtherFilesAndLeavesNothingBeside() {
+        const auto project = demoProject("folder.linkscope");
+        const auto parent = dir_.path("folder-export");
+        const auto out = parent / "out";
+        fs::create_directories(out);
+        test::writeFile(out / "train.pubtator.txt", "an older export\n");
+        test::writeFile(out / "dev.pubtator.txt", "an older split\n");
+        auto r = test::runCli({"export", "--project", q(project), "--format", "pubtator", "--out", q(out)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(test::readFile(out / "test.pubtator.txt") == test::readFile(demoPath("demo-test.txt")));
+        QVERIFY(test::readFile(out / "train.pubtator.txt") != "an older export\n");
+        QCOMPARE(test::readFile(out / "dev.pubtator.txt"), std::string("an older split\n"));
+        QVERIFY2(r.out.contains(q(out / "train.pubtator.txt").toUtf8()), r.out.constData());
+
+        fs::create_directories(parent / "real-brat");
+        test::writeFile(parent / "real-brat" / "annotation.conf", "[entities]\nSpecificDisease\n");
+        fs::create_directory_symlink("real-brat", parent / "brat");
+        r = test::runCli(
+            {"export", "--project", q(project), "--format", "brat", "--split", "train", "--out", q(parent / "brat")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(fs::is_symlink(fs::symlink_status(parent / "brat")));
+        QCOMPARE(readBrat(parent / "brat").size(), std::size_t{6});
+        QCOMPARE(test::readFile(parent / "real-brat" / "annotation.conf"),
+                 std::string("[entities]\nSpecificDisease\n"));
+
+        std::set<std::string> names;
+        for (const auto& entry : fs::directory_iterator(parent)) names.insert(entry.path().filename().string());
+        QCOMPARE(names, (std::set<std::string>{"brat", "out", "real-brat"}));
     }
 
     void decisionWithoutItsMentionWritesNothing() {
