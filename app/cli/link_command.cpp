@@ -23,8 +23,8 @@
 //   linkscope-cli merge-shards DIR --out FILE        the N parts as one `link` run writes them
 //
 // A shard writes DIR/shard-IIIII-of-NNNNN.{pubtator,bioc.xml,bioc.json,bigbio.jsonl}, then its manifest
-// DIR/shard-IIIII-of-NNNNN.json (link_shards.h), each atomically; a rerun skips a shard whose
-// manifest is complete and matches. Parts are cut at document starts (document_chunk_reader.h).
+// DIR/shard-IIIII-of-NNNNN.json (link_shards.h, shard_manifest.h), each atomically; a rerun skips a
+// shard whose manifest is complete and matches (the input's bytes by their CRC-32, read once). Parts are cut at document starts (document_chunk_reader.h).
 //
 // The corpus is streamed: read, linked and written a chunk of whole documents at a time
 // (corpus_chunk_source.h, --chunk-bytes), so that memory is the linker's plus one chunk; the
@@ -146,10 +146,7 @@ struct LinkTotals {
         unranked += links.unrankable.size();
     }
     std::size_t withoutCandidate() const { return mentions - linked - nilBelow - unranked; }
-    nlohmann::json json() const {
-        return {{"documents", documents}, {"mentions", mentions}, {"linked", linked},
-                {"nilBelow", nilBelow},   {"unranked", unranked}, {"withoutCandidate", withoutCandidate()}};
-    }
+    ShardCounts counts() const { return {documents, mentions, linked, nilBelow, withoutCandidate(), unranked}; }
 };
 
 // What brat could not hold, summed over the chunks.
@@ -259,24 +256,37 @@ private:
     std::optional<BigBioChunkWriter> bigbio_;
 };
 
-// Whether the shard's manifest says it was linked from this input, with this linker's arguments
-// and these settings, and its part is intact: then a rerun has nothing to do.
+// Whether the shard's manifest says it was linked from this input (its bytes: the CRC-32, not
+// its time), with this linker's arguments and these settings, and its part is intact: then a rerun
+// has nothing to do. `why` says why not when a manifest is there (damaged, or another input...).
 bool alreadyLinked(const std::filesystem::path& folder, CorpusPart shard, const std::filesystem::path& part,
-                   const nlohmann::json& input, const nlohmann::json& settings, const nlohmann::json& linkerWords) {
-    std::string why;
-    const auto manifest = readManifest(manifestPath(folder, shard), &why);
-    if (!manifest || !why.empty()) return false;
+                   const InputIdentity& input, const nlohmann::json& settings, const nlohmann::json& linkerWords,
+                   std::string& why) {
+    std::optional<ShardManifest> manifest;
     try {
-        const nlohmann::json& m = *manifest;
-        if (m.at("shard") != shard.index || m.at("shards") != shard.count || m.at("input") != input ||
-            m.at("settings") != settings || m.value("linkerArguments", nlohmann::json()) != linkerWords ||
-            m.at("part").at("file") != part.filename().string())
-            return false;
-        return partIntact(part, m.at("part").at("bytes").get<std::uint64_t>(),
-                          m.at("part").at("crc32").get<std::uint32_t>(), why);
-    } catch (const nlohmann::json::exception&) {
+        manifest = readShardManifest(manifestPath(folder, shard));
+    } catch (const Error& e) {
+        why = e.what();
         return false;
     }
+    if (!manifest) return false;
+    const ShardManifest& m = *manifest;
+    const std::string name = manifestPath(folder, shard).string();
+    if (m.shard != shard.index || m.shards != shard.count)
+        why = name + " is the manifest of shard " + std::to_string(m.shard) + " of " + std::to_string(m.shards);
+    else if (m.input.path != input.path || m.input.size != input.size)
+        why = name + " was linked from another input (path or size)";
+    else if (m.input.crc32 != input.crc32)
+        why = name + " was linked from other bytes of " + input.path + " (its CRC-32 differs: changed since)";
+    else if (m.settings != settings)
+        why = name + " was linked with other settings";
+    else if (m.linkerArguments != linkerWords)
+        why = name + " was linked with another linker (its arguments or the files they name differ)";
+    else if (m.part.file != part.filename().string())
+        why = name + " names another part";
+    else
+        partIntact(part, m.part.bytes, m.part.crc32, why);
+    return why.empty();
 }
 
 void runLink(LinkArguments args) {
@@ -302,16 +312,20 @@ void runLink(LinkArguments args) {
     const std::vector<std::string> command = commandLine();
     const nlohmann::json linkerWords =
         linkerArguments(command, {"--corpus", "--out", "--shard", "--threads", "--chunk-bytes"});
-    nlohmann::json input;
+    InputIdentity input;
     if (!args.shard.empty()) {
         shard = parseShard(args.shard);
         target = partPath(args.out, *shard, format);  // refuses a format that is not split
-        input = inputIdentity(args.corpus);
-        if (alreadyLinked(args.out, *shard, target, input, settings, linkerWords)) {
+        requireShardFileOrNothing(target);
+        requireShardFileOrNothing(manifestPath(args.out, *shard));
+        input = identifyInput(args.corpus);  // its bytes read once, for the CRC-32
+        std::string why;
+        if (alreadyLinked(args.out, *shard, target, input, settings, linkerWords, why)) {
             std::cout << "shard " << shard->index << " of " << shard->count << ": already linked ("
                       << manifestPath(args.out, *shard).string() << "), skipped\n";
             return;
         }
+        if (!why.empty()) std::cerr << "note: " << why << "; linking the shard again\n";
         std::filesystem::create_directories(args.out);
     }
 
@@ -358,7 +372,7 @@ void runLink(LinkArguments args) {
     }
     printNotes(source.takeNotes());
     progress.report("Linking mentions", 1.0);
-    if (shard && inputIdentity(args.corpus) != input)
+    if (shard && inputStampChanged(args.corpus, input))
         throw Error(args.corpus.string() + " changed while it was linked (its size or time); the shard is not written");
     output.commit();
     progress.finish();
@@ -370,26 +384,20 @@ void runLink(LinkArguments args) {
     std::cout << "linker: " << linker << '\n' << "fingerprint: " << fingerprint << '\n';
     if (!shard) return;
 
-    nlohmann::json manifest = {{"format", "linkscope-link-shard"},
-                               {"version", 1},
-                               {"shard", shard->index},
-                               {"shards", shard->count},
-                               {"input", input},
-                               {"range", {{"bytes", source.bytesRead()}, {"crc32", source.crc32()}}},
-                               {"corpusFormat", std::string(corpusFormatName(format))},
-                               {"linker", {{"description", linker}, {"fingerprint", fingerprint}}},
-                               {"linkerArguments", linkerWords},
-                               {"settings", settings},
-                               {"part",
-                                {{"file", target.filename().string()},
-                                 {"bytes", output.bytes()},
-                                 {"crc32", output.crc32()},
-                                 {"headerBytes", output.headerBytes()},
-                                 {"footerBytes", output.footerBytes()},
-                                 {"documents", totals.documents}}},
-                               {"counts", totals.json()},
-                               {"command", command},
-                               {"complete", true}};
+    ShardManifest manifest;
+    manifest.shard = shard->index;
+    manifest.shards = shard->count;
+    manifest.input = input;
+    manifest.rangeBytes = source.bytesRead();
+    manifest.rangeCrc32 = source.crc32();
+    manifest.corpusFormat = format;
+    manifest.linkerDescription = linker;
+    manifest.linkerFingerprint = fingerprint;
+    manifest.linkerArguments = linkerWords;
+    manifest.settings = settings;
+    manifest.part = {target.filename().string(), output.bytes(),       output.crc32(),
+                     output.headerBytes(),       output.footerBytes(), totals.documents};
+    manifest.counts = totals.counts();
     writeManifest(manifestPath(args.out, *shard), manifest);
 }
 

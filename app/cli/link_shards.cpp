@@ -12,7 +12,6 @@
 #include "util/checksummed_writer.h"
 #include "util/error.h"
 #include "util/input_file.h"
-#include "util/json_file.h"
 
 namespace linkscope::cli {
 namespace {
@@ -96,14 +95,41 @@ std::filesystem::path manifestPath(const std::filesystem::path& folder, CorpusPa
     return folder / (shardStem(part) + ".json");
 }
 
-nlohmann::json inputIdentity(const std::filesystem::path& input) {
+InputIdentity identifyInput(const std::filesystem::path& input) {
     const auto stamp = fileStamp(input.string());
     if (!stamp) throw Error(input.string() + ": not a regular file");
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(input, ec);
-    return {{"path", ec ? input.string() : absolute.lexically_normal().string()},
-            {"size", stamp->first},
-            {"mtimeNs", stamp->second}};
+    InputIdentity identity;
+    identity.path = ec ? input.string() : absolute.lexically_normal().string();
+    identity.size = stamp->first;
+    identity.mtimeNs = stamp->second;
+    InputFileStream in(input, "the input");
+    identity.crc32 = streamChecksum(in, identity.size, input.string(), "input");
+    return identity;
+}
+
+bool inputStampChanged(const std::filesystem::path& input, const InputIdentity& identity) {
+    const auto stamp = fileStamp(input.string());
+    return !stamp || stamp->first != identity.size || stamp->second != identity.mtimeNs;
+}
+
+void requireInputAsLinked(const InputIdentity& identity, const std::string& who) {
+    const std::string& path = identity.path;
+    const auto stamp = fileStamp(path);
+    if (!stamp)
+        throw Error(who + ": the input the shards were linked from, " + path +
+                    ", is missing or not a regular file (merge-shards checks that its bytes are still those "
+                    "linked)");
+    if (stamp->first != identity.size)
+        throw Error(who + ": the input " + path + " holds " + std::to_string(stamp->first) +
+                    " bytes, the shards were linked from " + std::to_string(identity.size) +
+                    ": it changed since; relink the shards");
+    InputFileStream in(path, "the input");
+    if (streamChecksum(in, identity.size, path, "input") != identity.crc32)
+        throw Error(who + ": the input " + path +
+                    " is not the one the shards were linked from (its CRC-32 differs, with the same size): it "
+                    "changed since; relink the shards");
 }
 
 std::vector<std::string> commandLine() {
@@ -129,31 +155,22 @@ nlohmann::json linkerArguments(const std::vector<std::string>& words, const std:
     return out;
 }
 
-std::optional<nlohmann::json> readManifest(const std::filesystem::path& path, std::string* why) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    try {
-        nlohmann::json manifest = readJsonFile(path);
-        if (!manifest.is_object() || manifest.value("format", "") != "linkscope-link-shard" ||
-            manifest.value("version", 0) != 1)
-            throw Error(path.string() + ": not a shard manifest of linkscope-cli link");
-        if (!manifest.value("complete", false)) throw Error(path.string() + ": the manifest is not complete");
-        for (const char* key : {"shard", "shards", "input", "linker", "settings", "part", "counts"})
-            if (!manifest.contains(key)) throw Error(path.string() + ": the manifest has no \"" + key + "\"");
-        return manifest;
-    } catch (const Error& e) {
-        if (!why) throw;
-        *why = e.what();
-        return nlohmann::json();
-    } catch (const nlohmann::json::exception& e) {
-        const std::string message = path.string() + ": the manifest is not what link writes (" + e.what() + ")";
-        if (!why) throw Error(message);
-        *why = message;
-        return nlohmann::json();
-    }
+void requireShardFileOrNothing(const std::filesystem::path& path) {
+    struct stat info {};
+    if (::lstat(path.c_str(), &info) != 0) return;
+    if (S_ISREG(info.st_mode)) return;
+    throw Error(path.string() + (S_ISLNK(info.st_mode) ? ": is a symbolic link" : ": is not a regular file") +
+                ": link --shard writes its part and manifest as files of the folder, never through a link or over "
+                "anything else; remove it");
 }
 
 bool partIntact(const std::filesystem::path& part, std::uint64_t bytes, std::uint32_t crc, std::string& why) {
+    struct stat info {};
+    if (::lstat(part.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+        why = part.string() + (S_ISLNK(info.st_mode) ? " is a symbolic link" : " is not a regular file") +
+              ", not a part as link --shard writes it";
+        return false;
+    }
     const auto stamp = fileStamp(part.string());
     if (!stamp) {
         why = part.string() + " is missing";
@@ -172,9 +189,9 @@ bool partIntact(const std::filesystem::path& part, std::uint64_t bytes, std::uin
     return true;
 }
 
-void writeManifest(const std::filesystem::path& path, const nlohmann::json& manifest) {
+void writeManifest(const std::filesystem::path& path, const ShardManifest& manifest) {
     AtomicFileWriter writer(path);
-    writer.stream() << manifest.dump(2) << '\n';
+    writer.stream() << shardManifestJson(manifest).dump(2) << '\n';
     writer.commit();
 }
 

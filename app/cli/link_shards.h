@@ -7,33 +7,22 @@
 //   DIR/shard-IIIII-of-NNNNN.json                      the manifest, written after the part
 //
 // Both are written atomically (util/atomic_file.h): a task killed while writing leaves at most a
-// temporary file, never a part or manifest cut short. The manifest (format
-// "linkscope-link-shard", version 1) records:
-//   shard, shards              I and N (I from 0)
-//   input                      path, size, mtimeNs (what merge-shards compares), compressed
-//   range                      the part's bytes of the input (decompressed): count and CRC-32
-//                              (BioC JSON: of its documents' JSON texts)
-//   corpusFormat               pubtator | bioc | bioc-json | bigbio
-//   linker                     description and fingerprint (the dictionary's, the model's)
-//   linkerArguments            the command's words that choose the linker, with the size and
-//                              time of each file they name: what a rerun compares before it
-//                              builds the linker
-//   settings                   top, nilBelow, keepGold, format
-//   part                       file name, bytes, CRC-32, headerBytes/footerBytes (BioC XML and
-//                              JSON), documents
-//   counts                     documents, mentions, linked, nilBelow, withoutCandidate, unranked
-//   command                    the command line
-//   complete                   true
+// temporary file, never a part or manifest cut short. The manifest and its checked reader are in
+// shard_manifest.h. Both files must be regular files of the folder: a task refuses to write
+// through a symbolic link or over anything else found at their paths, and merge-shards refuses
+// such files.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "corpus/corpus_format.h"
 #include "corpus/document_chunk_reader.h"
+#include "shard_manifest.h"
 
 namespace linkscope::cli {
 
@@ -49,20 +38,28 @@ std::string partExtension(CorpusFormat format);
 std::filesystem::path partPath(const std::filesystem::path& folder, CorpusPart part, CorpusFormat format);
 std::filesystem::path manifestPath(const std::filesystem::path& folder, CorpusPart part);
 
-/// The input's identity as manifests record it: path (absolute), size, mtimeNs.
-nlohmann::json inputIdentity(const std::filesystem::path& input);
+/// The input's identity as a manifest records it: path (absolute), size, time and the CRC-32 of
+/// its bytes (read once, whole). Error when it is not a regular file or cannot be read.
+InputIdentity identifyInput(const std::filesystem::path& input);
+/// Whether `input` has another size or time than `identity` records (stat only, no reading).
+bool inputStampChanged(const std::filesystem::path& input, const InputIdentity& identity);
+/// Error naming the input when the file at `identity.path` is missing, or its size or CRC-32 is
+/// not what `identity` records: the shards were linked from other bytes. `who` begins the message.
+void requireInputAsLinked(const InputIdentity& identity, const std::string& who);
 /// The command line of this process (/proc/self/cmdline), words in order; empty if unreadable.
 std::vector<std::string> commandLine();
 /// The words of the command line that choose the linker: all but those of the options in
 /// `ignored` (each with its value), with [size, mtimeNs] after each word that names a file.
 nlohmann::json linkerArguments(const std::vector<std::string>& words, const std::vector<std::string>& ignored);
 
-/// The manifest at `path`, or nullopt when there is none; Error naming it when it cannot be read
-/// or is not a complete shard manifest (with `why` set instead of throwing when given).
-std::optional<nlohmann::json> readManifest(const std::filesystem::path& path, std::string* why = nullptr);
-/// Whether `part` exists with `bytes` bytes whose CRC-32 is `crc`; `why` says what differs.
+/// Error naming `path` when something is there that is not a regular file (a symbolic link, a
+/// folder, a FIFO): a shard's part and manifest are written as files of the folder, never
+/// through a link.
+void requireShardFileOrNothing(const std::filesystem::path& path);
+/// Whether `part` is a regular file (not a symbolic link) of `bytes` bytes whose CRC-32 is `crc`;
+/// `why` says what differs.
 bool partIntact(const std::filesystem::path& part, std::uint64_t bytes, std::uint32_t crc, std::string& why);
 /// Writes the manifest atomically.
-void writeManifest(const std::filesystem::path& path, const nlohmann::json& manifest);
+void writeManifest(const std::filesystem::path& path, const ShardManifest& manifest);
 
 }  // namespace linkscope::cli

@@ -5,8 +5,11 @@
 // shard: a missing manifest (a task that did not finish, or was killed while writing: files are
 // written atomically, so such a task leaves no manifest), a part that is missing or not the size
 // and CRC-32 its manifest records, shards of several N in the folder or a manifest that names
-// another shard, and a shard that linked another input, with another linker or other settings
-// than shard 0. The output is written atomically.
+// another shard, a file named as a shard's that is not one of the run's (numbered N or more, a
+// part of another format), a manifest of the wrong shape (shard_manifest.h: every field's type
+// checked), and a shard that linked another input, with another linker or other settings than
+// shard 0. The input is then read once: its bytes (size and CRC-32) must be those the shards
+// linked, or the merge is refused naming it. The output is written atomically.
 //
 // Joining: PubTator parts are documents separated by one blank line (part 0 starts with the
 // input's leading blank lines, the part that ends the input ends with its trailing ones): a blank
@@ -52,28 +55,27 @@ struct MergeArguments {
 
 struct Shard {
     std::filesystem::path manifestFile;
-    nlohmann::json manifest;
+    ShardManifest manifest;
     std::filesystem::path part;
-    std::uint64_t bytes = 0;
-    std::uint64_t headerBytes = 0;
-    std::uint64_t footerBytes = 0;
-    std::size_t documents = 0;
 };
 
 std::string nameOf(std::size_t index, std::size_t count, const std::filesystem::path& file) {
     return "shard " + std::to_string(index) + " of " + std::to_string(count) + " (" + file.string() + ")";
 }
 
-// The N of the shards in the folder; Error when there are none or several.
+// The N of the shards in the folder; Error when there are none or several, or when a file named
+// as a shard's is not one of that run's (a part or manifest numbered N or more).
 std::size_t shardCount(const std::filesystem::path& folder) {
     static const std::regex shardFile(
         R"(shard-(\d{5})-of-(\d{5})\.(json|pubtator|bioc\.xml|bioc\.json|bigbio\.jsonl))");
-    std::map<std::size_t, std::string> counts;  // N -> a file of it
+    std::map<std::size_t, std::string> counts;               // N -> a file of it
+    std::vector<std::pair<std::size_t, std::string>> files;  // I, the file's name
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         std::smatch match;
         const std::string name = entry.path().filename().string();
         if (!std::regex_match(name, match, shardFile)) continue;
         counts.emplace(std::stoul(match[2].str()), name);
+        files.emplace_back(std::stoul(match[1].str()), name);
     }
     if (counts.empty())
         throw Error(folder.string() + ": no shards (shard-IIIII-of-NNNNN.json and its part, as link --shard writes)");
@@ -83,54 +85,77 @@ std::size_t shardCount(const std::filesystem::path& folder) {
                     "): a folder holds one run's shards; move the others away");
     const std::size_t count = counts.begin()->first;
     if (count == 0) throw Error(folder.string() + ": " + counts.begin()->second + " names a run of 0 shards");
+    for (const auto& [index, name] : files)
+        if (index >= count)
+            throw Error((folder / name).string() + ": shard " + std::to_string(index) + " of " + std::to_string(count) +
+                        " does not exist (shards are numbered from 0 to N-1): not a file "
+                        "of this run; move it away");
     return count;
 }
 
-// Whether two shards agree on `key`; Error naming shard `index` when not.
-void requireSame(const Shard& first, const Shard& shard, std::size_t index, std::size_t count, const char* key,
-                 const std::string& what) {
-    const nlohmann::json& a = first.manifest.at(key);
-    const nlohmann::json& b = shard.manifest.at(key);
-    if (a == b) return;
-    throw Error(nameOf(index, count, shard.manifestFile) + " was linked " + what + " than shard 0: " + b.dump() +
-                " instead of " + a.dump() + "; relink it (or all) with the same input, linker and settings");
+// Error naming shard `index` when it was linked otherwise than shard 0 (`what`: how).
+void requireSame(bool same, const Shard& shard, std::size_t index, std::size_t count, const std::string& what,
+                 const std::string& theirs, const std::string& first) {
+    if (same) return;
+    throw Error(nameOf(index, count, shard.manifestFile) + " was linked " + what + " than shard 0: " + theirs +
+                " instead of " + first + "; relink it (or all) with the same input, linker and settings");
+}
+
+void requireLikeFirst(const Shard& first, const Shard& shard, std::size_t index, std::size_t count) {
+    const ShardManifest& a = first.manifest;
+    const ShardManifest& b = shard.manifest;
+    const auto input = [](const InputIdentity& i) {
+        return i.path + " (" + std::to_string(i.size) + " bytes, CRC-32 " + std::to_string(i.crc32) + ")";
+    };
+    requireSame(a.input.sameContent(b.input), shard, index, count, "from another input (path, size or bytes)",
+                input(b.input), input(a.input));
+    requireSame(a.corpusFormat == b.corpusFormat, shard, index, count, "in another format",
+                std::string(corpusFormatName(b.corpusFormat)), std::string(corpusFormatName(a.corpusFormat)));
+    requireSame(a.linkerDescription == b.linkerDescription && a.linkerFingerprint == b.linkerFingerprint, shard, index,
+                count, "with another linker (model, KB or dictionary)", b.linkerDescription + " " + b.linkerFingerprint,
+                a.linkerDescription + " " + a.linkerFingerprint);
+    requireSame(a.settings == b.settings, shard, index, count, "with other settings", b.settings.dump(),
+                a.settings.dump());
+}
+
+// The files of a part that other files of its folder hold: the part of the manifest's format and
+// no other (a part of another format is left from another run).
+void requireNoOtherPart(const std::filesystem::path& folder, const Shard& shard, std::size_t index, std::size_t count) {
+    for (const CorpusFormat format :
+         {CorpusFormat::PubTator, CorpusFormat::BioC, CorpusFormat::BioCJson, CorpusFormat::BigBio}) {
+        if (format == shard.manifest.corpusFormat) continue;
+        const auto other = partPath(folder, {index, count}, format);
+        std::error_code ec;
+        if (std::filesystem::symlink_status(other, ec).type() != std::filesystem::file_type::not_found)
+            throw Error(nameOf(index, count, shard.manifestFile) + ": " + other.string() +
+                        " is a part of another format (" + std::string(corpusFormatName(format)) +
+                        ") beside it, left from another run; move it away");
+    }
 }
 
 Shard checkedShard(const std::filesystem::path& folder, std::size_t index, std::size_t count) {
     const CorpusPart part{index, count};
     Shard shard;
     shard.manifestFile = manifestPath(folder, part);
-    std::string why;
-    auto manifest = readManifest(shard.manifestFile, &why);
+    std::optional<ShardManifest> manifest;
+    try {
+        manifest = readShardManifest(shard.manifestFile);
+    } catch (const Error& e) {
+        throw Error("shard " + std::to_string(index) + " of " + std::to_string(count) + ": " + e.what());
+    }
     if (!manifest)
         throw Error(nameOf(index, count, shard.manifestFile) +
                     ": no manifest: the task did not finish, or was killed while writing; rerun it");
-    if (!why.empty()) throw Error(nameOf(index, count, shard.manifestFile) + ": " + why);
     shard.manifest = std::move(*manifest);
-    try {
-        const nlohmann::json& m = shard.manifest;
-        if (m.at("shard").get<std::size_t>() != index || m.at("shards").get<std::size_t>() != count)
-            throw Error(nameOf(index, count, shard.manifestFile) + ": the manifest is that of shard " +
-                        m.at("shard").dump() + " of " + m.at("shards").dump() + " (a copy: a duplicated shard)");
-        const auto format = corpusFormatFromName(m.at("corpusFormat").get<std::string>());
-        if (!format) throw Error(nameOf(index, count, shard.manifestFile) + ": unknown corpusFormat");
-        shard.part = partPath(folder, part, *format);
-        const nlohmann::json& p = m.at("part");
-        if (p.at("file").get<std::string>() != shard.part.filename().string())
-            throw Error(nameOf(index, count, shard.manifestFile) + ": the manifest names the part " +
-                        p.at("file").dump() + ", not " + shard.part.filename().string());
-        shard.bytes = p.at("bytes").get<std::uint64_t>();
-        shard.headerBytes = p.at("headerBytes").get<std::uint64_t>();
-        shard.footerBytes = p.at("footerBytes").get<std::uint64_t>();
-        shard.documents = p.at("documents").get<std::size_t>();
-        if (shard.headerBytes + shard.footerBytes > shard.bytes)
-            throw Error(nameOf(index, count, shard.manifestFile) + ": its header and footer exceed its part");
-        if (!partIntact(shard.part, shard.bytes, p.at("crc32").get<std::uint32_t>(), why))
-            throw Error(nameOf(index, count, shard.manifestFile) + ": " + why);
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(nameOf(index, count, shard.manifestFile) + ": the manifest is not what link writes (" + e.what() +
-                    ")");
-    }
+    const ShardManifest& m = shard.manifest;
+    if (m.shard != index || m.shards != count)
+        throw Error(nameOf(index, count, shard.manifestFile) + ": the manifest is that of shard " +
+                    std::to_string(m.shard) + " of " + std::to_string(m.shards) + " (a copy: a duplicated shard)");
+    shard.part = partPath(folder, part, m.corpusFormat);  // the manifest's part.file, checked by its reader
+    requireNoOtherPart(folder, shard, index, count);
+    std::string why;
+    if (!partIntact(shard.part, m.part.bytes, m.part.crc32, why))
+        throw Error(nameOf(index, count, shard.manifestFile) + ": " + why);
     return shard;
 }
 
@@ -161,7 +186,9 @@ void forEachLine(const std::filesystem::path& file, std::uint64_t from, std::uin
         at += text.size() + 1;
         line(std::string_view(text));
     }
-    if (at != to) throw Error(file.string() + ": cannot read it (changed while merged?)");
+    if (at != to)
+        throw Error(file.string() + ": its lines do not end at byte " + std::to_string(to) +
+                    ", where its manifest's sizes say (the part or its manifest changed)");
 }
 
 // Joins the parts' documents, leaving out a document whose PMID an earlier shard already wrote, as
@@ -255,22 +282,22 @@ void runMergeShards(const MergeArguments& args) {
     std::vector<Shard> shards;
     for (std::size_t i = 0; i < count; ++i) {
         shards.push_back(checkedShard(args.folder, i, count));
-        if (i == 0) continue;
-        requireSame(shards[0], shards[i], i, count, "input", "from another input (path, size or time)");
-        requireSame(shards[0], shards[i], i, count, "corpusFormat", "in another format");
-        requireSame(shards[0], shards[i], i, count, "linker", "with another linker (model, KB or dictionary)");
-        requireSame(shards[0], shards[i], i, count, "settings", "with other settings");
+        if (i > 0) requireLikeFirst(shards[0], shards[i], i, count);
     }
-    const std::string format = shards[0].manifest.at("corpusFormat").get<std::string>();
-    const bool bioc = format == "bioc";
-    const bool biocJson = format == "bioc-json";
+    // The input read once: its bytes must still be those every shard linked.
+    requireInputAsLinked(shards[0].manifest.input, args.folder.string());
+    const CorpusFormat format = shards[0].manifest.corpusFormat;
+    const bool bioc = format == CorpusFormat::BioC;
+    const bool biocJson = format == CorpusFormat::BioCJson;
+    // The counts each stay within their part's bytes (the manifest's reader checks it), and the
+    // parts are files of one folder: the sums cannot overflow.
     std::size_t documents = 0;
     std::size_t mentions = 0;
     std::size_t linked = 0;
     for (const Shard& shard : shards) {
-        documents += shard.documents;
-        mentions += shard.manifest.at("counts").value("mentions", std::size_t{0});
-        linked += shard.manifest.at("counts").value("linked", std::size_t{0});
+        documents += shard.manifest.part.documents;
+        mentions += shard.manifest.counts.mentions;
+        linked += shard.manifest.counts.linked;
     }
     if (documents == 0 && !bioc && !biocJson)
         throw Error(args.folder.string() + ": the shards hold no documents (the input has none)");
@@ -279,31 +306,36 @@ void runMergeShards(const MergeArguments& args) {
     std::ostream& out = writer.stream();
     RepeatFilter repeats(out);
     if (bioc) {
-        copyRange(shards[0].part, 0, shards[0].headerBytes, out);
-        for (const Shard& shard : shards)
-            forEachLine(shard.part, shard.headerBytes, shard.bytes - shard.footerBytes,
+        copyRange(shards[0].part, 0, shards[0].manifest.part.headerBytes, out);
+        for (const Shard& shard : shards) {
+            const ShardPartRecord& p = shard.manifest.part;
+            forEachLine(shard.part, p.headerBytes, p.bytes - p.footerBytes,
                         [&](std::string_view line) { repeats.bioc(line); });
-        const Shard& last = shards.back();
-        copyRange(last.part, last.bytes - last.footerBytes, last.bytes, out);
+        }
+        const ShardPartRecord& last = shards.back().manifest.part;
+        copyRange(shards.back().part, last.bytes - last.footerBytes, last.bytes, out);
     } else if (biocJson) {
         // A part's documents end with the footer's first byte, a line break.
-        copyRange(shards[0].part, 0, shards[0].headerBytes, out);
+        copyRange(shards[0].part, 0, shards[0].manifest.part.headerBytes, out);
+        for (const Shard& shard : shards) {
+            const ShardPartRecord& p = shard.manifest.part;
+            if (p.documents > 0)
+                forEachLine(shard.part, p.headerBytes, p.bytes - p.footerBytes + 1, [&](std::string_view line) {
+                    if (line.ends_with(',')) line.remove_suffix(1);
+                    repeats.jsonLine(line, kBioCJsonDocumentSeparator);
+                });
+        }
+        const ShardPartRecord& last = shards.back().manifest.part;
+        copyRange(shards.back().part, last.bytes - last.footerBytes, last.bytes, out);
+    } else if (format == CorpusFormat::BigBio) {
         for (const Shard& shard : shards)
-            if (shard.documents > 0)
-                forEachLine(shard.part, shard.headerBytes, shard.bytes - shard.footerBytes + 1,
-                            [&](std::string_view line) {
-                                if (line.ends_with(',')) line.remove_suffix(1);
-                                repeats.jsonLine(line, kBioCJsonDocumentSeparator);
-                            });
-        const Shard& last = shards.back();
-        copyRange(last.part, last.bytes - last.footerBytes, last.bytes, out);
-    } else if (format == "bigbio") {
-        for (const Shard& shard : shards)
-            forEachLine(shard.part, 0, shard.bytes, [&](std::string_view line) { repeats.jsonLine(line, "\n"); });
+            forEachLine(shard.part, 0, shard.manifest.part.bytes,
+                        [&](std::string_view line) { repeats.jsonLine(line, "\n"); });
         if (repeats.written() > 0) out.put('\n');
     } else {
         for (const Shard& shard : shards)
-            forEachLine(shard.part, 0, shard.bytes, [&](std::string_view line) { repeats.pubTator(line); });
+            forEachLine(shard.part, 0, shard.manifest.part.bytes,
+                        [&](std::string_view line) { repeats.pubTator(line); });
         repeats.finishPubTator();
     }
     if (repeats.dropped > 0)
