@@ -9,6 +9,7 @@
 #include <QUndoStack>
 #include <QWidget>
 
+#include <algorithm>
 #include <set>
 
 #include "candidate_model.h"
@@ -22,6 +23,7 @@
 #include "message_log.h"
 #include "project/loaded_project.h"
 #include "reach_preview.h"
+#include "review_claims.h"
 #include "review_queue_order.h"
 
 namespace linkscope::ui {
@@ -37,7 +39,10 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
       view_(view),
       candidates_(candidates),
       log_(log) {
-    connect(view_, &DocumentView::currentMentionChanged, this, [this] { showCandidates(); });
+    connect(view_, &DocumentView::currentMentionChanged, this, [this] {
+        if (!placingClaim_) session_->claims()->moveTo(currentMentionKey());  // a team's claim is released
+        showCandidates();
+    });
     connect(candidates_, &CandidatesPanel::acceptRequested, this,
             [this] { decideCurrent(project::DecisionKind::Accept); });
     connect(candidates_, &CandidatesPanel::correctRequested, this,
@@ -207,6 +212,8 @@ MentionStatusFn CurationController::statusFunction() const {
         if (!decision || decision->kind == project::DecisionKind::Skip) {
             status.state = rankers_->sparseRankerBuilt() ? MentionState::Predicted : MentionState::Unreviewed;
             if (decision) status.note = tr("skipped by %1").arg(decidedBy(*decision).toHtmlEscaped());
+            if (const QString claim = session_->claims()->claimNote(key); !claim.isEmpty())
+                status.note += (status.note.isEmpty() ? QString() : QStringLiteral("<br>")) + claim;
             return status;
         }
         switch (decision->kind) {
@@ -415,19 +422,42 @@ bool CurationController::nextWorthReviewing() {
                                                             : tr("The candidates are still being ranked"));
         return false;
     }
-    const project::MentionKey& key = queue.front().key;
+    // A team project: the next mention is the first one this login could claim.
+    ReviewClaims* claims = session_->claims();
+    std::optional<project::MentionKey> claimed;
+    if (claims->active()) {
+        claimed = claims->claimNext(queue);
+        if (!claimed) {
+            if (!claims->lastError().isEmpty())
+                log_->error(source(), claims->lastError());
+            else
+                log_->note(source(), tr("Every mention left in the queue is claimed by another curator"));
+            return false;
+        }
+    }
+    const auto entry = claimed
+                           ? std::find_if(queue.begin(), queue.end(),
+                                          [&claimed](const QueuedMention& queued) { return queued.key == *claimed; })
+                           : queue.begin();
+    const project::MentionKey& key = entry->key;
     const auto show = [&] {
         return showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
                            static_cast<int>(key.start), static_cast<int>(key.end));
     };
     // Its document may be hidden by the text or review filter: show every document then.
-    if (!show()) {
+    placingClaim_ = true;  // on the way to the mention claimed: no release
+    bool shown = show();
+    if (!shown) {
         documents_->showAllDocuments();
-        if (!show()) return false;
+        shown = show();
     }
-    log_->progress(source(), tr("Worth reviewing: priority %1, %n undecided mention(s) in the queue", nullptr,
-                                static_cast<int>(queue.size()))
-                                 .arg(queue.front().priority, 0, 'f', 2));
+    placingClaim_ = false;
+    if (!shown) return false;
+    QString message = tr("Worth reviewing: priority %1, %n undecided mention(s) in the queue", nullptr,
+                         static_cast<int>(queue.size()))
+                          .arg(entry->priority, 0, 'f', 2);
+    if (claims->active()) message += tr("; claimed for you (%1)").arg(claims->modeText());
+    log_->progress(source(), message);
     return true;
 }
 

@@ -99,6 +99,7 @@ private:
         std::string link;
     };
     SameSurfaceOffer offer_;
+    bool placingClaim_ = false;  ///< nextWorthReviewing is showing the mention it claimed
 };
 
 }  // namespace linkscope::ui

@@ -22,10 +22,12 @@ QString CurationSession::open(std::shared_ptr<const LoadedProject> project, cons
     if (QString error = decisions_.open(project, projectFile); !error.isEmpty()) return error;
     rankers_.open(std::move(project));
     live_.start();
+    claims_.start();
     return {};
 }
 
 void CurationSession::close() {
+    claims_.stop();
     live_.stop();
     merge_.cancelAndWait();
     rankers_.close();

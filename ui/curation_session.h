@@ -8,6 +8,8 @@
 // - merge(): merging another curator's file (merge_job.h), recorded through the log.
 // - live(): for a project on a server, the other curators' decisions as they are committed, and
 //   the connection's faults (team_live_updates.h).
+// - claims(): for a project on a server, the review queue handed out through claims, and the
+//   project's mode (review_claims.h).
 // The owner also wires the log to the host (a mention without a decision has the link the
 // active ranker proposes) and gathers the parts' errors into one signal.
 #include <QObject>
@@ -18,6 +20,7 @@
 #include "decision_log.h"
 #include "merge_job.h"
 #include "ranker_host.h"
+#include "review_claims.h"
 #include "team_live_updates.h"
 
 namespace linkscope {
@@ -38,6 +41,8 @@ public:
     const RankerHost* rankers() const { return &rankers_; }
     MergeJob* merge() { return &merge_; }
     TeamLiveUpdates* live() { return &live_; }
+    ReviewClaims* claims() { return &claims_; }
+    const ReviewClaims* claims() const { return &claims_; }
 
     /// Opens (or creates from the project's manifest) the project file in the decision log and
     /// starts building the sparse ranker. Returns an error message, empty on success.
@@ -56,6 +61,7 @@ private:
     RankerHost rankers_{decisions_};
     MergeJob merge_{decisions_};
     TeamLiveUpdates live_{decisions_};
+    ReviewClaims claims_{decisions_};
 };
 
 }  // namespace linkscope::ui

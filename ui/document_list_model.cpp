@@ -61,7 +61,7 @@ void DocumentListModel::refreshReview(const std::vector<std::pair<std::string, s
 DocumentListModel::Review DocumentListModel::reviewOf(int row) const {
     const Document* document = documentAt(row);
     if (!document) return {};
-    if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0, {}};
+    if (!review_) return {static_cast<int>(document->mentions.size()), 0, 0, 0, {}, {}, false};
     std::optional<Review>& cached = reviews_[static_cast<std::size_t>(row)];
     if (!cached) {
         const Row& r = rows_[static_cast<std::size_t>(row)];
@@ -97,6 +97,7 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
                 .arg(review.disagreements)
                 .arg(review.lowConfidence);
         if (!review.decidedBy.isEmpty()) tip += tr("; decided by %1").arg(review.decidedBy);
+        if (!review.teamNote.isEmpty()) tip += QStringLiteral("; ") + review.teamNote;
         return tip;
     }
     if (role == Qt::TextAlignmentRole && (index.column() == MentionsColumn || index.column() == ReviewedColumn))
@@ -114,7 +115,9 @@ QVariant DocumentListModel::data(const QModelIndex& index, int role) const {
             return static_cast<int>(document->mentions.size());
         case ReviewedColumn: {
             const Review review = reviewOf(index.row());
-            return QStringLiteral("%1/%2").arg(review.reviewed).arg(review.mentions);
+            const QString reviewed = QStringLiteral("%1/%2").arg(review.reviewed).arg(review.mentions);
+            // The blind mode's overlap documents are marked where the curator looks.
+            return review.overlap ? tr("%1 (overlap)").arg(reviewed) : reviewed;
         }
         default:
             return {};

@@ -35,7 +35,9 @@ public:
         int reviewed = 0;
         int disagreements = 0;
         int lowConfidence = 0;
-        QString decidedBy;  ///< who made the decisions in effect ("ann (3), bob (1)"); empty for none
+        QString decidedBy;     ///< who made the decisions in effect ("ann (3), bob (1)"); empty for none
+        QString teamNote;      ///< a team project: the blind overlap mark, others' claims; empty for none
+        bool overlap = false;  ///< blind mode: the document is given to two curators
     };
     using ReviewFn = std::function<Review(const std::string& split, const Document& document)>;
 

@@ -18,6 +18,7 @@
 #include "document_list_model.h"
 #include "document_review.h"
 #include "project/loaded_project.h"
+#include "review_claims.h"
 #include "review_queue_order.h"
 
 namespace linkscope::ui {
@@ -101,6 +102,8 @@ DocumentsDock::DocumentsDock(CurationSession* session, QWidget* parent)
     connect(decisions_, &DecisionLog::decisionChanged, this,
             [this](const project::MentionKey& key) { refreshReview(std::vector<project::MentionKey>{key}); });
     connect(decisions_, &DecisionLog::decisionsReloaded, this, [this] { refreshReview(); });
+    // A team project: other curators' claims move the queue and the documents' notes.
+    connect(session_->claims(), &ReviewClaims::claimsChanged, this, [this] { refreshReview(); });
 }
 
 DocumentsDock::~DocumentsDock() = default;
@@ -110,8 +113,13 @@ void DocumentsDock::setProject(std::shared_ptr<const LoadedProject> project) {
     documents_->setProject(project_);
     documents_->setReviewFunction([this](const std::string& split, const Document& document) {
         const DocumentReview review = reviewDocument(*decisions_, *rankers_, split, document);
-        return DocumentListModel::Review{review.mentions, review.reviewed, review.disagreements, review.lowConfidence,
-                                         review.decidedBy};
+        return DocumentListModel::Review{review.mentions,
+                                         review.reviewed,
+                                         review.disagreements,
+                                         review.lowConfidence,
+                                         review.decidedBy,
+                                         session_->claims()->documentNote(split, document.pmid()),
+                                         session_->claims()->overlapDocument(document.pmid())};
     });
 }
 

@@ -11,6 +11,7 @@
 #include "decision_log.h"
 #include "project/loaded_project.h"
 #include "ranker_host.h"
+#include "review_claims.h"
 
 namespace linkscope::ui {
 
@@ -57,8 +58,11 @@ std::vector<QueuedMention> reviewQueueOf(const CurationSession& session) {
         for (std::size_t i = 0; i < signals.size(); ++i) signals[i].reach = reach[i];
     }
     const curation::ReviewPolicy policy;
+    // A team project: a mention that other curators hold every claim of is theirs to review.
+    const ReviewClaims* claims = session.claims()->active() ? session.claims() : nullptr;
     for (const std::size_t i : curation::reviewOrder(signals, decided, policy))
-        queue.push_back({keys[i], curation::reviewPriority(signals[i], policy)});
+        if (!claims || !claims->takenByOthers(keys[i]))
+            queue.push_back({keys[i], curation::reviewPriority(signals[i], policy)});
     return queue;
 }
 

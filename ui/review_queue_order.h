@@ -13,7 +13,9 @@
 // (the ranker host does not keep its ranking), so the disagreement is with sparse alone.
 //
 // A mention with any decision in effect (skip included) is out of the queue: the curator looked
-// at it. Without proposals (the ranker still building) the queue is empty.
+// at it. Without proposals (the ranker still building) the queue is empty. In a team project a
+// mention that other curators hold every claim of (review_claims.h) is out of the queue too:
+// it is theirs; the curator's own claims come from ReviewClaims::claimNext in this order.
 #include <map>
 #include <string>
 #include <utility>
