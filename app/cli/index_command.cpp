@@ -71,19 +71,17 @@ void runIndex(const IndexArguments& args) {
     report["dictionary_entries"] = data.dictionary.size();
     report["dictionary"] = retrieval::fingerprintOf(data.dictionary).describe();
     if (!args.sparseIndex.empty()) {
-        if (const std::size_t above = retrieval::SparseIndexOptions{}.approximateAbove; data.dictionary.size() > above)
-            throw Error("--sparse-index: the dictionary has " + std::to_string(data.dictionary.size()) +
-                        " names, more than the " + std::to_string(above) +
-                        " above which sparse search is approximate; such an index is built where it is used "
-                        "(eval, the GUI) and not saved: leave out --sparse-index");
         const auto start = Clock::now();
         // The build says nothing while it works: its start and end are reported.
         progress.report("Building sparse index", 0.0);
         const auto index = retrieval::SparseIndex::build(data.dictionary, retrieval::TfidfSettings::bioSyn());
         retrieval::saveSparseIndex(index, args.sparseIndex);
         progress.report("Building sparse index", 1.0);
+        // Above SparseIndexOptions::approximateAbove names the index is approximate (rows and a
+        // 3-gram stage); it is saved all the same, and loading maps it (sparse_index_io.h).
         report["sparse"] = {{"file", args.sparseIndex.string()},
                             {"terms", index.vectorizer().vocabularySize()},
+                            {"approximate", index.approximate()},
                             {"bytes", std::filesystem::file_size(args.sparseIndex)},
                             {"seconds", secondsSince(start)}};
     }

@@ -2,8 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <iostream>
-
 #include "retrieval/sparse_index_io.h"
 #include "retrieval/tfidf_settings.h"
 
@@ -41,18 +39,14 @@ PreparedSparseIndex prepareSparseIndex(const SparseIndexArguments& args, const r
     const auto settings = retrieval::TfidfSettings::bioSyn();
     if (!args.file.empty() && std::filesystem::exists(args.file)) {
         progress.report("Loading sparse index", 0.0);
-        PreparedSparseIndex prepared{retrieval::loadSparseIndex(args.file, dictionary, settings), true};
+        PreparedSparseIndex prepared{retrieval::loadSparseIndex(args.file, dictionary, settings, args.options()), true};
         progress.report("Loading sparse index", 1.0);
         return prepared;
     }
     progress.report("Building sparse index", 0.0);
     PreparedSparseIndex prepared{retrieval::SparseIndex::build(dictionary, settings, args.options()), false};
     progress.report("Building sparse index", 1.0);
-    if (!args.file.empty() && prepared.index.approximate())  // rows and a 3-gram stage: built again, never saved
-        std::cerr << "note: --index " << args.file.string() << " not written: a sparse index of " << dictionary.size()
-                  << " names is searched approximately and built where it is used\n";
-    else if (!args.file.empty())
-        retrieval::saveSparseIndex(prepared.index, args.file);
+    if (!args.file.empty()) retrieval::saveSparseIndex(prepared.index, args.file);
     return prepared;
 }
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <unordered_map>
 
+#include "retrieval/sparse_columns_view.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -43,7 +43,10 @@ SparseIndex SparseIndex::make(std::span<const std::string_view> names, const Tfi
     if (options.approximateAbove != 0 && names.size() > options.approximateAbove) {
         // Rows instead of postings: the candidate stage finds the names, their rows score them.
         index.approximate_ = true;
-        index.rows_ = index.vectorizer_.fitTransformCompact(names, options.threads);
+        auto rows =
+            std::make_shared<const CompactSparseRows>(index.vectorizer_.fitTransformCompact(names, options.threads));
+        index.rows_ = viewOf(*rows);
+        index.rowStorage_ = std::move(rows);
         index.postings_.offsets.assign(index.vectorizer_.vocabularySize() + 1, 0);
         index.trigrams_ = TrigramCandidates::build(names, options.approximate, options.threads);
     } else {
@@ -85,30 +88,37 @@ SparseIndex SparseIndex::fromParts(TfidfVectorizer vectorizer, Postings postings
     if (vectorizer.documentCount() != fingerprint.names)
         throw Error("the model was fitted on " + std::to_string(vectorizer.documentCount()) +
                     " names but the index holds " + std::to_string(fingerprint.names));
-    if (postings.offsets.size() != termCount + 1 || postings.offsets.front() != 0)
-        throw Error("posting offsets do not match the " + std::to_string(termCount) + " terms");
-    if (postings.documents.size() != postings.weights.size() || postings.offsets.back() != postings.documents.size())
-        throw Error("posting arrays have inconsistent sizes");
-    for (std::size_t t = 0; t < termCount; ++t) {
-        const std::uint64_t begin = postings.offsets[t];
-        const std::uint64_t end = postings.offsets[t + 1];
-        if (end < begin || end > postings.documents.size())
-            throw Error("posting offsets of term " + std::to_string(t) + " are out of order");
-        if (begin == end) throw Error("term " + std::to_string(t) + " has no postings");
-        for (std::uint64_t p = begin; p < end; ++p) {
-            if (postings.documents[p] >= fingerprint.names ||
-                (p > begin && postings.documents[p] <= postings.documents[p - 1]))
-                throw Error("postings of term " + std::to_string(t) + " are out of range or not sorted");
-            if (!std::isfinite(postings.weights[p]) || postings.weights[p] <= 0.0f)
-                throw Error("a weight of term " + std::to_string(t) + " is not a positive number");
-        }
-    }
+    checkColumns(SparseColumnsView::of(postings), termCount, fingerprint.names, "posting");
     SparseIndex index;
     index.vectorizer_ = std::move(vectorizer);
     index.postings_ = std::move(postings);
     index.fingerprint_ = fingerprint;
     index.size_ = static_cast<std::uint32_t>(fingerprint.names);
     index.buildDenseColumns(options);
+    return index;
+}
+
+SparseIndex SparseIndex::fromApproximateParts(TfidfVectorizer vectorizer, CompactSparseRowsView rows,
+                                              TrigramCandidates trigrams, DictionaryFingerprint fingerprint,
+                                              std::shared_ptr<const void> storage) {
+    if (fingerprint.names >= 0xFFFFFFFFull) throw Error("too many names: " + std::to_string(fingerprint.names));
+    if (vectorizer.documentCount() != fingerprint.names)
+        throw Error("the model was fitted on " + std::to_string(vectorizer.documentCount()) +
+                    " names but the index holds " + std::to_string(fingerprint.names));
+    if (trigrams.size() != fingerprint.names)
+        throw Error("the 3-gram stage holds " + std::to_string(trigrams.size()) + " names but the index holds " +
+                    std::to_string(fingerprint.names));
+    checkRows(rows, static_cast<std::size_t>(fingerprint.names), vectorizer.vocabularySize());
+    SparseIndex index;
+    index.vectorizer_ = std::move(vectorizer);
+    index.fingerprint_ = fingerprint;
+    index.size_ = static_cast<std::uint32_t>(fingerprint.names);
+    index.approximate_ = true;
+    index.rowStorage_ = std::move(storage);
+    index.rows_ = rows;
+    index.postings_.offsets.assign(index.vectorizer_.vocabularySize() + 1, 0);
+    index.trigrams_ = std::move(trigrams);
+    index.buildDenseColumns(SparseIndexOptions{});
     return index;
 }
 
@@ -186,7 +196,7 @@ std::size_t SparseIndex::memoryBytes() const noexcept {
     return vectorizer_.memoryBytes() + postings_.offsets.capacity() * sizeof(std::uint64_t) +
            postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float) +
            denseSlot_.capacity() * sizeof(std::uint32_t) + dense_.capacity() * sizeof(float) +
-           std::visit([](const auto& rows) { return rows.memoryBytes(); }, rows_) + trigrams_.memoryBytes();
+           std::visit([](const auto& rows) { return rows.bytes(); }, rows_) + trigrams_.memoryBytes();
 }
 
 }  // namespace linkscope::retrieval

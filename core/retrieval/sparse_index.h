@@ -38,11 +38,12 @@
 // (trigram_candidates.h) picks a few hundred names per query and only they are scored, with the
 // same model, weights and summation order as above; so every returned score is the exact score
 // and the order follows the contract, but a name the stage did not pick is missing even if it
-// would rank among the k best. Such an index keeps the names' rows instead of postings and is not
-// saved (sparse_index_io.h refuses it); benchmarks/sparse_scale measures its recall against exact
-// search.
+// would rank among the k best. Such an index keeps the names' rows instead of postings;
+// benchmarks/sparse_scale measures its recall against exact search. Saved (sparse_index_io.h) and
+// loaded again, its rows and the stage's postings are read from the mapped file in place.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -51,6 +52,7 @@
 
 #include "retrieval/dictionary_fingerprint.h"
 #include "retrieval/name_dictionary.h"
+#include "retrieval/sparse_rows_view.h"
 #include "retrieval/tfidf.h"
 #include "retrieval/trigram_candidates.h"
 
@@ -95,6 +97,13 @@ public:
     /// model and the name count and throws Error naming the first inconsistency.
     static SparseIndex fromParts(TfidfVectorizer vectorizer, Postings postings, DictionaryFingerprint fingerprint,
                                  const SparseIndexOptions& options = {});
+    /// An approximate index from its saved parts: the names' rows and the candidate stage.
+    /// `storage` owns the arrays the rows show (a mapped file) and is kept as long as the index
+    /// or a copy of it lives. Checks the rows against the model and the name count and throws
+    /// Error naming the first inconsistency.
+    static SparseIndex fromApproximateParts(TfidfVectorizer vectorizer, CompactSparseRowsView rows,
+                                            TrigramCandidates trigrams, DictionaryFingerprint fingerprint,
+                                            std::shared_ptr<const void> storage);
 
     /// The k best entries for one query (see the ranking contract above). For many queries,
     /// use the batch search or a SparseSearcher: this one allocates scratch memory per call.
@@ -116,9 +125,14 @@ public:
     const DictionaryFingerprint& fingerprint() const noexcept { return fingerprint_; }
     /// True when searches are approximate: more than SparseIndexOptions::approximateAbove names.
     bool approximate() const noexcept { return approximate_; }
+    /// Approximate index: every name's weighted row (empty views for an exact index).
+    const CompactSparseRowsView& rows() const noexcept { return rows_; }
+    /// Approximate index: its candidate stage (empty for an exact index).
+    const TrigramCandidates& trigrams() const noexcept { return trigrams_; }
     /// Number of terms also stored as dense columns.
     std::size_t denseTerms() const noexcept { return denseTermCount_; }
-    /// Bytes held by the index (model, postings, dense columns), for reports.
+    /// Bytes held by the index (model, postings or rows and candidate stage, dense columns),
+    /// mapped file pages included, for reports.
     std::size_t memoryBytes() const noexcept;
 
 private:
@@ -143,8 +157,10 @@ private:
     std::vector<float> dense_;              // the dense columns, size_ floats each
     bool approximate_ = false;
     // Approximate index: every name's weighted row (postings_ stay empty), term ids in 16 bits
-    // when the vocabulary allows.
-    CompactSparseRows rows_;
+    // when the vocabulary allows; rowStorage_ owns what the view shows (the fitted rows or a
+    // mapped file), shared so that a copy of the index shows the same rows.
+    std::shared_ptr<const void> rowStorage_;
+    CompactSparseRowsView rows_;
     TrigramCandidates trigrams_;  // approximate index: its candidate stage
 };
 

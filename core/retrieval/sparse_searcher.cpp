@@ -137,7 +137,7 @@ namespace {
 
 // Both sorted by term: a merge, summing in ascending term order as the exact search does.
 template <class Term>
-float rowScoreOf(const BasicSparseRows<Term>& rows, const SparseVector& query, std::uint32_t entry) noexcept {
+float rowScoreOf(const SparseRowsView<Term>& rows, const SparseVector& query, std::uint32_t entry) noexcept {
     const auto terms = rows.rowTerms(entry);
     const auto weights = rows.rowWeights(entry);
     float score = 0.0f;

@@ -1,11 +1,11 @@
 #include "retrieval/trigram_candidates.h"
 
 #include <algorithm>
-#include <functional>
 #include <string>
 #include <utility>
 
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace linkscope::retrieval {
 namespace {
@@ -17,6 +17,13 @@ TfidfSettings trigramSettings() {
     settings.maxN = 3;
     return settings;
 }
+
+// What a built stage's views show.
+struct BuiltArrays {
+    SparseColumns postings;
+    std::vector<std::uint64_t> nameHashes;
+    std::vector<std::uint32_t> hashedEntries;
+};
 
 bool isSpace(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -72,19 +79,61 @@ TrigramCandidates TrigramCandidates::build(std::span<const std::string_view> nam
     TrigramCandidates index;
     index.options_ = options;
     index.vectorizer_ = TfidfVectorizer(trigramSettings());
-    index.postings_ = index.vectorizer_.fitTransformColumns(views, threads);
+    auto arrays = std::make_shared<BuiltArrays>();
+    arrays->postings = index.vectorizer_.fitTransformColumns(views, threads);
     index.size_ = static_cast<std::uint32_t>(names.size());
     std::vector<std::pair<std::uint64_t, std::uint32_t>> hashed(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i)
-        hashed[i] = {std::hash<std::string_view>{}(names[i]), static_cast<std::uint32_t>(i)};
+    for (std::size_t i = 0; i < names.size(); ++i) hashed[i] = {nameHash(names[i]), static_cast<std::uint32_t>(i)};
     std::sort(hashed.begin(), hashed.end());
-    index.nameHashes_.reserve(hashed.size());
-    index.hashedEntries_.reserve(hashed.size());
+    arrays->nameHashes.reserve(hashed.size());
+    arrays->hashedEntries.reserve(hashed.size());
     for (const auto& [hash, entry] : hashed) {
-        index.nameHashes_.push_back(hash);
-        index.hashedEntries_.push_back(entry);
+        arrays->nameHashes.push_back(hash);
+        arrays->hashedEntries.push_back(entry);
     }
+    index.postings_ = SparseColumnsView::of(arrays->postings);
+    index.nameHashes_ = arrays->nameHashes;
+    index.hashedEntries_ = arrays->hashedEntries;
+    index.storage_ = std::move(arrays);
     return index;
+}
+
+TrigramCandidates TrigramCandidates::fromParts(TfidfVectorizer vectorizer, SparseColumnsView postings,
+                                               std::span<const std::uint64_t> nameHashes,
+                                               std::span<const std::uint32_t> hashedEntries, std::uint64_t names,
+                                               std::shared_ptr<const void> storage,
+                                               const TrigramCandidateOptions& options) {
+    if (names >= 0xFFFFFFFFull) throw Error("too many names: " + std::to_string(names));
+    if (options.candidates == 0) throw Error("the 3-gram candidate stage needs at least one candidate per query");
+    if (!(vectorizer.settings() == trigramSettings()))
+        throw Error("the 3-gram stage's model has other settings (" + vectorizer.settings().describe() + ")");
+    if (vectorizer.documentCount() != names)
+        throw Error("the 3-gram model was fitted on " + std::to_string(vectorizer.documentCount()) +
+                    " names but the index holds " + std::to_string(names));
+    checkColumns(postings, vectorizer.vocabularySize(), names, "3-gram posting");
+    if (nameHashes.size() != names || hashedEntries.size() != names)
+        throw Error("the name hashes do not match the " + std::to_string(names) + " names");
+    for (std::size_t i = 0; i < nameHashes.size(); ++i) {
+        if (i > 0 && nameHashes[i] < nameHashes[i - 1]) throw Error("the name hashes are not sorted");
+        if (hashedEntries[i] >= names) throw Error("a hashed name's entry is out of range");
+    }
+    TrigramCandidates index;
+    index.options_ = options;
+    index.vectorizer_ = std::move(vectorizer);
+    index.storage_ = std::move(storage);
+    index.postings_ = postings;
+    index.size_ = static_cast<std::uint32_t>(names);
+    index.nameHashes_ = nameHashes;
+    index.hashedEntries_ = hashedEntries;
+    return index;
+}
+
+TfidfSettings TrigramCandidates::modelSettings() { return trigramSettings(); }
+
+std::uint64_t TrigramCandidates::nameHash(std::string_view name) noexcept {
+    Fnv1a64 hash;
+    hash.bytes(name);
+    return hash.value();
 }
 
 TrigramCandidates::Scratch::Scratch(const TrigramCandidates& index)
@@ -131,7 +180,7 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
         std::nth_element(order.begin(), order.begin() + static_cast<long>(keep), order.end(), better);
     out.assign(order.begin(), order.begin() + static_cast<long>(keep));
     // Hash collisions only add a candidate; the exact score decides.
-    const std::uint64_t hash = std::hash<std::string_view>{}(query);
+    const std::uint64_t hash = nameHash(query);
     const auto [first, last] = std::equal_range(nameHashes_.begin(), nameHashes_.end(), hash);
     for (auto it = first; it != last; ++it)
         out.push_back(hashedEntries_[static_cast<std::size_t>(it - nameHashes_.begin())]);
@@ -142,9 +191,7 @@ void TrigramCandidates::candidates(std::string_view query, Scratch& scratch, std
 }
 
 std::size_t TrigramCandidates::memoryBytes() const noexcept {
-    return vectorizer_.memoryBytes() + postings_.offsets.capacity() * sizeof(std::uint64_t) +
-           postings_.documents.capacity() * sizeof(std::uint32_t) + postings_.weights.capacity() * sizeof(float) +
-           nameHashes_.capacity() * sizeof(std::uint64_t) + hashedEntries_.capacity() * sizeof(std::uint32_t);
+    return vectorizer_.memoryBytes() + postings_.bytes() + nameHashes_.size_bytes() + hashedEntries_.size_bytes();
 }
 
 }  // namespace linkscope::retrieval

@@ -16,11 +16,13 @@
 // not assumed.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "retrieval/sparse_columns_view.h"
 #include "retrieval/tfidf.h"
 
 namespace linkscope::retrieval {
@@ -51,6 +53,14 @@ public:
     /// Indexes `names` (at most 2^32 - 1) on `threads` threads (0: one per hardware thread).
     static TrigramCandidates build(std::span<const std::string_view> names, const TrigramCandidateOptions& options,
                                    unsigned threads = 0);
+    /// A stage from its saved parts (sparse_index_io.h) over `names` names: the 3-gram model, its
+    /// postings, and every name's nameHash() sorted with its entry. `storage` owns the arrays the
+    /// spans show (a mapped file) and is kept as long as the stage or a copy of it lives. Checks
+    /// the parts against each other and `names`; throws Error naming the first inconsistency.
+    static TrigramCandidates fromParts(TfidfVectorizer vectorizer, SparseColumnsView postings,
+                                       std::span<const std::uint64_t> nameHashes,
+                                       std::span<const std::uint32_t> hashedEntries, std::uint64_t names,
+                                       std::shared_ptr<const void> storage, const TrigramCandidateOptions& options);
 
     /// Scratch memory of one searching thread: a partial score per name.
     class Scratch {
@@ -74,7 +84,19 @@ public:
 
     const TrigramCandidateOptions& options() const noexcept { return options_; }
     std::uint32_t size() const noexcept { return size_; }
+    /// Bytes of the model and the arrays (mapped ones included).
     std::size_t memoryBytes() const noexcept;
+
+    /// The parts that are saved (sparse_index_io.h).
+    const TfidfVectorizer& vectorizer() const noexcept { return vectorizer_; }
+    const SparseColumnsView& postings() const noexcept { return postings_; }
+    std::span<const std::uint64_t> nameHashes() const noexcept { return nameHashes_; }
+    std::span<const std::uint32_t> hashedEntries() const noexcept { return hashedEntries_; }
+    /// The settings of the 3-gram model: char 3-grams of padded() text, the default weighting.
+    static TfidfSettings modelSettings();
+    /// The hash a name is looked up by: FNV-1a (64 bits) of its bytes, a fixed function because
+    /// the hashes are saved.
+    static std::uint64_t nameHash(std::string_view name) noexcept;
 
     /// The text the 3-grams are taken from: every word padded with a space on both sides.
     static void padded(std::string_view text, std::string& out);
@@ -82,12 +104,15 @@ public:
 private:
     TrigramCandidateOptions options_;
     TfidfVectorizer vectorizer_;
-    SparseColumns postings_;
+    // Owns the arrays the views below show: the built ones, or a mapped index file. Shared, so
+    // that a copy of the stage shows the same arrays; never written after the stage is made.
+    std::shared_ptr<const void> storage_;
+    SparseColumnsView postings_;
     std::uint32_t size_ = 0;
     // Every name's hash, sorted, with its entry: a query spelled exactly as a name always has it
     // among its candidates (a mention is often a name; its 3-grams may all be common ones).
-    std::vector<std::uint64_t> nameHashes_;
-    std::vector<std::uint32_t> hashedEntries_;
+    std::span<const std::uint64_t> nameHashes_;
+    std::span<const std::uint32_t> hashedEntries_;
 };
 
 }  // namespace linkscope::retrieval

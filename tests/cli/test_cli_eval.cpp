@@ -99,10 +99,10 @@ private Q_SLOTS:
         QVERIFY2(compared.exitCode == 0, compared.err.constData());
         QVERIFY(compared.json().contains("comparison_without_preprocessing"));
     }
-    void approximateSearchLinksTheDemoAndIsNotSaved() {
+    void approximateSearchLinksTheDemoAndIsSaved() {
         // Forced on a small dictionary (auto switches above 500,000 names): the 3-gram stage finds
         // every demo mention's KB name, the report says the search was approximate, and --index
-        // is left unwritten with a note, since such an index is built where it is used.
+        // is written; a second run loads it (approximate still) and links the same.
         const QString index = file("approximate.index");
         const auto r = test::runCli(demoArguments() << "--sparse-search"
                                                     << "approximate"
@@ -112,8 +112,12 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.json()["acc@1"].get<double>(), 1.0);
         QVERIFY2(r.json()["ranker"].get<std::string>().find("approximate") != std::string::npos, r.out.constData());
-        QVERIFY(!QFile::exists(index));
-        QVERIFY2(r.err.contains("not written"), r.err.constData());
+        QVERIFY(QFile::exists(index));
+        const auto loaded = test::runCli(demoArguments() << "--index" << index << "--json");
+        QVERIFY2(loaded.exitCode == 0, loaded.err.constData());
+        QCOMPARE(loaded.json()["acc@1"].get<double>(), 1.0);
+        QVERIFY2(loaded.json()["ranker"].get<std::string>().find("approximate") != std::string::npos,
+                 loaded.out.constData());
         const auto exact = test::runCli(demoArguments() << "--sparse-search"
                                                         << "exact"
                                                         << "--json");

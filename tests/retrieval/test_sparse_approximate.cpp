@@ -2,15 +2,12 @@
 // candidates and the index's own model scores them. Checked against the exact index on the same
 // names: every returned score is the exact score of its entry, the order is the ranking contract,
 // and what the stage loses is bounded on names and near-names; short abbreviations, the posting
-// budget, threads, and the refusals (saving, vector queries).
-#include <QTemporaryDir>
-
+// budget, threads, and the refusal of vector queries (saving: test_sparse_index_io_approximate).
 #include <array>
 #include <map>
 #include <set>
 
 #include "retrieval/sparse_index.h"
-#include "retrieval/sparse_index_io.h"
 #include "retrieval_test_support.h"
 #include "util/error.h"
 
@@ -324,17 +321,6 @@ private Q_SLOTS:
     void refusesWhatItCannotDo() {
         const NameDictionary dictionary = test::randomDictionary(37, 300);
         const SparseIndex index = SparseIndex::build(dictionary, TfidfSettings::bioSyn(), approximateOptions(16));
-        QTemporaryDir dir;
-        const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "umls.sparse";
-        try {
-            saveSparseIndex(index, file);
-            QFAIL("an approximate index was saved");
-        } catch (const Error& e) {
-            const std::string message = e.what();
-            QVERIFY2(message.find(file.string()) != std::string::npos, e.what());
-            QVERIFY2(message.find("approximately") != std::string::npos, e.what());
-        }
-        QVERIFY(!std::filesystem::exists(file));
         SparseSearcher searcher(index);
         std::vector<Candidate> out;
         QVERIFY_THROWS_EXCEPTION(Error, searcher.search(index.vectorizer().transform("abc"), 4, out));

@@ -189,10 +189,10 @@ private Q_SLOTS:
         expectLoadFails(dir_.write("magic.lsi", magic), "not a Linkscope sparse index (wrong magic");
         expectLoadFails(dir_.write("text.lsi", "C565588||epidermolysis bullosa\n"), "wrong magic");
         std::string version = bytes;
-        writeU32(version, 8, 2);
-        expectLoadFails(dir_.write("version.lsi", version), "unsupported sparse index format version 2");
+        writeU32(version, 8, 3);
+        expectLoadFails(dir_.write("version.lsi", version), "unsupported sparse index format version 3");
         LINKSCOPE_EXPECT_PARSE_ERROR(readSparseIndexInfo(dir_.path("version.lsi")), dir_.path("version.lsi"), 0,
-                                     "version 2");
+                                     "version 3");
     }
 
     void truncatedFiles() {
