@@ -55,6 +55,7 @@ public:
     void grant(std::string_view login, TeamRole role) override;
     bool encrypted() const override;
     std::string login() const override;
+    std::optional<TeamRole> teamRole() const override;
 
     TeamModeSettings teamMode() const override;
     void setTeamMode(const TeamModeSettings& settings) override;

@@ -34,6 +34,21 @@ void prepareSession(PgConnection& db, bool listening) {
 
 }  // namespace
 
+std::optional<TeamRole> PostgresStore::teamRole() const {
+    return pgGuarded(state_->address, "read this login's role in the project", [&]() -> std::optional<TeamRole> {
+        // The owner of the tables and a superuser are not bound by the policies: no team role.
+        const PgResult rows = state_->connection.exec(
+            "SELECT CASE WHEN (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) "
+            "OR pg_get_userbyid((SELECT relowner FROM pg_class WHERE oid = 'decisions'::regclass)) = current_user "
+            "THEN '' "
+            "WHEN pg_has_role(current_user, current_database() || '_adjudicator', 'USAGE') THEN 'adjudicator' "
+            "WHEN pg_has_role(current_user, current_database() || '_curator', 'USAGE') THEN 'curator' "
+            "WHEN pg_has_role(current_user, current_database() || '_reviewer', 'USAGE') THEN 'reviewer' "
+            "ELSE '' END");
+        return parseTeamRole(rows.text(0, 0));
+    });
+}
+
 TeamModeSettings PostgresStore::teamMode() const {
     return pgGuarded(state_->address, "read the project's mode", [&] {
         TeamModeSettings settings;

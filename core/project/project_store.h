@@ -190,6 +190,10 @@ public:
     bool encrypted() const;
     /// The server login this client works as (decisions it records name it); empty for a file.
     std::string login() const;
+    /// This login's role in the project, as the server's role memberships say (the highest of
+    /// adjudicator, curator, reviewer); nullopt for a file, and for a login the roles do not bind
+    /// (the project's owner, a superuser).
+    std::optional<TeamRole> teamRole() const;
 
     // --- a team's work (team_work.h) --------------------------------------------------------
     /// The mode: stored in a file as on a server (a file's default and a server's is shared).

@@ -22,6 +22,7 @@ std::vector<Claim> StoreBackend::claims() const { refuseFile(address(), "read th
 LiveChanges StoreBackend::changesSince(std::int64_t) const { refuseFile(address(), "read the changes"); }
 
 TeamModeSettings ProjectStore::teamMode() const { return backend_->teamMode(); }
+std::optional<TeamRole> ProjectStore::teamRole() const { return backend_->teamRole(); }
 
 void ProjectStore::setTeamMode(const TeamModeSettings& settings) {
     if (!(settings.overlapShare >= 0.0 && settings.overlapShare <= 1.0))

@@ -92,6 +92,8 @@ public:
     virtual int changeSocket() const { return -1; }
     virtual bool takeChangeNotifications() { return false; }
     virtual std::string login() const = 0;
+    /// A file has no roles.
+    virtual std::optional<TeamRole> teamRole() const { return std::nullopt; }
 };
 
 }  // namespace linkscope::project
