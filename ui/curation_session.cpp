@@ -1,6 +1,7 @@
 #include "curation_session.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace linkscope::ui {
@@ -17,9 +18,10 @@ CurationSession::CurationSession(QObject* parent) : QObject(parent) {
 
 CurationSession::~CurationSession() { close(); }
 
-QString CurationSession::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile) {
+QString CurationSession::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile,
+                              OpenedTeamStore opened) {
     close();
-    if (QString error = decisions_.open(project, projectFile); !error.isEmpty()) return error;
+    if (QString error = decisions_.open(project, projectFile, std::move(opened)); !error.isEmpty()) return error;
     rankers_.open(std::move(project));
     live_.start();
     claims_.start();

@@ -45,8 +45,9 @@ public:
     const ReviewClaims* claims() const { return &claims_; }
 
     /// Opens (or creates from the project's manifest) the project file in the decision log and
-    /// starts building the sparse ranker. Returns an error message, empty on success.
-    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile);
+    /// starts building the sparse ranker. Returns an error message, empty on success. `opened`:
+    /// a project on a server connected on a worker (DecisionLog::open).
+    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile, OpenedTeamStore opened = {});
     /// Stops the merge and the rankers' workers, then closes the project file.
     void close();
 

@@ -50,8 +50,20 @@ QString DecisionLog::storeAddressFor(const QString& opened) {
     return projectFileForManifest(opened);
 }
 
-QString DecisionLog::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile) {
+QString DecisionLog::open(std::shared_ptr<const LoadedProject> project, const QString& projectFile,
+                          OpenedTeamStore opened) {
     close();
+    if (opened.store) {
+        store_ = std::move(opened.store);
+        login_ = QString::fromStdString(store_->login());
+        if (!login_.isEmpty()) curator_ = login_;
+        project_ = std::move(project);
+        projectFile_ = projectFile;
+        for (const project::Decision& decision : opened.history)
+            if (decision.state == project::DecisionState::Done) inEffect_[decision.mention] = decision;  // latest wins
+        rebuildUndoStackFrom(opened.history);
+        return {};
+    }
     try {
         const std::filesystem::path file = projectFile.toStdString();
         // A server's project is made by `linkscope-cli project create`, never by opening it.
@@ -153,9 +165,10 @@ void DecisionLog::readDecisionsInEffect() {
     }
 }
 
-void DecisionLog::rebuildUndoStack() {
+void DecisionLog::rebuildUndoStack() { rebuildUndoStackFrom(store_->decisions()); }
+
+void DecisionLog::rebuildUndoStackFrom(const std::vector<project::Decision>& history) {
     undoStack_->clear();
-    const std::vector<project::Decision> history = store_->decisions();
     int undone = 0;
     std::vector<DecisionCommand*> commands;
     for (const project::Decision& decision : history) {
@@ -283,6 +296,16 @@ std::optional<project::Decision> DecisionLog::storeRecord(const project::Decisio
         const auto shown = currentDecision(decision.mention);
         const auto& theirs = conflict.theirs();
         if (theirs && (!shown || shown->id != theirs->id)) announce(shown, theirs);
+        return std::nullopt;
+    } catch (const project::StoreDisconnected& lost) {
+        // The COMMIT may have reached the server before the connection went: nobody can say
+        // whether it was stored until the catch-up after reconnecting reads the server again.
+        Q_EMIT errorOccurred(tr("The connection to the server was lost while “%1” was being saved: the server may "
+                                "or may not have stored it. The view shows it as not saved until Linkscope has "
+                                "reconnected; catching up will show whether it was stored.")
+                                 .arg(describeDecision(decision)));
+        Q_EMIT recordOutcomeUnknown(decision);
+        refusal(lost);
         return std::nullopt;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("The decision was not saved: %1").arg(refusal(error)));

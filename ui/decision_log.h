@@ -32,6 +32,7 @@
 
 #include "curation/candidate_row.h"
 #include "project/curation_decision.h"
+#include "team_project_open.h"
 
 class QUndoStack;
 
@@ -68,8 +69,10 @@ public:
 
     /// Opens (or creates from the project's manifest) the project file, or opens the project on
     /// a server (never created here), reads the decisions in effect and rebuilds the undo stack
-    /// from it. Returns an error message, empty on success.
-    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile);
+    /// from it. Returns an error message, empty on success. `opened`, when it holds a store, is
+    /// that project on a server connected and read on a worker (team_project_open.h): it is
+    /// taken as it is, with no statement on this thread.
+    QString open(std::shared_ptr<const LoadedProject> project, const QString& projectFile, OpenedTeamStore opened = {});
     void close();
     bool isOpen() const { return store_ != nullptr; }
     QString projectFile() const { return projectFile_; }
@@ -179,11 +182,16 @@ Q_SIGNALS:
     void errorOccurred(const QString& message);
     /// The store said that the connection to the server is lost (a write failed for it).
     void connectionLost(const QString& message);
+    /// The connection was lost while `decision` was being recorded, its COMMIT perhaps sent:
+    /// the server may or may not have stored it. The view is left as it was; catching up
+    /// (team_live_updates.h) shows which. Before connectionLost.
+    void recordOutcomeUnknown(const linkscope::project::Decision& decision);
     void readOnlyChanged(bool readOnly);
 
 private:
     void readDecisionsInEffect();
     void rebuildUndoStack();
+    void rebuildUndoStackFrom(const std::vector<project::Decision>& history);
     void announce(const std::optional<project::Decision>& before, const std::optional<project::Decision>& after);
     /// The message of a store's refusal, in plain words; connectionLost when it was that.
     QString refusal(const std::exception& error);

@@ -93,6 +93,13 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createStatusBar() {
     status_ = new StatusLine(log_, statusBar());
     statusBar()->addPermanentWidget(new TeamStatusLabel(session_->live(), session_->decisions(), statusBar()));
+    connect(session_->live(), &TeamLiveUpdates::decisionOutcomeKnown, this,
+            [this](const QString& message, bool stored) {
+                if (stored)
+                    log_->note(tr("Team"), message);
+                else
+                    log_->error(tr("Team"), message);
+            });
     connect(status_, &StatusLine::linkActivated, this, [this](const QString& link) {
         if (link == QLatin1String("changed")) curation_->showChangedByLastDecision();
     });
@@ -331,7 +338,7 @@ void MainWindow::showProject(std::shared_ptr<const LoadedProject> project) {
     kbIndexAfterRanker_ = false;
     const QString opened = loader_->path();
     const QString projectFile = DecisionLog::storeAddressFor(opened);
-    if (const QString error = session_->open(project, projectFile); !error.isEmpty())
+    if (const QString error = session_->open(project, projectFile, loader_->takeOpenedTeamStore()); !error.isEmpty())
         log_->error(tr("Project"), tr("Decisions cannot be saved: %1").arg(error));
     // What points into the previous project or its store goes now, not a turn later.
     training_->setStore(session_->decisions()->isOpen() ? session_->decisions()->store() : nullptr);

@@ -8,11 +8,9 @@
 namespace linkscope::ui {
 namespace {
 
-// A project file (.linkscope) and a project on a server (a postgresql:// URI) carry their
-// manifest; anything else is read as a JSON manifest.
+// A project file (.linkscope) carries its manifest; anything else is read as a JSON manifest.
 ProjectManifest manifestAt(const std::filesystem::path& path) {
-    if (path.extension() == ".linkscope" || project::ProjectStore::isServerAddress(path.string()))
-        return project::ProjectStore::open(path).manifest();
+    if (path.extension() == ".linkscope") return project::ProjectStore::open(path).manifest();
     return readProjectManifest(path);
 }
 
@@ -31,12 +29,31 @@ void ProjectLoader::cancel() { job_.cancel(); }
 
 void ProjectLoader::load(const QString& manifestPath) {
     path_ = manifestPath;
+    opened_ = {};
     const std::string path = manifestPath.toStdString();
+    struct Loaded {
+        ProjectPtr project;
+        std::shared_ptr<OpenedTeamStore> team;
+    };
     job_.start(
         [path](const JobContext& context) {
-            return std::make_shared<const LoadedProject>(loadProject(manifestAt(path), context.progressSink()));
+            Loaded result;
+            if (project::ProjectStore::isServerAddress(path)) {
+                // Connected here, on the worker; the window takes this store (team_project_open.h).
+                result.team = std::make_shared<OpenedTeamStore>(connectToTeamProject(path, context));
+                result.project = std::make_shared<const LoadedProject>(
+                    loadProject(result.team->store->manifest(), context.progressSink()));
+                readTeamHistory(*result.team);
+            } else {
+                result.project =
+                    std::make_shared<const LoadedProject>(loadProject(manifestAt(path), context.progressSink()));
+            }
+            return result;
         },
-        [this](ProjectPtr project) { Q_EMIT loaded(std::move(project)); });
+        [this](Loaded result) {
+            if (result.team) opened_ = std::move(*result.team);
+            Q_EMIT loaded(std::move(result.project));
+        });
 }
 
 }  // namespace linkscope::ui

@@ -5,8 +5,10 @@
 #include <QString>
 
 #include <memory>
+#include <utility>
 
 #include "background_job.h"
+#include "team_project_open.h"
 
 namespace linkscope {
 struct LoadedProject;
@@ -28,6 +30,9 @@ public:
     bool isRunning() const;
     /// The path of the last load() (a manifest, a project file or a server address).
     QString path() const { return path_; }
+    /// For a project on a server: the store the load connected on its worker and the decisions
+    /// it read, for DecisionLog::open (empty for a file, and once taken).
+    OpenedTeamStore takeOpenedTeamStore() { return std::exchange(opened_, {}); }
 
 Q_SIGNALS:
     void progress(const QString& stage, int percent);
@@ -38,6 +43,7 @@ Q_SIGNALS:
 private:
     BackgroundJob job_;
     QString path_;
+    OpenedTeamStore opened_;
 };
 
 }  // namespace linkscope::ui

@@ -1,11 +1,13 @@
 #include "team_live_updates.h"
 
 #include <QSocketNotifier>
+#include <QUndoStack>
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
+#include "decision_command.h"
 #include "decision_log.h"
 #include "project/project_store.h"
 #include "project/team_work.h"
@@ -18,6 +20,12 @@ struct TeamLiveUpdates::Arrival {
     InEffect inEffect;
     std::int64_t revision = 0;
     std::uint64_t writesAtStart = 0;
+};
+
+// What a connection made on a worker reads besides the changes: the login's role and the mode.
+struct TeamStanding {
+    std::optional<project::TeamRole> role;
+    project::TeamMode mode = project::TeamMode::Shared;
 };
 
 namespace {
@@ -57,6 +65,7 @@ TeamLiveUpdates::InEffect inEffectAfter(ProjectStore& reader, std::int64_t since
 TeamLiveUpdates::TeamLiveUpdates(DecisionLog& decisions, QObject* parent) : QObject(parent), log_(decisions) {
     retry_.setSingleShot(true);
     connect(&retry_, &QTimer::timeout, this, &TeamLiveUpdates::reconnect);
+    connect(&log_, &DecisionLog::recordOutcomeUnknown, this, &TeamLiveUpdates::holdInDoubt);
     connect(&log_, &DecisionLog::connectionLost, this, &TeamLiveUpdates::lose);
     connect(&readJob_, &BackgroundJob::failed, this, &TeamLiveUpdates::lose);
     connect(&connectJob_, &BackgroundJob::failed, this, [this](const QString& message) {
@@ -88,7 +97,8 @@ void TeamLiveUpdates::setState(State state, const QString& detail) {
 void TeamLiveUpdates::start() {
     stop();
     if (!log_.onServer()) return;
-    address_ = log_.projectFile();
+    // The store's own address: with the connect_timeout it was opened with (team_project_open.h).
+    address_ = QString::fromStdString(log_.store()->file().string());
     revision_ = 0;
     pause_ = firstPause_;
     connectFirst();
@@ -105,6 +115,9 @@ void TeamLiveUpdates::stop() {
     listener_.reset();
     reader_.reset();
     readAgain_ = false;
+    inDoubt_.clear();
+    role_.reset();
+    mode_ = project::TeamMode::Shared;
     if (state_ != State::Off) setState(State::Off);
 }
 
@@ -115,6 +128,7 @@ void TeamLiveUpdates::connectFirst() {
     struct Connected {
         std::shared_ptr<ProjectStore> listener, reader;
         Arrival arrival;
+        TeamStanding standing;
     };
     connectJob_.start(
         [address, writes](const JobContext&) {
@@ -125,12 +139,16 @@ void TeamLiveUpdates::connectFirst() {
             // Listening first, then reading from the start: nothing committed in between is missed.
             connected.arrival.writesAtStart = writes;
             connected.arrival.inEffect = inEffectAfter(*connected.reader, 0, connected.arrival.revision);
+            connected.standing = {connected.reader->teamRole(), connected.reader->teamMode().mode};
             return connected;
         },
         [this](Connected connected) {
             listener_ = std::move(connected.listener);
             reader_ = std::move(connected.reader);
+            role_ = connected.standing.role;
+            mode_ = connected.standing.mode;
             watchSocket();
+            log_.setReadOnly(connectedReadOnlyReason());
             setState(State::Live);
             take(connected.arrival);
         });
@@ -219,10 +237,11 @@ void TeamLiveUpdates::reconnect() {
     struct Reconnected {
         std::shared_ptr<ProjectStore> listener, reader;
         Arrival arrival;
+        TeamStanding standing;
     };
     connectJob_.start(
         [address, listener, reader, logStore, since](const JobContext&) {
-            Reconnected again{listener, reader, {}};
+            Reconnected again{listener, reader, {}, {}};
             if (again.listener) {
                 again.listener->reconnect(since);  // LISTENs again
             } else {
@@ -236,18 +255,68 @@ void TeamLiveUpdates::reconnect() {
             if (logStore != nullptr) logStore->reconnect(since);
             // The catch-up: what changed while the window was away.
             again.arrival.inEffect = inEffectAfter(*again.reader, since, again.arrival.revision);
+            again.standing = {again.reader->teamRole(), again.reader->teamMode().mode};
             return again;
         },
         [this](Reconnected again) {
             listener_ = std::move(again.listener);
             reader_ = std::move(again.reader);
+            role_ = again.standing.role;
+            mode_ = again.standing.mode;
             again.arrival.writesAtStart = log_.writesSent();  // read-only meanwhile: nothing was written
             watchSocket();
             pause_ = firstPause_;
             setState(State::Live);
             take(again.arrival);
-            log_.setReadOnly({});
+            settleInDoubt();
+            log_.setReadOnly(connectedReadOnlyReason());
         });
+}
+
+QString TeamLiveUpdates::reviewerReason() {
+    return tr(
+        "you are a reviewer in this project: you read every decision and record none (the server refuses "
+        "a reviewer's decisions; ask the project's owner for the curator role to curate)");
+}
+
+QString TeamLiveUpdates::connectedReadOnlyReason() const {
+    return role_ == project::TeamRole::Reviewer ? reviewerReason() : QString();
+}
+
+void TeamLiveUpdates::holdInDoubt(const project::Decision& decision) {
+    const auto shown = log_.currentDecision(decision.mention);
+    inDoubt_.push_back({decision, shown ? shown->id : 0});
+    Q_EMIT stateChanged(state_);
+}
+
+void TeamLiveUpdates::settleInDoubt() {
+    const std::vector<InDoubt> inDoubt = std::exchange(inDoubt_, {});
+    const std::string login = log_.login().toStdString();
+    for (const InDoubt& entry : inDoubt) {
+        const project::Decision& sent = entry.decision;
+        const auto now = log_.currentDecision(sent.mention);
+        // The catch-up read every change above the revision seen before the loss: a decision
+        // of this login on the mention, other than the one shown before and as it was sent, is it.
+        const bool stored = now && now->id != entry.shownBefore && now->login == login && now->kind == sent.kind &&
+                            now->newLink == sent.newLink && now->curator == sent.curator;
+        if (stored) {
+            // The log's own decision: undo takes it back, as one made without the fault.
+            auto* command = DecisionCommand::restored(log_, *now);
+            log_.undoStack()->push(command);
+            command->setReplaying(false);
+            Q_EMIT decisionOutcomeKnown(tr("Caught up with the server: it did store “%1” before the connection was "
+                                           "lost. It is shown now, and Undo takes it back.")
+                                            .arg(describeDecision(sent)),
+                                        true);
+        } else {
+            Q_EMIT decisionOutcomeKnown(tr("Caught up with the server: it did not store “%1” (the connection was lost "
+                                           "before it committed). Nothing of it is shown; decide it again if you still "
+                                           "mean it.")
+                                            .arg(describeDecision(sent)),
+                                        false);
+        }
+    }
+    if (!inDoubt.empty()) Q_EMIT stateChanged(state_);
 }
 
 }  // namespace linkscope::ui

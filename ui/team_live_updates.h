@@ -19,6 +19,14 @@
 //   away (the catch-up) and is writable again. While reconnecting, the worker uses the log's
 //   store: nothing else may use it then (the log is read-only, and stop() waits for the worker).
 //
+// - Role and mode: the login's role in the project (project_store.h's TeamRole) and the project's
+//   mode (shared or blind) are read with the first connection and again after each reconnect.
+//   A reviewer's log is read-only for as long as the role stays, saying why.
+// - A decision whose COMMIT the connection's loss left in doubt (DecisionLog::
+//   recordOutcomeUnknown) is kept aside, the view unchanged, until the catch-up after
+//   reconnecting reads the server again; decisionOutcomeKnown then says whether it was stored.
+//   One stored after all is shown, and put on the undo stack as the log's own.
+//
 // A project file has none of this: start() does nothing for it.
 #include <QObject>
 #include <QString>
@@ -30,14 +38,14 @@
 #include <memory>
 #include <optional>
 
+#include <vector>
+
 #include "background_job.h"
 #include "project/curation_decision.h"
+#include "project/project_store.h"
+#include "project/team_work.h"
 
 class QSocketNotifier;
-
-namespace linkscope::project {
-class ProjectStore;
-}
 
 namespace linkscope::ui {
 
@@ -75,6 +83,15 @@ public:
     std::int64_t revision() const { return revision_; }
     /// The pause before the next reconnection attempt (while Lost).
     std::chrono::milliseconds nextRetry() const { return pause_; }
+    /// This login's role in the project, as the server says (nullopt: the project's owner, or
+    /// not known yet); read when the state became Live.
+    std::optional<project::TeamRole> role() const { return role_; }
+    /// The project's mode; read when the state became Live.
+    project::TeamMode mode() const { return mode_; }
+    /// Decisions whose COMMIT a lost connection left in doubt, waiting for the catch-up.
+    int decisionsInDoubt() const { return static_cast<int>(inDoubt_.size()); }
+    /// Why a reviewer's window is read-only.
+    static QString reviewerReason();
 
     /// The pause after the first failure, and the longest one.
     void setRetryPauses(std::chrono::milliseconds first, std::chrono::milliseconds longest);
@@ -83,6 +100,9 @@ Q_SIGNALS:
     void stateChanged(linkscope::ui::TeamLiveUpdates::State state);
     /// Decisions written elsewhere were taken into the log (`changed` mentions differ now).
     void remoteDecisionsTaken(int changed);
+    /// The catch-up showed what became of a decision left in doubt: `stored` or not, and the
+    /// message for the user.
+    void decisionOutcomeKnown(const QString& message, bool stored);
 
 private:
     struct Arrival;
@@ -95,6 +115,16 @@ private:
     void take(const Arrival& arrival);
     void lose(const QString& reason);
     void reconnect();
+    void holdInDoubt(const project::Decision& decision);
+    void settleInDoubt();
+    /// The log's read-only reason while connected: the reviewer's, or none.
+    QString connectedReadOnlyReason() const;
+
+    /// A decision left in doubt and the id of the decision in effect on its mention before it.
+    struct InDoubt {
+        project::Decision decision;
+        std::int64_t shownBefore = 0;
+    };
 
     DecisionLog& log_;
     QString address_;
@@ -105,6 +135,9 @@ private:
     State state_ = State::Off;
     QString detail_;
     bool encrypted_ = false;
+    std::optional<project::TeamRole> role_;
+    project::TeamMode mode_ = project::TeamMode::Shared;
+    std::vector<InDoubt> inDoubt_;
     bool readAgain_ = false;
     std::int64_t revision_ = 0;
     std::chrono::milliseconds firstPause_{250};

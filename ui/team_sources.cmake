@@ -6,5 +6,7 @@ target_sources(linkscope_ui PRIVATE
     team_connection_dialog.h
     team_live_updates.cpp
     team_live_updates.h
+    team_project_open.cpp
+    team_project_open.h
     team_status_label.cpp
     team_status_label.h)

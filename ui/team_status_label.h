@@ -1,7 +1,9 @@
 #pragma once
-// The status bar's word on a project on a server: who is logged in, whether the connection is
-// encrypted, and whether the window is live or, the connection lost, read-only and
-// reconnecting. Hidden for a project file.
+// The status bar's word on a project on a server: who is logged in, with which role in the
+// project (curator, adjudicator, reviewer, or the owner), the project's mode (shared or blind),
+// whether the connection is encrypted, and whether the window is live or, the connection lost,
+// read-only and reconnecting; a decision whose saving the loss left in doubt is counted until
+// the catch-up. A reviewer's window says it is read-only, and why. Hidden for a project file.
 #include <QLabel>
 
 namespace linkscope::ui {
