@@ -1,5 +1,7 @@
 // The sparse index file (retrieval/sparse_index_io.h): readSparseIndexInfo, then loadSparseIndex
-// for the dictionary and settings its header names, then searches of the loaded index.
+// for the dictionary and settings its header names, then searches of the loaded index. Both
+// versions: the exact form (version 1, postings) and the approximate one (version 2, rows and the
+// 3-gram stage read in place from the mapped file); the seeds hold both (seed_writer.cpp).
 //
 // The format ends in a CRC-32 of everything before it and names its own size at byte 12, so a
 // mutated input is nearly always refused at the checksum. Each input is therefore read twice:

@@ -376,6 +376,16 @@ int main(int argc, char** argv) {
             retrieval::saveSparseIndex(
                 retrieval::SparseIndex::build(dictionary, retrieval::TfidfSettings::leNguyenWords()),
                 seeds / "sparse_index" / (stem + "-words.sparse"));
+            // The approximate form (version 2), of the first names only: the seed stays under the
+            // target's -max_len.
+            retrieval::SparseIndexOptions approximate;
+            approximate.approximateAbove = 1;
+            approximate.approximate.candidates = 8;
+            const auto headSize = static_cast<std::ptrdiff_t>(std::min<std::size_t>(40, dictionary.size()));
+            const retrieval::NameDictionary head(dictionary.begin(), dictionary.begin() + headSize);
+            retrieval::saveSparseIndex(
+                retrieval::SparseIndex::build(head, retrieval::TfidfSettings::bioSyn(), approximate),
+                seeds / "sparse_index" / (stem + "-approximate.sparse"));
             datastoreOf(kb, 4).save(seeds / "knn_datastore" / (stem + "-dim4.datastore"));
             datastoreOf(kb, 1).save(seeds / "knn_datastore" / (stem + "-dim1.datastore"));
             for (kb::EntityIndex e = 0; e < kb.entityCount(); ++e)
