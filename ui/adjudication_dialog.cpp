@@ -13,6 +13,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "corpus/concept_id.h"
@@ -24,6 +26,7 @@
 #include "project/loaded_project.h"
 #include "project/project_store.h"
 #include "ranker_host.h"
+#include "review_claims.h"
 #include "util/error.h"
 
 namespace linkscope::ui {
@@ -41,6 +44,8 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
     : QDialog(parent),
       decisions_(session->decisions()),
       rankers_(session->rankers()),
+      claims_(session->claims()),
+      live_(session->live()),
       curatorA_(new QComboBox(this)),
       curatorB_(new QComboBox(this)),
       splitFilter_(new QComboBox(this)),
@@ -141,6 +146,11 @@ AdjudicationDialog::AdjudicationDialog(CurationSession* session, QWidget* parent
     };
     connect(decisions_, &DecisionLog::decisionChanged, this, scheduleRefresh);
     connect(decisions_, &DecisionLog::decisionsReloaded, this, scheduleRefresh);
+    // A team project: the connection back (what was decided meanwhile) and a change of mode.
+    connect(decisions_, &DecisionLog::readOnlyChanged, this, scheduleRefresh);
+    connect(claims_, &ReviewClaims::claimsChanged, this, scheduleRefresh);
+    // The log's refusal of a pick, in its words, for the status line.
+    connect(decisions_, &DecisionLog::errorOccurred, this, [this](const QString& message) { lastRefusal_ = message; });
     model_->setProposalFunction([this](const project::MentionKey& key) {
         const auto proposal = rankers_->proposal(key);
         return proposal ? proposal->entity : std::string();
@@ -154,9 +164,18 @@ void AdjudicationDialog::showEvent(QShowEvent* event) {
 }
 
 void AdjudicationDialog::refresh() {
+    // A team project whose connection is lost: its store belongs to the reconnection, and the
+    // figures stay those last read until the window is live again.
+    if (decisions_->isOpen() && live_->state() == TeamLiveUpdates::State::Lost) {
+        status_->setText(tr("%1. The figures are those read before.").arg(decisions_->readOnlyReason()));
+        updateButtons();
+        return;
+    }
     done_.clear();
     if (decisions_->isOpen()) {
         try {
+            // On a server: the decisions in effect as this login may read them (in blind mode a
+            // curator's own only), read now, not a copy kept from before.
             done_ = decisions_->store()->doneDecisions();
         } catch (const std::exception& error) {
             status_->setText(tr("Cannot read the decisions: %1").arg(QString::fromUtf8(error.what())));
@@ -216,10 +235,19 @@ void AdjudicationDialog::updateFigures() {
     takeA_->setText(a.empty() ? tr("Take A") : tr("Take %1's").arg(text(a)));
     takeB_->setText(b.empty() ? tr("Take B") : tr("Take %1's").arg(text(b)));
     if (a.empty() || b.empty() || a == b) {
-        summary_->setText(
-            tr("Merge another curator's project file (File > Merge Another Curator's Project) and choose two "
-               "curators to compare: this file has decisions by %n curator(s).",
-               nullptr, curatorA_->count()));
+        if (!claims_->active())
+            summary_->setText(
+                tr("Merge another curator's project file (File > Merge Another Curator's Project) and choose two "
+                   "curators to compare: this file has decisions by %n curator(s).",
+                   nullptr, curatorA_->count()));
+        else if (claims_->blind() && curatorA_->count() < 2)
+            summary_->setText(tr("%1 The project is blind: your login reads its own decisions only, until "
+                                 "adjudication; an adjudicator's or a reviewer's login reads every curator's.")
+                                  .arg(liveText()));
+        else
+            summary_->setText(tr("%1 Choose two curators to compare: the project has decisions by %n curator(s).",
+                                 nullptr, curatorA_->count())
+                                  .arg(liveText()));
         model_->setDecisions(done_, {}, {});
         updateButtons();
         return;
@@ -228,8 +256,14 @@ void AdjudicationDialog::updateFigures() {
         const auto of = [](const std::string& name) {
             return [name](const project::Decision& d) { return d.curator == name; };
         };
-        report_ = curation::measureAgreement(curation::categoriesInEffect(done_, of(a)),
-                                             curation::categoriesInEffect(done_, of(b)), types_);
+        // Blind mode: kappa on the overlap, the documents given to two curators on purpose.
+        std::vector<project::Decision> measured;
+        if (claims_->blind())
+            std::copy_if(done_.begin(), done_.end(), std::back_inserter(measured),
+                         [this](const project::Decision& d) { return claims_->overlapDocument(d.mention.document); });
+        const std::vector<project::Decision>& on = claims_->blind() ? measured : done_;
+        report_ = curation::measureAgreement(curation::categoriesInEffect(on, of(a)),
+                                             curation::categoriesInEffect(on, of(b)), types_);
     } catch (const std::exception& error) {
         status_->setText(tr("Cannot measure the agreement: %1").arg(QString::fromUtf8(error.what())));
     }
@@ -264,14 +298,18 @@ void AdjudicationDialog::updateFigures() {
             table_->setCurrentIndex(model_->index(row, 0));
         }
     const auto& o = report_.overall;
-    summary_->setText(
+    QString summary =
         tr("%1 and %2 both decided %3 mention(s) and agree on %4: Cohen's κ %5%6. %7 disagreement(s), %8 open.")
             .arg(text(a), text(b))
             .arg(o.both)
             .arg(o.agreed)
             .arg(figure(o.kappa), o.kappa ? QString() : QStringLiteral(" (%1)").arg(text(o.undefinedReason)))
             .arg(model_->rowCount())
-            .arg(model_->openCount()));
+            .arg(model_->openCount());
+    if (claims_->active())
+        summary = liveText() + QLatin1Char(' ') + summary +
+                  (claims_->blind() ? tr(" The figures count the overlap documents only.") : QString());
+    summary_->setText(summary);
     updateButtons();
 }
 
@@ -289,6 +327,31 @@ void AdjudicationDialog::updateButtons() {
 }
 
 QString AdjudicationDialog::summaryText() const { return summary_->text(); }
+
+QString AdjudicationDialog::liveText() const {
+    return tr("Live from the team project, as %1 (%2).").arg(decisions_->login(), claims_->modeText());
+}
+
+QString AdjudicationDialog::roleRefusal() const {
+    if (!decisions_->onServer()) return {};
+    std::optional<project::TeamRole> role;
+    try {
+        role = decisions_->store()->teamRole();
+    } catch (const std::exception& error) {
+        return tr("Your role in the project could not be read: %1").arg(QString::fromUtf8(error.what()));
+    }
+    // The project's owner (no team role) and an adjudicator adjudicate; the server refuses a
+    // reviewer's write itself, and a curator's adjudication is not theirs to record.
+    if (role == project::TeamRole::Curator)
+        return tr("Refused: your login %1 is a curator in this project; only an adjudicator records adjudications. "
+                  "Nothing was changed.")
+            .arg(decisions_->login());
+    if (role == project::TeamRole::Reviewer)
+        return tr("Refused: your login %1 is a reviewer in this project and reads without writing. Nothing was "
+                  "changed.")
+            .arg(decisions_->login());
+    return {};
+}
 QString AdjudicationDialog::statusText() const { return status_->text(); }
 
 bool AdjudicationDialog::take(const std::string& curator) {
@@ -346,8 +409,15 @@ bool AdjudicationDialog::pick(project::DecisionKind kind, const std::string& lin
         kind = decisions_->linkInEffect(key, *row.mention) == link ? project::DecisionKind::Accept
                                                                    : project::DecisionKind::Correct;
     const Mention& mention = *row.mention;
+    if (const QString refusal = roleRefusal(); !refusal.isEmpty()) {
+        status_->setText(refusal);
+        return false;
+    }
+    lastRefusal_.clear();
     if (!decisions_->adjudicate(key, mention, kind, link)) {
-        status_->setText(tr("The adjudication was not stored (see Diagnostics)"));
+        // The view stays as it was: nothing was stored, nothing is shown as adjudicated.
+        status_->setText(lastRefusal_.isEmpty() ? tr("The adjudication was not stored")
+                                                : tr("The adjudication was not stored. %1").arg(lastRefusal_));
         return false;
     }
     refresh();  // the pick shows at once, not a turn later

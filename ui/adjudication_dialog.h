@@ -9,6 +9,14 @@
 //
 // Not modal: it follows the decision log, refreshed from the project file (once per turn of the
 // event loop) whenever decisions change while it is shown.
+//
+// A team project on a server: the decisions are read from the server as this login may read them
+// (every curator's for an adjudicator or a reviewer; in blind mode a curator's own only), again
+// whenever another curator's decision arrives (team_live_updates.h). In blind mode the agreement
+// counts the overlap documents only (review_claims.h), the ones given to two curators. A pick
+// is recorded on the server for an adjudicator's login (or the project's owner); a curator's or
+// a reviewer's is refused in plain words in the status line, and so is what the server refuses,
+// the view left as it was. While the connection is lost the figures stay those read before.
 #include <QDialog>
 
 #include <memory>
@@ -33,6 +41,8 @@ namespace linkscope::ui {
 class CurationSession;
 class DecisionLog;
 class RankerHost;
+class ReviewClaims;
+class TeamLiveUpdates;
 class DisagreementModel;
 
 class AdjudicationDialog : public QDialog {
@@ -89,9 +99,15 @@ private:
     bool take(const std::string& curator);
     void fillCurators(const std::vector<std::string>& curators);
     void fillFilters();
+    /// "Live from the team project, as ann (blind: ...)." for a project on a server.
+    QString liveText() const;
+    /// Why this login may not adjudicate (its role in the project), "" when it may.
+    QString roleRefusal() const;
 
     DecisionLog* decisions_;
     const RankerHost* rankers_;                    ///< the proposals shown beside the curators' links
+    const ReviewClaims* claims_;                   ///< a team project's mode
+    const TeamLiveUpdates* live_;                  ///< a team project's connection
     const LoadedProject* typedProject_ = nullptr;  ///< the project types_ were read from
     curation::MentionTypeFn types_;
     curation::AgreementReport report_;
@@ -111,6 +127,7 @@ private:
     QLabel* status_;
     bool refreshing_ = false;
     bool refreshQueued_ = false;  ///< a refresh is due at the next turn of the event loop
+    QString lastRefusal_;         ///< the log's last error message (a refused pick's reason)
 };
 
 }  // namespace linkscope::ui

@@ -94,6 +94,8 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
             showCandidates();
         }
     });
+    // Other curators' claims changed: the mentions' tooltips say who holds what.
+    connect(session_->claims(), &ReviewClaims::claimsChanged, this, [this] { refreshMentionStates(); });
     // A lost connection turns curation off until the window is connected again.
     connect(decisions_, &DecisionLog::readOnlyChanged, this, [this] { showCandidates(); });
     // A merge changed many decisions at once.
