@@ -398,6 +398,7 @@ void runLink(LinkArguments args) {
     manifest.part = {target.filename().string(), output.bytes(),       output.crc32(),
                      output.headerBytes(),       output.footerBytes(), totals.documents};
     manifest.counts = totals.counts();
+    manifest.command = command;
     writeManifest(manifestPath(args.out, *shard), manifest);
 }
 

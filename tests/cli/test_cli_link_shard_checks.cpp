@@ -1,10 +1,16 @@
 // merge-shards refuses a shard that is missing, cut short or linked otherwise, naming it; a rerun
-// links only the shards whose manifest is missing or whose part is damaged; --shard slurm.
+// links only the shards whose manifest is missing or whose part is damaged; --shard slurm. An
+// input rewritten in place with its time restored is told by its CRC-32; manifests of the wrong
+// shape and stray files in the shards' folder are refused by name (test_shard_manifest: every
+// field of the manifest).
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
 
 #include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
 #include "fixtures.h"
@@ -63,6 +69,163 @@ private Q_SLOTS:
         r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("third.txt"))});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(test::readFile(dir.path("third.txt")), test::readFile(merged));
+    }
+
+    // The input rewritten in place, same size, its time restored: a rerun links every shard
+    // again (the manifest's CRC-32 of the input differs), and merge-shards refuses shards linked
+    // from the bytes the input no longer holds, naming it.
+    void inputRewrittenInPlaceIsTold() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        const fs::path shards = dir.path("shards");
+        QVERIFY(runShards(corpus, shards, 2).size() == 2);
+        const auto rewrite = [&](const std::string& from, const std::string& to) {
+            const auto time = fs::last_write_time(corpus);
+            std::string text = test::readFile(corpus);
+            const auto at = text.find(from);
+            QVERIFY(at != std::string::npos && from.size() == to.size());
+            text.replace(at, from.size(), to);
+            test::writeFile(corpus, text);
+            fs::last_write_time(corpus, time);
+            QVERIFY(fs::last_write_time(corpus) == time);
+        };
+        rewrite("by spirometry", "by spirometri");
+
+        // Both shards are linked again, and merged they are one run on the bytes the input holds.
+        QProcess process;
+        process.start(QStringLiteral(LINKSCOPE_CLI_PATH), linkArguments(corpus, shards, {"--shard", "1/2"}));
+        QVERIFY(process.waitForFinished(60000));
+        QVERIFY(process.exitCode() == 0);
+        const QByteArray note = process.readAllStandardError();
+        QVERIFY2(note.contains("CRC-32") && note.contains("linking the shard again"), note.constData());
+        const QStringList outputs = runShards(corpus, shards, 2);
+        QVERIFY2(outputs.size() == 2, qPrintable(outputs.join("\n")));
+        QVERIFY2(!outputs[0].contains("already linked") && outputs[1].contains("already linked"),
+                 qPrintable(outputs.join("\n")));
+        auto r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("merged.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli(linkArguments(corpus, dir.path("one.txt")));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("merged.txt")), test::readFile(dir.path("one.txt")));
+        QVERIFY(test::readFile(dir.path("merged.txt")).find("by spirometri") != std::string::npos);
+
+        // Rewritten again after the shards: merge-shards refuses, naming the input.
+        rewrite("by spirometri", "by spirometry");
+        r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("again.txt"))});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains(q(fs::absolute(corpus).lexically_normal()).toUtf8()) && r.err.contains("CRC-32"),
+                 r.err.constData());
+        QVERIFY(!fs::exists(dir.path("again.txt")));
+        // Moved away: refused too (the bytes linked cannot be checked).
+        fs::rename(corpus, dir.path("moved.txt"));
+        r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("again.txt"))});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("corpus.txt") && r.err.contains("missing"), r.err.constData());
+    }
+
+    // Manifests of the wrong shape, or that are not files: merge-shards refuses each naming the
+    // manifest and what is wrong, and writes nothing; a rerun links a damaged shard again, and
+    // refuses to write through a link.
+    void malformedManifestsAreRefusedByName() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        const fs::path shards = dir.path("shards");
+        QVERIFY(runShards(corpus, shards, 2).size() == 2);
+        const fs::path manifest = shards / "shard-00001-of-00002.json";
+        const std::string original = test::readFile(manifest);
+        const nlohmann::json valid = nlohmann::json::parse(original);
+        QVERIFY(valid["command"].size() > 4 && valid["command"][1] == "link");  // the command line recorded
+        const fs::path merged = dir.path("merged.txt");
+        const auto refused = [&](const char* fragment) {
+            const auto r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+            const bool ok = r.exitCode != 0 && r.err.contains("shard-00001-of-00002.json") &&
+                            r.err.contains(fragment) && !r.err.contains("type_error") && !fs::exists(merged);
+            if (!ok) qWarning("%s", r.err.constData());
+            return ok;
+        };
+        const auto damaged = [&](const char* key, const nlohmann::json& value) {
+            nlohmann::json m = valid;
+            m[key] = value;
+            test::writeFile(manifest, m.dump(2));
+        };
+        damaged("counts", nlohmann::json::array({1, 2}));
+        QVERIFY(refused("\"counts\" is an array"));
+        damaged("counts", "many");
+        QVERIFY(refused("\"counts\" is \"many\""));
+        damaged("part", "shard-00001-of-00002.pubtator");
+        QVERIFY(refused("\"part\""));
+        damaged("shard", -1);
+        QVERIFY(refused("\"shard\""));
+        damaged("shards", 1e30);
+        QVERIFY(refused("\"shards\""));
+        nlohmann::json m = valid;
+        m["counts"]["mentions"] = m["counts"]["mentions"].get<std::size_t>() + 1;
+        test::writeFile(manifest, m.dump(2));
+        QVERIFY(refused("\"counts."));  // the counts no longer add up
+        m = valid;
+        m.erase("linker");
+        test::writeFile(manifest, m.dump(2));
+        QVERIFY(refused("no \"linker\""));
+        test::writeFile(manifest, original.substr(0, original.size() / 2));
+        QVERIFY(refused("not valid JSON"));
+
+        // A rerun links the damaged shard again, with a note saying why.
+        auto r = test::runCli(linkArguments(corpus, shards, {"--shard", "1/2"}));
+        QVERIFY2(r.exitCode == 0 && r.err.contains("linking the shard again") && !r.out.contains("already linked"),
+                 r.err.constData());
+        QCOMPARE(nlohmann::json::parse(test::readFile(manifest))["counts"], valid["counts"]);
+
+        // Not a file: a link (to a valid manifest), a folder.
+        fs::rename(manifest, dir.path("saved.json"));
+        fs::create_symlink(dir.path("saved.json"), manifest);
+        QVERIFY(refused("symbolic link"));
+        r = test::runCli(linkArguments(corpus, shards, {"--shard", "1/2"}));
+        QVERIFY2(r.exitCode != 0 && r.err.contains("symbolic link"), r.err.constData());
+        QVERIFY(fs::is_symlink(manifest));  // not written through
+        fs::remove(manifest);
+        fs::create_directory(manifest);
+        QVERIFY(refused("folder"));
+        fs::remove(manifest);
+        fs::rename(dir.path("saved.json"), manifest);
+        r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        fs::remove(merged);
+
+        // Parts swapped: each manifest finds the other's bytes.
+        const fs::path part0 = shards / "shard-00000-of-00002.pubtator";
+        const fs::path part1 = shards / "shard-00001-of-00002.pubtator";
+        fs::rename(part0, dir.path("part0"));
+        fs::rename(part1, part0);
+        fs::rename(dir.path("part0"), part1);
+        r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+        QVERIFY2(r.exitCode != 0 && r.err.contains("shard 0 of 2"), r.err.constData());
+        QVERIFY(!fs::exists(merged));
+    }
+
+    // Files named as shards' that are not this run's: numbered past N, or a part of another format.
+    void strayShardFilesAreRefused() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        const fs::path shards = dir.path("shards");
+        QVERIFY(runShards(corpus, shards, 2).size() == 2);
+        const fs::path merged = dir.path("merged.txt");
+        dir.write("shards/notes.txt", "the run of Monday");  // other files are left alone
+        auto r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        fs::remove(merged);
+
+        fs::copy_file(shards / "shard-00001-of-00002.json", shards / "shard-00002-of-00002.json");
+        r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("shard-00002-of-00002.json") && r.err.contains("does not exist"), r.err.constData());
+        fs::remove(shards / "shard-00002-of-00002.json");
+
+        dir.write("shards/shard-00001-of-00002.bioc.xml", "<collection/>\n");
+        r = test::runCli({"merge-shards", q(shards), "--out", q(merged)});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("shard-00001-of-00002.bioc.xml") && r.err.contains("another format"),
+                 r.err.constData());
+        QVERIFY(!fs::exists(merged));
     }
 
     // `index --kb` alone writes the dictionary link searches: every shard loads the one index.
