@@ -82,6 +82,7 @@ std::unique_ptr<ReviewSetup> runReviewSetup(const ReviewSimulationArguments& arg
     setup->linker = std::make_unique<curation::RunReviewLinker>(*setup->augmented, *setup->datastore, queries, input,
                                                                 std::move(others), sink);
     setup->mentions = curation::reviewMentionsOf(queries);
+    setup->inProject = projectMentionsOf(queries, args.data.split);
     setup->linking = std::string(train::methodName(loaded.preset.method)) + " run with its datastore, " +
                      AugmentArguments::describe(options);
     return setup;

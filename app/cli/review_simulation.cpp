@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +13,7 @@
 #include "curation/sparse_candidates.h"
 #include "curation/sparse_review_linker.h"
 #include "review_plot.h"
+#include "simulated_curator_report.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -56,9 +59,43 @@ std::unique_ptr<ReviewSetup> sparseReviewSetup(const ReviewSimulationArguments& 
     setup->sparse = std::make_unique<curation::SparseCandidates>(*setup->corpus.kb, /*homonymExpansion=*/true, sink);
     setup->linker = std::make_unique<curation::SparseReviewLinker>(*setup->sparse, setup->queries.queries, sink);
     setup->mentions = curation::reviewMentionsOf(setup->queries.queries);
+    setup->inProject = projectMentionsOf(setup->queries.queries, args.data.split);
     setup->linking = "sparse TF-IDF (homonym-expanded KB names)";
     return setup;
 }
+
+namespace {
+
+// One simulated curator on a project: its decisions stored, its counts reported.
+void runStoredReview(const ReviewSimulationArguments& args, curation::ReviewOrderKind order,
+                     ReviewSetupFunction makeSetup) {
+    if (args.project.empty()) throw Error("--curator: give the project to store the decisions in (--project)");
+    if (args.applyToAll || !args.csv.empty() || !args.svg.empty())
+        throw Error("--curator: --apply-to-all, --csv and --svg belong to the walk without a project");
+    if (args.rate < 0.0 || !std::isfinite(args.rate)) throw Error("--rate: give decisions per second, 0 or more");
+    SimulatedCuratorOptions options;
+    options.project = args.project;
+    options.curator = args.curator;
+    options.rate = args.rate;
+    options.limit = args.limit != 0 ? args.limit : args.maxDecisions;
+    options.claimTimeToLive = std::chrono::seconds(std::max(1U, args.claimTtl));
+    options.order = order;
+    options.policy = args.policy;
+
+    ConsoleProgress progress;  // stderr only, finished before anything goes to stdout
+    const std::unique_ptr<ReviewSetup> setup = makeSetup(args, progress);
+    progress.finish();
+    if (setup->inProject.size() != setup->mentions.size())
+        throw Error("simulate-curation: this linker does not name its mentions as a project does");
+    const SimulatedCuratorResult result =
+        runSimulatedCurator(*setup->linker, setup->mentions, setup->inProject, options);
+    if (args.json)
+        std::cout << simulatedCuratorJson(result, setup->linking, args.project.string()).dump(2) << '\n';
+    else
+        std::cout << simulatedCuratorText(result, setup->linking, args.project.string());
+}
+
+}  // namespace
 
 void runReviewSimulation(const ReviewSimulationArguments& args, ReviewSetupFunction makeSetup) {
     const auto start = std::chrono::steady_clock::now();
@@ -69,6 +106,11 @@ void runReviewSimulation(const ReviewSimulationArguments& args, ReviewSetupFunct
         orders.push_back(*order);
     }
     if (orders.empty()) throw Error("--order: give queue, document or both (queue,document)");
+    if (!args.curator.empty()) {
+        if (orders.size() != 1) throw Error("--curator: one simulated curator walks one order (queue or document)");
+        runStoredReview(args, orders.front(), makeSetup);
+        return;
+    }
 
     ConsoleProgress progress;  // stderr only, finished before anything goes to stdout
     const ProgressSink sink = progress.sink();

@@ -16,6 +16,12 @@
 // decided at a time, in document order or by the review queue, with the GUI's sparse ranker or,
 // given --run RUN and --knn / --sieve, with the run and its datastore, fed every decision.
 //
+//   linkscope-cli simulate-curation --order queue --project FILE|URI --curator NAME [--rate D]
+//       [--limit N] [--claim-ttl S] ARGS [--json]
+//
+// With --curator, one simulated curator whose decisions are stored in the project; several of
+// them, one process each, drive a team project on a server (simulated_curator.h).
+//
 // Built into both programs (dense_engine.h): linkscope-cli runs the review with the sparse ranker
 // and hands a command line with --run or --model to linkscope-cli-dense, right after parsing it.
 #include <CLI/CLI.hpp>
@@ -88,6 +94,23 @@ void addSimulateCurationCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--target", args->review.target, "--order: the accuracy whose number of decisions is reported")
         ->capture_default_str();
+    cmd->add_option("--curator", args->review.curator,
+                    "--order: one simulated curator that stores its decisions in --project (a file or a "
+                    "postgresql:// team project) under this name, taking its work through claims on a server");
+    cmd->add_option("--rate", args->review.rate,
+                    "--curator: decisions per second, the curator's pause before each (0: as fast as it can)")
+        ->capture_default_str();
+    cmd->add_option("--limit", args->review.limit,
+                    "--curator: stop after N decisions stored (0: --max-decisions, or until no mention is left)")
+        ->capture_default_str();
+    cmd->add_option("--claim-ttl", args->review.claimTtl,
+                    "--curator on a server: seconds a claim lasts unless the curator renews it")
+        ->capture_default_str()
+        ->check(CLI::Range(1U, 86400U));
+    cmd->get_option("--project")
+        ->description(
+            "Project file or postgresql:// URI: the kNN datastore of --run is kept inside it; with --curator, the "
+            "simulated curator's decisions are stored in it");
     cmd->callback([args] {
 #if !LINKSCOPE_HAVE_TORCH
         // A run or a model: linkscope-cli-dense links with it, before anything is read.
@@ -103,6 +126,7 @@ void addSimulateCurationCommand(CLI::App& app) {
             args->review.csv = args->walk.csv;
             args->review.svg = args->walk.svg;
             args->review.json = args->walk.json;
+            args->review.project = args->walk.augment.project;
             ReviewSetupFunction setup = &sparseReviewSetup;
 #if LINKSCOPE_HAVE_TORCH
             if (!args->review.run.empty()) setup = &runReviewSetup;
