@@ -5,6 +5,7 @@
 #include "corpus/link_column.h"
 #include "corpus/pubtator_lines.h"
 #include "util/atomic_file.h"
+#include "util/atomic_folder.h"
 #include "util/error.h"
 
 namespace linkscope {
@@ -90,21 +91,37 @@ BratFiles formatBrat(const Document& document, BratExportSummary& summary) {
     return files;
 }
 
-BratExportSummary writeBrat(const Corpus& corpus, const std::filesystem::path& folder) {
+namespace {
+
+// Both writers: the folder created, each document formatted and its two files written by `write`.
+template <typename WriteFile>
+BratExportSummary writeBratWith(const Corpus& corpus, const std::filesystem::path& folder, WriteFile write) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) throw Error("cannot create folder " + folder.string() + ": " + ec.message());
     BratExportSummary summary;
     for (const Document& document : corpus.documents()) {
         const BratFiles files = formatBrat(document, summary);
-        for (const auto& [extension, content] :
-             {std::pair{".txt", &files.text}, std::pair{".ann", &files.annotations}}) {
-            AtomicFileWriter writer(folder / (document.pmid() + extension));
-            writer.stream().write(content->data(), static_cast<std::streamsize>(content->size()));
-            writer.commit();
-        }
+        write(folder / (document.pmid() + ".txt"), files.text);
+        write(folder / (document.pmid() + ".ann"), files.annotations);
     }
     return summary;
+}
+
+}  // namespace
+
+BratExportSummary writeBrat(const Corpus& corpus, const std::filesystem::path& folder) {
+    return writeBratWith(corpus, folder, [](const std::filesystem::path& file, const std::string& content) {
+        AtomicFileWriter writer(file);
+        writer.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+        writer.commit();
+    });
+}
+
+BratExportSummary writeBratStaged(const Corpus& corpus, const std::filesystem::path& stagedFolder) {
+    return writeBratWith(corpus, stagedFolder, [](const std::filesystem::path& file, const std::string& content) {
+        writeStagedFile(file, content);
+    });
 }
 
 }  // namespace linkscope

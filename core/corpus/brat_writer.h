@@ -61,4 +61,8 @@ BratFiles formatBrat(const Document& document, BratExportSummary& summary);
 /// of the same names are replaced, each through AtomicFileWriter). Throws Error on failure.
 BratExportSummary writeBrat(const Corpus& corpus, const std::filesystem::path& folder);
 
+/// The same into (a folder inside) an AtomicFolder's staging folder (util/atomic_folder.h): each
+/// file written with writeStagedFile, synced once by the folder's commit() rather than one by one.
+BratExportSummary writeBratStaged(const Corpus& corpus, const std::filesystem::path& stagedFolder);
+
 }  // namespace linkscope

@@ -233,7 +233,7 @@ ExportReport exportProject(const ExportInput& input, const ExportOptions& option
                         " document-level relations (no entity linked to each argument alone) and " +
                         std::to_string(summary.individualMentionListsLeftOut) + " individual-mention lists: left out";
         } else {
-            const BratExportSummary summary = writeBrat(item.corpus, staged);
+            const BratExportSummary summary = writeBratStaged(item.corpus, staged);
             if (!summary.complete())
                 line += "; brat cannot hold " + std::to_string(summary.relationsLeftOut) +
                         " document-level relations and " + std::to_string(summary.individualMentionListsLeftOut) +

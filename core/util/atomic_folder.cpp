@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_descriptor.h"
 
 namespace linkscope {
 namespace {
@@ -148,14 +150,32 @@ void stageCopyOf(const fs::path& output, const fs::path& source, const fs::path&
     if (ec) throw Error(output.string() + ": cannot read the folder to stage it: " + ec.message());
 }
 
-/// Syncs every folder of the staged tree, so that its entries are on disk before the swap.
+/// Syncs the staged tree before the swap: every folder (its entries), and every file written into
+/// it (one link: not a hard link to the old tree, whose files are on disk already). Past a few
+/// files, one syncfs() of the file system replaces the syncs one by one: each of those would
+/// commit the file system's journal on its own.
 void syncTree(const fs::path& output, const fs::path& root) {
+    constexpr std::size_t kFilesSyncedOneByOne = 16;
+    std::vector<fs::path> folders{root}, files;
     std::error_code ec;
     fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
-    for (; !ec && it != end; it.increment(ec))
-        if (it->is_directory(ec) && !it->is_symlink(ec)) syncFolder(it->path());
+    for (; !ec && it != end; it.increment(ec)) {
+        struct stat info {};
+        if (::lstat(it->path().c_str(), &info) != 0) continue;
+        if (S_ISDIR(info.st_mode))
+            folders.push_back(it->path());
+        else if (S_ISREG(info.st_mode) && info.st_nlink == 1)
+            files.push_back(it->path());
+    }
     if (ec) throw Error(output.string() + ": cannot read the staged folder: " + ec.message());
-    syncFolder(root);
+    if (files.size() > kFilesSyncedOneByOne) {
+        FileDescriptor fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (fd.get() >= 0 && ::syncfs(fd.get()) == 0) return;
+        if (fd.get() < 0) throw Error(output.string() + ": cannot open the staged folder to sync it: " + systemError());
+        throw Error(output.string() + ": cannot flush the staged folder to disk: " + systemError());
+    }
+    for (const auto& file : files) syncFile(file);
+    for (const auto& folder : folders) syncFolder(folder);
 }
 
 }  // namespace
@@ -242,6 +262,32 @@ void AtomicFolder::commit() {
     syncFolder(parent);
     std::error_code ignored;
     fs::remove_all(retired, ignored);
+}
+
+void writeStagedFile(const fs::path& path, std::string_view content) {
+    struct stat old {};
+    const bool replacing = ::lstat(path.c_str(), &old) == 0;
+    if (replacing && S_ISLNK(old.st_mode)) {
+        AtomicFileWriter writer(path);
+        writer.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+        writer.commit();
+        return;
+    }
+    if (replacing && !S_ISREG(old.st_mode)) throw Error(path.string() + ": exists and is not a regular file");
+    // The staged entry may be the old file's other name: a new inode, never a write through it.
+    if (replacing && ::unlink(path.c_str()) != 0) throw Error(path.string() + ": cannot replace: " + systemError());
+    FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666));
+    if (fd.get() < 0) throw Error(path.string() + ": cannot create file for writing: " + systemError());
+    if (replacing && ::fchmod(fd.get(), old.st_mode & 07777) != 0)
+        throw Error(path.string() + ": cannot give the new file the old one's permissions: " + systemError());
+    std::size_t written = 0;
+    while (written < content.size()) {
+        const ssize_t n = ::write(fd.get(), content.data() + written, content.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(path.string() + ": write failed: " + (n < 0 ? systemError() : "no progress"));
+        written += static_cast<std::size_t>(n);
+    }
+    if (fd.close() != 0) throw Error(path.string() + ": write failed: " + systemError());
 }
 
 }  // namespace linkscope

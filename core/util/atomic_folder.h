@@ -8,7 +8,9 @@
 // existing output made of hard links (sub-folders recreated, symbolic links copied as links, a
 // file copied where the file system refuses a hard link). Writers replace files in it through
 // AtomicFileWriter, which renames over the hard link: the old file, still in the live folder, is
-// never modified. commit() makes the staged tree durable (fsync of every folder in it) and swaps
+// never modified (writeStagedFile() does the same faster, leaving the sync to commit()).
+// commit() makes the staged tree durable (fsync of every folder in it, and of every file in it
+// that is not a hard link to the old tree) and swaps
 // it with the output in one rename: rename() when the output does not exist, else
 // renameat2(RENAME_EXCHANGE); then it fsyncs the parent and removes the old tree (now at the
 // staging name).
@@ -31,6 +33,7 @@
 //   old tree whole under the retired name; the next AtomicFolder of that output renames it back
 //   before anything else. Readers may see the output absent for that instant.
 #include <filesystem>
+#include <string_view>
 
 namespace linkscope {
 
@@ -62,5 +65,13 @@ private:
     std::filesystem::path staging_;
     bool committed_ = false;
 };
+
+/// Writes `content` as the file `path` inside an AtomicFolder's staging folder: the entry there
+/// (a hard link to the old file) is unlinked and a new file created in its place, with the old
+/// file's permission bits, so the old file is never written. Not synced: AtomicFolder::commit()
+/// syncs it. A kill or an error mid-write leaves a partial file only in the staging folder, which
+/// is never swapped in. An entry that is a symbolic link is written through with
+/// AtomicFileWriter, as elsewhere. Throws Error naming the file.
+void writeStagedFile(const std::filesystem::path& path, std::string_view content);
 
 }  // namespace linkscope

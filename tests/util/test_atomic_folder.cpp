@@ -196,6 +196,31 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(out / "untouched.txt"), std::string("same bytes"));
     }
 
+    // writeStagedFile: a new file in place of the staged hard link, with the old permission bits,
+    // never written through the link; many of them are synced at once by commit().
+    void stagedFilesAreNewFiles() {
+        const fs::path parent = freshParent("staged-files");
+        const fs::path out = parent / "out";
+        writeTree(out, {{"1.txt", "old one"}, {"1.ann", "old ann"}});
+        ::chmod((out / "1.txt").c_str(), 0640);
+        const ino_t oldInode = inodeOf(out / "1.txt");
+        {
+            AtomicFolder folder(out);
+            writeStagedFile(folder.staging() / "1.txt", "new one");
+            QVERIFY(inodeOf(folder.staging() / "1.txt") != oldInode);
+            QCOMPARE(test::readFile(out / "1.txt"), std::string("old one"));
+            for (int i = 2; i < 40; ++i) writeStagedFile(folder.staging() / (std::to_string(i) + ".txt"), "text");
+            folder.commit();
+        }
+        QCOMPARE(test::readFile(out / "1.txt"), std::string("new one"));
+        QCOMPARE(test::readFile(out / "1.ann"), std::string("old ann"));
+        QCOMPARE(test::readFile(out / "39.txt"), std::string("text"));
+        struct stat info {};
+        QCOMPARE(::stat((out / "1.txt").c_str(), &info), 0);
+        QCOMPARE(info.st_mode & 07777, mode_t{0640});
+        QCOMPARE(leftBeside(parent, "out"), std::vector<std::string>{});
+    }
+
     // Links inside the output are staged as links (not followed, not copied as files).
     void linksInsideTheFolderStayLinks() {
         const fs::path parent = freshParent("inner-links");
