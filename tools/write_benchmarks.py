@@ -436,7 +436,7 @@ def command_of(section, args):
         command = [sys.executable, str(ROOT / section["script"][0])]
         command += [item.format(**values) for item in section["script"][1:]]
         if section["name"] == "link_speed":
-            command += ["--umls-dir", args.umls_dir, "--no-index"] if args.umls_dir else []
+            command += ["--umls-dir", args.umls_dir] if args.umls_dir else []
             command += ["--run", args.model_run] if args.model_run else []
         return command + ["--json"]
     if "args" not in section:
