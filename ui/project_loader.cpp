@@ -17,20 +17,36 @@ ProjectManifest manifestAt(const std::filesystem::path& path) {
 }  // namespace
 
 ProjectLoader::ProjectLoader(QObject* parent) : QObject(parent) {
-    connect(&job_, &BackgroundJob::progressChanged, this,
-            [this](int percent, const QString& stage) { Q_EMIT progress(stage, percent); });
-    connect(&job_, &BackgroundJob::failed, this, &ProjectLoader::failed);
-    connect(&job_, &BackgroundJob::cancelled, this, &ProjectLoader::cancelled);
+    connect(&job_, &BackgroundJob::progressChanged, this, [this](int percent, const QString& stage) {
+        if (percent > 1) connecting_ = false;  // past the connection (team_project_open.cpp reports 1)
+        Q_EMIT progress(stage, percent);
+    });
+    connect(&job_, &BackgroundJob::failed, this, [this](const QString& message) {
+        connecting_ = false;
+        Q_EMIT failed(message);
+    });
+    connect(&job_, &BackgroundJob::cancelled, this, [this] {
+        connecting_ = false;
+        if (!std::exchange(cancelledEarly_, false)) Q_EMIT cancelled();
+    });
 }
 
 bool ProjectLoader::isRunning() const { return job_.isRunning(); }
 
-void ProjectLoader::cancel() { job_.cancel(); }
+void ProjectLoader::cancel() {
+    job_.cancel();
+    if (connecting_ && job_.isRunning() && !cancelledEarly_) {
+        cancelledEarly_ = true;
+        Q_EMIT cancelled();
+    }
+}
 
 void ProjectLoader::load(const QString& manifestPath) {
     path_ = manifestPath;
     opened_ = {};
     const std::string path = manifestPath.toStdString();
+    connecting_ = project::ProjectStore::isServerAddress(path);
+    cancelledEarly_ = false;  // a replaced run reports nothing
     struct Loaded {
         ProjectPtr project;
         std::shared_ptr<OpenedTeamStore> team;
@@ -51,6 +67,7 @@ void ProjectLoader::load(const QString& manifestPath) {
             return result;
         },
         [this](Loaded result) {
+            connecting_ = false;
             if (result.team) opened_ = std::move(*result.team);
             Q_EMIT loaded(std::move(result.project));
         });

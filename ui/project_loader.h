@@ -26,6 +26,9 @@ public:
     /// Starts loading a manifest (.json), a project file (.linkscope) or a project on a server
     /// (its postgresql:// address); a load already running is cancelled and reports nothing.
     void load(const QString& manifestPath);
+    /// Stops the load. cancelled() follows once the work has stopped, except while it connects
+    /// to a server: libpq's attempt cannot be interrupted, so cancelled() comes at once and the
+    /// attempt's end is dropped (it ends by the address's connect_timeout, team_project_open.h).
     void cancel();
     bool isRunning() const;
     /// The path of the last load() (a manifest, a project file or a server address).
@@ -44,6 +47,8 @@ private:
     BackgroundJob job_;
     QString path_;
     OpenedTeamStore opened_;
+    bool connecting_ = false;      ///< the worker is connecting to a server
+    bool cancelledEarly_ = false;  ///< cancelled() said already for the run under way
 };
 
 }  // namespace linkscope::ui

@@ -160,7 +160,7 @@ private Q_SLOTS:
     void init() {
         const QString test = QString::fromLatin1(QTest::currentTestFunction());
         if (!server_.running() && test != QLatin1String("anUnreachableServerKeepsTheWindowTurning") &&
-            test != QLatin1String("theAttemptIsBounded"))
+            test != QLatin1String("theAttemptIsBounded") && test != QLatin1String("cancellingTheAttemptAnswersAtOnce"))
             QSKIP(qPrintable(server_.skipReason().isEmpty() ? server_.why() : server_.skipReason()));
     }
 
@@ -202,6 +202,30 @@ private Q_SLOTS:
         QVERIFY(failedAgain.wait(15000));
         QVERIFY2(failedAgain.first().first().toString().contains(QStringLiteral("No such file or directory")),
                  qPrintable(failedAgain.first().first().toString()));
+    }
+
+    // Cancel while libpq waits: the load says it is cancelled at once, and the attempt's end
+    // (by its connect_timeout) is dropped, neither a failure nor a second cancellation.
+    void cancellingTheAttemptAnswersAtOnce() {
+        QTemporaryDir folder(QStringLiteral("/tmp/ls-silent-XXXXXX"));
+        QVERIFY(folder.isValid());
+        SilentServer silent(folder.path());
+        QVERIFY(silent.listening());
+        ProjectLoader loader;
+        QSignalSpy failed(&loader, &ProjectLoader::failed);
+        QSignalSpy cancelled(&loader, &ProjectLoader::cancelled);
+        QSignalSpy progress(&loader, &ProjectLoader::progress);
+        loader.load(QStringLiteral("postgresql:///nowhere?host=%1&connect_timeout=2").arg(folder.path()));
+        QVERIFY(progress.wait(5000));  // "Connecting to …"
+        QElapsedTimer clock;
+        clock.start();
+        loader.cancel();
+        QCOMPARE(cancelled.size(), 1);
+        QVERIFY(clock.elapsed() < 100);
+        QTest::qWait(2500);  // the attempt ends meanwhile
+        QCOMPARE(cancelled.size(), 1);
+        QCOMPARE(failed.size(), 0);
+        QVERIFY(loader.takeOpenedTeamStore().store == nullptr);
     }
 
     // The address a window connects with bounds the attempt: libpq's connect_timeout as given,
