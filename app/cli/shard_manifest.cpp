@@ -66,7 +66,9 @@ public:
         const nlohmann::json& value = member(key);
         const auto number = wholeNumber(value);
         if (!number || *number < low || *number > high)
-            fail(key, value, "a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+            fail(key, value,
+                 low == high ? std::to_string(low) + " (what the fields before it make)"
+                             : "a whole number from " + std::to_string(low) + " to " + std::to_string(high));
         return *number;
     }
     std::int64_t integer(const char* key) const {

@@ -15,8 +15,10 @@ Commands covered: stats, eval (sparse, dense, --run, --knn, --index, --dense-ind
 --spelling, --report, --per-mention), compare, index, tokenize and encode (stdin), init-model,
 train and pretrain (only inputs that must be refused before any training step), export
 (--manifest and --project), simulate-curation, and merge and agreement (another curator's
-project file, damaged; a refused merge leaves the receiving file as it was). (`link` and `merge-shards`
-have no cases here: link reads its corpus and KB through the readers covered below. Every
+project file, damaged; a refused merge leaves the receiving file as it was), and merge-shards and
+`link --shard` reruns (shard manifests of the wrong JSON types or bounds, manifests and parts that
+are links, FIFOs, folders, cut short, swapped or duplicated, stray files in the shards' folder).
+(`link` itself has no other cases here: it reads its corpus and KB through the readers covered below. Every
 command that reads a corpus also reads BioC XML, brat folders and PMID lists (--corpus-format,
 --split-pmids, manifests of version 2), but the cases here damage PubTator inputs, and of the
 others only a BioC gzip bomb and PMID lists that are pipes, folders, missing or a million unknown
@@ -519,6 +521,9 @@ def build_seeds(cli, root):
     gzip_stream(root / "train-newlines.gz", b"\n" * (1 << 20), BOMB_NEWLINES >> 20, prefix=TRAIN)
     gzip_stream(root / "kb-newlines.gz", b"\n" * (1 << 20), BOMB_NEWLINES >> 20, prefix=KB)
     gzip_stream(root / "bioc-blanks.gz", b" " * 4095 + b"\n", BOMB_NEWLINES >> 12, prefix=b"<collection>\n")
+    for i in range(2):  # the two shards of train.txt that merge-shards and link --shard reruns start from
+        run_setup(cli, ["link", "--corpus", "train.txt", "--kb", "kb.txt", "--shard", "%d/2" % i, "--out", "shards"],
+                  root)
     if not HAVE_TORCH:
         return
     preset = json.loads((MODELS / "compact-encoder.json").read_text())
@@ -2154,6 +2159,7 @@ def define_cases():
     curator_cases()
     torch_pickle_cases()
     json_corpus_cases()
+    shard_cases()
 
 
 # BioC JSON and BigBio KB JSON lines (corpus/bioc_json_reader.h, bigbio_reader.h): read one document
@@ -2208,6 +2214,152 @@ def json_corpus_cases():
     # One endless line of 2 GiB: refused at the line bound of the BigBio reader.
     case("bigbio.gzip-bomb-endless-line", "gzipbomb", Gen(lambda S: gz(b'{"id":"') + gz(b"x" * (64 << 20)) * 32),
          "corpus.jsonl.gz", line=1)
+
+
+# `link --shard I/N` reruns and merge-shards (app/cli/shard_manifest.h, link_shards.h) on the two
+# shards of train.txt the set-up links into shards/. Every damage of a manifest or part must be
+# refused naming the file (and, for a manifest field, the field), with nothing merged; a rerun
+# links a shard whose manifest is damaged again, and refuses to write through a link or a FIFO.
+SHARD = "shards/shard-00001-of-00002"
+SHARD_ARGV = ["merge-shards", "shards", "--out", "merged.txt"]
+
+
+def manifest_edit(fn):
+    def make(S):
+        m = S.json(SHARD + ".json")
+        fn(m)
+        return jdump(m)
+    return Gen(make)
+
+
+def names_in_stderr(*fragments):
+    """after(work): standard error (beside the case folder) holds every fragment."""
+    def after(work):
+        err = (work.parent / "stderr").read_bytes().decode(errors="replace")
+        missing = [f for f in fragments if f not in err]
+        return "the error does not say %s" % ", ".join(repr(f) for f in missing) if missing else None
+    return after
+
+
+def nothing_merged(work):
+    return "merged.txt written" if (work / "merged.txt").exists() else None
+
+
+def manifest_relinked(stdout, work):
+    m = json.loads((work / (SHARD + ".json")).read_bytes())
+    if not isinstance(m.get("counts"), dict) or m.get("shard") != 1:
+        raise ValueError("the rerun did not write a valid manifest")
+    return None
+
+
+def shard_cases():
+    files = {"train.txt": Link("train.txt"), "shards": Tree("shards")}
+    ref("merge-shards", "merge-shards", SHARD_ARGV, dict(files), outputs=("merged.txt",))
+
+    def merge(name, kind, damage, fragments=(), names=(SHARD + ".json",), **kw):
+        checks = [names_in_stderr(*fragments), nothing_merged]
+        add("shards.merge." + name, kind, "merge-shards", SHARD_ARGV, dict(files, **damage),
+            names=[os.path.basename(n) for n in names],
+            after=lambda work: next((p for p in (c(work) for c in checks) if p), None), **kw)
+
+    def field(name, path, value):
+        def edit(m):
+            obj = m
+            for key in path[:-1]:
+                obj = obj[key]
+            obj[path[-1]] = value
+        merge("field." + name, "format", {SHARD + ".json": manifest_edit(edit)},
+              fragments=('"%s"' % ".".join(path),))
+
+    # Every field of another JSON type, and numbers out of their bounds.
+    for name, path, value in [
+            ("counts-array", ["counts"], [1, 2, 3]), ("counts-string", ["counts"], "many"),
+            ("counts-null", ["counts"], None), ("part-string", ["part"], "shard-00001-of-00002.pubtator"),
+            ("part-array", ["part"], []), ("input-array", ["input"], []), ("linker-number", ["linker"], 1),
+            ("settings-null", ["settings"], None), ("linker-arguments-object", ["linkerArguments"], {}),
+            ("command-string", ["command"], "linkscope-cli link"), ("corpus-format-number", ["corpusFormat"], 7),
+            ("shard-negative", ["shard"], -1), ("shard-huge", ["shard"], 10 ** 30), ("shard-float", ["shard"], 1.5),
+            ("shard-string", ["shard"], "1"), ("shards-zero", ["shards"], 0), ("shards-bool", ["shards"], True),
+            ("input-size-negative", ["input", "size"], -1), ("input-size-string", ["input", "size"], "1336"),
+            ("input-crc-33-bits", ["input", "crc32"], 1 << 32), ("input-path-number", ["input", "path"], 5),
+            ("input-mtime-float", ["input", "mtimeNs"], 1e300), ("range-bytes-negative", ["range", "bytes"], -5),
+            ("part-bytes-string", ["part", "bytes"], "12"), ("part-crc-negative", ["part", "crc32"], -1),
+            ("part-header-huge", ["part", "headerBytes"], 18446744073709551615),
+            ("part-documents-past-bytes", ["part", "documents"], 1 << 40), ("part-file-array", ["part", "file"], []),
+            ("counts-mentions-uint64-max", ["counts", "mentions"], 18446744073709551615),
+            ("counts-mentions-object", ["counts", "mentions"], {}), ("counts-linked-negative", ["counts", "linked"], -3),
+            ("counts-documents-other", ["counts", "documents"], 999),
+            ("counts-without-candidate-wrong", ["counts", "withoutCandidate"], 7),
+            ("settings-top-array", ["settings", "top"], [3]), ("settings-keep-gold-string", ["settings", "keepGold"], "no"),
+            ("settings-format-other", ["settings", "format"], "bioc"),
+            ("linker-fingerprint-number", ["linker", "fingerprint"], 12)]:
+        field(name, path, value)
+    for key in ("shard", "shards", "input", "range", "corpusFormat", "linker", "linkerArguments", "settings", "part",
+                "counts", "command", "complete"):
+        merge("missing." + key, "format", {SHARD + ".json": manifest_edit(lambda m, k=key: m.pop(k))},
+              fragments=('"%s"' % key,))
+    merge("missing.part-crc", "format", {SHARD + ".json": manifest_edit(lambda m: m["part"].pop("crc32"))},
+          fragments=('"part.crc32"',))
+    merge("version-1", "format", {SHARD + ".json": manifest_edit(lambda m: m.update(version=1))},
+          fragments=("version 1",))
+    merge("not-complete", "format", {SHARD + ".json": manifest_edit(lambda m: m.update(complete=False))},
+          fragments=("not complete",))
+    merge("manifest.array", "format", {SHARD + ".json": b"[1, 2, 3]\n"}, fragments=("not a shard manifest",))
+    merge("manifest.empty", "empty", {SHARD + ".json": b""})
+    merge("manifest.truncated", "truncate", {SHARD + ".json": Gen(lambda S: S.bytes(SHARD + ".json")[:200])},
+          fragments=("not valid JSON",))
+    merge("manifest.deep", "deepjson", {SHARD + ".json": deep_array()})
+    merge("manifest.large", "overlong", {SHARD + ".json": b"[\n" + (b" " * 1023 + b"\n") * (20 << 10) + b"]\n"},
+          fragments=("larger",))
+    merge("manifest.gzip-bomb", "gzipbomb", {SHARD + ".json": Gen(lambda S: gz(b" " * (64 << 20)) * 4)})
+    merge("manifest.symlink", "special", {SHARD + ".json": Sym("shard-00000-of-00002.json")},
+          fragments=("symbolic link",))
+    merge("manifest.fifo", "special", {SHARD + ".json": Fifo()}, fragments=("FIFO",))
+    merge("manifest.folder", "special", {SHARD + ".json": Dir()}, fragments=("folder",))
+    merge("manifest.missing", "missing", {SHARD + ".json": None}, fragments=("no manifest",))
+    merge("manifest.duplicated", "format", {SHARD + ".json": Link("shards/shard-00000-of-00002.json")},
+          fragments=("duplicated",))
+    # The parts: cut short, changed in place, swapped, missing, not files.
+    part0 = "shards/shard-00000-of-00002.pubtator"
+    merge("part.truncated", "truncate", {SHARD + ".pubtator": Gen(lambda S: S.bytes(SHARD + ".pubtator")[:-40])},
+          fragments=("cut short",))
+    merge("part.replaced-same-size", "format",
+          {SHARD + ".pubtator": Gen(lambda S: S.bytes(SHARD + ".pubtator").replace(b"D", b"C"))},
+          fragments=("CRC-32",))
+    merge("part.swapped", "format", {part0: Link(SHARD + ".pubtator"), SHARD + ".pubtator": Link(part0)},
+          names=(part0,))
+    merge("part.missing", "missing", {SHARD + ".pubtator": None}, fragments=("missing",))
+    merge("part.symlink", "special", {SHARD + ".pubtator": Sym("../train.txt")}, fragments=("symbolic link",))
+    merge("part.fifo", "special", {SHARD + ".pubtator": Fifo()}, fragments=("not a regular file",))
+    merge("part.folder", "special", {SHARD + ".pubtator": Dir()}, fragments=("not a regular file",))
+    # Stray files named as shards': numbered past N, of another N, a part of another format.
+    merge("folder.shard-past-n", "format", {"shards/shard-00002-of-00002.json": Link(SHARD + ".json")},
+          names=("shard-00002-of-00002.json",), fragments=("does not exist",))
+    merge("folder.other-n", "format", {"shards/shard-00000-of-00003.json": Link(SHARD + ".json")},
+          names=("shards",), fragments=("different N",))
+    merge("folder.other-format-part", "format", {SHARD + ".bioc.xml": b"<collection/>\n"},
+          names=("shard-00001-of-00002.bioc.xml",), fragments=("another format",))
+    add("shards.merge.folder.other-files", "format", "merge-shards", SHARD_ARGV,
+        dict(files, **{"shards/notes.txt": b"the run of Monday\n", "shards/shard-00001-of-00002.json.tmp-1-1": b"{"}),
+        expect="clean", ref="merge-shards", outputs=("merged.txt",))
+
+    # Reruns: a damaged manifest is linked again; a link or a FIFO at its path is refused.
+    link = ["link", "--corpus", "train.txt", "--kb", "kb.txt", "--shard", "1/2", "--out", "shards"]
+    rfiles = dict(files, **{"kb.txt": Link("kb.txt")})
+    for name, damage in [("counts-array", manifest_edit(lambda m: m.update(counts=[1]))),
+                         ("part-string", manifest_edit(lambda m: m.update(part="x"))),
+                         ("truncated", Gen(lambda S: S.bytes(SHARD + ".json")[:100])),
+                         ("shard-huge", manifest_edit(lambda m: m.update(shard=10 ** 30)))]:
+        add("shards.rerun." + name, "format", "link", link, dict(rfiles, **{SHARD + ".json": damage}), expect="ok",
+            check=manifest_relinked)
+    for name, spec, fragment in [("symlink", Sym("shard-00000-of-00002.json"), "symbolic link"),
+                                 ("fifo", Fifo(), "not a regular file"), ("folder", Dir(), "not a regular file")]:
+        add("shards.rerun.manifest-" + name, "special", "link", link, dict(rfiles, **{SHARD + ".json": spec}),
+            names=("shard-00001-of-00002.json",), after=names_in_stderr(fragment))
+    add("shards.rerun.part-symlink", "special", "link", link,
+        dict(rfiles, **{SHARD + ".pubtator": Sym("../outside.txt"), "outside.txt": b"keep\n"}),
+        names=("shard-00001-of-00002.pubtator",),
+        after=lambda work: None if (work / "outside.txt").read_bytes() == b"keep\n" else "written through the link")
 
 
 # ----- running ----------------------------------------------------------------------------------------
