@@ -37,7 +37,7 @@ TARGETS = [
     "pubtator", "bioc", "brat", "medic", "ctd", "umls", "spelling_map", "pmid_list", "project_manifest",
     "project_store", "decision_log", "per_mention", "bert_config", "tokenizer", "safetensors", "sparse_index",
     "knn_datastore", "dense_index", "run_directory", "line_reader", "mention_facts", "curation_curve",
-    "resume_tables", "sentencepiece", "torch_pickle", "bioc_json", "bigbio", "tokenizer_json",
+    "resume_tables", "sentencepiece", "torch_pickle", "bioc_json", "bigbio", "tokenizer_json", "shard_manifest",
 ]
 
 warnings = []
@@ -337,6 +337,22 @@ def write_text_seeds(seeds):
                     "corpora": [{"split": "train", "path": "train.txt", "format": "pubtator"},
                                 {"split": "dev", "path": "c.txt"}]}
         seeds.add("project_manifest", name + ".json", json.dumps(manifest, indent=1).encode())
+
+    # Shard manifests as link --shard writes them (app/cli/shard_manifest.cpp), PubTator and BioC.
+    for name, fmt, ext, header, footer in [("pubtator", "pubtator", "pubtator", 0, 0),
+                                           ("bioc", "bioc", "bioc.xml", 120, 14)]:
+        shard = {"format": "linkscope-link-shard", "version": 2, "shard": 1, "shards": 4,
+                 "input": {"path": "/data/corpus", "size": 123456, "mtimeNs": 1795962464120705239, "crc32": 1318717711},
+                 "range": {"bytes": 40000, "crc32": 17}, "corpusFormat": fmt,
+                 "linker": {"description": "sparse char 1-2", "fingerprint": "dictionary 95 names"},
+                 "linkerArguments": ["--kb", "kb.txt", [1931, 1795910584623826133]],
+                 "settings": {"top": 1, "nilBelow": None, "keepGold": False, "format": fmt},
+                 "part": {"file": "shard-00001-of-00004." + ext, "bytes": 5000, "crc32": 4294967295,
+                          "headerBytes": header, "footerBytes": footer, "documents": 12},
+                 "counts": {"documents": 12, "mentions": 300, "linked": 250, "nilBelow": 20, "unranked": 10,
+                            "withoutCandidate": 20},
+                 "command": ["linkscope-cli", "link", "--shard", "1/4"], "complete": True}
+        seeds.add("shard_manifest", name + ".json", json.dumps(shard, indent=2).encode())
 
     seeds.add("decision_log", "good-line.jsonl", (constant("tests/curation/test_decision_log.cpp", "kGoodLine") or b"") + b"\n")
     seeds.add("per_mention", "runs.jsonl",
