@@ -51,7 +51,8 @@ nlohmann::json simulatedCuratorJson(const SimulatedCuratorResult& result, const 
                              {"document", d.mention.document},
                              {"start", d.mention.start},
                              {"end", d.mention.end},
-                             {"link", d.link}});
+                             {"link", d.link},
+                             {"commit_ms", d.commitMilliseconds}});
     return {{"project", project},
             {"server", result.onServer},
             {"curator", result.curator},

@@ -16,7 +16,8 @@ double nearestRankQuantile(std::span<const double> values, double q);
 /// The report: curator, login, project mode, counts (decided, corrections, conflicts,
 /// reconnects, recovered commits, decisions seen from others), the pace (seconds, decisions per
 /// second), the commit latency and the latency until another curator's decision was read
-/// (p50, p99, max, in milliseconds), and every decision stored (split, document, start, end, link).
+/// (p50, p99, max, in milliseconds), and every decision stored (split, document, start, end, link,
+/// commit_ms).
 nlohmann::json simulatedCuratorJson(const SimulatedCuratorResult& result, const std::string& linking,
                                     const std::string& project);
 
