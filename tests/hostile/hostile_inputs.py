@@ -512,6 +512,8 @@ def build_seeds(cli, root):
     for name, data in [("train.txt", TRAIN), ("test.txt", TEST), ("kb.txt", KB)]:
         (root / name).write_bytes(data)
     run_setup(cli, ["eval"] + DICT_ARGS + ["--index", "sparse.idx", "--json"], root)
+    run_setup(cli, ["eval"] + DICT_ARGS + ["--sparse-search", "approximate", "--index", "approximate.idx", "--json"],
+              root)
     run_setup(cli, ["eval"] + DICT_ARGS + ["--per-mention", "a.jsonl", "--json"], root)
     run_setup(cli, ["eval"] + DICT_ARGS + ["--no-abbreviations", "--per-mention", "b.jsonl", "--json"], root)
     make_project(str(root / "p.linkscope"), GOOD_DECISIONS)
@@ -656,6 +658,36 @@ def sparse_edit(fn):
     def make(S):
         data = bytearray(S.bytes("sparse.idx"))
         fn(data, sparse_layout(data))
+        struct.pack_into("<Q", data, 12, len(data))
+        return fix_crc(bytes(data))
+    return Gen(make)
+
+
+def approximate_layout(data):
+    """Where version 2's sections start (an approximate index; see core/retrieval/sparse_index_io.cpp)."""
+    def pad(at):
+        return (at + 7) // 8 * 8
+    (names,) = struct.unpack_from("<Q", data, 36)
+    terms, term_bytes = struct.unpack_from("<QQ", data, 60)
+    (width,) = struct.unpack_from("<I", data, 76)
+    row_count = pad(pad(80 + term_bytes) + 4 * terms) + 8 * terms
+    (rows,) = struct.unpack_from("<Q", data, row_count)
+    row_terms = row_count + 8 + 8 * (names + 1)
+    trigrams = pad(pad(row_terms + width * rows) + 4 * rows)
+    trigram_terms, trigram_bytes = struct.unpack_from("<QQ", data, trigrams)
+    trigram_postings = pad(pad(trigrams + 24 + trigram_bytes) + 4 * trigram_terms) + 8 * trigram_terms
+    (postings,) = struct.unpack_from("<Q", data, trigram_postings)
+    trigram_entries = trigram_postings + 8 + 8 * (trigram_terms + 1)
+    hashes = pad(pad(trigram_entries + 4 * postings) + 4 * postings)
+    return dict(row_count=row_count, row_terms=row_terms, trigrams=trigrams, trigram_entries=trigram_entries,
+                hashed_entries=hashes + 8 * names)
+
+
+def approximate_edit(fn):
+    """approximate.idx changed by fn(bytearray, layout), its size field and CRC-32 fixed."""
+    def make(S):
+        data = bytearray(S.bytes("approximate.idx"))
+        fn(data, approximate_layout(data))
         struct.pack_into("<Q", data, 12, len(data))
         return fix_crc(bytes(data))
     return Gen(make)
@@ -1141,6 +1173,29 @@ def eval_cases():
     add("eval.index.other-dictionary", "structure", "eval", iargv,
         dict(base, **{"kb.txt": b"\n".join(lines_of(KB)[:-2]) + b"\n", "sparse.idx": Link("sparse.idx")}),
         names=("sparse.idx",))
+
+    # an approximate sparse index (version 2: rows and the 3-gram stage, read from the mapped file)
+    aargv = argv + ["--sparse-search", "approximate", "--index", "approximate.idx"]
+    ref("eval-index-approximate", "eval", aargv, dict(base, **{"approximate.idx": Link("approximate.idx")}))
+
+    def aidx(name, kind, data, **kw):
+        add("eval.index-approximate." + name, kind, "eval", aargv, dict(base, **{"approximate.idx": data}),
+            names=("approximate.idx",), **kw)
+
+    aidx("truncated-50", "truncation",
+         Gen(lambda S: S.bytes("approximate.idx")[:len(S.bytes("approximate.idx")) // 2]))
+    aidx("flipped", "byteflip", Gen(lambda S: S.bytes("approximate.idx")[:300] +
+                                    bytes([S.bytes("approximate.idx")[300] ^ 0x10]) + S.bytes("approximate.idx")[301:]))
+    aidx("row-width-3", "structure", approximate_edit(lambda d, l: struct.pack_into("<I", d, 76, 3)))
+    aidx("row-count-huge", "hugenum", approximate_edit(lambda d, l: struct.pack_into("<Q", d, l["row_count"], 1 << 61)))
+    aidx("3-gram-count-huge", "hugenum",
+         approximate_edit(lambda d, l: struct.pack_into("<Q", d, l["trigrams"], 1 << 40)))
+    aidx("row-term-out-of-range", "structure",
+         approximate_edit(lambda d, l: struct.pack_into("<I", d, l["row_terms"], 0xFFFFFFFF)))
+    aidx("3-gram-entry-out-of-range", "structure",
+         approximate_edit(lambda d, l: struct.pack_into("<I", d, l["trigram_entries"], 0x7FFFFFFF)))
+    aidx("hashed-entry-out-of-range", "structure",
+         approximate_edit(lambda d, l: struct.pack_into("<I", d, l["hashed_entries"], 0x7FFFFFFF)))
 
     # dense index (--method dense with the demo encoder)
     dargv = argv + ["--method", "dense", "--model", "model", "--dense-index", "dense.idx"]
