@@ -13,19 +13,27 @@ What must hold after every kill:
 - export (pubtator, bioc, decisions; one file): the file at --out is the old one (or absent when
   there was none) or complete and identical to an uninterrupted export; a rerun writes the same
   file and leaves no temporary beside it.
+- export of a folder (pubtator and bioc of several splits, brat of one split and of several; an
+  older export in the folder, with files this one does not write, or none; --out sometimes a link
+  to the folder): every file and folder under --out is the old tree or the new one (the old tree
+  with the export's files), byte for byte; a rerun gives the new tree and leaves no staging folder
+  beside --out nor temporary in it.
 - train (a tiny BioSyn run on the demo data, a checkpoint every step): killed and resumed with
   `train --resume` until it ends, it ends as an uninterrupted run (run.json and log apart from
   timings, bit-identical weights, nothing left of a swap), as tests/cli/test_cli_train_kills does.
 
 Kill moments are drawn from a seeded generator, uniform over the command's measured run time
 (start-up included), or triggered by what the command writes: the project's WAL growing inside
-the merge's commit, the export's temporary file growing, a checkpoint swap's folder appearing.
+the merge's commit, the export's temporary file growing, a folder export's staging folder holding
+a share of the new bytes (then a random instant more, to land in the swap), a checkpoint swap's
+folder appearing.
 Where a moment lands still depends on the machine's speed, so a failure's seed reproduces the
 same draw, not always the same instant:
     tools/kill_campaign.py --only merge --trial 17 --seed 38
 
     nice -n 10 tools/kill_campaign.py --kills 25 --json build/kill-campaign.json   # the full run
     tools/kill_campaign.py --quick        # CI (ctest test_kill_campaign): merge, record, export
+                                          # (as many export kills as kinds, kinds in turn)
 
 Exit status 0 when every check passed and each command reached its kill count; 1 otherwise.
 """
@@ -71,7 +79,10 @@ class Campaign:
         # Projects of schema 3, and of schema 1 (whose rows are checksummed inside the first
         # write's transaction, so that a kill there must leave it at version 1 as it was).
         self.versions = ("v3",) if quick else ("v3", "v1")
-        self.formats = ("pubtator",) if quick else ("pubtator", "bioc", "decisions")
+        # Export kinds: one file (a format name), or a folder: several splits ("-splits", the
+        # folder holds SPLIT.pubtator.txt or SPLIT/ for brat) or brat's one split (PMID.txt/.ann).
+        self.export_kinds = (("pubtator", "pubtator-splits", "brat") if quick else
+                             ("pubtator", "bioc", "decisions", "pubtator-splits", "bioc-splits", "brat", "brat-splits"))
 
     # ----- running and killing -------------------------------------------------------------------
 
@@ -348,29 +359,43 @@ class Campaign:
     def setup_export(self):
         self.export_project = self.work / "merged-v3.linkscope"  # setup_merge's whole merge
         self.export_ref = {}
-        for fmt in self.formats:
-            out = self.work / ("reference.%s" % fmt)
-            args = self.export_args(fmt, out)
+        for kind in self.export_kinds:
+            out = self.work / ("reference.%s" % kind)
+            args = self.export_args(kind, out)
             duration = self.measure(args, repeats=1)
-            self.export_ref[fmt] = (out.read_bytes(), duration)
-            self.log("export %s: %d bytes, %.2f s" % (fmt, len(self.export_ref[fmt][0]), duration))
+            if self.is_folder(kind):
+                tree = self.tree_of(out)
+                size = sum(len(data) for data in tree.values() if data is not None)
+                self.export_ref[kind] = (tree, duration)
+                self.log("export %s: %d files, %d bytes, %.2f s" % (kind, len(tree), size, duration))
+            else:
+                self.export_ref[kind] = (out.read_bytes(), duration)
+                self.log("export %s: %d bytes, %.2f s" % (kind, len(self.export_ref[kind][0]), duration))
 
-    def export_args(self, fmt, out):
+    @staticmethod
+    def is_folder(kind):
+        return kind.endswith("-splits") or kind == "brat"
+
+    def export_args(self, kind, out):
+        fmt = kind.split("-")[0]
         args = ["export", "--project", str(self.export_project), "--format", fmt, "--out", str(out)]
-        if fmt != "decisions":
+        if fmt != "decisions" and not kind.endswith("-splits"):
             args += ["--split", "train"]
         if fmt == "bioc":
             args += ["--date", EXPORT_DATE]
         return args
 
-    def trial_export(self, rng):
-        fmt = rng.choice(self.formats)
-        reference, duration = self.export_ref[fmt]
+    def trial_export(self, rng, number):
+        # The kinds in turn, so that each gets its share of the kills.
+        kind = self.export_kinds[number % len(self.export_kinds)]
+        if self.is_folder(kind):
+            return self.trial_export_folder(rng, kind)
+        reference, duration = self.export_ref[kind]
         folder = self.work / "export-out"
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir()
-        out = folder / ("train.%s" % fmt)
+        out = folder / ("train.%s" % kind)
         old = None
         if rng.random() < 0.5:
             old = b"an older export, to be replaced whole or kept\n"
@@ -383,12 +408,12 @@ class Campaign:
         else:
             moment = rng.uniform(0, duration * 1.05)
             trigger, how = self.after(moment), "time %.3f s" % moment
-        killed, code, err = self.kill_at([self.cli] + self.export_args(fmt, out), trigger)
+        killed, code, err = self.kill_at([self.cli] + self.export_args(kind, out), trigger)
         if not killed and code != 0:
-            raise Failure("export %s (%s) exited %d: %s" % (fmt, how, code, err.strip()[-400:]))
+            raise Failure("export %s (%s) exited %d: %s" % (kind, how, code, err.strip()[-400:]))
         if not out.exists():
             if old is not None:
-                raise Failure("export %s killed (%s): the old file at --out is gone, no new one" % (fmt, how))
+                raise Failure("export %s killed (%s): the old file at --out is gone, no new one" % (kind, how))
             outcome = "absent, as before"
         else:
             data = out.read_bytes()
@@ -398,14 +423,153 @@ class Campaign:
                 outcome = "the old file"
             else:
                 raise Failure("export %s killed (%s): --out holds %d bytes, neither the old file nor the %d of a "
-                              "whole export" % (fmt, how, len(data), len(reference)))
-        self.run(self.export_args(fmt, out))
+                              "whole export" % (kind, how, len(data), len(reference)))
+        self.run(self.export_args(kind, out))
         if out.read_bytes() != reference:
-            raise Failure("export %s after a kill (%s) differs from an uninterrupted export" % (fmt, how))
+            raise Failure("export %s after a kill (%s) differs from an uninterrupted export" % (kind, how))
         left = sorted(p.name for p in folder.iterdir() if p.name != out.name)
         if left:
-            raise Failure("export %s: the rerun after a kill (%s) left %s beside --out" % (fmt, how, left))
-        return killed, "%s, %s" % (fmt, how), outcome
+            raise Failure("export %s: the rerun after a kill (%s) left %s beside --out" % (kind, how, left))
+        return killed, "%s, %s" % (kind, how), outcome
+
+    @staticmethod
+    def tree_of(root):
+        """Every file (its bytes) and folder (None) under root, by relative path; links followed
+        only at root."""
+        tree = {}
+        for folder, dirs, files in os.walk(root):
+            for name in dirs:
+                tree[os.path.relpath(os.path.join(folder, name), root)] = None
+            for name in files:
+                path = os.path.join(folder, name)
+                tree[os.path.relpath(path, root)] = Path(path).read_bytes()
+        return tree
+
+    @staticmethod
+    def old_folder(kind):
+        """An older export in the folder: files this export replaces, and files it does not write
+        (which it must keep: an older split, brat's annotation.conf)."""
+        conf = b"[entities]\nSpecificDisease\nDiseaseClass\n"
+        if kind == "brat":
+            return {"annotation.conf": conf, "91000000.txt": b"an older text\n", "91000000.ann": b"",
+                    "12345678.ann": b"T1\tDisease 0 3\told\n"}
+        if kind == "brat-splits":
+            return {"annotation.conf": conf, "train": None, "train/91000000.txt": b"an older text\n",
+                    "dev": None, "dev/12345678.ann": b"T1\tDisease 0 3\told\n"}
+        ext = "pubtator.txt" if kind.startswith("pubtator") else "bioc.xml"
+        return {"annotation.conf": conf, "train." + ext: b"an older export of train\n",
+                "dev." + ext: b"an older split, not written by this export\n"}
+
+    @staticmethod
+    def write_tree(root, tree):
+        root.mkdir(parents=True)
+        for name, data in sorted(tree.items()):
+            if data is None:
+                (root / name).mkdir(parents=True, exist_ok=True)
+            else:
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_bytes(data)
+
+    def trial_export_folder(self, rng, kind):
+        """A folder export killed: the folder must be entirely the old one (or absent when there was
+        none) or entirely the new one, byte for byte; the rerun completes it and leaves nothing
+        beside it (no staging folder) nor in it (no temporary)."""
+        reference, duration = self.export_ref[kind]
+        parent = self.work / "export-folder"
+        if parent.exists():
+            shutil.rmtree(parent)
+        parent.mkdir()
+        out = parent / "out"
+        old, linked = None, False
+        draw = rng.random()
+        if draw < 0.6:
+            old = self.old_folder(kind)
+            if draw < 0.2:
+                # --out is a link to the folder: the link stays, the folder it names is replaced.
+                linked = True
+                self.write_tree(parent / "real-out", old)
+                out.symlink_to("real-out")
+            else:
+                self.write_tree(out, old)
+        new = dict(old or {})
+        new.update(reference)
+        staged_name = "real-out" if linked else "out"
+        total = sum(len(data) for data in reference.values() if data is not None)
+        draw = rng.random()
+        if draw < 0.6:
+            # Inside the write or the commit: once the staging folder holds a random share of the new
+            # bytes (its files not hard-linked to the old folder), a random instant later; or, one
+            # time in three, all of them: the commit's sync, the swap, the old tree's removal.
+            if draw < 0.2:
+                share, delay = total, rng.uniform(0, 0.03)
+            else:
+                share, delay = rng.randint(1, total), rng.choice((0.0, rng.uniform(0, 0.02)))
+            trigger = self.staged_grown(parent, staged_name, share, delay, duration * 3)
+            how = "staged %d of %d bytes + %.3f s" % (share, total, delay)
+        else:
+            moment = rng.uniform(0, duration * 1.05)
+            trigger, how = self.after(moment), "time %.3f s" % moment
+        if linked:
+            how += ", --out a link"
+        killed, code, err = self.kill_at([self.cli] + self.export_args(kind, out), trigger)
+        if not killed and code != 0:
+            raise Failure("export %s (%s) exited %d: %s" % (kind, how, code, err.strip()[-400:]))
+        if linked and not out.is_symlink():
+            raise Failure("export %s killed (%s): --out is no longer a link" % (kind, how))
+        if not out.exists():
+            if old is not None:
+                raise Failure("export %s killed (%s): the old folder at --out is gone" % (kind, how))
+            outcome = "absent, as before"
+        else:
+            state = self.tree_of(out)
+            if state == new:
+                outcome = "the whole new folder"
+            elif old is not None and state == old:
+                outcome = "the old folder"
+            else:
+                changed = sorted(name for name in set(state) | set(new) if state.get(name, 0) != new.get(name, 0))
+                raise Failure("export %s killed (%s): the folder is neither the old one nor the new one (%d of "
+                              "%d paths differ from the new one, e.g. %s)" % (kind, how, len(changed), len(new),
+                                                                            changed[:3]))
+        self.run(self.export_args(kind, out))
+        if self.tree_of(out) != new:
+            raise Failure("export %s after a kill (%s) differs from an uninterrupted export" % (kind, how))
+        left = sorted(p.name for p in parent.iterdir() if p.name not in ("out", "real-out"))
+        if left:
+            raise Failure("export %s: the rerun after a kill (%s) left %s beside --out" % (kind, how, left))
+        return killed, "%s, %s" % (kind, how), outcome
+
+    @staticmethod
+    def staged_grown(parent, name, size, delay, moment_limit):
+        """Fires `delay` seconds after the staging folders of `name` in `parent` hold `size` new bytes
+        (files with one link: written by the export, not linked to the old folder)."""
+        prefix = "." + name + ".linkscope-staging-"
+        seen = []
+
+        def staged_bytes():
+            total = 0
+            for entry in os.scandir(parent):
+                if not entry.name.startswith(prefix):
+                    continue
+                for folder, _, files in os.walk(entry.path):
+                    for file in files:
+                        try:
+                            info = os.lstat(os.path.join(folder, file))
+                        except FileNotFoundError:
+                            continue
+                        if info.st_nlink == 1:
+                            total += info.st_size
+            return total
+
+        def trigger(elapsed):
+            if not seen:
+                try:
+                    if staged_bytes() >= size:
+                        seen.append(elapsed)
+                except FileNotFoundError:
+                    pass
+            return (bool(seen) and elapsed >= seen[0] + delay) or elapsed >= moment_limit
+        return trigger
 
     @staticmethod
     def temporary_grown(folder, name, size, moment_limit):
@@ -575,7 +739,9 @@ def main():
             entry = {"kills": 0, "trials": 0, "outcomes": {}, "failures": []}
             summary["commands"][command] = entry
             trial = 0
-            while entry["kills"] < args.kills and trial < args.kills * 4:
+            # The quick run still kills as many exports as there are kinds (tried in turn).
+            wanted = max(args.kills, len(campaign.export_kinds)) if args.quick and command == "export" else args.kills
+            while entry["kills"] < wanted and trial < wanted * 4:
                 number = trial
                 trial += 1
                 if args.trial is not None and number != args.trial:
@@ -589,7 +755,8 @@ def main():
                         entry["kills"] += landed
                         outcome = "resumed to the end"
                     else:
-                        killed, how, outcome = getattr(campaign, "trial_" + command)(rng)
+                        trial_of = getattr(campaign, "trial_" + command)
+                        killed, how, outcome = trial_of(rng, number) if command == "export" else trial_of(rng)
                         entry["kills"] += int(killed)
                         outcome = outcome if killed else "ended before the kill"
                     entry["outcomes"][outcome] = entry["outcomes"].get(outcome, 0) + 1
@@ -602,9 +769,9 @@ def main():
                     log("%-6s trial %3d (seed %s): FAILED: %s" % (command, number, seed, failure))
                 if args.trial is not None:
                     break
-            if args.trial is None and entry["kills"] < args.kills:
+            if args.trial is None and entry["kills"] < wanted:
                 ok = False
-                entry["failures"].append({"what": "only %d of %d kills landed" % (entry["kills"], args.kills)})
+                entry["failures"].append({"what": "only %d of %d kills landed" % (entry["kills"], wanted)})
     except Failure as failure:
         ok = False
         summary["setup_failure"] = str(failure)
