@@ -7,6 +7,7 @@
 #include <QProcessEnvironment>
 #include <QStringList>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -108,6 +109,14 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(test::readFile(dir.path("merged.txt")), test::readFile(dir.path("one.txt")));
         QVERIFY(test::readFile(dir.path("merged.txt")).find("by spirometri") != std::string::npos);
+
+        // Touched only (same bytes, another time): the shards stand, and merge.
+        fs::last_write_time(corpus, fs::last_write_time(corpus) + std::chrono::hours(1));
+        const QStringList touched = runShards(corpus, shards, 2);
+        QVERIFY2(touched.size() == 2 && touched[0].contains("already linked") && touched[1].contains("already linked"),
+                 qPrintable(touched.join("\n")));
+        r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("touched.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
 
         // Rewritten again after the shards: merge-shards refuses, naming the input.
         rewrite("by spirometri", "by spirometry");
