@@ -62,7 +62,7 @@ private:
     RankerHost rankers_{decisions_};
     MergeJob merge_{decisions_};
     TeamLiveUpdates live_{decisions_};
-    ReviewClaims claims_{decisions_};
+    ReviewClaims claims_{decisions_, live_};
 };
 
 }  // namespace linkscope::ui

@@ -9,6 +9,7 @@
 #include "decision_log.h"
 #include "project/project_store.h"
 #include "review_queue_order.h"
+#include "team_live_updates.h"
 
 namespace linkscope::ui {
 
@@ -22,7 +23,8 @@ QString localTime(const std::string& expires) {
 
 }  // namespace
 
-ReviewClaims::ReviewClaims(DecisionLog& decisions, QObject* parent) : QObject(parent), log_(decisions) {
+ReviewClaims::ReviewClaims(DecisionLog& decisions, const TeamLiveUpdates& live, QObject* parent)
+    : QObject(parent), log_(decisions), live_(live) {
     connect(&renewal_, &QTimer::timeout, this, &ReviewClaims::renew);
     // A decision on the mention held turns its claim into a lasting one on the server: nothing
     // to renew or release any more. Another's decision arriving on it frees this login's claim.
@@ -61,7 +63,9 @@ void ReviewClaims::stop() {
     active_ = false;
 }
 
-bool ReviewClaims::usable() const { return active_ && log_.isOpen() && !log_.isReadOnly(); }
+bool ReviewClaims::usable() const { return active_ && log_.isOpen() && live_.state() != TeamLiveUpdates::State::Lost; }
+
+bool ReviewClaims::reviewer() const { return live_.role() == project::TeamRole::Reviewer; }
 
 template <class Call>
 bool ReviewClaims::guarded(const QString& what, Call&& call) {
@@ -134,6 +138,11 @@ std::optional<project::MentionKey> ReviewClaims::claimNext(const std::vector<Que
         return std::nullopt;
     }
     release();
+    if (reviewer()) {
+        const auto free = std::find_if(queue.begin(), queue.end(),
+                                       [this](const QueuedMention& entry) { return !takenByOthers(entry.key); });
+        return free == queue.end() ? std::nullopt : std::optional(free->key);
+    }
     std::vector<project::MentionKey> byGain;
     byGain.reserve(queue.size());
     for (const QueuedMention& entry : queue)

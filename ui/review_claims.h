@@ -13,8 +13,9 @@
 //    renewal. In blind mode a curator reads only their own decisions (the server's row-level
 //    security); decisions of other logins that the log holds from before the switch are read
 //    back from the server, so that no view keeps showing them.
-// Nothing happens for a project file. While the log is read-only (the connection lost, its
-// store used by the reconnection) nothing is claimed, renewed or read: claimNext() says so.
+// Nothing happens for a project file. While the connection is lost (the log's store used by
+// the reconnection) nothing is claimed, renewed or read: claimNext() says so. A reviewer, who
+// reads and writes nothing, claims nothing: claimNext() gives the first mention no one holds.
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -32,13 +33,14 @@
 namespace linkscope::ui {
 
 class DecisionLog;
+class TeamLiveUpdates;
 struct QueuedMention;
 
 class ReviewClaims : public QObject {
     Q_OBJECT
 public:
-    /// Follows `decisions`, which must outlive this object.
-    explicit ReviewClaims(DecisionLog& decisions, QObject* parent = nullptr);
+    /// Follows `decisions` and the connection's state in `live`, which must outlive this object.
+    ReviewClaims(DecisionLog& decisions, const TeamLiveUpdates& live, QObject* parent = nullptr);
 
     /// Reads the mode and the claims of the project the log has open (nothing for a file).
     void start();
@@ -88,10 +90,12 @@ private:
     void release();
     void forget(const project::MentionKey& key);
     bool usable() const;
+    bool reviewer() const;
     template <class Call>
     bool guarded(const QString& what, Call&& call);
 
     DecisionLog& log_;
+    const TeamLiveUpdates& live_;
     bool active_ = false;
     project::TeamModeSettings mode_;
     std::chrono::seconds timeToLive_{120};

@@ -4,6 +4,7 @@
 // (saying who until when), renews its claim and releases it on moving on; a decision makes it
 // lasting. In blind mode a window shows its own decisions only, the overlap documents are
 // marked, and decisions of others read before the switch to blind do not stay on show.
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,6 +18,8 @@
 
 #include "corpus/corpus.h"
 #include "curation_session.h"
+#include "document_view.h"
+#include "main_window.h"
 #include "postgres_server.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
@@ -84,6 +87,7 @@ private Q_SLOTS:
         QVERIFY(settings_.isValid());
         QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
         qputenv("XDG_CONFIG_HOME", settings_.path().toUtf8());
+        qputenv("XDG_DATA_HOME", settings_.path().toUtf8());
         if (!server_.start()) {
             if (!server_.skipReason().isEmpty()) QSKIP(qPrintable(server_.skipReason()));
             QFAIL(qPrintable(server_.why()));
@@ -95,10 +99,12 @@ private Q_SLOTS:
         const ProjectManifest manifest = readProjectManifest(demo / "demo-project.json");
         project_ = std::make_shared<const LoadedProject>(loadProject(manifest));
         auto store = project::ProjectStore::create(owner_, manifest);
-        QVERIFY2(server_.sql("postgres", QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE bob LOGIN")),
+        QVERIFY2(server_.sql("postgres",
+                             QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE bob LOGIN; CREATE ROLE rita LOGIN")),
                  qPrintable(server_.why()));
         store.grant("ann", project::TeamRole::Curator);
         store.grant("bob", project::TeamRole::Curator);
+        store.grant("rita", project::TeamRole::Reviewer);
     }
 
     // Shared mode: Ann claims the head of the queue; Bob's queue skips it and his next claim is
@@ -156,6 +162,68 @@ private Q_SLOTS:
         // Bob's claim is his until he moves on; closing the window releases it.
         bob.close();
         QVERIFY(!claimOf("bob", *second).has_value());
+    }
+
+    // In the window: F8 claims the mention it shows, the mention's tooltip names the curator who
+    // holds another one, and selecting another mention releases the claim.
+    void f8ClaimsInTheWindow() {
+        MainWindow window;
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::projectLoaded);
+        window.openProject(QString::fromStdString(as("ann")));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 15000);
+        CurationSession* ann = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(ann->live()->state() == TeamLiveUpdates::State::Live, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(ann->rankers()->proposalsAvailable(), 15000);
+        QVERIFY(ann->claims()->active());
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.documentView()->setFocus();
+
+        QTest::keyClick(window.documentView(), Qt::Key_F8);
+        const auto held = ann->claims()->held();
+        QVERIFY2(held.has_value(), qPrintable(ann->claims()->lastError()));
+        QCOMPARE(window.currentMentionKey(), held);
+        QVERIFY(claimOf("ann", *held).has_value());
+
+        // Bob claims another mention of the same document: Ann's tooltip on it names him.
+        const DocumentView* view = window.documentView();
+        int other = -1;
+        std::optional<project::MentionKey> otherKey;
+        const Mention* heldMention = mentionOf(*held);
+        for (const SplitCorpus& split : project_->splits)
+            for (const Document& document : split.corpus.documents())
+                if (split.split == held->split && document.pmid() == held->document)
+                    for (std::size_t i = 0; i < document.mentions.size(); ++i) {
+                        const project::MentionKey key{split.split, document.pmid(), document.mentions[i].start,
+                                                      document.mentions[i].end};
+                        if (&document.mentions[i] != heldMention && other < 0 && !ann->decisions()->hasDecision(key)) {
+                            other = static_cast<int>(i);
+                            otherKey = key;
+                        }
+                    }
+        QVERIFY(other >= 0);
+        CurationSession bob;
+        openAs(bob, "bob");
+        QCOMPARE(bob.claims()->claimNext({{*otherKey, 1.0}}), otherKey);
+        ann->claims()->renew();
+        QTRY_VERIFY_WITH_TIMEOUT(view->spans().at(other).tooltip.contains(QStringLiteral("claimed by bob until")),
+                                 2000);
+
+        // Ann moves to another mention: her claim is released on the server.
+        window.documentView()->selectMention(other);
+        QVERIFY(!ann->claims()->held().has_value());
+        QVERIFY(!claimOf("ann", *held).has_value());
+        bob.close();
+
+        // A reviewer claims nothing: the next mention is the first one no curator holds.
+        CurationSession rita;
+        openAs(rita, "rita");
+        const auto queue = reviewQueueOf(rita);
+        QCOMPARE(rita.claims()->claimNext(queue), std::optional(queue.front().key));
+        QCOMPARE(rita.claims()->lastError(), QString());
+        QVERIFY(!rita.claims()->held().has_value());
+        QVERIFY(!claimOf("rita", queue.front().key).has_value());
     }
 
     // Blind mode: Bob's window shows his own decisions only, also those read before the switch
