@@ -374,6 +374,22 @@ SECTIONS = [
         "here": True,
         "findings": [],
     },
+    {
+        "name": "team_curation",
+        "title": "A team curating on one PostgreSQL server",
+        "question": "How many decisions a second does one PostgreSQL server on this machine take from "
+                    "a team, and how soon does another client read each one? 8 and 32 simulated "
+                    "curators (`linkscope-cli simulate-curation --curator`, one process and one login "
+                    "each) decide NCBI Disease dev at one decision a second each through claims, "
+                    "ranked by the sparse ranker over MEDIC, against a server the benchmark starts "
+                    "(Unix socket, fsync on). Sustained decisions per second while every curator "
+                    "decides; commit latency in the curators; from a decision to another client "
+                    "reading it through LISTEN (the benchmark's own client, and the worst p99 of the "
+                    "curators reading each other). The target: that p99 at most 1 s.",
+        "args": ["--data", "{data}"],
+        "here": True,
+        "findings": [],
+    },
 ]
 BY_NAME = {section["name"]: section for section in SECTIONS}
 HERE = [section["name"] for section in SECTIONS if section["here"]]
