@@ -20,6 +20,9 @@
 //   splits of an earlier export that this one does not write). Changes made to the output by
 //   another process between construction and commit() are not: the swap puts back the tree as
 //   it was when staging began, with the writer's files.
+// - The output is a new folder after commit(): a process whose current folder was the output (a
+//   shell that ran the export from inside it) is left in the old one, removed, until it changes
+//   folder again.
 // - An output that is a symbolic link to a folder stays a link; the folder it names is replaced.
 // - A file inside the output that is a symbolic link is staged as the same link; a writer that
 //   replaces it writes the file the link names (AtomicFileWriter's rule), outside this swap.
