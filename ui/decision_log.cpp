@@ -330,6 +330,17 @@ bool DecisionLog::storeUndo(std::int64_t expectedId) {
         Q_EMIT decisionInEffectReplaced(*undone, currentDecision(undone->mention));  // the one before, if any
         lastChangeRefused_ = false;
         return true;
+    } catch (const project::StoreDisconnected& lost) {
+        const auto found = std::find_if(inEffect_.begin(), inEffect_.end(),
+                                        [expectedId](const auto& entry) { return entry.second.id == expectedId; });
+        const QString what = found == inEffect_.end() ? tr("the last decision") : describeDecision(found->second);
+        Q_EMIT errorOccurred(tr("The connection to the server was lost while undoing “%1”: the server may or may not "
+                                "have undone it. The view shows it as not undone until Linkscope has reconnected; "
+                                "catching up will show which.")
+                                 .arg(what));
+        Q_EMIT stateChangeOutcomeUnknown(expectedId, true);
+        refusal(lost);
+        return false;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("Undo refused: %1").arg(refusal(error)));
         return false;
@@ -353,6 +364,14 @@ bool DecisionLog::storeRedo(std::int64_t expectedId) {
         Q_EMIT decisionInEffectReplaced(replaced, *redone);
         lastChangeRefused_ = false;
         return true;
+    } catch (const project::StoreDisconnected& lost) {
+        Q_EMIT errorOccurred(
+            tr("The connection to the server was lost while redoing the last undone decision: the "
+               "server may or may not have redone it. The view shows it as undone until Linkscope "
+               "has reconnected; catching up will show which."));
+        Q_EMIT stateChangeOutcomeUnknown(expectedId, false);
+        refusal(lost);
+        return false;
     } catch (const std::exception& error) {
         Q_EMIT errorOccurred(tr("Redo refused: %1").arg(refusal(error)));
         return false;

@@ -169,6 +169,9 @@ public:
     /// decisionInEffectReplaced for every mention whose decision in effect changed, the undo
     /// stack rebuilt, then decisionsReloaded. Nothing when no project is open.
     void readBackStore();
+    /// Rebuilds the undo stack from a history read elsewhere (every decision, in id order; a
+    /// worker's catch-up after a write left in doubt); the decisions in effect are not touched.
+    void restoreUndoStack(const std::vector<project::Decision>& history) { rebuildUndoStackFrom(history); }
 
 Q_SIGNALS:
     void decisionChanged(const linkscope::project::MentionKey& key);
@@ -186,6 +189,9 @@ Q_SIGNALS:
     /// the server may or may not have stored it. The view is left as it was; catching up
     /// (team_live_updates.h) shows which. Before connectionLost.
     void recordOutcomeUnknown(const linkscope::project::Decision& decision);
+    /// The same for the undo (`undo` true) or the redo of the decision `id`: the server may or
+    /// may not have changed its state. The undo stack is left as it was.
+    void stateChangeOutcomeUnknown(std::int64_t id, bool undo);
     void readOnlyChanged(bool readOnly);
 
 private:

@@ -1,13 +1,12 @@
 #include "team_live_updates.h"
 
 #include <QSocketNotifier>
-#include <QUndoStack>
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
-#include "decision_command.h"
+#include "decision_command.h"  // describeDecision
 #include "decision_log.h"
 #include "project/project_store.h"
 #include "project/team_work.h"
@@ -66,6 +65,7 @@ TeamLiveUpdates::TeamLiveUpdates(DecisionLog& decisions, QObject* parent) : QObj
     retry_.setSingleShot(true);
     connect(&retry_, &QTimer::timeout, this, &TeamLiveUpdates::reconnect);
     connect(&log_, &DecisionLog::recordOutcomeUnknown, this, &TeamLiveUpdates::holdInDoubt);
+    connect(&log_, &DecisionLog::stateChangeOutcomeUnknown, this, &TeamLiveUpdates::holdChangeInDoubt);
     connect(&log_, &DecisionLog::connectionLost, this, &TeamLiveUpdates::lose);
     connect(&readJob_, &BackgroundJob::failed, this, &TeamLiveUpdates::lose);
     connect(&connectJob_, &BackgroundJob::failed, this, [this](const QString& message) {
@@ -116,6 +116,7 @@ void TeamLiveUpdates::stop() {
     reader_.reset();
     readAgain_ = false;
     inDoubt_.clear();
+    changesInDoubt_.clear();
     role_.reset();
     mode_ = project::TeamMode::Shared;
     if (state_ != State::Off) setState(State::Off);
@@ -234,14 +235,17 @@ void TeamLiveUpdates::reconnect() {
     std::shared_ptr<ProjectStore> reader = reader_;
     ProjectStore* logStore = log_.store();
     const std::int64_t since = revision_;
+    // Anything in doubt: the undo stack is rebuilt from the history the catch-up reads.
+    const bool readHistory = !inDoubt_.empty() || !changesInDoubt_.empty();
     struct Reconnected {
         std::shared_ptr<ProjectStore> listener, reader;
         Arrival arrival;
         TeamStanding standing;
+        std::vector<project::Decision> history;
     };
     connectJob_.start(
-        [address, listener, reader, logStore, since](const JobContext&) {
-            Reconnected again{listener, reader, {}, {}};
+        [address, listener, reader, logStore, since, readHistory](const JobContext&) {
+            Reconnected again{listener, reader, {}, {}, {}};
             if (again.listener) {
                 again.listener->reconnect(since);  // LISTENs again
             } else {
@@ -256,9 +260,10 @@ void TeamLiveUpdates::reconnect() {
             // The catch-up: what changed while the window was away.
             again.arrival.inEffect = inEffectAfter(*again.reader, since, again.arrival.revision);
             again.standing = {again.reader->teamRole(), again.reader->teamMode().mode};
+            if (readHistory && logStore != nullptr) again.history = logStore->decisions();
             return again;
         },
-        [this](Reconnected again) {
+        [this, readHistory](Reconnected again) {
             listener_ = std::move(again.listener);
             reader_ = std::move(again.reader);
             role_ = again.standing.role;
@@ -268,7 +273,7 @@ void TeamLiveUpdates::reconnect() {
             pause_ = firstPause_;
             setState(State::Live);
             take(again.arrival);
-            settleInDoubt();
+            settleInDoubt(readHistory ? &again.history : nullptr);
             log_.setReadOnly(connectedReadOnlyReason());
         });
 }
@@ -289,8 +294,17 @@ void TeamLiveUpdates::holdInDoubt(const project::Decision& decision) {
     Q_EMIT stateChanged(state_);
 }
 
-void TeamLiveUpdates::settleInDoubt() {
+void TeamLiveUpdates::holdChangeInDoubt(std::int64_t id, bool undo) {
+    QString what = tr("the last undone decision");
+    for (const auto& [key, decision] : log_.decisionsInEffect())
+        if (decision.id == id) what = describeDecision(decision);
+    changesInDoubt_.push_back({id, undo, what});
+    Q_EMIT stateChanged(state_);
+}
+
+void TeamLiveUpdates::settleInDoubt(const std::vector<project::Decision>* history) {
     const std::vector<InDoubt> inDoubt = std::exchange(inDoubt_, {});
+    const std::vector<ChangeInDoubt> changes = std::exchange(changesInDoubt_, {});
     const std::string login = log_.login().toStdString();
     for (const InDoubt& entry : inDoubt) {
         const project::Decision& sent = entry.decision;
@@ -300,10 +314,6 @@ void TeamLiveUpdates::settleInDoubt() {
         const bool stored = now && now->id != entry.shownBefore && now->login == login && now->kind == sent.kind &&
                             now->newLink == sent.newLink && now->curator == sent.curator;
         if (stored) {
-            // The log's own decision: undo takes it back, as one made without the fault.
-            auto* command = DecisionCommand::restored(log_, *now);
-            log_.undoStack()->push(command);
-            command->setReplaying(false);
             Q_EMIT decisionOutcomeKnown(tr("Caught up with the server: it did store “%1” before the connection was "
                                            "lost. It is shown now, and Undo takes it back.")
                                             .arg(describeDecision(sent)),
@@ -316,7 +326,26 @@ void TeamLiveUpdates::settleInDoubt() {
                                         false);
         }
     }
-    if (!inDoubt.empty()) Q_EMIT stateChanged(state_);
+    if (history != nullptr) {
+        for (const ChangeInDoubt& change : changes) {
+            const auto found = std::find_if(history->begin(), history->end(),
+                                            [&change](const project::Decision& d) { return d.id == change.id; });
+            const bool done = found != history->end() && found->state == project::DecisionState::Done;
+            const bool happened = change.undo ? !done : done;
+            const QString message =
+                change.undo ? (happened ? tr("Caught up with the server: it did undo “%1” before the connection was "
+                                             "lost. The view shows it undone now.")
+                                        : tr("Caught up with the server: it did not undo “%1”; it is still in effect. "
+                                             "Undo it again if you still mean it."))
+                            : (happened ? tr("Caught up with the server: it did redo the decision before the "
+                                             "connection was lost. The view shows it now.")
+                                        : tr("Caught up with the server: it did not redo the decision; redo it again "
+                                             "if you still mean it."));
+            Q_EMIT decisionOutcomeKnown(change.undo ? message.arg(change.what) : message, happened);
+        }
+        log_.restoreUndoStack(*history);
+    }
+    if (!inDoubt.empty() || !changes.empty()) Q_EMIT stateChanged(state_);
 }
 
 }  // namespace linkscope::ui

@@ -25,7 +25,9 @@
 // - A decision whose COMMIT the connection's loss left in doubt (DecisionLog::
 //   recordOutcomeUnknown) is kept aside, the view unchanged, until the catch-up after
 //   reconnecting reads the server again; decisionOutcomeKnown then says whether it was stored.
-//   One stored after all is shown, and put on the undo stack as the log's own.
+//   An undo or a redo left in doubt (DecisionLog::stateChangeOutcomeUnknown) is settled the same
+//   way. The catch-up then also reads the log store's history on its worker, and the undo stack
+//   is rebuilt from it: a decision stored after all is the log's own, which undo takes back.
 //
 // A project file has none of this: start() does nothing for it.
 #include <QObject>
@@ -88,8 +90,9 @@ public:
     std::optional<project::TeamRole> role() const { return role_; }
     /// The project's mode; read when the state became Live.
     project::TeamMode mode() const { return mode_; }
-    /// Decisions whose COMMIT a lost connection left in doubt, waiting for the catch-up.
-    int decisionsInDoubt() const { return static_cast<int>(inDoubt_.size()); }
+    /// Decisions (or undos and redos) whose COMMIT a lost connection left in doubt, waiting for
+    /// the catch-up.
+    int decisionsInDoubt() const { return static_cast<int>(inDoubt_.size() + changesInDoubt_.size()); }
     /// Why a reviewer's window is read-only.
     static QString reviewerReason();
 
@@ -116,7 +119,9 @@ private:
     void lose(const QString& reason);
     void reconnect();
     void holdInDoubt(const project::Decision& decision);
-    void settleInDoubt();
+    void holdChangeInDoubt(std::int64_t id, bool undo);
+    /// `history`: the log store's history read by the catch-up, when a change was in doubt.
+    void settleInDoubt(const std::vector<project::Decision>* history);
     /// The log's read-only reason while connected: the reviewer's, or none.
     QString connectedReadOnlyReason() const;
 
@@ -124,6 +129,12 @@ private:
     struct InDoubt {
         project::Decision decision;
         std::int64_t shownBefore = 0;
+    };
+    /// An undo (or a redo) of the decision `id` left in doubt; `what` describes it.
+    struct ChangeInDoubt {
+        std::int64_t id = 0;
+        bool undo = true;
+        QString what;
     };
 
     DecisionLog& log_;
@@ -138,6 +149,7 @@ private:
     std::optional<project::TeamRole> role_;
     project::TeamMode mode_ = project::TeamMode::Shared;
     std::vector<InDoubt> inDoubt_;
+    std::vector<ChangeInDoubt> changesInDoubt_;
     bool readAgain_ = false;
     std::int64_t revision_ = 0;
     std::chrono::milliseconds firstPause_{250};

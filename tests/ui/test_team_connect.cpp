@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -125,6 +126,35 @@ class TestTeamConnect : public QObject {
         process.start(program, arguments);
         process.waitForFinished(10000);
         return QString::fromUtf8(process.readAll()).trimmed();
+    }
+
+    // Runs `action` (a write of ann's window) while the server holds every COMMIT after writing it
+    // (a synchronous standby that never answers) and another connection terminates the backend
+    // that waits there: the write is stored, and its client never hears so. Returns the action's
+    // result; `terminated` counts the backends cut short.
+    bool withCommitsCutShort(const std::function<bool()>& action, int& terminated) {
+        if (psql(QStringLiteral("ALTER SYSTEM SET synchronous_standby_names = 'linkscope_nobody'")) !=
+                QStringLiteral("ALTER SYSTEM") ||
+            psql(QStringLiteral("SELECT pg_reload_conf()")) != QStringLiteral("t"))
+            return false;
+        QTest::qWait(200);
+        std::atomic<bool> done{false};
+        std::atomic<int> cut{0};
+        std::thread terminator([&] {
+            while (!done.load()) {
+                cut += psql(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                           "WHERE wait_event = 'SyncRep' AND usename = 'ann'"))
+                           .toInt();
+                std::this_thread::sleep_for(50ms);
+            }
+        });
+        const bool result = action();  // waits in the COMMIT until it is cut short
+        done = true;
+        terminator.join();
+        psql(QStringLiteral("ALTER SYSTEM RESET synchronous_standby_names"));
+        psql(QStringLiteral("SELECT pg_reload_conf()"));
+        terminated = cut.load();
+        return result;
     }
 
 private Q_SLOTS:
@@ -341,37 +371,18 @@ private Q_SLOTS:
         openAs(ann, "ann");
         const MentionRef& ref = mentions_.at(0);
         QVERIFY(!ann.decisions()->hasDecision(ref.key));
-        QCOMPARE(psql(QStringLiteral("ALTER SYSTEM SET synchronous_standby_names = 'linkscope_nobody'")),
-                 QStringLiteral("ALTER SYSTEM"));
-        QCOMPARE(psql(QStringLiteral("SELECT pg_reload_conf()")), QStringLiteral("t"));
-        QTest::qWait(200);
-        std::atomic<bool> decided{false};
-        std::atomic<int> terminated{0};
-        std::thread terminator([&] {
-            while (!decided.load()) {
-                const QString count =
-                    psql(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                        "WHERE wait_event = 'SyncRep' AND usename = 'ann'"));
-                terminated += count.toInt();
-                std::this_thread::sleep_for(50ms);
-            }
-        });
         QSignalSpy errors(ann.decisions(), &DecisionLog::errorOccurred);
         QSignalSpy outcome(ann.live(), &TeamLiveUpdates::decisionOutcomeKnown);
-        const bool stored = decideAccept(ann, ref);  // waits in the COMMIT until it is cut short
-        decided = true;
-        terminator.join();
-        psql(QStringLiteral("ALTER SYSTEM RESET synchronous_standby_names"));
-        psql(QStringLiteral("SELECT pg_reload_conf()"));
+        int terminated = 0;
+        const bool stored = withCommitsCutShort([&] { return decideAccept(ann, ref); }, terminated);
         QVERIFY(!stored);
-        QVERIFY(terminated.load() >= 1);
+        QVERIFY(terminated >= 1);
         QCOMPARE(errors.size(), 1);
         const QString message = errors.first().first().toString();
         QVERIFY2(message.contains(QStringLiteral("the server may or may not have stored it")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("catching up will show")), qPrintable(message));
         // Until the catch-up: nothing of it shown, read-only, one decision in doubt.
         QVERIFY(!ann.decisions()->hasDecision(ref.key));
-        QCOMPARE(ann.decisions()->undoStack()->count(), 0);
         QCOMPARE(ann.live()->decisionsInDoubt(), 1);
         TeamStatusLabel status(ann.live(), ann.decisions());
         QVERIFY2(status.describe().contains(QStringLiteral("may or may not be saved")), qPrintable(status.describe()));
@@ -389,6 +400,38 @@ private Q_SLOTS:
         QVERIFY(!project::ProjectStore::open(as("ann")).currentDecision(ref.key).has_value());
     }
 
+    // The same for an undo: the server did undo the decision; the window says it cannot know,
+    // leaves the decision shown and the undo stack as they were until the catch-up, then shows it
+    // undone with the stack rebuilt from the server's history (the decision on the redo side).
+    void anUndoCutShortIsSettledByTheCatchUp() {
+        CurationSession ann;
+        openAs(ann, "ann");
+        const MentionRef& ref = mentions_.at(3);
+        QVERIFY(decideAccept(ann, ref));
+        const int index = ann.decisions()->undoStack()->index();
+        QSignalSpy errors(ann.decisions(), &DecisionLog::errorOccurred);
+        QSignalSpy outcome(ann.live(), &TeamLiveUpdates::decisionOutcomeKnown);
+        int terminated = 0;
+        QVERIFY(!withCommitsCutShort([&ann] { return ann.decisions()->undo(); }, terminated));
+        QVERIFY(terminated >= 1);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().first().toString().contains(QStringLiteral("may or may not have undone it")),
+                 qPrintable(errors.first().first().toString()));
+        QVERIFY(ann.decisions()->hasDecision(ref.key));
+        QCOMPARE(ann.decisions()->undoStack()->index(), index);
+        QCOMPARE(ann.live()->decisionsInDoubt(), 1);
+
+        QVERIFY(outcome.wait(10000));
+        QCOMPARE(outcome.first().at(1).toBool(), true);
+        QVERIFY2(outcome.first().first().toString().contains(QStringLiteral("it did undo")),
+                 qPrintable(outcome.first().first().toString()));
+        QVERIFY(!ann.decisions()->hasDecision(ref.key));
+        QVERIFY(ann.decisions()->undoStack()->canRedo());
+        QTRY_VERIFY(!ann.decisions()->isReadOnly());
+        QVERIFY(ann.decisions()->redo());  // the rebuilt stack matches the server's
+        QVERIFY(project::ProjectStore::open(as("ann")).currentDecision(ref.key).has_value());
+    }
+
     // The connection lost during the COMMIT before it was written (a deferred check that ends
     // the session): the server did not store the decision, and the catch-up says so.
     void aCommitLostBeforeItWasWrittenIsSaidToBeLost() {
@@ -402,6 +445,7 @@ private Q_SLOTS:
                                  "CREATE CONSTRAINT TRIGGER linkscope_test_cut AFTER INSERT ON decisions "
                                  "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION linkscope_test_cut()")),
                  qPrintable(server_.why()));
+        const int commands = ann.decisions()->undoStack()->count();
         QSignalSpy errors(ann.decisions(), &DecisionLog::errorOccurred);
         QSignalSpy outcome(ann.live(), &TeamLiveUpdates::decisionOutcomeKnown);
         const bool stored = decideAccept(ann, ref);
@@ -418,7 +462,7 @@ private Q_SLOTS:
         QVERIFY2(outcome.first().first().toString().contains(QStringLiteral("it did not store")),
                  qPrintable(outcome.first().first().toString()));
         QVERIFY(!ann.decisions()->hasDecision(ref.key));
-        QCOMPARE(ann.decisions()->undoStack()->count(), 0);
+        QCOMPARE(ann.decisions()->undoStack()->count(), commands);
         QTRY_VERIFY(!ann.decisions()->isReadOnly());
         QVERIFY(decideAccept(ann, ref));  // decided again, on the new connection
     }
