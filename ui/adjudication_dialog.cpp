@@ -334,12 +334,12 @@ QString AdjudicationDialog::liveText() const {
 
 QString AdjudicationDialog::roleRefusal() const {
     if (!decisions_->onServer()) return {};
-    std::optional<project::TeamRole> role;
-    try {
-        role = decisions_->store()->teamRole();
-    } catch (const std::exception& error) {
-        return tr("Your role in the project could not be read: %1").arg(QString::fromUtf8(error.what()));
-    }
+    // While the connection is lost the log's store is the reconnection's, and the log refuses.
+    if (live_->state() == TeamLiveUpdates::State::Lost) return decisions_->readOnlyReason();
+    if (live_->state() != TeamLiveUpdates::State::Live)
+        return tr("Refused: the window is still connecting to the server. Nothing was changed.");
+    // The role as the server said it at the last connection (team_live_updates.h).
+    const std::optional<project::TeamRole> role = live_->role();
     // The project's owner (no team role) and an adjudicator adjudicate; the server refuses a
     // reviewer's write itself, and a curator's adjudication is not theirs to record.
     if (role == project::TeamRole::Curator)
