@@ -151,9 +151,11 @@ std::optional<project::MentionKey> ReviewClaims::claimNext(const std::vector<Que
     guarded(tr("No mention could be claimed"), [&](project::ProjectStore& store) {
         claimed = store.claimNext(std::span<const project::MentionKey>(byGain), 1, timeToLive_);
     });
+    const auto holdersBefore = holders();
     readClaims();
     if (!claimed.empty()) held_ = claimed.front();
-    Q_EMIT claimsChanged();
+    // The views read the claims again when others' changed (the curator's own is on show).
+    if (holders() != holdersBefore) Q_EMIT claimsChanged();
     return held_;
 }
 
@@ -167,10 +169,18 @@ void ReviewClaims::renew() {
         guarded(tr("Cannot renew the claim"), [this](project::ProjectStore& store) { store.renewClaims(timeToLive_); });
     const project::TeamModeSettings before = mode_;
     readMode();
-    const auto othersBefore = othersByDocument_;
+    const auto holdersBefore = holders();
     readClaims();
-    if (othersBefore != othersByDocument_ || before.mode != mode_.mode || before.overlapShare != mode_.overlapShare)
+    if (holders() != holdersBefore || before.mode != mode_.mode || before.overlapShare != mode_.overlapShare)
         Q_EMIT claimsChanged();
+}
+
+std::map<project::MentionKey, std::vector<std::string>> ReviewClaims::holders() const {
+    std::map<project::MentionKey, std::vector<std::string>> logins;
+    for (const auto& [key, claims] : others_)
+        for (const project::Claim& claim : claims)
+            logins[key].push_back(claim.login + (claim.expires == "infinity" ? "=" : ""));
+    return logins;
 }
 
 bool ReviewClaims::takenByOthers(const project::MentionKey& key) const {

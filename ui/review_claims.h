@@ -81,7 +81,8 @@ public:
     void renew();
 
 Q_SIGNALS:
-    /// The claims read changed (or the mode): the queue and the views read them again.
+    /// Others' claims changed (who holds what, not their renewals), or the mode: the queue and
+    /// the views read them again.
     void claimsChanged();
 
 private:
@@ -91,6 +92,9 @@ private:
     void forget(const project::MentionKey& key);
     bool usable() const;
     bool reviewer() const;
+    /// Who holds each mention others claimed ("=" after a lasting claim's login), without the
+    /// expiry times: what the views show changes with it, not with every renewal.
+    std::map<project::MentionKey, std::vector<std::string>> holders() const;
     template <class Call>
     bool guarded(const QString& what, Call&& call);
 
