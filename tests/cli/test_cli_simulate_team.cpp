@@ -142,10 +142,11 @@ private Q_SLOTS:
         QVERIFY2(!owner.empty(), qPrintable(server_.why()));
         const std::string database = test::PostgresServer::databaseOf(owner);
 
+        // Slow enough that the two overlap however late one of them starts.
         CuratorProcess ann(curatorArguments(server_.uriOf(database, "ann"), "Ann")
-                           << QStringLiteral("--rate") << QStringLiteral("10"));
+                           << QStringLiteral("--rate") << QStringLiteral("5"));
         CuratorProcess bob(curatorArguments(server_.uriOf(database, "bob"), "Bob")
-                           << QStringLiteral("--rate") << QStringLiteral("10"));
+                           << QStringLiteral("--rate") << QStringLiteral("5"));
         // Carol decides, with a link no ranker proposes, a few mentions that Ann or Bob hold
         // while they think: each time, the one who holds it must count a conflict.
         auto carol = project::ProjectStore::open(server_.uriOf(database, "carol"));
@@ -206,6 +207,41 @@ private Q_SLOTS:
         QVERIFY(annReport["seen_from_others"].get<std::size_t>() + bobReport["seen_from_others"].get<std::size_t>() >
                 0);
         QVERIFY(annReport["commit_ms"]["p99"].get<double>() >= annReport["commit_ms"]["p50"].get<double>());
+    }
+
+    // Blind mode: each curator reads only its own decisions; a mention of a doubly assigned
+    // document is decided by both, any other by one. Each stops once nothing is left to claim.
+    void blindCuratorsDecideTheOverlapTwice() {
+        if (!skip_.isEmpty()) QSKIP(qPrintable(skip_));
+        const std::string owner = teamProject(server_, "SELECT 1");
+        QVERIFY2(!owner.empty(), qPrintable(server_.why()));
+        const std::string database = test::PostgresServer::databaseOf(owner);
+        // A seed that gives one of the two documents to both curators.
+        project::TeamModeSettings blind{project::TeamMode::Blind, 0.5, 0};
+        while (project::overlapDocument(blind, "90000007") == project::overlapDocument(blind, "90000008"))
+            ++blind.overlapSeed;
+        project::ProjectStore::open(owner).setTeamMode(blind);
+
+        CuratorProcess ann(curatorArguments(server_.uriOf(database, "ann"), "Ann")
+                           << QStringLiteral("--rate") << QStringLiteral("20"));
+        CuratorProcess bob(curatorArguments(server_.uriOf(database, "bob"), "Bob")
+                           << QStringLiteral("--rate") << QStringLiteral("20"));
+        QString why;
+        const nlohmann::json annReport = ann.report(why);
+        QVERIFY2(!annReport.is_null(), qPrintable(why));
+        const nlohmann::json bobReport = bob.report(why);
+        QVERIFY2(!bobReport.is_null(), qPrintable(why));
+        QCOMPARE(annReport["mode"].get<std::string>(), std::string("blind"));
+        QCOMPARE(annReport["seen_from_others"].get<int>() + bobReport["seen_from_others"].get<int>(), 0);
+
+        const auto decisions = project::ProjectStore::open(owner).decisions();
+        const auto count = perMention(decisions);
+        QCOMPARE(count.size(), kMentions);
+        for (const auto& [mention, n] : count)
+            QVERIFY2(n == (project::overlapDocument(blind, mention.document) ? 2 : 1), mention.document.c_str());
+        const auto byLogin = storedBy(decisions, true);
+        QCOMPARE(byLogin.at("ann"), reported(annReport));
+        QCOMPARE(byLogin.at("bob"), reported(bobReport));
     }
 
     // The server killed twice while a curator writes.
