@@ -95,8 +95,9 @@ void addSimulateCurationCommand(CLI::App& app) {
     cmd->add_option("--target", args->review.target, "--order: the accuracy whose number of decisions is reported")
         ->capture_default_str();
     cmd->add_option("--curator", args->review.curator,
-                    "--order: one simulated curator that stores its decisions in --project (a file or a "
-                    "postgresql:// team project) under this name, taking its work through claims on a server");
+                    "One simulated curator that stores its decisions in --project (a file or a postgresql:// "
+                    "team project) under this name, taking its work through claims on a server (--order: "
+                    "queue by default)");
     cmd->add_option("--rate", args->review.rate,
                     "--curator: decisions per second, the curator's pause before each (0: as fast as it can)")
         ->capture_default_str();
@@ -117,6 +118,8 @@ void addSimulateCurationCommand(CLI::App& app) {
         if (!args->walk.run.empty() || !args->walk.encoder.model.empty())
             handOverToDenseEngine("linkscope-cli simulate-curation with --run or --model");
 #endif
+        // A simulated curator that stores its decisions walks the review queue unless told otherwise.
+        if (args->review.orders.empty() && !args->review.curator.empty()) args->review.orders = {"queue"};
         if (!args->review.orders.empty()) {
             args->review.run = args->walk.run;
             args->review.encoder = args->walk.encoder;
