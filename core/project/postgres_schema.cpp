@@ -217,7 +217,37 @@ $roles$;
 ALTER TABLE claims ENABLE ROW LEVEL SECURITY;
 )sql";
 
-constexpr std::array<const char*, 4> kMigrations{kMigration1, kMigration2, kMigration3, kMigration4};
+// Migration 5: only an adjudicator records an adjudication. An adjudication is a decision whose
+// curator name ends in " (adjudicator)" (curation/adjudication.h); a login that is neither a
+// member of DB_adjudicator nor the tables' owner (a superuser is both) may not write such a
+// name, as a new decision or by changing a decision's curator. The refusal is
+// insufficient_privilege, the SQLSTATE of the server's other refusals by role, so a client
+// reports it as one. The trigger's name sorts before decision_written, so a refused row takes no
+// revision.
+constexpr const char* kMigration5 = R"sql(
+CREATE FUNCTION linkscope_adjudication_written() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+    IF right(NEW.curator, length(' (adjudicator)')) <> ' (adjudicator)' THEN
+        RETURN NEW;
+    END IF;
+    IF TG_OP = 'UPDATE' AND NEW.curator = OLD.curator THEN
+        RETURN NEW;
+    END IF;
+    IF pg_has_role(current_user, current_database() || '_adjudicator', 'MEMBER')
+       OR pg_has_role(current_user, (SELECT tableowner FROM pg_tables WHERE schemaname = 'public'
+                                     AND tablename = 'decisions'), 'MEMBER') THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+        MESSAGE = format('only an adjudicator records an adjudication, and the login %s is not one '
+                         '(the curator %L marks an adjudication)', current_user, NEW.curator);
+END
+$f$;
+CREATE TRIGGER adjudication_written BEFORE INSERT OR UPDATE OF curator ON decisions
+    FOR EACH ROW EXECUTE FUNCTION linkscope_adjudication_written();
+)sql";
+
+constexpr std::array<const char*, 5> kMigrations{kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
 
 bool hasTable(PgConnection& connection, const char* table) {
     return connection.exec("SELECT to_regclass($1) IS NOT NULL", {PgParam::text(table)}).text(0, 0) == "t";

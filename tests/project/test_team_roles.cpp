@@ -132,6 +132,55 @@ private Q_SLOTS:
         QCOMPARE(stateOf(adjudication.id), QStringLiteral("done judy"));
     }
 
+    // An adjudication (a curator name marked " (adjudicator)") is the adjudicator's to record: a
+    // curator's is refused by the server, as a new row or as a changed name, and through the
+    // store in plain words; the adjudicator's and the owner's are kept.
+    void onlyAnAdjudicatorRecordsAnAdjudication() {
+        const QString inserted =
+            sqlAs(QStringLiteral("ann"),
+                  QStringLiteral("INSERT INTO decisions (id, split, document, start, \"end\", mention_text, kind, "
+                                 "previous_link, new_link, curator, timestamp, state, checksum) VALUES (1001, "
+                                 "'train', '1', 60, 65, 't', 'correct', '', 'MESH:D1', 'ann (adjudicator)', 'now', "
+                                 "'done', 0)"));
+        QVERIFY2(inserted.startsWith(QStringLiteral("refused")) &&
+                     inserted.contains(QStringLiteral("only an adjudicator records an adjudication")),
+                 qPrintable(inserted));
+        auto ann = ProjectStore::open(as("ann"));
+        const Decision own = ann.record(decisionOn(70, "MESH:D8", "ann"));
+        const QString renamed =
+            sqlAs(QStringLiteral("ann"),
+                  QStringLiteral("UPDATE decisions SET curator = 'ann (adjudicator)' WHERE id = %1").arg(own.id));
+        QVERIFY2(renamed.startsWith(QStringLiteral("refused")) &&
+                     renamed.contains(QStringLiteral("only an adjudicator records an adjudication")),
+                 qPrintable(renamed));
+        const QString recorded =
+            QString::fromStdString(test::errorOf([&] { ann.record(decisionOn(80, "MESH:D9", "ann (adjudicator)")); }));
+        QVERIFY2(recorded.contains(QStringLiteral("the server refused it, as this login's role in the project "
+                                                  "does not allow it")) &&
+                     recorded.contains(QStringLiteral("only an adjudicator records an adjudication")),
+                 qPrintable(recorded));
+        QVERIFY2(server_.sql(database_, QStringLiteral("SELECT count(*) FROM decisions WHERE login = 'ann' "
+                                                       "AND curator LIKE '%(adjudicator)'")),
+                 qPrintable(server_.why()));
+        QCOMPARE(server_.output().trimmed(), QStringLiteral("0"));
+        // The refusal leaves the store usable, and the curator's own decisions as they were.
+        QCOMPARE(stateOf(ann.record(decisionOn(90, "MESH:D10", "ann")).id), QStringLiteral("done ann"));
+        QVERIFY2(server_.sql(database_, QStringLiteral("SELECT curator FROM decisions WHERE id = %1").arg(own.id)),
+                 qPrintable(server_.why()));
+        QCOMPARE(server_.output().trimmed(), QStringLiteral("ann"));
+
+        auto judy = ProjectStore::open(as("judy"));
+        const Decision adjudication = judy.record(decisionOn(80, "MESH:D9", "judy (adjudicator)"));
+        QCOMPARE(stateOf(adjudication.id), QStringLiteral("done judy"));
+        QCOMPARE(judy.undo()->id, adjudication.id);
+        QCOMPARE(judy.redo()->id, adjudication.id);
+        auto owner = ProjectStore::open(uri_);
+        const Decision owners = owner.record(decisionOn(100, "MESH:D11", "olga (adjudicator)"));
+        QVERIFY2(server_.sql(database_, QStringLiteral("SELECT curator FROM decisions WHERE id = %1").arg(owners.id)),
+                 qPrintable(server_.why()));
+        QCOMPARE(server_.output().trimmed(), QStringLiteral("olga (adjudicator)"));
+    }
+
     void aReviewerReadsAndWritesNothing() {
         auto rita = ProjectStore::open(as("rita"));
         QVERIFY(rita.decisionCount() > 0);
