@@ -92,7 +92,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createStatusBar() {
     status_ = new StatusLine(log_, statusBar());
-    statusBar()->addPermanentWidget(new TeamStatusLabel(session_->live(), session_->decisions(), statusBar()));
+    auto* teamStatus = new TeamStatusLabel(session_->live(), session_->decisions(), statusBar());
+    teamStatus->followMode(session_->claims());
+    statusBar()->addPermanentWidget(teamStatus);
     connect(session_->live(), &TeamLiveUpdates::decisionOutcomeKnown, this,
             [this](const QString& message, bool stored) {
                 if (stored)

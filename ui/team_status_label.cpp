@@ -1,6 +1,7 @@
 #include "team_status_label.h"
 
 #include "decision_log.h"
+#include "review_claims.h"
 #include "team_live_updates.h"
 
 namespace linkscope::ui {
@@ -19,8 +20,8 @@ QString roleText(const TeamLiveUpdates& live) {
     return {};
 }
 
-QString modeText(const TeamLiveUpdates& live) {
-    return live.mode() == project::TeamMode::Blind ? TeamStatusLabel::tr("blind") : TeamStatusLabel::tr("shared");
+QString modeText(project::TeamMode mode) {
+    return mode == project::TeamMode::Blind ? TeamStatusLabel::tr("blind") : TeamStatusLabel::tr("shared");
 }
 
 }  // namespace
@@ -34,6 +35,16 @@ TeamStatusLabel::TeamStatusLabel(const TeamLiveUpdates* live, const DecisionLog*
     refresh();
 }
 
+void TeamStatusLabel::followMode(const ReviewClaims* claims) {
+    claims_ = claims;
+    connect(claims_, &ReviewClaims::claimsChanged, this, &TeamStatusLabel::refresh);
+    refresh();
+}
+
+project::TeamMode TeamStatusLabel::mode() const {
+    return claims_ && claims_->active() ? claims_->mode().mode : live_->mode();
+}
+
 QString TeamStatusLabel::describe() const {
     const QString login = decisions_->login().toHtmlEscaped();
     switch (live_->state()) {
@@ -45,7 +56,7 @@ QString TeamStatusLabel::describe() const {
             const QString encryption = live_->encrypted() ? tr("<span style='color:#080'>encrypted</span>")
                                                           : tr("<span style='color:#b60'>not encrypted</span>");
             return tr("Team project: %1 · %2 · %3 · %4 · live")
-                .arg(login, roleText(*live_), modeText(*live_), encryption);
+                .arg(login, roleText(*live_), modeText(mode()), encryption);
         }
         case TeamLiveUpdates::State::Lost:
             if (live_->decisionsInDoubt() > 0)
@@ -72,7 +83,7 @@ void TeamStatusLabel::refresh() {
             tip += tr("<br>Role: the project's owner, whom the team's roles do not bind.");
         else if (*live_->role() == project::TeamRole::Reviewer)
             tip += tr("<br>Read-only: %1.").arg(TeamLiveUpdates::reviewerReason().toHtmlEscaped());
-        tip += live_->mode() == project::TeamMode::Blind
+        tip += mode() == project::TeamMode::Blind
                    ? tr("<br>Blind mode: a curator sees only their own decisions and the model's proposals, until "
                         "adjudication.")
                    : tr("<br>Shared mode: everyone sees every decision.");

@@ -37,6 +37,7 @@
 #include "project/project_manifest.h"
 #include "project/project_store.h"
 #include "project_loader.h"
+#include "review_claims.h"
 #include "team_live_updates.h"
 #include "team_project_open.h"
 #include "team_status_label.h"
@@ -338,6 +339,30 @@ private Q_SLOTS:
         openAs(session, "ann");
         TeamStatusLabel status(session.live(), session.decisions());
         QVERIFY2(status.describe().contains(QStringLiteral(" · shared · ")), qPrintable(status.describe()));
+    }
+
+    // An owner's switch of the mode while a window is open shows in its status bar as soon as
+    // the claims read the mode again, without a reconnect.
+    void theShownModeFollowsASwitch() {
+        const auto setMode = [this](project::TeamMode mode) {
+            project::TeamModeSettings settings;
+            settings.mode = mode;
+            project::ProjectStore::open(owner_).setTeamMode(settings);
+        };
+        setMode(project::TeamMode::Shared);
+        CurationSession session;
+        openAs(session, "ann");
+        QTRY_VERIFY_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live, 10000);
+        TeamStatusLabel status(session.live(), session.decisions());
+        status.followMode(session.claims());
+        QVERIFY2(status.text().contains(QStringLiteral(" · shared · ")), qPrintable(status.text()));
+        setMode(project::TeamMode::Blind);
+        session.claims()->renew();
+        QVERIFY2(status.text().contains(QStringLiteral(" · blind · ")), qPrintable(status.text()));
+        QVERIFY2(status.toolTip().contains(QStringLiteral("Blind mode")), qPrintable(status.toolTip()));
+        setMode(project::TeamMode::Shared);
+        session.claims()->renew();
+        QVERIFY2(status.text().contains(QStringLiteral(" · shared · ")), qPrintable(status.text()));
     }
 
     // A reviewer reads everything and writes nothing: the window is read-only and says why, and
