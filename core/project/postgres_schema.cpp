@@ -247,7 +247,46 @@ CREATE TRIGGER adjudication_written BEFORE INSERT OR UPDATE OF curator ON decisi
     FOR EACH ROW EXECUTE FUNCTION linkscope_adjudication_written();
 )sql";
 
-constexpr std::array<const char*, 5> kMigrations{kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
+// Migration 6: a decision, once recorded, is history. Undo and redo change its state (and the
+// checksum, which covers the state; the revision is the server's), nothing else: a login that is
+// not the tables' owner (a superuser is one) may not change any other column of a decision, nor
+// move its state other than undo (done to undone), redo (undone to done) or a cut redo stack
+// (undone to discarded). Row-level security alone lets a curator rewrite their own rows; this
+// trigger refuses it with insufficient_privilege, as migration 5 does, so a client reports it as a
+// refusal by role. Its name sorts after adjudication_written (whose refusal of a renamed
+// adjudication stays the one reported) and before decision_written, so a refused row takes no
+// revision and the revision that trigger sets is not seen here as a change.
+constexpr const char* kMigration6 = R"sql(
+CREATE FUNCTION linkscope_decision_kept() RETURNS trigger LANGUAGE plpgsql AS $f$
+DECLARE
+    changed text;
+BEGIN
+    IF pg_has_role(current_user, (SELECT tableowner FROM pg_tables WHERE schemaname = 'public'
+                                  AND tablename = 'decisions'), 'MEMBER') THEN
+        RETURN NEW;
+    END IF;
+    SELECT string_agg(n.key, ', ' ORDER BY n.key) INTO changed FROM jsonb_each(to_jsonb(NEW)) n
+     WHERE n.key NOT IN ('state', 'checksum') AND n.value IS DISTINCT FROM to_jsonb(OLD) -> n.key;
+    IF changed IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+            MESSAGE = format('a recorded decision is kept as it was: the login %s may undo or redo decision %s, '
+                             'not change its %s', current_user, OLD.id, changed);
+    END IF;
+    IF NEW.state <> OLD.state AND (OLD.state, NEW.state) NOT IN
+           (('done', 'undone'), ('undone', 'done'), ('undone', 'discarded')) THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+            MESSAGE = format('a recorded decision is kept as it was: the login %s may undo or redo decision %s, '
+                             'not move it from %s to %s', current_user, OLD.id, OLD.state, NEW.state);
+    END IF;
+    RETURN NEW;
+END
+$f$;
+CREATE TRIGGER decision_kept BEFORE UPDATE ON decisions
+    FOR EACH ROW EXECUTE FUNCTION linkscope_decision_kept();
+)sql";
+
+constexpr std::array<const char*, 6> kMigrations{kMigration1, kMigration2, kMigration3,
+                                                 kMigration4, kMigration5, kMigration6};
 
 bool hasTable(PgConnection& connection, const char* table) {
     return connection.exec("SELECT to_regclass($1) IS NOT NULL", {PgParam::text(table)}).text(0, 0) == "t";

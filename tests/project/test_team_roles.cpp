@@ -181,6 +181,61 @@ private Q_SLOTS:
         QCOMPARE(server_.output().trimmed(), QStringLiteral("olga (adjudicator)"));
     }
 
+    // Row-level security lets a curator write their own rows; the server still keeps what a recorded
+    // decision says: a curator's plain SQL that rewrites its link, its offsets or its login, or
+    // moves its state other than undo or redo does, is refused, and the row stays as it was. Undo
+    // and redo through the store go on, the curator's and the adjudicator's; the owner is not bound.
+    void aRecordedDecisionIsKeptAsItWas() {
+        auto ann = ProjectStore::open(as("ann"));
+        const Decision own = ann.record(decisionOn(110, "MESH:D12", "ann"));
+        const auto refusedAs = [&](const QString& login, const QString& set, std::int64_t id) {
+            const QString answer =
+                sqlAs(login, QStringLiteral("UPDATE decisions SET %1 WHERE id = %2").arg(set).arg(id));
+            QVERIFY2(answer.startsWith(QStringLiteral("refused")) &&
+                         answer.contains(QStringLiteral("a recorded decision is kept as it was")),
+                     qPrintable(set + QStringLiteral(": ") + answer));
+        };
+        refusedAs(QStringLiteral("ann"), QStringLiteral("new_link = 'MESH:D99'"), own.id);
+        refusedAs(QStringLiteral("ann"), QStringLiteral("start = 111, \"end\" = 116"), own.id);
+        refusedAs(QStringLiteral("ann"), QStringLiteral("timestamp = '2000-01-01T00:00:00.000Z', state = 'undone'"),
+                  own.id);
+        refusedAs(QStringLiteral("ann"), QStringLiteral("state = 'discarded'"), own.id);
+        QVERIFY2(server_.sql(database_, QStringLiteral("SELECT new_link || ' ' || start || ' ' || \"end\" || ' ' || "
+                                                       "state || ' ' || login FROM decisions WHERE id = %1")
+                                            .arg(own.id)),
+                 qPrintable(server_.why()));
+        QCOMPARE(server_.output().trimmed(), QStringLiteral("MESH:D12 110 115 done ann"));
+        // Undo and redo through the store change the state and go on.
+        QCOMPARE(ann.undo()->id, own.id);
+        QCOMPARE(stateOf(own.id), QStringLiteral("undone ann"));
+        QCOMPARE(ann.redo()->id, own.id);
+        QCOMPARE(stateOf(own.id), QStringLiteral("done ann"));
+        QCOMPARE(ann.decisions().back().id, own.id);  // every checksum still matches
+
+        // The adjudicator changes the state of anyone's decision, and nothing else of it.
+        auto judy = ProjectStore::open(as("judy"));
+        refusedAs(QStringLiteral("judy"), QStringLiteral("new_link = 'MESH:D99'"), own.id);
+        refusedAs(QStringLiteral("judy"), QStringLiteral("login = 'judy'"), own.id);
+        const Decision adjudication = judy.record(decisionOn(110, "MESH:D13", "judy (adjudicator)"));
+        QCOMPARE(judy.undo()->id, adjudication.id);
+        QCOMPARE(stateOf(adjudication.id), QStringLiteral("undone judy"));
+        QCOMPARE(judy.redo()->id, adjudication.id);
+        QCOMPARE(stateOf(adjudication.id), QStringLiteral("done judy"));
+
+        // A cut redo stack (undone to discarded) is still the curator's own to write.
+        QCOMPARE(ann.undo()->id, own.id);
+        ann.record(decisionOn(120, "MESH:D14", "ann"));
+        QCOMPARE(stateOf(own.id), QStringLiteral("discarded ann"));
+        refusedAs(QStringLiteral("ann"), QStringLiteral("state = 'done'"), own.id);
+
+        // The owner (here a superuser) is not bound: that is how a damaged row is mended.
+        QVERIFY2(server_.sql(database_, QStringLiteral("UPDATE decisions SET new_link = 'MESH:D99' WHERE id = %1; "
+                                                       "UPDATE decisions SET new_link = 'MESH:D12' WHERE id = %1")
+                                            .arg(own.id)),
+                 qPrintable(server_.why()));
+        QCOMPARE(server_.output().trimmed(), QStringLiteral("UPDATE 1\nUPDATE 1"));
+    }
+
     void aReviewerReadsAndWritesNothing() {
         auto rita = ProjectStore::open(as("rita"));
         QVERIFY(rita.decisionCount() > 0);
