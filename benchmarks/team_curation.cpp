@@ -45,6 +45,7 @@
 #include "json_report.h"
 #include "postgres_server.h"
 #include "project/project_store.h"
+#include "team_setup.h"
 
 namespace fs = std::filesystem;
 using namespace linkscope;
@@ -116,33 +117,6 @@ double quantile(std::vector<double> values, double q) {
 
 double secondsBetween(SystemTime a, SystemTime b) { return std::chrono::duration<double>(b - a).count(); }
 
-std::string manifestOf(const fs::path& data, const fs::path& folder) {
-    const nlohmann::json manifest = {
-        {"format", "linkscope-project-manifest"},
-        {"version", 1},
-        {"name", "NCBI Disease + MEDIC (team_curation)"},
-        {"knowledgeBase", {{"path", (data / "medic" / "medic_06Jul2012.txt").string()}, {"format", "medic"}}},
-        {"corpora",
-         {{{"split", "train"},
-           {"path", (data / "ncbi-disease" / "NCBItrainset_corpus.txt").string()},
-           {"format", "pubtator"}},
-          {{"split", "dev"},
-           {"path", (data / "ncbi-disease" / "NCBIdevelopset_corpus.txt").string()},
-           {"format", "pubtator"}}}}};
-    const fs::path file = folder / "team-curation.json";
-    std::ofstream(file) << manifest.dump(2);
-    return file.string();
-}
-
-bool runCli(const Options& options, const QStringList& arguments, QString& output) {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(QString::fromStdString(options.cli.string()), arguments);
-    const bool finished = process.waitForFinished(120000);
-    output = QString::fromUtf8(process.readAll());
-    return finished && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
-}
-
 // One decision as the observing client read it.
 struct Seen {
     std::string login;
@@ -155,45 +129,18 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
     const std::string owner = server.newDatabase();
     if (owner.empty()) throw std::runtime_error(server.why().toStdString());
     const std::string database = test::PostgresServer::databaseOf(owner);
-    QString output;
-    if (!runCli(options,
-                {"project", "create", "--manifest", QString::fromStdString(manifest), "--store",
-                 QString::fromStdString(owner)},
-                output))
-        throw std::runtime_error("project create failed: " + output.toStdString());
+    bench::createTeamProject(options.cli, manifest, owner);
     auto observer = project::ProjectStore::open(owner);
     for (int c = 0; c < curators; ++c) observer.grant("curator" + std::to_string(c), project::TeamRole::Curator);
     observer.listenForChanges();
     std::int64_t revision = observer.changesSince(0).revision;
 
     const int limit = std::max(1, static_cast<int>(std::lround(options.rate * options.seconds)));
-    const fs::path data = options.data / "ncbi-disease";
     std::vector<std::unique_ptr<QProcess>> processes;
     for (int c = 0; c < curators; ++c) {
         const std::string login = "curator" + std::to_string(c);
-        auto process = std::make_unique<QProcess>();
-        process->setStandardErrorFile(QProcess::nullDevice());
-        process->start(QString::fromStdString(options.cli.string()),
-                       {"simulate-curation",
-                        "--order",
-                        "queue",
-                        "--project",
-                        QString::fromStdString(server.uriOf(database, login)),
-                        "--curator",
-                        QString::fromStdString(login),
-                        "--rate",
-                        QString::number(options.rate),
-                        "--limit",
-                        QString::number(limit),
-                        "--train",
-                        QString::fromStdString((data / "NCBItrainset_corpus.txt").string()),
-                        "--dev",
-                        QString::fromStdString((data / "NCBIdevelopset_corpus.txt").string()),
-                        "--kb",
-                        QString::fromStdString((options.data / "medic" / "medic_06Jul2012.txt").string()),
-                        "--split",
-                        "dev",
-                        "--json"});
+        auto process =
+            bench::startCurator(options.cli, options.data, server.uriOf(database, login), login, options.rate, limit);
         processes.push_back(std::move(process));
     }
 
@@ -282,15 +229,12 @@ int main(int argc, char** argv) {
     // The report's copy of standard output (and any other descriptor) stays out of the server and
     // its watchdog, which outlive this process by a moment: a reader of the report waits for the
     // pipe's end, and the watchdog for this process to be reaped.
-    for (int fd = 3; fd < 1024; ++fd)
-        if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    bench::closeDescriptorsOnExec();
     QCoreApplication app(argc, argv);
     try {
         const Options options = parse(argc, argv);
-        for (const char* file : {"medic/medic_06Jul2012.txt", "ncbi-disease/NCBItrainset_corpus.txt",
-                                 "ncbi-disease/NCBIdevelopset_corpus.txt"})
-            if (!fs::exists(options.data / file))
-                throw std::runtime_error("missing " + (options.data / file).string() + " (--data DIR)");
+        if (const std::string missing = bench::missingTeamData(options.data); !missing.empty())
+            throw std::runtime_error("missing " + missing + " (--data DIR)");
         test::PostgresServer server;
         if (!server.start(test::PostgresServer::Durability::Full))
             throw std::runtime_error(
@@ -299,7 +243,8 @@ int main(int argc, char** argv) {
         QString roles;
         for (int c = 0; c < most; ++c) roles += QStringLiteral("CREATE ROLE curator%1 LOGIN; ").arg(c);
         if (!server.sql("postgres", roles)) throw std::runtime_error(server.why().toStdString());
-        const std::string manifest = manifestOf(options.data, server.socketFolder().toStdString());
+        const std::string manifest =
+            bench::writeTeamManifest(options.data, server.socketFolder().toStdString(), "team_curation");
 
         auto& parameters = report.parameters();
         parameters["corpus"] = "NCBI Disease dev, sparse ranker over MEDIC";

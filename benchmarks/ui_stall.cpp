@@ -16,12 +16,20 @@
 // during each stall over 100 ms (thread_sampler.h: its system call, kernel wait and stack).
 //
 //   QT_QPA_PLATFORM=offscreen ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training]
-//                                      [--json]
+//                                      [--team-curators N [--team-seconds S]] [--json]
 // Data: NCBI Disease (train, dev, test) with MEDIC from ../shared/data (or $LINKSCOPE_DATA_DIR)
 // when present, else (or with --demo) the demo project; --manifest opens any project manifest
 // (the UMLS + MedMentions-size one of benchmarks/generate_umls_medmentions.py). With --json, the
 // table's rows, each stall over 100 ms and each long event delivery as one JSON object on standard
 // output (json_report.h). Not a test: it asserts nothing.
+//
+// With --team-curators N (off by default) it measures instead the window on a team project while
+// others write: it starts a PostgreSQL server of its own and a team project on NCBI Disease (train,
+// dev) with MEDIC (team_setup.h, as team_curation does), opens it in the window as a curator's
+// login (the worker connect, then the live updates), links --run when given, starts N simulated
+// curators (separate `linkscope-cli simulate-curation` processes) at one decision a second each,
+// and measures the stalls over --team-seconds (30 by default) from the first decision the window
+// received, counting the decisions it took in and the mentions ranked again.
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
@@ -61,7 +69,10 @@
 #include "json_report.h"
 #include "knowledge_base_dock.h"
 #include "main_window.h"
+#include "postgres_server.h"
 #include "project/loaded_project.h"
+#include "project/project_store.h"
+#include "team_setup.h"
 #include "thread_sampler.h"
 #include "training_panel.h"
 #include "training_worker.h"
@@ -471,6 +482,194 @@ CandidateTimes timeCandidates(const MainWindow& window) {
 
 }  // namespace
 
+namespace {
+
+struct TeamOptions {
+    int curators = 0;  ///< simulated curators; 0: no team mode
+    double seconds = 30.0;
+    double rate = 1.0;  ///< decisions a second per curator
+    std::string run;    ///< a trained run to link with, or empty (the sparse ranker)
+};
+
+// The window on a team project while N simulated curators write (see the header comment).
+int runTeamStalls(TimedApplication& app, bench::ThreadSampler& sampler, bench::JsonReport& report,
+                  const TeamOptions& options, const fs::path& folder) {
+    const fs::path data = dataDirectory();
+    const fs::path cli = LINKSCOPE_CLI_PATH;
+    if (const std::string missing = bench::missingTeamData(data); !missing.empty()) {
+        std::fprintf(stderr, "ui_stall: missing %s (LINKSCOPE_DATA_DIR)\n", missing.c_str());
+        return 1;
+    }
+    // The server's watchdog and the curators inherit no descriptor of this process (the report's
+    // standard output among them): team_setup.h.
+    bench::closeDescriptorsOnExec();
+    test::PostgresServer server;
+    if (!server.start(test::PostgresServer::Durability::Full)) {
+        std::fprintf(stderr, "ui_stall: no server: %s\n",
+                     qPrintable(server.skipReason().isEmpty() ? server.why() : server.skipReason()));
+        return 1;
+    }
+    const std::string gui = "gui_curator";
+    QString roles = QStringLiteral("CREATE ROLE %1 LOGIN; ").arg(QString::fromStdString(gui));
+    for (int c = 0; c < options.curators; ++c) roles += QStringLiteral("CREATE ROLE curator%1 LOGIN; ").arg(c);
+    if (!server.sql("postgres", roles)) {
+        std::fprintf(stderr, "ui_stall: %s\n", qPrintable(server.why()));
+        return 1;
+    }
+    const std::string owner = server.newDatabase();
+    if (owner.empty()) {
+        std::fprintf(stderr, "ui_stall: %s\n", qPrintable(server.why()));
+        return 1;
+    }
+    const std::string database = test::PostgresServer::databaseOf(owner);
+    try {
+        bench::createTeamProject(cli, bench::writeTeamManifest(data, folder, "ui_stall_team"), owner);
+        auto store = project::ProjectStore::open(owner);
+        store.grant(gui, project::TeamRole::Curator);
+        for (int c = 0; c < options.curators; ++c)
+            store.grant("curator" + std::to_string(c), project::TeamRole::Curator);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ui_stall: %s\n", e.what());
+        return 1;
+    }
+
+    bench::CpuPauseProbe probe;
+    std::printf("# UI event-loop stalls on a team project (timer every %d ms on the GUI thread)\n\n", kTickMs);
+    std::printf("Machine: %s, %d hardware threads, Qt %s, platform %s. Date: %s.\n",
+                qPrintable(QSysInfo::prettyProductName()), QThread::idealThreadCount(), qVersion(),
+                qPrintable(QGuiApplication::platformName()),
+                qPrintable(QDateTime::currentDateTime().toString(Qt::ISODate)));
+    std::printf(
+        "Data: NCBI Disease (train/dev) + MEDIC on a PostgreSQL server of the benchmark's (Unix socket, fsync on); "
+        "%d simulated curators at %.0f decision(s) a second each, the window a curator too.\n\n",
+        options.curators, options.rate);
+    std::printf("| phase | duration | longest stall | p99 gap | ticks | note |\n|---|---|---|---|---|---|\n");
+    std::fflush(stdout);
+    report.parameters() = {{"data", "NCBI Disease (train/dev) + MEDIC, team project on PostgreSQL"},
+                           {"team_curators", options.curators},
+                           {"team_seconds", options.seconds},
+                           {"rate_per_curator", options.rate},
+                           {"run", options.run},
+                           {"tick_ms", kTickMs},
+                           {"platform", QGuiApplication::platformName().toStdString()}};
+    auto& figures = report.figures();
+    figures["probe_realtime"] = probe.realtime();
+    figures["phases"] = nlohmann::ordered_json::array();
+    figures["stalls"] = nlohmann::ordered_json::array();
+    figures["long_events"] = nlohmann::ordered_json::array();
+
+    // Open the team project as a curator's login: connect on the worker, then live.
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    CurationSession* session = window.session();
+    bool loaded = false, failed = false;
+    QObject::connect(&window, &MainWindow::projectLoaded, [&] { loaded = true; });
+    QObject::connect(&window, &MainWindow::projectFailed, [&](const QString& message) {
+        failed = true;
+        std::fprintf(stderr, "project failed: %s\n", qPrintable(message));
+    });
+    StallMeter meter(app, sampler, probe);
+    settle();
+    meter.start();
+    window.openProject(QString::fromStdString(server.uriOf(database, gui)));
+    const auto live = [&] { return session->live()->state() == TeamLiveUpdates::State::Live; };
+    const bool opened =
+        waitFor([&] { return failed || (loaded && live() && session->rankers()->proposalsAvailable()); }, 1800);
+    printRow("open team project + live + proposals", meter.stop(),
+             failed ? "FAILED" : (opened ? "live as " + gui : std::string("timed out")), figures);
+    if (!opened || failed) return 1;
+
+    if (!options.run.empty()) {
+        bool linked = false, stopped = false;
+        QObject::connect(session->rankers(), &RankerHost::runLinked, [&] { linked = true; });
+        QObject::connect(session->rankers(), &RankerHost::runLinkingCancelled, [&] { stopped = true; });
+        settle();
+        meter.start();
+        session->rankers()->linkWithRun(QString::fromStdString(options.run), curation::LinkMode::Knn);
+        waitFor([&] { return linked || stopped; }, 3600);
+        printRow("link with a trained run (kNN)", meter.stop(),
+                 linked ? session->rankers()->rankerDescription().toStdString() : std::string("FAILED"), figures);
+        if (!linked) return 1;
+    }
+
+    // What the window took in from the others, and the mentions it ranked again meanwhile.
+    std::size_t batches = 0, changedMentions = 0, reranked = 0, topChanged = 0;
+    QObject::connect(session->live(), &TeamLiveUpdates::remoteDecisionsTaken, [&](int changed) {
+        ++batches;
+        changedMentions += static_cast<std::size_t>(changed);
+    });
+    QObject::connect(session->rankers(), &RankerHost::rankingsChanged,
+                     [&](const std::vector<project::MentionKey>& mentions, int top) {
+                         reranked += mentions.size();
+                         topChanged += static_cast<std::size_t>(top);
+                     });
+    int lostConnection = 0;
+    QObject::connect(session->live(), &TeamLiveUpdates::stateChanged, [&](TeamLiveUpdates::State state) {
+        if (state == TeamLiveUpdates::State::Lost) ++lostConnection;
+    });
+
+    // The curators start (each loads MEDIC and ranks the dev split) until the first decision
+    // reaches the window; each decides for longer than the window measured, and is stopped after.
+    const int limit = static_cast<int>(std::lround(options.rate * (options.seconds + 600)));
+    std::vector<std::unique_ptr<QProcess>> curators;
+    settle();
+    meter.start();
+    for (int c = 0; c < options.curators; ++c) {
+        const std::string login = "curator" + std::to_string(c);
+        curators.push_back(bench::startCurator(cli, data, server.uriOf(database, login), login, options.rate, limit));
+    }
+    const bool arrived = waitFor([&] { return changedMentions > 0; }, 600);
+    printRow("curators starting (until the first decision arrives)", meter.stop(),
+             arrived ? std::to_string(options.curators) + " simulate-curation processes loading, then deciding"
+                     : std::string("no decision arrived in 10 minutes"),
+             figures);
+    const auto stopCurators = [&] {
+        for (auto& process : curators) {
+            process->kill();
+            process->waitForFinished(10000);
+        }
+    };
+    if (!arrived) {
+        stopCurators();
+        return 1;
+    }
+
+    const std::size_t batchesBefore = batches, changedBefore = changedMentions, rerankedBefore = reranked,
+                      topBefore = topChanged;
+    meter.start();
+    QElapsedTimer window_;
+    window_.start();
+    waitFor([&] { return double(window_.elapsed()) / 1000.0 >= options.seconds; }, int(options.seconds) + 60);
+    const StallMeter::Result writing = meter.stop();
+    int running = 0;
+    for (const auto& process : curators) running += process->state() == QProcess::Running ? 1 : 0;
+    const std::size_t received = changedMentions - changedBefore;
+    char note[300];
+    std::snprintf(note, sizeof note,
+                  "%zu decided mentions taken in (%zu arrivals), %zu mentions ranked again (%zu top changed); "
+                  "%d of %d curators running; connection lost %d times",
+                  received, batches - batchesBefore, reranked - rerankedBefore, topChanged - topBefore, running,
+                  options.curators, lostConnection);
+    printRow("others writing (live decisions arrive, queue re-ranks)", writing, note, figures);
+    figures["team"] = {{"curators", options.curators},
+                       {"curators_running_at_end", running},
+                       {"window_s", writing.seconds},
+                       {"longest_stall_ms", writing.longestMs},
+                       {"p99_gap_ms", writing.p99Ms},
+                       {"stalls_over_100_ms", writing.stalls.size()},
+                       {"decisions_received", received},
+                       {"decisions_received_per_s", writing.seconds > 0 ? double(received) / writing.seconds : 0.0},
+                       {"arrivals", batches - batchesBefore},
+                       {"mentions_reranked", reranked - rerankedBefore},
+                       {"top_changed", topChanged - topBefore},
+                       {"connection_lost", lostConnection}};
+    stopCurators();
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     // As the application starts (app/gui/main.cpp): large blocks in 2 MiB pages where the
     // kernel gives them on request; LINKSCOPE_HUGE_PAGES=0 measures without.
@@ -483,6 +682,7 @@ int main(int argc, char** argv) {
     std::string presetName = "triplet";
     std::string run;
     fs::path givenManifest;
+    TeamOptions team;
     for (int i = 1; i < argc; ++i) {
         const std::string argument = argv[i];
         if (argument == "--demo")
@@ -495,10 +695,14 @@ int main(int argc, char** argv) {
             withTraining = false;
         else if (argument == "--manifest" && i + 1 < argc)
             givenManifest = fs::absolute(argv[++i]);
+        else if (argument == "--team-curators" && i + 1 < argc)
+            team.curators = std::atoi(argv[++i]);
+        else if (argument == "--team-seconds" && i + 1 < argc)
+            team.seconds = std::atof(argv[++i]);
         else {
             std::fprintf(stderr,
                          "usage: ui_stall [--demo | --manifest FILE] [--preset NAME] [--run RUN_DIR] [--no-training] "
-                         "[--json]\n");
+                         "[--team-curators N [--team-seconds S]] [--json]\n");
             return 2;
         }
     }
@@ -509,6 +713,11 @@ int main(int argc, char** argv) {
     // Settings and the project file the window keeps for a manifest stay in the temporary folder.
     qputenv("XDG_CONFIG_HOME", temp.path().toUtf8());
     qputenv("XDG_DATA_HOME", temp.path().toUtf8());
+
+    if (team.curators > 0) {
+        team.run = run;
+        return runTeamStalls(app, sampler, report, team, folder);
+    }
 
     fs::path manifest = givenManifest;
     if (manifest.empty() && !demo) manifest = sharedManifest(folder);

@@ -63,7 +63,12 @@ SECTIONS = [
                     "--manifest it opens NCBI Disease (train, dev, test) with MEDIC from the shared "
                     "data; `--manifest` opens any project, e.g. the UMLS + MedMentions-size one of "
                     "benchmarks/generate_umls_medmentions.py (not run on this machine: "
-                    "`tools/write_benchmarks.py --run ui_stall --manifest FILE` on one with 16 GB).",
+                    "`tools/write_benchmarks.py --run ui_stall --manifest FILE` on one with 16 GB). "
+                    "`--team-curators N` opens instead a team project (NCBI Disease + MEDIC on a "
+                    "PostgreSQL server the benchmark starts) as a curator while N simulated curators "
+                    "(linkscope-cli simulate-curation processes) decide one mention a second each, and "
+                    "measures the stalls over 30 s of their decisions arriving and re-ranking, with "
+                    "the decisions the window took in.",
         "args": [],
         "env": {"QT_QPA_PLATFORM": "offscreen"},
         "here": True,
@@ -463,6 +468,8 @@ def command_of(section, args):
         command += ["--baseline-cli", str(baseline / "linkscope-cli"), "--baseline-gui", str(baseline / "linkscope")]
     if section["name"] == "ui_stall" and args.manifest:
         command += ["--manifest", args.manifest]
+    if section["name"] == "ui_stall" and args.team_curators:
+        command += ["--team-curators", str(args.team_curators)]
     for item in section["args"]:
         command.append(item.format(**values))
     return command + ["--json"]
@@ -709,6 +716,8 @@ def main():
     parser.add_argument("--doc", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--manifest", help="ui_stall's and model_linking's project manifest "
                                            "(ui_stall without it: NCBI Disease + MEDIC from --data)")
+    parser.add_argument("--team-curators", type=int, help="ui_stall on a team project with this many "
+                                                          "simulated curators writing (e.g. 8)")
     parser.add_argument("--model-run", help="model_linking's and link_speed's trained run folder")
     parser.add_argument("--umls-dir", help="generate_umls_medmentions.py's output (sparse_scale, dense_scale, "
                                            "link_speed)")
