@@ -21,6 +21,10 @@ What must hold after every kill:
 - train (a tiny BioSyn run on the demo data, a checkpoint every step): killed and resumed with
   `train --resume` until it ends, it ends as an uninterrupted run (run.json and log apart from
   timings, bit-identical weights, nothing left of a swap), as tests/cli/test_cli_train_kills does.
+- team (tools/kill_campaign_team.py): a durable PostgreSQL server of the campaign's own, SIGKILLed
+  and restarted while simulated curators write, some curators SIGKILLed and restarted too: every
+  decision a curator was told was stored is there afterwards, and nothing else is. A kill here is
+  one of the server; skipped where initdb is missing; not in --quick (restarts take seconds).
 
 Kill moments are drawn from a seeded generator, uniform over the command's measured run time
 (start-up included), or triggered by what the command writes: the project's WAL growing inside
@@ -54,7 +58,7 @@ sys.path.insert(0, str(REPO / "tests" / "hostile"))
 import hostile_inputs as hostile  # noqa: E402  (the project-file writer and the demo data)
 
 DEMO = REPO / "resources" / "demo"
-COMMANDS = ("merge", "record", "export", "train")
+COMMANDS = ("merge", "record", "export", "train", "team")
 EXPORT_DATE = "20260101"
 
 
@@ -692,14 +696,15 @@ def main():
     parser.add_argument("--only", action="append", choices=COMMANDS, help="run only these commands (repeatable)")
     parser.add_argument("--trial", type=int, help="run only this trial number (with --only: a failure's reproduction)")
     parser.add_argument("--quick", action="store_true",
-                        help="the CI size: 2 kills per command on a smaller corpus; train only with --only "
-                             "(CI kills training in test_cli_train_kills)")
+                        help="the CI size: 2 kills per command on a smaller corpus; train and team only with "
+                             "--only (CI kills training in test_cli_train_kills, the server in "
+                             "test_cli_simulate_team)")
     parser.add_argument("--json", metavar="FILE", help="write the summary here")
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it")
     args = parser.parse_args()
     if args.quick:
         args.kills = 2 if args.kills == 25 else args.kills
-    commands = args.only or [c for c in COMMANDS if not (args.quick and c == "train")]
+    commands = args.only or [c for c in COMMANDS if not (args.quick and c in ("train", "team"))]
     for tool in (args.cli, args.writer):
         if not os.access(tool, os.X_OK):
             print("kill_campaign: no executable %s" % tool, file=sys.stderr)
@@ -721,6 +726,14 @@ def main():
     if "train" in commands and campaign.run(["train", "--help"], check=False).returncode != 0:
         log("train: this linkscope-cli has no train command (built without LibTorch): skipped")
         commands = [c for c in commands if c != "train"]
+    team = None
+    if "team" in commands:
+        import kill_campaign_team
+        try:
+            team = kill_campaign_team.TeamCampaign(campaign, Failure)
+        except kill_campaign_team.TeamSkip as skip:
+            log("team: skipped: %s" % skip)
+            commands = [c for c in commands if c != "team"]
     summary = {"seed": args.seed, "kills_wanted": args.kills, "quick": args.quick, "commands": {}}
     started = time.monotonic()
     ok = True
@@ -735,6 +748,8 @@ def main():
             campaign.setup_record()
         if "train" in commands:
             campaign.setup_train()
+        if "team" in commands:
+            team.setup()
         for command in commands:
             entry = {"kills": 0, "trials": 0, "outcomes": {}, "failures": []}
             summary["commands"][command] = entry
@@ -754,6 +769,11 @@ def main():
                         landed, how = campaign.trial_train(rng, args.kills - entry["kills"])
                         entry["kills"] += landed
                         outcome = "resumed to the end"
+                    elif command == "team":
+                        landed, curator_kills, how = team.trial(rng, wanted - entry["kills"])
+                        entry["kills"] += landed
+                        entry["curator_kills"] = entry.get("curator_kills", 0) + curator_kills
+                        outcome = "all told stored are there, nothing else"
                     else:
                         trial_of = getattr(campaign, "trial_" + command)
                         killed, how, outcome = trial_of(rng, number) if command == "export" else trial_of(rng)
@@ -777,6 +797,8 @@ def main():
         summary["setup_failure"] = str(failure)
         log("set-up failed: %s" % failure)
     finally:
+        if team is not None:
+            team.close()
         summary["seconds"] = round(time.monotonic() - started, 1)
         summary["total_kills"] = sum(e["kills"] for e in summary["commands"].values())
         summary["passed"] = ok
