@@ -301,6 +301,10 @@ int version(PgConnection& connection) {
     return static_cast<int>(connection.exec("SELECT coalesce(max(version), 0) FROM schema_version").integer(0, 0));
 }
 
+bool mayMigrate(PgConnection& connection) {
+    return connection.exec("SELECT has_schema_privilege(current_schema(), 'CREATE')").text(0, 0) == "t";
+}
+
 bool holdsProject(PgConnection& connection) {
     if (!hasTable(connection, "meta")) return false;
     const PgResult format = connection.exec("SELECT value FROM meta WHERE key = 'format'");

@@ -19,6 +19,10 @@ int latestVersion() noexcept;
 /// The database's version: 0 when it has no Linkscope tables.
 int version(PgConnection& connection);
 
+/// Whether this login may create tables in the project's schema, as migrating needs (the
+/// project's owner and superusers; curators, adjudicators and reviewers may not).
+bool mayMigrate(PgConnection& connection);
+
 /// Whether the database holds a Linkscope project (a meta table naming the format).
 bool holdsProject(PgConnection& connection);
 

@@ -90,6 +90,13 @@ std::unique_ptr<PostgresStore> PostgresStore::open(const std::string& uri) {
                              "schema version " + std::to_string(version) + " is newer than this Linkscope (" +
                                  std::to_string(pgschema::latestVersion()) + "): open it with a newer Linkscope");
         if (version < pgschema::latestVersion()) {
+            // Only a login that may create tables in the project's schema (its owner) brings it
+            // up to date; anyone else would meet the server's bare "permission denied".
+            if (!pgschema::mayMigrate(db))
+                throw Error(uri + ": the project's schema is version " + std::to_string(version) +
+                            " and this Linkscope works on version " + std::to_string(pgschema::latestVersion()) +
+                            "; only the project's owner may bring it up to date: ask them to open it once with "
+                            "this Linkscope, or open it with the Linkscope that made it");
             PgTransaction transaction(db);
             pgschema::migrate(db, uri);
             transaction.commit();

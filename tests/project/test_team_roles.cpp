@@ -254,6 +254,24 @@ private Q_SLOTS:
         QVERIFY2(insert.contains(QStringLiteral("permission denied")), qPrintable(insert));
     }
 
+    // A project made by an older Linkscope is brought up to date by its owner only: a curator
+    // opening it is told so in plain words, not with the server's "permission denied".
+    void aCuratorIsToldToAskTheOwnerToMigrate() {
+        QVERIFY2(server_.sql(database_, QStringLiteral("SELECT max(version) FROM schema_version")),
+                 qPrintable(server_.why()));
+        const QString latest = server_.output().trimmed();
+        QVERIFY2(server_.sql(database_, QStringLiteral("DELETE FROM schema_version WHERE version = %1").arg(latest)),
+                 qPrintable(server_.why()));
+        const QString refusal = QString::fromStdString(test::errorOf([&] { (void)ProjectStore::open(as("ann")); }));
+        QVERIFY2(server_.sql(database_, QStringLiteral("INSERT INTO schema_version (version) VALUES (%1)").arg(latest)),
+                 qPrintable(server_.why()));
+        QVERIFY2(refusal.contains(QStringLiteral("only the project's owner may bring it up to date")),
+                 qPrintable(refusal));
+        QVERIFY2(!refusal.contains(QStringLiteral("permission denied")), qPrintable(refusal));
+        auto ann = ProjectStore::open(as("ann"));  // up to date again: opens
+        QVERIFY(ann.decisionCount() > 0);
+    }
+
     void aLoginWithoutARoleReadsNothing() {
         QVERIFY2(server_.sql("postgres", QStringLiteral("CREATE ROLE eve LOGIN")), qPrintable(server_.why()));
         const QString read = sqlAs(QStringLiteral("eve"), QStringLiteral("SELECT count(*) FROM decisions"));
