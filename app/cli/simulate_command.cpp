@@ -17,10 +17,11 @@
 // given --run RUN and --knn / --sieve, with the run and its datastore, fed every decision.
 //
 //   linkscope-cli simulate-curation --order queue --project FILE|URI --curator NAME [--rate D]
-//       [--limit N] [--claim-ttl S] ARGS [--json]
+//       [--limit N] [--claim-ttl S] [ARGS] [--json]
 //
 // With --curator, one simulated curator whose decisions are stored in the project; several of
-// them, one process each, drive a team project on a server (simulated_curator.h).
+// them, one process each, drive a team project on a server (simulated_curator.h). Without corpus
+// and KB options it reads those the project's manifest names (project_dictionary_arguments.h).
 //
 // Built into both programs (dense_engine.h): linkscope-cli runs the review with the sparse ranker
 // and hands a command line with --run or --model to linkscope-cli-dense, right after parsing it.
@@ -32,6 +33,7 @@
 #include "commands.h"
 #include "dense_engine.h"
 #include "document_simulation.h"
+#include "project_dictionary_arguments.h"
 #include "review_simulation.h"
 #include "util/error.h"
 #if LINKSCOPE_HAVE_TORCH
@@ -57,6 +59,8 @@ void addSimulateCurationCommand(CLI::App& app) {
         "Walk the documents in order, feed every wrong link's gold back as a correction, and compare with no feedback");
     args->walk.data.split = "dev";
     args->walk.data.addOptions(*cmd);
+    // A simulated curator on a project reads the KB the project names (checked in the callback).
+    cmd->get_option("--kb")->required(false);
     cmd->add_option("--run", args->walk.run,
                     "A training run (linkscope-cli train --out); required without --order, "
                     "optional with it (then with --knn or --sieve)")
@@ -113,6 +117,11 @@ void addSimulateCurationCommand(CLI::App& app) {
             "Project file or postgresql:// URI: the kNN datastore of --run is kept inside it; with --curator, the "
             "simulated curator's decisions are stored in it");
     cmd->callback([args] {
+        // A simulated curator given no corpus or KB reads those its project names.
+        if (!args->walk.augment.project.empty() && !args->review.curator.empty())
+            takeDictionaryFromProject(args->walk.data, args->walk.augment.project);
+        if (args->walk.data.kb.empty())
+            throw Error("--kb is required (a simulated curator, --curator with --project, reads the project's)");
 #if !LINKSCOPE_HAVE_TORCH
         // A run or a model: linkscope-cli-dense links with it, before anything is read.
         if (!args->walk.run.empty() || !args->walk.encoder.model.empty())

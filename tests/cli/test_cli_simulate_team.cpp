@@ -55,6 +55,32 @@ QStringList curatorArguments(const std::string& project, const QString& curator)
 
 constexpr std::size_t kMentions = 15;
 
+// A curator given nothing but its project: the corpora and KB are those its manifest names.
+QStringList projectOnlyArguments(const std::string& project, const QString& curator, int limit) {
+    return {QStringLiteral("simulate-curation"),
+            QStringLiteral("--project"),
+            QString::fromStdString(project),
+            QStringLiteral("--curator"),
+            curator,
+            QStringLiteral("--limit"),
+            QString::number(limit),
+            QStringLiteral("--json")};
+}
+
+// The demo's files as a project with a dev split (its test file, kMentions mentions), the split
+// a curator walks by default.
+fs::path writeDevManifest(const test::FixtureDir& dir) {
+    const nlohmann::json manifest = {
+        {"format", "linkscope-project-manifest"},
+        {"version", 1},
+        {"name", "demo with a dev split"},
+        {"knowledgeBase", {{"path", test::demoFile("demo-kb.txt").toStdString()}, {"format", "medic"}}},
+        {"corpora",
+         {{{"split", "train"}, {"path", test::demoFile("demo-train.txt").toStdString()}, {"format", "pubtator"}},
+          {{"split", "dev"}, {"path", test::demoFile("demo-test.txt").toStdString()}, {"format", "pubtator"}}}}};
+    return dir.write("dev-project.json", manifest.dump(2));
+}
+
 // A simulated curator running as a process of its own.
 struct CuratorProcess {
     QProcess process;
@@ -116,11 +142,12 @@ class TestCliSimulateTeam : public QObject {
     QString skip_;
 
     // A new team project on `server` with curators ann, bob and carol; its owner's URI.
-    static std::string teamProject(test::PostgresServer& server, const char* roles) {
+    static std::string teamProject(test::PostgresServer& server, const char* roles,
+                                   const QString& manifest = test::demoFile("demo-project.json")) {
         const std::string owner = server.newDatabase();
         if (owner.empty()) return {};
-        const auto created = test::runCli({"project", "create", "--manifest", test::demoFile("demo-project.json"),
-                                           "--store", QString::fromStdString(owner)});
+        const auto created =
+            test::runCli({"project", "create", "--manifest", manifest, "--store", QString::fromStdString(owner)});
         if (created.exitCode != 0) return {};
         if (!server.sql("postgres", QString::fromLatin1(roles))) return {};
         auto store = project::ProjectStore::open(owner);
@@ -207,6 +234,17 @@ private Q_SLOTS:
         QVERIFY(annReport["seen_from_others"].get<std::size_t>() + bobReport["seen_from_others"].get<std::size_t>() >
                 0);
         QVERIFY(annReport["commit_ms"]["p99"].get<double>() >= annReport["commit_ms"]["p50"].get<double>());
+        // Every other's decision seen moved the curator's queue, and names who made it.
+        for (const auto* report : {&annReport, &bobReport}) {
+            const auto& received = (*report)["received"];
+            QCOMPARE(received.size(), (*report)["seen_from_others"].get<std::size_t>());
+            QCOMPARE((*report)["reranked_ms"]["count"].get<std::size_t>(), received.size());
+            for (const auto& r : received) {
+                QVERIFY(r["login"].get<std::string>() != (*report)["login"].get<std::string>());
+                QVERIFY(r["reranked_at_ms"].get<double>() > 0.0);
+            }
+            for (const auto& d : (*report)["decisions"]) QVERIFY(d["committed_at_ms"].get<double>() > 0.0);
+        }
     }
 
     // Blind mode: each curator reads only its own decisions; a mention of a doubly assigned
@@ -310,6 +348,72 @@ private Q_SLOTS:
         QCOMPARE(byCurator.at("Bob"), reported(bobReport));
         // The decisions are the gold links: an accept where the proposal was right.
         for (const auto& d : decisions) QVERIFY(d.kind == project::DecisionKind::Accept || d.previousLink != d.newLink);
+    }
+
+    // Curators given only --project and --curator read the corpora and KB the project names, in a
+    // file and on a server; the options, when given, win, and the curator says so.
+    void curatorsReadTheProjectsCorpora() {
+        const QString manifest = QString::fromStdString(writeDevManifest(dir_).string());
+        const fs::path file = dir_.path("from-manifest.linkscope");
+        QVERIFY(test::runCli(
+                    {"project", "create", "--manifest", manifest, "--store", QString::fromStdString(file.string())})
+                    .exitCode == 0);
+        const auto first = test::runCli(projectOnlyArguments(file.string(), "Ann", 6));
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const auto second = test::runCli(projectOnlyArguments(file.string(), "Bob", 100));
+        QVERIFY2(second.exitCode == 0, second.err.constData());
+        const nlohmann::json annReport = first.json(), bobReport = second.json();
+        QCOMPARE(annReport["mentions"].get<std::size_t>(), kMentions);
+        QCOMPARE(annReport["decided"].get<int>(), 6);
+        QCOMPARE(bobReport["decided"].get<std::size_t>(), kMentions - 6);
+        {
+            const auto decisions = project::ProjectStore::open(file).decisions();
+            const auto count = perMention(decisions);
+            QCOMPARE(count.size(), kMentions);
+            for (const auto& [mention, n] : count) {
+                QVERIFY2(n == 1, mention.document.c_str());
+                QCOMPARE(mention.split, std::string("dev"));
+            }
+            const auto byCurator = storedBy(decisions, false);
+            QCOMPARE(byCurator.at("Ann"), reported(annReport));
+            QCOMPARE(byCurator.at("Bob"), reported(bobReport));
+        }
+        // A split the project does not have is refused, naming those it has.
+        const auto noTest = test::runCli(projectOnlyArguments(file.string(), "Cy", 1)
+                                         << QStringLiteral("--split") << QStringLiteral("test"));
+        QVERIFY2(noTest.exitCode == 1 && noTest.err.contains("train, dev"), noTest.err.constData());
+        // Other files on the command line are read, and the curator says so once.
+        const fs::path other = dir_.path("options-win.linkscope");
+        QVERIFY(test::runCli(
+                    {"project", "create", "--manifest", manifest, "--store", QString::fromStdString(other.string())})
+                    .exitCode == 0);
+        const auto given =
+            test::runCli(curatorArguments(other.string(), "Cy") << QStringLiteral("--limit") << QStringLiteral("1"));
+        QVERIFY2(given.exitCode == 0, given.err.constData());
+        QCOMPARE(given.err.count("are read, not the files the project names"), 1);
+        QCOMPARE(given.json()["decisions"][0]["split"].get<std::string>(), std::string("test"));
+
+        if (!skip_.isEmpty()) QSKIP(qPrintable(skip_));
+        const std::string owner = teamProject(server_, "SELECT 1", manifest);
+        QVERIFY2(!owner.empty(), qPrintable(server_.why()));
+        const std::string database = test::PostgresServer::databaseOf(owner);
+        CuratorProcess ann(projectOnlyArguments(server_.uriOf(database, "ann"), "Ann", 5));
+        CuratorProcess bob(projectOnlyArguments(server_.uriOf(database, "bob"), "Bob", 5));
+        QString why;
+        const nlohmann::json annTeam = ann.report(why);
+        QVERIFY2(!annTeam.is_null(), qPrintable(why));
+        const nlohmann::json bobTeam = bob.report(why);
+        QVERIFY2(!bobTeam.is_null(), qPrintable(why));
+        QCOMPARE(annTeam["decided"].get<int>(), 5);
+        QCOMPARE(bobTeam["decided"].get<int>(), 5);
+        const auto decisions = project::ProjectStore::open(owner).decisions();
+        for (const auto& [mention, n] : perMention(decisions)) {
+            QVERIFY2(n == 1, mention.document.c_str());
+            QCOMPARE(mention.split, std::string("dev"));
+        }
+        const auto byLogin = storedBy(decisions, true);
+        QCOMPARE(byLogin.at("ann"), reported(annTeam));
+        QCOMPARE(byLogin.at("bob"), reported(bobTeam));
     }
 
     void refusesWhatTheStoredWalkCannotDo() {
