@@ -39,6 +39,10 @@ std::string joined(std::span<const std::string> ids) {
     return link;
 }
 
+double epochMilliseconds(std::chrono::system_clock::time_point time) {
+    return std::chrono::duration<double, std::milli>(time.time_since_epoch()).count();
+}
+
 double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -56,6 +60,12 @@ std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::s
     if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
     return std::chrono::system_clock::from_time_t(seconds) + std::chrono::milliseconds(millis);
 }
+
+// Another curator's decision the linker has taken, the queue not yet ranked again with it.
+struct PendingRerank {
+    ReceivedDecision received;
+    std::optional<std::chrono::system_clock::time_point> stamp;  // the decision's timestamp
+};
 
 class CuratorWalk {
 public:
@@ -157,15 +167,24 @@ private:
         if (mine) return;
         if (decision.state != project::DecisionState::Done) {
             decided_[i] = 0;  // undone: the queue offers it again
+            order_.reset();
             return;
         }
         if (decision.kind == project::DecisionKind::Skip || decided_[i]) return;
         decided_[i] = 1;
+        order_.reset();
         if (live) {
             ++result_.seenFromOthers;
-            if (const auto stamp = parseTimestamp(decision.timestamp))
+            const auto stamp = parseTimestamp(decision.timestamp);
+            if (stamp)
                 result_.visibleMilliseconds.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::system_clock::now() - *stamp).count());
+            // Stamped once the queue is ranked again with it (applyChanges).
+            PendingRerank pending;
+            pending.received.login = decision.login;
+            pending.received.mention = decision.mention;
+            pending.stamp = stamp;
+            pendingRerank_.push_back(std::move(pending));
         }
         const auto link = project::decidedLink(decision);
         if (!link || link->empty() || *link == "-1") return;
@@ -175,6 +194,7 @@ private:
     }
 
     void refresh(const std::vector<std::size_t>& changed) {
+        if (!changed.empty()) order_.reset();
         for (const std::size_t i : changed)
             if (i < signals_.size()) signals_[i] = linker_.signals(i);
     }
@@ -188,6 +208,16 @@ private:
     void applyChanges(const project::LiveChanges& changes) {
         for (const project::Decision& decision : changes.decisions) applyDecision(decision, true);
         revision_ = std::max(revision_, changes.revision);
+        if (pendingRerank_.empty()) return;
+        // The linker has taken the decisions; they have moved the queue once it is ranked again.
+        queueOrder();
+        const double now = epochMilliseconds(std::chrono::system_clock::now());
+        for (PendingRerank& pending : pendingRerank_) {
+            pending.received.rerankedAtMilliseconds = now;
+            if (pending.stamp) pending.received.rerankedMilliseconds = now - epochMilliseconds(*pending.stamp);
+            result_.received.push_back(std::move(pending.received));
+        }
+        pendingRerank_.clear();
     }
 
     // Connects again, with a pause that grows, until the server answers or reconnectTimeout has
@@ -221,16 +251,20 @@ private:
         }
     }
 
-    std::vector<std::size_t> queueOrder() {
+    // The queue as the decisions known so far rank it; ranked again only after one moved it.
+    const std::vector<std::size_t>& queueOrder() {
+        if (order_) return *order_;
         std::vector<std::size_t> order;
         if (options_.order == curation::ReviewOrderKind::Document) {
             for (std::size_t i = 0; i < decided_.size(); ++i)
                 if (!decided_[i]) order.push_back(i);
-            return order;
+        } else {
+            for (std::size_t i = 0; i < decided_.size(); ++i)
+                if (!decided_[i]) signals_[i].reach = linker_.reach(i, decided_, false);
+            order = curation::reviewOrder(signals_, decided_, options_.policy);
         }
-        for (std::size_t i = 0; i < decided_.size(); ++i)
-            if (!decided_[i]) signals_[i].reach = linker_.reach(i, decided_, false);
-        return curation::reviewOrder(signals_, decided_, options_.policy);
+        order_ = std::move(order);
+        return *order_;
     }
 
     // Claims the first free mention of the queue: within its first kClaimWindow mentions, then
@@ -323,10 +357,12 @@ private:
     }
 
     void stored(std::size_t m, const project::Decision& decision, double milliseconds) {
+        const double committedAt = epochMilliseconds(std::chrono::system_clock::now());
         decided_[m] = 1;
+        order_.reset();
         const bool correction = decision.kind == project::DecisionKind::Correct;
         refresh(linker_.decide(m, mentions_[m].gold, !correction));
-        result_.decisions.push_back({decision.mention, decision.newLink, correction, milliseconds});
+        result_.decisions.push_back({decision.mention, decision.newLink, correction, milliseconds, committedAt});
     }
 
     std::chrono::seconds ttl() const { return options_.claimTimeToLive; }
@@ -339,6 +375,8 @@ private:
     std::map<project::MentionKey, std::size_t> index_;
     std::vector<curation::ReviewSignals> signals_;
     std::vector<std::uint8_t> decided_;
+    std::optional<std::vector<std::size_t>> order_;  // the queue, until a decision moves it
+    std::vector<PendingRerank> pendingRerank_;       // read live, the queue not yet ranked again
     std::int64_t revision_ = 0;
     Clock::time_point lastRenewal_ = Clock::now();
     SimulatedCuratorResult result_;

@@ -7,7 +7,8 @@
 // claims the first free mention of its review queue, thinks (the pause that --rate sets), and
 // records the mention's gold link as a decision naming its login. It renews its claim while it
 // thinks and gives it up when it does not decide. Every other curator's decision it reads
-// (LISTEN/NOTIFY, then changesSince) enters its linker and its queue, as in the GUI. When the
+// (LISTEN/NOTIFY, then changesSince) enters its linker and its queue, as in the GUI, and the time
+// when the queue was ranked again with it is noted (the team's commit-to-re-ranked latency). When the
 // server refuses a decision because another curator decided the mention first
 // (DecisionConflict), the curator counts it, takes the other's decision and claims the next
 // mention. When the connection drops (StoreDisconnected), it reconnects with a growing pause and
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,6 +51,20 @@ struct SimulatedDecision {
     std::string link;
     bool correction = false;
     double commitMilliseconds = 0.0;  ///< how long record() took
+    /// When record() returned (the commit seen by the curator): milliseconds since the Unix epoch.
+    double committedAtMilliseconds = 0.0;
+};
+
+/// Another curator's decision read live, once it had moved this curator's linker and queue.
+struct ReceivedDecision {
+    std::string login;  ///< the other curator's
+    project::MentionKey mention;
+    /// When its linker and queue had taken the decision (the queue ranked again): milliseconds
+    /// since the Unix epoch, to set beside the other curator's committedAtMilliseconds.
+    double rerankedAtMilliseconds = 0.0;
+    /// From the decision's timestamp (taken as it was recorded, before its commit) to then;
+    /// unset when the timestamp could not be read.
+    std::optional<double> rerankedMilliseconds;
 };
 
 struct SimulatedCuratorResult {
@@ -64,6 +80,8 @@ struct SimulatedCuratorResult {
     std::size_t seenFromOthers = 0;    ///< other curators' decisions read while walking
     /// For each other curator's decision read live: from its timestamp to the moment it was read.
     std::vector<double> visibleMilliseconds;
+    /// Each other curator's decision read live that moved this curator's linker and queue.
+    std::vector<ReceivedDecision> received;
     double seconds = 0.0;
 };
 

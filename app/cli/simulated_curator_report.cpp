@@ -15,6 +15,17 @@ std::vector<double> commitLatencies(const SimulatedCuratorResult& result) {
     return values;
 }
 
+std::vector<double> rerankLatencies(const SimulatedCuratorResult& result) {
+    std::vector<double> values;
+    for (const ReceivedDecision& received : result.received)
+        if (received.rerankedMilliseconds) values.push_back(*received.rerankedMilliseconds);
+    return values;
+}
+
+nlohmann::json mentionJson(const project::MentionKey& mention) {
+    return {{"split", mention.split}, {"document", mention.document}, {"start", mention.start}, {"end", mention.end}};
+}
+
 nlohmann::json latencyJson(std::span<const double> values) {
     const double max = values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
     return {{"count", values.size()},
@@ -46,13 +57,20 @@ nlohmann::json simulatedCuratorJson(const SimulatedCuratorResult& result, const 
                                     const std::string& project) {
     const std::vector<double> commits = commitLatencies(result);
     nlohmann::json decisions = nlohmann::json::array();
-    for (const SimulatedDecision& d : result.decisions)
-        decisions.push_back({{"split", d.mention.split},
-                             {"document", d.mention.document},
-                             {"start", d.mention.start},
-                             {"end", d.mention.end},
-                             {"link", d.link},
-                             {"commit_ms", d.commitMilliseconds}});
+    for (const SimulatedDecision& d : result.decisions) {
+        nlohmann::json entry = mentionJson(d.mention);
+        entry["link"] = d.link;
+        entry["commit_ms"] = d.commitMilliseconds;
+        entry["committed_at_ms"] = d.committedAtMilliseconds;
+        decisions.push_back(std::move(entry));
+    }
+    nlohmann::json received = nlohmann::json::array();
+    for (const ReceivedDecision& r : result.received) {
+        nlohmann::json entry = mentionJson(r.mention);
+        entry["login"] = r.login;
+        entry["reranked_at_ms"] = r.rerankedAtMilliseconds;
+        received.push_back(std::move(entry));
+    }
     return {{"project", project},
             {"server", result.onServer},
             {"curator", result.curator},
@@ -70,7 +88,9 @@ nlohmann::json simulatedCuratorJson(const SimulatedCuratorResult& result, const 
             {"decisions_per_second", perSecond(result)},
             {"commit_ms", latencyJson(commits)},
             {"visible_ms", latencyJson(result.visibleMilliseconds)},
-            {"decisions", decisions}};
+            {"reranked_ms", latencyJson(rerankLatencies(result))},
+            {"decisions", decisions},
+            {"received", received}};
 }
 
 std::string simulatedCuratorText(const SimulatedCuratorResult& result, const std::string& linking,

@@ -15,9 +15,11 @@ double nearestRankQuantile(std::span<const double> values, double q);
 
 /// The report: curator, login, project mode, counts (decided, corrections, conflicts,
 /// reconnects, recovered commits, decisions seen from others), the pace (seconds, decisions per
-/// second), the commit latency and the latency until another curator's decision was read
-/// (p50, p99, max, in milliseconds), and every decision stored (split, document, start, end, link,
-/// commit_ms).
+/// second), the commit latency, the latency until another curator's decision was read and until it
+/// had moved this curator's linker and queue (p50, p99, max, in milliseconds), every decision
+/// stored (split, document, start, end, link, commit_ms, committed_at_ms) and every other
+/// curator's decision received live (split, document, start, end, login, reranked_at_ms: set
+/// beside that curator's committed_at_ms, the time from its commit to the re-ranked queue).
 nlohmann::json simulatedCuratorJson(const SimulatedCuratorResult& result, const std::string& linking,
                                     const std::string& project);
 
