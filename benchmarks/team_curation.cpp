@@ -13,6 +13,12 @@
 //    the server announces it; the time from the decision's timestamp (taken by the curator as it
 //    records) to that read (p50, p99). The curators measure the same for each other, and the
 //    highest of their p99s is reported too;
+//  - commit to re-ranked: for each decision a curator received from another, from the moment the
+//    committing curator's record() returned to the moment the receiving curator's linker and
+//    queue had taken it (the queue ranked again), pooled over every pair of curators (p50, p99).
+//    The commit is reported when record() returns, a little after the server committed, so this
+//    is the lower bound; each curator's own figure from the decision's timestamp (taken before
+//    the commit) is the upper bound, and the highest of their p99s is reported too;
 //  - conflicts and reconnects the curators counted.
 //
 //   team_curation [--curators 8,32] [--rate 1] [--seconds 20] [--cli PATH] [--data DIR] [--json]
@@ -170,7 +176,8 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
     // The curators' own reports.
     std::vector<double> commits;
     std::size_t conflicts = 0, reconnects = 0, decided = 0, failed = 0;
-    double worstCuratorVisibleP99 = 0.0;
+    double worstCuratorVisibleP99 = 0.0, worstCuratorRerankedP99 = 0.0;
+    std::vector<nlohmann::json> reports;
     for (auto& process : processes) {
         const QByteArray out = process->readAllStandardOutput();
         if (process->exitStatus() != QProcess::NormalExit || process->exitCode() != 0) {
@@ -182,8 +189,25 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
         conflicts += report["conflicts"].get<std::size_t>();
         reconnects += report["reconnects"].get<std::size_t>();
         worstCuratorVisibleP99 = std::max(worstCuratorVisibleP99, report["visible_ms"]["p99"].get<double>());
+        worstCuratorRerankedP99 = std::max(worstCuratorRerankedP99, report["reranked_ms"]["p99"].get<double>());
         for (const auto& d : report["decisions"]) commits.push_back(d["commit_ms"].get<double>());
+        reports.push_back(report);
     }
+    // Commit to re-ranked: each received decision beside its curator's commit.
+    const auto decisionKey = [](const std::string& login, const nlohmann::json& d) {
+        return login + '\t' + d["split"].get<std::string>() + '\t' + d["document"].get<std::string>() + '\t' +
+               std::to_string(d["start"].get<std::size_t>()) + '\t' + std::to_string(d["end"].get<std::size_t>());
+    };
+    std::map<std::string, double> committedAt;
+    for (const nlohmann::json& report : reports)
+        for (const auto& d : report["decisions"])
+            committedAt[decisionKey(report["login"].get<std::string>(), d)] = d["committed_at_ms"].get<double>();
+    std::vector<double> reranked;
+    for (const nlohmann::json& report : reports)
+        for (const auto& r : report["received"])
+            if (const auto it = committedAt.find(decisionKey(r["login"].get<std::string>(), r));
+                it != committedAt.end())
+                reranked.push_back(r["reranked_at_ms"].get<double>() - it->second);
 
     // The window in which every curator was deciding.
     std::map<std::string, std::pair<SystemTime, SystemTime>> span;
@@ -205,7 +229,8 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
 
     std::cerr << curators << " curators: " << seen.size() << " decisions, sustained "
               << (window > 0 ? static_cast<double>(inWindow) / window : 0.0) << "/s over " << window
-              << " s, visible p50 " << quantile(visible, 0.5) << " ms p99 " << quantile(visible, 0.99) << " ms\n";
+              << " s, visible p50 " << quantile(visible, 0.5) << " ms p99 " << quantile(visible, 0.99)
+              << " ms, re-ranked p50 " << quantile(reranked, 0.5) << " ms p99 " << quantile(reranked, 0.99) << " ms\n";
     return {{"curators", curators},
             {"rate_per_curator", options.rate},
             {"decisions", seen.size()},
@@ -218,6 +243,10 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
             {"visible_p50_ms", quantile(visible, 0.5)},
             {"visible_p99_ms", quantile(visible, 0.99)},
             {"curators_worst_visible_p99_ms", worstCuratorVisibleP99},
+            {"reranked_count", reranked.size()},
+            {"reranked_p50_ms", quantile(reranked, 0.5)},
+            {"reranked_p99_ms", quantile(reranked, 0.99)},
+            {"curators_worst_reranked_p99_ms", worstCuratorRerankedP99},
             {"conflicts", conflicts},
             {"reconnects", reconnects}};
 }
