@@ -103,17 +103,6 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-std::optional<SystemTime> parseTimestamp(const std::string& text) {
-    std::tm tm{};
-    int millis = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                    &tm.tm_min, &tm.tm_sec, &millis) != 7)
-        return std::nullopt;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return std::chrono::system_clock::from_time_t(::timegm(&tm)) + std::chrono::milliseconds(millis);
-}
-
 double quantile(std::vector<double> values, double q) {
     if (values.empty()) return 0.0;
     std::sort(values.begin(), values.end());
@@ -157,7 +146,7 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
         const SystemTime now = std::chrono::system_clock::now();
         for (const project::Decision& d : changes.decisions) {
             if (d.state != project::DecisionState::Done) continue;
-            if (const auto stamp = parseTimestamp(d.timestamp))
+            if (const auto stamp = project::parseUtcTimestamp(d.timestamp))
                 seen.push_back({d.login, *stamp, std::chrono::duration<double, std::milli>(now - *stamp).count()});
         }
         revision = std::max(revision, changes.revision);

@@ -47,20 +47,6 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A store timestamp ("2026-11-22T07:30:12.123Z") as system time; unset when it is not one.
-std::optional<std::chrono::system_clock::time_point> parseTimestamp(const std::string& text) {
-    std::tm tm{};
-    int millis = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                    &tm.tm_min, &tm.tm_sec, &millis) != 7)
-        return std::nullopt;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    const std::time_t seconds = ::timegm(&tm);
-    if (seconds == static_cast<std::time_t>(-1)) return std::nullopt;
-    return std::chrono::system_clock::from_time_t(seconds) + std::chrono::milliseconds(millis);
-}
-
 // Another curator's decision the linker has taken, the queue not yet ranked again with it.
 struct PendingRerank {
     ReceivedDecision received;
@@ -175,7 +161,7 @@ private:
         order_.reset();
         if (live) {
             ++result_.seenFromOthers;
-            const auto stamp = parseTimestamp(decision.timestamp);
+            const auto stamp = project::parseUtcTimestamp(decision.timestamp);
             if (stamp)
                 result_.visibleMilliseconds.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::system_clock::now() - *stamp).count());

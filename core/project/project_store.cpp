@@ -172,4 +172,18 @@ std::string utcTimestamp() {
     return text;
 }
 
+std::optional<std::chrono::system_clock::time_point> parseUtcTimestamp(const std::string& text) {
+    using namespace std::chrono;
+    int year = 0;
+    unsigned month = 0, day = 0;
+    int hour = 0, minute = 0, second = 0, millis = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2u-%2uT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second,
+                    &millis) != 7)
+        return std::nullopt;
+    const year_month_day date{std::chrono::year{year}, std::chrono::month{month}, std::chrono::day{day}};
+    if (!date.ok() || hour > 23 || minute > 59 || second > 60 || hour < 0 || minute < 0 || second < 0 || millis < 0)
+        return std::nullopt;
+    return sys_days{date} + hours{hour} + minutes{minute} + seconds{second} + milliseconds{millis};
+}
+
 }  // namespace linkscope::project

@@ -242,5 +242,7 @@ private:
 
 /// Now, as the store writes timestamps ("2026-11-22T07:30:12.123Z").
 std::string utcTimestamp();
+/// A timestamp as utcTimestamp writes it, as system time; unset when the text is not one.
+std::optional<std::chrono::system_clock::time_point> parseUtcTimestamp(const std::string& text);
 
 }  // namespace linkscope::project

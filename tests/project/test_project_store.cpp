@@ -582,6 +582,24 @@ private Q_SLOTS:
         QVERIFY2(before <= parsed && parsed <= after, qPrintable(stamp));
     }
 
+    void utcTimestampParsesBack() {
+        const auto now = std::chrono::floor<std::chrono::milliseconds>(std::chrono::system_clock::now());
+        const auto stamp = utcTimestamp();
+        const auto parsed = parseUtcTimestamp(stamp);
+        QVERIFY2(parsed.has_value(), stamp.c_str());
+        // The stamp is taken after `now`, to the millisecond; a second covers any pause between.
+        QVERIFY2(*parsed >= now && *parsed - now < std::chrono::seconds(1), stamp.c_str());
+        const auto epochMs = [](const std::string& text) {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(parseUtcTimestamp(text)->time_since_epoch())
+                .count();
+        };
+        QCOMPARE(epochMs("1970-01-01T00:00:01.250Z"), 1250LL);
+        QCOMPARE(epochMs("2024-02-29T23:59:59.999Z"), 1709251199999LL);
+        for (const char* bad : {"", "2026-11-22", "2026-13-01T00:00:00.000Z", "2026-02-30T00:00:00.000Z",
+                                "2026-11-22T24:00:00.000Z", "yesterday"})
+            QVERIFY2(!parseUtcTimestamp(bad).has_value(), bad);
+    }
+
     // --- refusals -----------------------------------------------------------------------------
     void refusesToOverwriteOnCreate() {
         test::FixtureDir dir;
