@@ -139,15 +139,15 @@ SECTIONS = [
                    "restart themselves with huge pages (util/huge_pages.h), which costs the light program "
                    "a few milliseconds. `encode` runs three images (the light program, its restart, then "
                    "linkscope-cli-dense with LibTorch) and takes about half the baseline's time, because "
-                   "the baseline loads LibTorch in both of its starts. The GUI paints its window about 85 "
+                   "the baseline loads LibTorch in both of its starts. The GUI paints its window 75 to 85 "
                    "ms after it starts, with 60 libraries and without the dense module. Against the "
-                   "targets: every one is met. The sparse eval is 22x the scikit-learn peer (the baseline "
-                   "5.2x); its search adds the frequent terms' columns eight names at a time with AVX2, "
+                   "targets: every one is met. The sparse eval is 31x the scikit-learn peer (the baseline "
+                   "5.4x); its search adds the frequent terms' columns eight names at a time with AVX2, "
                    "each score the same float as the scalar loop's. Its start is a few milliseconds of its "
-                   "0.3 s; the rest is its work (reading MEDIC and the corpora, the TF-IDF fit, the "
-                   "search). Fit and search run on both cores, but with the machine shared its CPU time "
-                   "equals its wall time, so the margin over 20x is small and a busier run can fall below "
-                   "it. The peer's time includes importing scikit-learn and extracting BioSyn's archive; "
+                   "0.2 s; the rest is its work (reading MEDIC and the corpora, the TF-IDF fit, the "
+                   "search). Fit and search run on both cores: on a machine busy with other work its wall "
+                   "time grows towards its CPU time (about 0.3 s), and the ratio towards the two CPU "
+                   "times' ratio, 21x, a small margin over 20x. The peer's time includes importing scikit-learn and extracting BioSyn's archive; "
                    "its peak is 1.6 GiB against the eval's 79 MiB.",
         "findings": [],
     },
