@@ -9,7 +9,8 @@
 // part of another format), a manifest of the wrong shape (shard_manifest.h: every field's type
 // checked), and a shard that linked another input, with another linker or other settings than
 // shard 0. The input is then read once: its bytes (size and CRC-32) must be those the shards
-// linked, or the merge is refused naming it. The output is written atomically.
+// linked, or the merge is refused naming it. The output is written atomically; an output that
+// would replace a shard's part or manifest (or is the folder) is refused before any of this.
 //
 // Joining: PubTator parts are documents separated by one blank line (part 0 starts with the
 // input's leading blank lines, the part that ends the input ends with its trailing ones): a blank
@@ -63,11 +64,43 @@ std::string nameOf(std::size_t index, std::size_t count, const std::filesystem::
     return "shard " + std::to_string(index) + " of " + std::to_string(count) + " (" + file.string() + ")";
 }
 
+// The name of a shard's part or manifest, of any run: shard-IIIII-of-NNNNN and the extension.
+const std::regex& shardFileName() {
+    static const std::regex name(R"(shard-(\d{5})-of-(\d{5})\.(json|pubtator|bioc\.xml|bioc\.json|bigbio\.jsonl))");
+    return name;
+}
+
+// The path with its symbolic links resolved and "." and ".." taken out, as far as it exists.
+std::filesystem::path resolved(const std::filesystem::path& path) {
+    std::error_code ec;
+    std::filesystem::path result = std::filesystem::weakly_canonical(path, ec);
+    if (ec) result = std::filesystem::absolute(path, ec).lexically_normal();
+    return result;
+}
+
+// Error when --out would replace a file of the shards' folder that merge-shards and link --shard
+// read: a part or manifest (of this run or another: a merged file under such a name is read as a
+// shard by the next merge or rerun), or the folder itself. Paths are compared resolved, so that
+// DIR/./x, a symbolic link to the folder and an --out that is a link into it are caught (the
+// output is written through a link). Any other file of the folder may be the output: link --shard
+// and merge-shards leave such files alone.
+void requireOutOutsideShards(const std::filesystem::path& folder, const std::filesystem::path& out) {
+    const std::filesystem::path shards = resolved(folder);
+    const std::filesystem::path target = resolved(out);
+    if (target == shards)
+        throw Error("--out " + out.string() + " is the shards' folder " + folder.string() +
+                    ": name a file to write the merged corpus to");
+    if (target.parent_path() == shards && std::regex_match(target.filename().string(), shardFileName()))
+        throw Error("--out " + out.string() + " is " + target.string() + ", named as a shard's part or manifest in " +
+                    folder.string() +
+                    ": the merged corpus would replace a file the shards are read from; write it under another "
+                    "name or outside the folder");
+}
+
 // The N of the shards in the folder; Error when there are none or several, or when a file named
 // as a shard's is not one of that run's (a part or manifest numbered N or more).
 std::size_t shardCount(const std::filesystem::path& folder) {
-    static const std::regex shardFile(
-        R"(shard-(\d{5})-of-(\d{5})\.(json|pubtator|bioc\.xml|bioc\.json|bigbio\.jsonl))");
+    const std::regex& shardFile = shardFileName();
     std::map<std::size_t, std::string> counts;               // N -> a file of it
     std::vector<std::pair<std::size_t, std::string>> files;  // I, the file's name
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
@@ -278,6 +311,7 @@ private:
 
 void runMergeShards(const MergeArguments& args) {
     requireFolder(args.folder, "the shards' folder");
+    requireOutOutsideShards(args.folder, args.out);
     const std::size_t count = shardCount(args.folder);
     std::vector<Shard> shards;
     for (std::size_t i = 0; i < count; ++i) {

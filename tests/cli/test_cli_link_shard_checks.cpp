@@ -1,8 +1,8 @@
 // merge-shards refuses a shard that is missing, cut short or linked otherwise, naming it; a rerun
 // links only the shards whose manifest is missing or whose part is damaged; --shard slurm. An
 // input rewritten in place with its time restored is told by its CRC-32; manifests of the wrong
-// shape and stray files in the shards' folder are refused by name (test_shard_manifest: every
-// field of the manifest).
+// shape and stray files in the shards' folder are refused by name, and so is an output that would
+// replace a shard's file (test_shard_manifest: every field of the manifest).
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -235,6 +235,48 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("shard-00001-of-00002.bioc.xml") && r.err.contains("another format"),
                  r.err.constData());
         QVERIFY(!fs::exists(merged));
+    }
+
+    // An --out that would replace a shard's part or manifest (through ./, a link to the folder or
+    // a link to the file) or is the folder is refused before any work, naming the file; another
+    // file of the folder may be the output, and the next merge leaves it alone.
+    void outputOverAShardIsRefused() {
+        test::FixtureDir dir;
+        const fs::path corpus = dir.write("corpus.txt", demoCorpus());
+        const fs::path shards = dir.path("shards");
+        QVERIFY(runShards(corpus, shards, 2).size() == 2);
+        const fs::path part = shards / "shard-00001-of-00002.pubtator";
+        const fs::path manifest = shards / "shard-00000-of-00002.json";
+        const std::string partBytes = test::readFile(part);
+        const std::string manifestBytes = test::readFile(manifest);
+        fs::create_directory_symlink(shards, dir.path("linked"));
+        fs::create_symlink(part, dir.path("to-part.txt"));
+        const auto refused = [&](const fs::path& out, const char* fragment) {
+            const auto r = test::runCli({"merge-shards", q(shards), "--out", q(out)});
+            const bool ok =
+                r.exitCode != 0 && r.err.contains(q(out).toUtf8()) && r.err.contains(fragment) && r.out.isEmpty();
+            if (!ok) qWarning("%s", r.err.constData());
+            return ok;
+        };
+        QVERIFY(refused(part, "shard's part or manifest"));
+        QVERIFY(refused(shards / "." / "shard-00000-of-00002.json", "shard's part or manifest"));
+        QVERIFY(refused(dir.path("linked") / "shard-00001-of-00002.pubtator", "shard's part or manifest"));
+        QVERIFY(refused(dir.path("to-part.txt"), "shard's part or manifest"));
+        // A name of another run's shard: the next merge would find shards of two N.
+        QVERIFY(refused(shards / "shard-00004-of-00009.bioc.xml", "shard's part or manifest"));
+        QVERIFY(refused(dir.path("linked") / ".", "the shards' folder"));
+        QCOMPARE(test::readFile(part), partBytes);
+        QCOMPARE(test::readFile(manifest), manifestBytes);
+        QVERIFY(!fs::exists(shards / "shard-00004-of-00009.bioc.xml"));
+
+        auto r = test::runCli({"merge-shards", q(shards), "--out", q(dir.path("outside.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({"merge-shards", q(shards), "--out", q(shards / "merged.txt")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(shards / "merged.txt"), test::readFile(dir.path("outside.txt")));
+        r = test::runCli({"merge-shards", q(dir.path("linked")), "--out", q(dir.path("again.txt"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(test::readFile(dir.path("again.txt")), test::readFile(dir.path("outside.txt")));
     }
 
     // `index --kb` alone writes the dictionary link searches: every shard loads the one index.

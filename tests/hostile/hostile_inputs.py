@@ -2397,6 +2397,20 @@ def shard_cases():
     add("shards.merge.folder.other-files", "format", "merge-shards", SHARD_ARGV,
         dict(files, **{"shards/notes.txt": b"the run of Monday\n", "shards/shard-00001-of-00002.json.tmp-1-1": b"{"}),
         expect="clean", ref="merge-shards", outputs=("merged.txt",))
+    # An --out that would replace a shard's part or manifest: refused before any work, naming it,
+    # through "./" or a link to the folder alike; every part still has its manifest's CRC-32.
+    def parts_intact(work):
+        for i in range(2):
+            m = json.loads((work / ("shards/shard-%05d-of-00002.json" % i)).read_bytes())
+            if zlib.crc32((work / "shards" / m["part"]["file"]).read_bytes()) != m["part"]["crc32"]:
+                return "shard %d's part was written over" % i
+        return None
+    for name, out, extra in [("part-dot", "shards/./shard-00001-of-00002.pubtator", {}),
+                             ("manifest-via-link", "linked/shard-00000-of-00002.json", {"linked": Sym("shards")}),
+                             ("link-to-part", "out.txt", {"out.txt": Sym("shards/shard-00001-of-00002.pubtator")})]:
+        add("shards.merge.out-over-shard." + name, "special", "merge-shards",
+            ["merge-shards", "shards", "--out", out], dict(files, **extra), names=(os.path.basename(out),),
+            after=lambda work: names_in_stderr("shard's part or manifest")(work) or parts_intact(work))
 
     # Reruns: a damaged manifest is linked again; a link or a FIFO at its path is refused.
     link = ["link", "--corpus", "train.txt", "--kb", "kb.txt", "--shard", "1/2", "--out", "shards"]
