@@ -28,7 +28,6 @@
 #include <QCoreApplication>
 #include <QProcess>
 
-#include <fcntl.h>
 #include <poll.h>
 
 #include <algorithm>
@@ -244,10 +243,6 @@ nlohmann::ordered_json runTeam(test::PostgresServer& server, const Options& opti
 
 int main(int argc, char** argv) {
     bench::JsonReport report("team_curation", argc, argv);
-    // The report's copy of standard output (and any other descriptor) stays out of the server and
-    // its watchdog, which outlive this process by a moment: a reader of the report waits for the
-    // pipe's end, and the watchdog for this process to be reaped.
-    bench::closeDescriptorsOnExec();
     QCoreApplication app(argc, argv);
     try {
         const Options options = parse(argc, argv);

@@ -8,8 +8,6 @@
 #include <QString>
 #include <QStringList>
 
-#include <fcntl.h>
-
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -19,14 +17,6 @@
 #include <nlohmann/json.hpp>
 
 namespace linkscope::bench {
-
-/// Marks every descriptor from 3 up close-on-exec. The server's watchdog shell outlives this
-/// process by a moment and would otherwise hold a copy of a pipe whose end a reader waits for
-/// (the report's standard output, a child's output read here).
-inline void closeDescriptorsOnExec() {
-    for (int fd = 3; fd < 1024; ++fd)
-        if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-}
 
 /// The shared files a team project reads, under `data`; the first one missing, or empty.
 inline std::string missingTeamData(const std::filesystem::path& data) {

@@ -500,9 +500,6 @@ int runTeamStalls(TimedApplication& app, bench::ThreadSampler& sampler, bench::J
         std::fprintf(stderr, "ui_stall: missing %s (LINKSCOPE_DATA_DIR)\n", missing.c_str());
         return 1;
     }
-    // The server's watchdog and the curators inherit no descriptor of this process (the report's
-    // standard output among them): team_setup.h.
-    bench::closeDescriptorsOnExec();
     test::PostgresServer server;
     if (!server.start(test::PostgresServer::Durability::Full)) {
         std::fprintf(stderr, "ui_stall: no server: %s\n",

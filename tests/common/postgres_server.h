@@ -9,6 +9,11 @@
 // crash, SIGKILL), by a watchdog shell that waits for the test's pid to go away and then stops
 // the server and removes the folder. Nothing in it depends on a server the test did not start.
 //
+// No program the fixture starts (initdb, pg_ctl and the server it starts, psql, the watchdog)
+// inherits a descriptor of the test beyond standard input, output and error: the server and the
+// watchdog outlive the test by a moment, and a copy of a pipe's write end in them would keep a
+// reader of that pipe (whoever runs the test, a child's output the test reads) waiting.
+//
 // Fast by default: fsync=off, which loses nothing unless the machine itself stops. A test of
 // durability (a server killed with SIGKILL) starts it with Durability::Full.
 #include <QDir>
@@ -16,11 +21,16 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace linkscope::test {
@@ -175,10 +185,29 @@ private:
         return false;
     }
 
+    // What a child runs between fork and exec: every descriptor from 3 up marked close-on-exec
+    // (Qt's own descriptors already are, and standard input, output and error are in place by
+    // then). Only async-signal-safe calls; the bound of the fallback is taken before the fork.
+    static std::function<void()> inheritNoDescriptors(bool newSession = false) {
+        rlimit limit{};
+        const int bound = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+                              ? static_cast<int>(std::min<rlim_t>(limit.rlim_cur, rlim_t{1} << 20))
+                              : 1 << 16;
+        return [bound, newSession] {
+            if (newSession) ::setsid();
+#ifdef CLOSE_RANGE_CLOEXEC
+            if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+#endif
+            for (int fd = 3; fd < bound; ++fd)
+                if (const int flags = ::fcntl(fd, F_GETFD); flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+        };
+    }
+
     bool run(const QString& program, const QStringList& arguments) {
         QProcess process;
         process.setProcessChannelMode(QProcess::MergedChannels);
         process.setStandardInputFile(QProcess::nullDevice());
+        process.setChildProcessModifier(inheritNoDescriptors());
         process.start(program, arguments);
         const bool finished = process.waitForFinished(60000);
         output_ = QString::fromUtf8(process.readAll());
@@ -200,20 +229,25 @@ private:
             QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--"), program} + arguments);
     }
 
-    // Stops the server and removes its folder once this process is gone, however it ended.
+    // Stops the server and removes its folder once this process is gone, however it ended. The
+    // shell runs in a session of its own (a signal to the test's process group leaves it) and
+    // puts the watchdog in the background: QProcess::startDetached does not run a child process
+    // modifier, so the shell is started and waited for here, and the watchdog outlives it.
     void startWatchdog() {
         const QString stopCommand = (asPostgres_ ? QStringLiteral("runuser -u postgres -- ") : QString()) +
                                     QStringLiteral("'%1/pg_ctl' -D '%2' -m immediate stop").arg(bin_, dataFolder());
         const QString script = QStringLiteral("while kill -0 %1 2>/dev/null; do sleep 0.5; done; %2; rm -rf '%3'")
                                    .arg(::getpid())
                                    .arg(stopCommand, dir_->path());
-        QProcess watchdog;
-        watchdog.setProgram(QStringLiteral("sh"));
-        watchdog.setArguments({QStringLiteral("-c"), script});
-        watchdog.setStandardInputFile(QProcess::nullDevice());
-        watchdog.setStandardOutputFile(QProcess::nullDevice());
-        watchdog.setStandardErrorFile(QProcess::nullDevice());
-        watchdog.startDetached();
+        QProcess shell;
+        shell.setProgram(QStringLiteral("sh"));
+        shell.setArguments({QStringLiteral("-c"), QStringLiteral("(%1) &").arg(script)});
+        shell.setStandardInputFile(QProcess::nullDevice());
+        shell.setStandardOutputFile(QProcess::nullDevice());
+        shell.setStandardErrorFile(QProcess::nullDevice());
+        shell.setChildProcessModifier(inheritNoDescriptors(true));
+        shell.start();
+        shell.waitForFinished(10000);
     }
 
     QString bin_;
