@@ -96,6 +96,19 @@ CurationController::CurationController(CurationSession* session, DocumentsDock* 
     });
     // Other curators' claims changed: the mentions' tooltips say who holds what.
     connect(session_->claims(), &ReviewClaims::claimsChanged, this, [this] { refreshMentionStates(); });
+    // The claim F8 asked for is answered: its mention is shown, or why there is none.
+    connect(session_->claims(), &ReviewClaims::nextAnswered, this,
+            [this](const std::optional<QueuedMention>& claimed, int queueSize) {
+                if (claimed) {
+                    showWorthReviewing(*claimed, queueSize);
+                    return;
+                }
+                const QString error = session_->claims()->lastError();
+                if (!error.isEmpty())
+                    log_->error(source(), error);
+                else
+                    log_->note(source(), tr("Every mention left in the queue is claimed by another curator"));
+            });
     // A lost connection turns curation off until the window is connected again.
     connect(decisions_, &DecisionLog::readOnlyChanged, this, [this] { showCandidates(); });
     // A merge changed many decisions at once.
@@ -424,24 +437,19 @@ bool CurationController::nextWorthReviewing() {
                                                             : tr("The candidates are still being ranked"));
         return false;
     }
-    // A team project: the next mention is the first one this login could claim.
+    // A team project: the next mention is the first one this login could claim, which
+    // ReviewClaims::nextAnswered brings.
     ReviewClaims* claims = session_->claims();
-    std::optional<project::MentionKey> claimed;
     if (claims->active()) {
-        claimed = claims->claimNext(queue);
-        if (!claimed) {
-            if (!claims->lastError().isEmpty())
-                log_->error(source(), claims->lastError());
-            else
-                log_->note(source(), tr("Every mention left in the queue is claimed by another curator"));
-            return false;
-        }
+        if (claims->claimNext(queue)) return true;
+        log_->error(source(), claims->lastError());
+        return false;
     }
-    const auto entry = claimed
-                           ? std::find_if(queue.begin(), queue.end(),
-                                          [&claimed](const QueuedMention& queued) { return queued.key == *claimed; })
-                           : queue.begin();
-    const project::MentionKey& key = entry->key;
+    return showWorthReviewing(queue.front(), static_cast<int>(queue.size()));
+}
+
+bool CurationController::showWorthReviewing(const QueuedMention& entry, int queueSize) {
+    const project::MentionKey& key = entry.key;
     const auto show = [&] {
         return showMention(QString::fromStdString(key.split), QString::fromStdString(key.document),
                            static_cast<int>(key.start), static_cast<int>(key.end));
@@ -455,9 +463,9 @@ bool CurationController::nextWorthReviewing() {
     }
     placingClaim_ = false;
     if (!shown) return false;
-    QString message = tr("Worth reviewing: priority %1, %n undecided mention(s) in the queue", nullptr,
-                         static_cast<int>(queue.size()))
-                          .arg(entry->priority, 0, 'f', 2);
+    QString message = tr("Worth reviewing: priority %1, %n undecided mention(s) in the queue", nullptr, queueSize)
+                          .arg(entry.priority, 0, 'f', 2);
+    ReviewClaims* claims = session_->claims();
     if (claims->active()) message += tr("; claimed for you (%1)").arg(claims->modeText());
     log_->progress(source(), message);
     return true;

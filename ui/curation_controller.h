@@ -36,6 +36,7 @@ class DocumentsDock;
 class EntitySearchBox;
 class MessageLog;
 class RankerHost;
+struct QueuedMention;
 
 class CurationController : public QObject {
     Q_OBJECT
@@ -68,6 +69,8 @@ public:
     /// returns how many.
     int showChangedByLastDecision();
     /// Selects the first mention of the review queue (ui/review_queue_order.h); false when none.
+    /// In a team project the mention is claimed first, off the GUI thread: true when the claim
+    /// was asked, and the mention is selected once it is answered (ReviewClaims::nextAnswered).
     bool nextWorthReviewing();
 
 private:
@@ -81,6 +84,9 @@ private:
     void applyOffer();
     /// Fills the Candidates dock's reach preview for candidate `entity` ("" clears it).
     void previewReach(const QString& entity);
+    /// Selects `entry`, the next mention of a queue of `queueSize`, and says why; false when
+    /// it cannot be shown.
+    bool showWorthReviewing(const QueuedMention& entry, int queueSize);
 
     CurationSession* session_;  ///< the owner of the two below (the review queue reads it)
     DecisionLog* decisions_;

@@ -3,12 +3,11 @@
 #include <QDateTime>
 
 #include <algorithm>
-#include <exception>
-#include <span>
+#include <utility>
 
 #include "decision_log.h"
 #include "project/project_store.h"
-#include "review_queue_order.h"
+#include "review_claims_worker.h"
 #include "team_live_updates.h"
 
 namespace linkscope::ui {
@@ -25,7 +24,12 @@ QString localTime(const std::string& expires) {
 
 ReviewClaims::ReviewClaims(DecisionLog& decisions, const TeamLiveUpdates& live, QObject* parent)
     : QObject(parent), log_(decisions), live_(live) {
-    connect(&renewal_, &QTimer::timeout, this, &ReviewClaims::renew);
+    qRegisterMetaType<ClaimsAnswer>();
+    thread_.setObjectName(QStringLiteral("review claims"));
+    // The timer asks for no second renewal while one is on its way (a slow server).
+    connect(&renewal_, &QTimer::timeout, this, [this] {
+        if (renewing_ == 0) renew();
+    });
     // A decision on the mention held turns its claim into a lasting one on the server: nothing
     // to renew or release any more. Another's decision arriving on it frees this login's claim.
     connect(&log_, &DecisionLog::decisionChanged, this, [this](const project::MentionKey& key) {
@@ -34,11 +38,26 @@ ReviewClaims::ReviewClaims(DecisionLog& decisions, const TeamLiveUpdates& live, 
         if (decision && QString::fromStdString(decision->login) != log_.login()) release();
         held_.reset();
     });
+    // Connected again after a loss: the claim held is renewed and what others hold read at once.
+    connect(&live_, &TeamLiveUpdates::stateChanged, this, [this](TeamLiveUpdates::State state) {
+        if (state == TeamLiveUpdates::State::Lost) lost_ = true;
+        if (state != TeamLiveUpdates::State::Live || !std::exchange(lost_, false)) return;
+        if (active_) renew();
+    });
 }
+
+ReviewClaims::~ReviewClaims() { stop(); }
 
 void ReviewClaims::setTimeToLive(std::chrono::seconds timeToLive) {
     timeToLive_ = std::max(timeToLive, std::chrono::seconds{3});
     renewal_.setInterval(std::chrono::duration_cast<std::chrono::milliseconds>(timeToLive_) / 3);
+}
+
+template <class Request>
+void ReviewClaims::ask(Request&& request) {
+    QMetaObject::invokeMethod(
+        worker_.get(), [worker = worker_.get(), request = std::forward<Request>(request)] { request(*worker); },
+        Qt::QueuedConnection);
 }
 
 void ReviewClaims::start() {
@@ -46,41 +65,46 @@ void ReviewClaims::start() {
     active_ = log_.onServer();
     mode_ = {};
     if (!active_) return;
-    readMode();
-    readClaims();
+    // The worker connects with the store's own address (the connect_timeout it was opened with).
+    worker_ = std::make_unique<ReviewClaimsWorker>(log_.store()->file().string());
+    worker_->moveToThread(&thread_);
+    connect(worker_.get(), &ReviewClaimsWorker::answered, this, &ReviewClaims::take);
+    thread_.start();
+    ++pending_;
+    ask([generation = generation_](ReviewClaimsWorker& worker) { worker.read(generation); });
     setTimeToLive(timeToLive_);
     renewal_.start();
-    Q_EMIT claimsChanged();
 }
 
 void ReviewClaims::stop() {
     renewal_.stop();
     if (active_ && log_.isOpen()) release();
+    if (worker_) {
+        // After the requests asked before (the release above among them), in their order.
+        ask([thread = &thread_](ReviewClaimsWorker& worker) {
+            worker.close();
+            thread->quit();
+        });
+        thread_.wait();
+        worker_.reset();
+    }
+    ++generation_;  // answers still on their way to this thread are dropped
     held_.reset();
+    claiming_ = false;
+    asked_.clear();
+    pending_ = 0;
+    renewing_ = 0;
     others_.clear();
     othersByDocument_.clear();
     lastError_.clear();
     active_ = false;
 }
 
-bool ReviewClaims::usable() const { return active_ && log_.isOpen() && live_.state() != TeamLiveUpdates::State::Lost; }
+bool ReviewClaims::usable() const {
+    return active_ && worker_ && log_.isOpen() && live_.state() != TeamLiveUpdates::State::Lost;
+}
 
 bool ReviewClaims::reviewer() const { return live_.role() == project::TeamRole::Reviewer; }
-
-template <class Call>
-bool ReviewClaims::guarded(const QString& what, Call&& call) {
-    try {
-        call(*log_.store());
-        return true;
-    } catch (const project::StoreDisconnected& lost) {
-        lastError_ = tr("%1: %2").arg(what, QString::fromUtf8(lost.what()));
-        // Said at once: the live updates turn the window read-only and reconnect.
-        Q_EMIT log_.connectionLost(QString::fromUtf8(lost.what()));
-    } catch (const std::exception& error) {
-        lastError_ = tr("%1: %2").arg(what, QString::fromUtf8(error.what()));
-    }
-    return false;
-}
 
 bool ReviewClaims::overlapDocument(const std::string& document) const {
     return blind() && project::overlapDocument(mode_, document);
@@ -94,9 +118,42 @@ QString ReviewClaims::modeText() const {
         .arg(mode_.overlapShare * 100.0, 0, 'g', 3);
 }
 
-void ReviewClaims::readMode() {
+void ReviewClaims::take(const ClaimsAnswer& answer) {
+    if (answer.generation != generation_) return;
+    const bool answers = answer.request != ClaimsAnswer::Request::Release;
+    if (answers) pending_ = std::max(pending_ - 1, 0);
+    if (answer.request == ClaimsAnswer::Request::Renewal) renewing_ = std::max(renewing_ - 1, 0);
+    if (!answer.error.isEmpty()) {
+        lastError_ = answer.error;
+        // Said at once: the live updates turn the window read-only and reconnect.
+        if (answer.disconnected) Q_EMIT log_.connectionLost(answer.error);
+    }
+    const project::TeamModeSettings modeBefore = mode_;
+    const auto holdersBefore = holders();
+    if (answer.mode) takeMode(*answer.mode);
+    if (answer.claims) takeClaims(*answer.claims);
+    const bool changed = answer.request == ClaimsAnswer::Request::Read || holders() != holdersBefore ||
+                         modeBefore.mode != mode_.mode || modeBefore.overlapShare != mode_.overlapShare;
+    if (answer.request == ClaimsAnswer::Request::Claim) {
+        claiming_ = false;
+        std::optional<QueuedMention> claimed;
+        if (answer.claimed) {
+            held_ = answer.claimed;
+            const auto priority = asked_.find(*answer.claimed);
+            claimed = QueuedMention{*answer.claimed, priority == asked_.end() ? 0.0 : priority->second};
+        }
+        asked_.clear();
+        // The views read the claims again when others' changed (the curator's own is on show).
+        if (changed) Q_EMIT claimsChanged();
+        Q_EMIT nextAnswered(claimed, askedQueueSize_);
+        return;
+    }
+    if (changed) Q_EMIT claimsChanged();
+}
+
+void ReviewClaims::takeMode(const project::TeamModeSettings& mode) {
     const project::TeamMode before = mode_.mode;
-    guarded(tr("Cannot read the project's mode"), [this](project::ProjectStore& store) { mode_ = store.teamMode(); });
+    mode_ = mode;
     // Switched to blind while open: the decisions of others read before the switch go.
     if (before == project::TeamMode::Shared && mode_.mode == project::TeamMode::Blind) {
         const auto& inEffect = log_.decisionsInEffect();
@@ -107,10 +164,7 @@ void ReviewClaims::readMode() {
     }
 }
 
-void ReviewClaims::readClaims() {
-    std::vector<project::Claim> claims;
-    if (!guarded(tr("Cannot read the claims"), [&claims](project::ProjectStore& store) { claims = store.claims(); }))
-        return;
+void ReviewClaims::takeClaims(std::vector<project::Claim> claims) {
     const std::string me = log_.login().toStdString();
     others_.clear();
     othersByDocument_.clear();
@@ -126,37 +180,41 @@ void ReviewClaims::release() {
     if (!held_ || !usable()) return;
     const project::MentionKey key = *held_;
     held_.reset();
-    guarded(tr("Cannot release the claim"), [&key](project::ProjectStore& store) { store.releaseClaim(key); });
+    ask([generation = generation_, key](ReviewClaimsWorker& worker) { worker.release(generation, key); });
 }
 
-std::optional<project::MentionKey> ReviewClaims::claimNext(const std::vector<QueuedMention>& queue) {
+bool ReviewClaims::claimNext(const std::vector<QueuedMention>& queue) {
     lastError_.clear();
-    if (!active_) return std::nullopt;
+    if (!active_) return false;
     if (!usable()) {
         lastError_ = log_.isReadOnly() ? tr("No mention can be claimed: %1").arg(log_.readOnlyReason())
                                        : tr("No project is open");
-        return std::nullopt;
+        return false;
     }
+    if (claiming_) return true;  // the claim on its way answers this press too
     release();
+    const int queueSize = static_cast<int>(queue.size());
     if (reviewer()) {
         const auto free = std::find_if(queue.begin(), queue.end(),
                                        [this](const QueuedMention& entry) { return !takenByOthers(entry.key); });
-        return free == queue.end() ? std::nullopt : std::optional(free->key);
+        Q_EMIT nextAnswered(free == queue.end() ? std::nullopt : std::optional(*free), queueSize);
+        return true;
     }
     std::vector<project::MentionKey> byGain;
     byGain.reserve(queue.size());
+    asked_.clear();
     for (const QueuedMention& entry : queue)
-        if (!takenByOthers(entry.key)) byGain.push_back(entry.key);
-    std::vector<project::MentionKey> claimed;
-    guarded(tr("No mention could be claimed"), [&](project::ProjectStore& store) {
-        claimed = store.claimNext(std::span<const project::MentionKey>(byGain), 1, timeToLive_);
+        if (!takenByOthers(entry.key)) {
+            byGain.push_back(entry.key);
+            asked_.emplace(entry.key, entry.priority);
+        }
+    askedQueueSize_ = queueSize;
+    claiming_ = true;
+    ++pending_;
+    ask([generation = generation_, byGain = std::move(byGain), ttl = timeToLive_](ReviewClaimsWorker& worker) {
+        worker.claimNext(generation, byGain, ttl);
     });
-    const auto holdersBefore = holders();
-    readClaims();
-    if (!claimed.empty()) held_ = claimed.front();
-    // The views read the claims again when others' changed (the curator's own is on show).
-    if (holders() != holdersBefore) Q_EMIT claimsChanged();
-    return held_;
+    return true;
 }
 
 void ReviewClaims::moveTo(const std::optional<project::MentionKey>& current) {
@@ -165,14 +223,10 @@ void ReviewClaims::moveTo(const std::optional<project::MentionKey>& current) {
 
 void ReviewClaims::renew() {
     if (!usable()) return;
-    if (held_)
-        guarded(tr("Cannot renew the claim"), [this](project::ProjectStore& store) { store.renewClaims(timeToLive_); });
-    const project::TeamModeSettings before = mode_;
-    readMode();
-    const auto holdersBefore = holders();
-    readClaims();
-    if (holders() != holdersBefore || before.mode != mode_.mode || before.overlapShare != mode_.overlapShare)
-        Q_EMIT claimsChanged();
+    ++pending_;
+    ++renewing_;
+    ask([generation = generation_, holding = held_.has_value() || claiming_,
+         ttl = timeToLive_](ReviewClaimsWorker& worker) { worker.renew(generation, holding, ttl); });
 }
 
 std::map<project::MentionKey, std::vector<std::string>> ReviewClaims::holders() const {

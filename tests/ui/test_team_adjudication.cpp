@@ -183,7 +183,7 @@ private Q_SLOTS:
         QCOMPARE(annDialog.curatorA()->count(), 2);  // shared: Ann reads Bob's decisions
         setMode(project::TeamMode::Blind);
         ann.claims()->renew();  // the mode is read again (the renewal timer's work)
-        QVERIFY(ann.claims()->blind());
+        QTRY_VERIFY_WITH_TIMEOUT(ann.claims()->blind(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(annDialog.curatorA()->count(), 1, 5000);
         QCOMPARE(annDialog.curatorA()->currentText(), QStringLiteral("ann"));
         QCOMPARE(annDialog.model()->rowCount(), 0);
@@ -198,8 +198,8 @@ private Q_SLOTS:
         AdjudicationDialog judyDialog(&judy);
         judyDialog.show();
         QTRY_COMPARE_WITH_TIMEOUT(judy.decisions()->hasDecision(mentions_[4].key), true, 5000);
-        QVERIFY2(judyDialog.summaryText().contains(QStringLiteral("overlap documents only")),
-                 qPrintable(judyDialog.summaryText()));
+        QTRY_VERIFY2_WITH_TIMEOUT(judyDialog.summaryText().contains(QStringLiteral("overlap documents only")),
+                                  qPrintable(judyDialog.summaryText()), 10000);
         QCOMPARE(judyDialog.report().overall.both, std::size_t{4});
         QVERIFY(judyDialog.report().overall.kappa.has_value());
         QTest::qWait(300);

@@ -358,11 +358,13 @@ private Q_SLOTS:
         QVERIFY2(status.text().contains(QStringLiteral(" · shared · ")), qPrintable(status.text()));
         setMode(project::TeamMode::Blind);
         session.claims()->renew();
-        QVERIFY2(status.text().contains(QStringLiteral(" · blind · ")), qPrintable(status.text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(status.text().contains(QStringLiteral(" · blind · ")), qPrintable(status.text()),
+                                  10000);
         QVERIFY2(status.toolTip().contains(QStringLiteral("Blind mode")), qPrintable(status.toolTip()));
         setMode(project::TeamMode::Shared);
         session.claims()->renew();
-        QVERIFY2(status.text().contains(QStringLiteral(" · shared · ")), qPrintable(status.text()));
+        QTRY_VERIFY2_WITH_TIMEOUT(status.text().contains(QStringLiteral(" · shared · ")), qPrintable(status.text()),
+                                  10000);
     }
 
     // A reviewer reads everything and writes nothing: the window is read-only and says why, and

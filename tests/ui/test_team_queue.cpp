@@ -4,6 +4,8 @@
 // (saying who until when), renews its claim and releases it on moving on; a decision makes it
 // lasting. In blind mode a window shows its own decisions only, the overlap documents are
 // marked, and decisions of others read before the switch to blind do not stay on show.
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -25,6 +27,7 @@
 #include "project/project_manifest.h"
 #include "project/project_store.h"
 #include "review_claims.h"
+#include "review_claims_wait.h"
 #include "review_queue_order.h"
 #include "team_live_updates.h"
 
@@ -117,17 +120,17 @@ private Q_SLOTS:
         ann.claims()->setTimeToLive(30s);
         const std::vector<QueuedMention> queue = reviewQueueOf(ann);
         QVERIFY(queue.size() >= 3);
-        const auto first = ann.claims()->claimNext(queue);
+        const auto first = test::claimNextAndWait(*ann.claims(), queue);
         QVERIFY2(first.has_value(), qPrintable(ann.claims()->lastError()));
         QCOMPARE(*first, queue.front().key);
         QCOMPARE(ann.claims()->held(), first);
 
-        bob.claims()->renew();  // reads the others' claims, as its timer does
+        QVERIFY(test::renewAndWait(*bob.claims()));  // reads the others' claims, as its timer does
         QVERIFY(bob.claims()->takenByOthers(*first));
         QVERIFY(!queued(bob, *first));
         const QString note = bob.claims()->claimNote(*first);
         QVERIFY2(note.startsWith(QStringLiteral("claimed by ann until ")), qPrintable(note));
-        const auto second = bob.claims()->claimNext(reviewQueueOf(bob));
+        const auto second = test::claimNextAndWait(*bob.claims(), reviewQueueOf(bob));
         QVERIFY(second.has_value());
         QVERIFY(*second != *first);
         QVERIFY(
@@ -138,26 +141,26 @@ private Q_SLOTS:
         const auto claimed = claimOf("ann", *first);
         QVERIFY(claimed.has_value());
         QTest::qWait(1100);
-        ann.claims()->renew();
+        QVERIFY(test::renewAndWait(*ann.claims()));
         QVERIFY(claimOf("ann", *first)->expires > claimed->expires);
 
         // Ann moves to another mention: her claim is released, Bob may take it.
         ann.claims()->moveTo(*second);
         QVERIFY(!ann.claims()->held().has_value());
-        QVERIFY(!claimOf("ann", *first).has_value());
-        bob.claims()->renew();
+        QTRY_VERIFY_WITH_TIMEOUT(!claimOf("ann", *first).has_value(), 10000);
+        QVERIFY(test::renewAndWait(*bob.claims()));
         QVERIFY(!bob.claims()->takenByOthers(*first));
         QVERIFY(queued(bob, *first));
 
         // Ann claims it again (Bob holds the second one: she gets the first) and decides it.
-        const auto again = ann.claims()->claimNext(reviewQueueOf(ann));
+        const auto again = test::claimNextAndWait(*ann.claims(), reviewQueueOf(ann));
         QCOMPARE(again, first);
         const Mention* mention = mentionOf(*first);
         QVERIFY(mention && !mention->ids.ids.empty());
         QVERIFY(ann.decisions()->decide(*first, *mention, project::DecisionKind::Correct, mention->ids.ids.front()));
         QVERIFY(!ann.claims()->held().has_value());
         QCOMPARE(claimOf("ann", *first)->expires, std::string("infinity"));
-        bob.claims()->renew();
+        QVERIFY(test::renewAndWait(*bob.claims()));
         QCOMPARE(bob.claims()->claimNote(*first), QStringLiteral("decided by ann"));
         // Bob's claim is his until he moves on; closing the window releases it.
         bob.close();
@@ -181,6 +184,7 @@ private Q_SLOTS:
         window.documentView()->setFocus();
 
         QTest::keyClick(window.documentView(), Qt::Key_F8);
+        QTRY_VERIFY2_WITH_TIMEOUT(ann->claims()->held().has_value(), qPrintable(ann->claims()->lastError()), 10000);
         const auto held = ann->claims()->held();
         QVERIFY2(held.has_value(), qPrintable(ann->claims()->lastError()));
         QCOMPARE(window.currentMentionKey(), held);
@@ -205,22 +209,22 @@ private Q_SLOTS:
         QVERIFY(other >= 0);
         CurationSession bob;
         openAs(bob, "bob");
-        QCOMPARE(bob.claims()->claimNext({{*otherKey, 1.0}}), otherKey);
-        ann->claims()->renew();
+        QCOMPARE(test::claimNextAndWait(*bob.claims(), {{*otherKey, 1.0}}), otherKey);
+        QVERIFY(test::renewAndWait(*ann->claims()));
         QTRY_VERIFY_WITH_TIMEOUT(view->spans().at(other).tooltip.contains(QStringLiteral("claimed by bob until")),
                                  2000);
 
         // Ann moves to another mention: her claim is released on the server.
         window.documentView()->selectMention(other);
         QVERIFY(!ann->claims()->held().has_value());
-        QVERIFY(!claimOf("ann", *held).has_value());
+        QTRY_VERIFY_WITH_TIMEOUT(!claimOf("ann", *held).has_value(), 10000);
         bob.close();
 
         // A reviewer claims nothing: the next mention is the first one no curator holds.
         CurationSession rita;
         openAs(rita, "rita");
         const auto queue = reviewQueueOf(rita);
-        QCOMPARE(rita.claims()->claimNext(queue), std::optional(queue.front().key));
+        QCOMPARE(test::claimNextAndWait(*rita.claims(), queue), std::optional(queue.front().key));
         QCOMPARE(rita.claims()->lastError(), QString());
         QVERIFY(!rita.claims()->held().has_value());
         QVERIFY(!claimOf("rita", queue.front().key).has_value());
@@ -240,8 +244,8 @@ private Q_SLOTS:
 
         const project::TeamModeSettings blind{project::TeamMode::Blind, 0.5, 7};
         setMode(blind);
-        bob.claims()->renew();
-        ann.claims()->renew();
+        QVERIFY(test::renewAndWait(*bob.claims()));
+        QVERIFY(test::renewAndWait(*ann.claims()));
         QVERIFY(bob.claims()->blind());
         QVERIFY2(bob.claims()->modeText().startsWith(QStringLiteral("blind")), qPrintable(bob.claims()->modeText()));
         QVERIFY(!bob.decisions()->hasDecision(annsKey));  // read back from the server: gone
@@ -260,10 +264,10 @@ private Q_SLOTS:
             bob.claims()->documentNote(overlapKey->split, overlapKey->document).startsWith(QStringLiteral("overlap")));
         QVERIFY(!bob.claims()->overlapDocument(singleKey->document));
 
-        QCOMPARE(ann.claims()->claimNext({{*overlapKey, 1.0}}), overlapKey);
-        bob.claims()->renew();
+        QCOMPARE(test::claimNextAndWait(*ann.claims(), {{*overlapKey, 1.0}}), overlapKey);
+        QVERIFY(test::renewAndWait(*bob.claims()));
         QVERIFY(!bob.claims()->takenByOthers(*overlapKey));
-        QCOMPARE(bob.claims()->claimNext({{*overlapKey, 1.0}}), overlapKey);
+        QCOMPARE(test::claimNextAndWait(*bob.claims(), {{*overlapKey, 1.0}}), overlapKey);
 
         // Ann decides the overlap mention blind: Bob never sees it, and may still decide it.
         const Mention* mention = mentionOf(*overlapKey);
@@ -275,11 +279,57 @@ private Q_SLOTS:
         QVERIFY(queued(bob, *overlapKey));
 
         // A mention of a single-curator document that Ann holds is out of Bob's queue.
-        QCOMPARE(ann.claims()->claimNext({{*singleKey, 1.0}}), singleKey);
-        bob.claims()->renew();
+        QCOMPARE(test::claimNextAndWait(*ann.claims(), {{*singleKey, 1.0}}), singleKey);
+        QVERIFY(test::renewAndWait(*bob.claims()));
         QVERIFY(bob.claims()->takenByOthers(*singleKey));
         QVERIFY(!queued(bob, *singleKey));
         setMode({});
+    }
+
+    // The claims' statements run off the GUI thread: while another session holds the lock that
+    // every claim takes first, F8's claim waits on the server and the GUI's event loop goes on;
+    // a second press meanwhile claims nothing more, and the one claim arrives once it is free.
+    void aClaimWaitsOffTheGuiThread() {
+        CurationSession ann;
+        openAs(ann, "ann");
+        QProcess locker;
+        locker.setProcessChannelMode(QProcess::MergedChannels);
+        locker.start(test::PostgresServer::binFolder() + QStringLiteral("/psql"),
+                     {QStringLiteral("-h"), server_.socketFolder(), QStringLiteral("-U"), QStringLiteral("postgres"),
+                      QStringLiteral("-d"), QString::fromStdString(database_), QStringLiteral("-c"),
+                      QStringLiteral("BEGIN; LOCK TABLE claims IN SHARE ROW EXCLUSIVE MODE; SELECT pg_sleep(4); "
+                                     "COMMIT;")});
+        QVERIFY(locker.waitForStarted());
+        const QString lockHeld = QStringLiteral(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'claims' "
+            "AND l.mode = 'ShareRowExclusiveLock' AND l.granted");
+        QTRY_VERIFY_WITH_TIMEOUT(server_.sql(database_, lockHeld) && server_.output().trimmed() == QStringLiteral("1"),
+                                 3000);
+
+        const std::vector<QueuedMention> queue = reviewQueueOf(ann);
+        const auto firstFree = std::find_if(queue.begin(), queue.end(), [&ann](const QueuedMention& entry) {
+            return !ann.claims()->takenByOthers(entry.key);
+        });
+        QVERIFY(firstFree != queue.end());
+        int answers = 0;
+        connect(ann.claims(), &ReviewClaims::nextAnswered, this, [&answers] { ++answers; });
+        QElapsedTimer call;
+        call.start();
+        QVERIFY(ann.claims()->claimNext(queue));
+        QVERIFY2(call.elapsed() < 2000, "the claim waited for the server on the GUI thread");
+        QVERIFY(ann.claims()->claiming());
+        QVERIFY(ann.claims()->claimNext(queue));  // F8 again while the claim is on its way
+        QVERIFY(locker.state() == QProcess::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(answers > 0, 15000);
+        QVERIFY2(ann.claims()->held().has_value(), qPrintable(ann.claims()->lastError()));
+        QCOMPARE(*ann.claims()->held(), firstFree->key);
+        QTRY_COMPARE_WITH_TIMEOUT(locker.state(), QProcess::NotRunning, 10000);
+        QVERIFY2(locker.exitStatus() == QProcess::NormalExit && locker.exitCode() == 0, locker.readAll().constData());
+        QCOMPARE(answers, 1);
+        int held = 0;
+        for (const project::Claim& claim : project::ProjectStore::open(owner_).claims())
+            held += claim.login == "ann" && claim.expires != "infinity";
+        QCOMPARE(held, 1);
     }
 };
 
