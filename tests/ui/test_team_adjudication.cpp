@@ -7,13 +7,8 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTemporaryDir>
 #include <QtTest>
 
-#include <algorithm>
-#include <chrono>
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,34 +16,14 @@
 #include "corpus/corpus.h"
 #include "curation_session.h"
 #include "disagreement_model.h"
-#include "postgres_server.h"
-#include "project/loaded_project.h"
-#include "project/project_manifest.h"
 #include "project/project_store.h"
-#include "team_live_updates.h"
+#include "team_project_fixture.h"
 
 using namespace linkscope;
 using namespace linkscope::ui;
-namespace fs = std::filesystem;
-using namespace std::chrono_literals;
 
-class TestTeamAdjudication : public QObject {
+class TestTeamAdjudication : public QObject, protected test::TeamProjectFixture {
     Q_OBJECT
-    test::PostgresServer server_;
-    QTemporaryDir settings_;
-    std::string owner_;
-    std::string database_;
-    std::shared_ptr<const LoadedProject> project_;
-    std::vector<MentionRef> mentions_;  // the project's mentions with a gold id, in project order
-
-    std::string as(const std::string& login) const { return server_.uriOf(database_, login); }
-
-    void openAs(CurationSession& session, const std::string& login) {
-        QCOMPARE(session.open(project_, QString::fromStdString(as(login))), QString());
-        session.live()->setRetryPauses(100ms, 400ms);
-        QTRY_VERIFY2_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live,
-                                  qPrintable(session.live()->detail()), 10000);
-    }
 
     // A decision written by another client (another curator's window), straight to the server.
     void record(const std::string& login, const MentionRef& ref, const std::string& link, const std::string& seen) {
@@ -64,11 +39,11 @@ class TestTeamAdjudication : public QObject {
     }
 
     void setMode(project::TeamMode mode) {
-        auto owner = project::ProjectStore::open(owner_);
+        auto owner = project::ProjectStore::open(ownerAddress_);
         owner.setTeamMode({mode, 1.0, 7});  // every document is an overlap document
     }
 
-    std::size_t storedDecisions() { return project::ProjectStore::open(owner_).decisionCount(); }
+    std::size_t storedDecisions() { return project::ProjectStore::open(ownerAddress_).decisionCount(); }
 
     static bool selectFirst(AdjudicationDialog& dialog) {
         if (dialog.model()->rowCount() == 0) return false;
@@ -78,32 +53,14 @@ class TestTeamAdjudication : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(settings_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_CONFIG_HOME", settings_.path().toUtf8());
-        if (!server_.start()) {
-            if (!server_.skipReason().isEmpty()) QSKIP(qPrintable(server_.skipReason()));
-            QFAIL(qPrintable(server_.why()));
-        }
-        owner_ = server_.newDatabase();
-        QVERIFY2(!owner_.empty(), qPrintable(server_.why()));
-        database_ = test::PostgresServer::databaseOf(owner_);
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        const ProjectManifest manifest = readProjectManifest(demo / "demo-project.json");
-        project_ = std::make_shared<const LoadedProject>(loadProject(manifest));
-        auto store = project::ProjectStore::create(owner_, manifest);
-        QVERIFY2(server_.sql("postgres", QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE bob LOGIN; "
-                                                        "CREATE ROLE judy LOGIN; CREATE ROLE rita LOGIN")),
+        QVERIFY(useOwnSettingsFolder());
+        if (!startServer()) return;
+        loadDemoProject();
+        QVERIFY2(createTeamProject({{"ann", project::TeamRole::Curator},
+                                    {"bob", project::TeamRole::Curator},
+                                    {"judy", project::TeamRole::Adjudicator},
+                                    {"rita", project::TeamRole::Reviewer}}),
                  qPrintable(server_.why()));
-        store.grant("ann", project::TeamRole::Curator);
-        store.grant("bob", project::TeamRole::Curator);
-        store.grant("judy", project::TeamRole::Adjudicator);
-        store.grant("rita", project::TeamRole::Reviewer);
-        for (const SplitCorpus& split : project_->splits)
-            for (const Document& document : split.corpus.documents())
-                for (const Mention& mention : document.mentions)
-                    if (!mention.ids.ids.empty())
-                        mentions_.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
         QVERIFY(mentions_.size() >= 6);
         // Shared mode: Ann and Bob agree on two mentions and disagree on a third (Bob saw Ann's).
         for (int i = 0; i < 2; ++i) {
@@ -120,7 +77,7 @@ private Q_SLOTS:
     // adjudication in the adjudicator's login.
     void anAdjudicatorWorksOnTheLiveStore() {
         CurationSession judy;
-        openAs(judy, "judy");
+        openLiveAs(judy, "judy");
         AdjudicationDialog dialog(&judy);
         dialog.show();
         QCOMPARE(dialog.curatorA()->currentText(), QStringLiteral("ann"));
@@ -140,7 +97,7 @@ private Q_SLOTS:
         QVERIFY(selectFirst(dialog));
         const project::MentionKey key = dialog.model()->row(0).disagreement.mention;
         QVERIFY2(dialog.takeA(), qPrintable(dialog.statusText()));
-        const auto stored = project::ProjectStore::open(owner_).currentDecision(key);
+        const auto stored = project::ProjectStore::open(ownerAddress_).currentDecision(key);
         QVERIFY(stored.has_value());
         QCOMPARE(stored->login, std::string("judy"));
         QCOMPARE(stored->curator, std::string("judy (adjudicator)"));
@@ -152,7 +109,7 @@ private Q_SLOTS:
     void aCuratorsAndAReviewersPicksAreRefused() {
         for (const std::string login : {"ann", "rita"}) {
             CurationSession session;
-            openAs(session, login);
+            openLiveAs(session, login);
             AdjudicationDialog dialog(&session);
             dialog.show();
             QVERIFY2(selectFirst(dialog),
@@ -176,8 +133,8 @@ private Q_SLOTS:
     // (none of the other's is kept from before); the adjudicator's kappa counts the overlap.
     void blindModeShowsACuratorTheirOwnOnly() {
         CurationSession ann, judy;
-        openAs(ann, "ann");
-        openAs(judy, "judy");
+        openLiveAs(ann, "ann");
+        openLiveAs(judy, "judy");
         AdjudicationDialog annDialog(&ann);
         annDialog.show();
         QCOMPARE(annDialog.curatorA()->count(), 2);  // shared: Ann reads Bob's decisions

@@ -23,7 +23,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,19 +31,16 @@
 
 #include "corpus/corpus.h"
 #include "curation_session.h"
-#include "postgres_server.h"
-#include "project/loaded_project.h"
-#include "project/project_manifest.h"
 #include "project/project_store.h"
 #include "project_loader.h"
 #include "review_claims.h"
 #include "team_live_updates.h"
+#include "team_project_fixture.h"
 #include "team_project_open.h"
 #include "team_status_label.h"
 
 using namespace linkscope;
 using namespace linkscope::ui;
-namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
@@ -88,28 +84,8 @@ private:
 
 }  // namespace
 
-class TestTeamConnect : public QObject {
+class TestTeamConnect : public QObject, protected test::TeamProjectFixture {
     Q_OBJECT
-    test::PostgresServer server_;
-    QTemporaryDir settings_;
-    std::string owner_;
-    std::string database_;
-    std::shared_ptr<const LoadedProject> project_;
-    std::vector<MentionRef> mentions_;
-
-    std::string as(const std::string& login) const { return server_.uriOf(database_, login); }
-
-    void openAs(CurationSession& session, const std::string& login) {
-        QCOMPARE(session.open(project_, QString::fromStdString(as(login))), QString());
-        session.live()->setRetryPauses(100ms, 400ms);
-        QTRY_VERIFY2_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live,
-                                  qPrintable(session.live()->detail()), 10000);
-    }
-
-    bool decideAccept(CurationSession& session, const MentionRef& ref) {
-        return session.decisions()->decide(ref.key, *ref.mention, project::DecisionKind::Correct,
-                                           ref.mention->ids.ids.front());
-    }
 
     // psql as the superuser, from any thread (the server object's own helper is not for threads).
     QString psql(const QString& statements) const {
@@ -160,32 +136,14 @@ class TestTeamConnect : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(settings_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_CONFIG_HOME", settings_.path().toUtf8());
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        const ProjectManifest manifest = readProjectManifest(demo / "demo-project.json");
-        project_ = std::make_shared<const LoadedProject>(loadProject(manifest));
-        for (const SplitCorpus& split : project_->splits)
-            for (const Document& document : split.corpus.documents())
-                for (const Mention& mention : document.mentions)
-                    if (!mention.ids.ids.empty())
-                        mentions_.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
+        QVERIFY(useOwnSettingsFolder());
+        loadDemoProject();
         QVERIFY(mentions_.size() >= 8);
-        if (!server_.start()) {
-            if (!server_.skipReason().isEmpty()) return;  // each server test skips, saying why
-            QFAIL(qPrintable(server_.why()));
-        }
-        owner_ = server_.newDatabase();
-        QVERIFY2(!owner_.empty(), qPrintable(server_.why()));
-        database_ = test::PostgresServer::databaseOf(owner_);
-        auto store = project::ProjectStore::create(owner_, manifest);
-        QVERIFY2(server_.sql("postgres", QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE rita LOGIN; "
-                                                        "CREATE ROLE ada LOGIN")),
+        if (!startServer(WithoutPostgres::SkipEachServerTest)) return;
+        QVERIFY2(createTeamProject({{"ann", project::TeamRole::Curator},
+                                    {"rita", project::TeamRole::Reviewer},
+                                    {"ada", project::TeamRole::Adjudicator}}),
                  qPrintable(server_.why()));
-        store.grant("ann", project::TeamRole::Curator);
-        store.grant("rita", project::TeamRole::Reviewer);
-        store.grant("ada", project::TeamRole::Adjudicator);
     }
 
     void init() {
@@ -309,7 +267,7 @@ private Q_SLOTS:
     // The status bar names the role the server gives the login and the project's mode.
     void roleAndModeAreShown() {
         {
-            auto owner = project::ProjectStore::open(owner_);
+            auto owner = project::ProjectStore::open(ownerAddress_);
             project::TeamModeSettings blind;
             blind.mode = project::TeamMode::Blind;
             owner.setTeamMode(blind);
@@ -322,7 +280,7 @@ private Q_SLOTS:
              {Expected{"ann", QStringLiteral("curator")}, Expected{"ada", QStringLiteral("adjudicator")},
               Expected{"postgres", QStringLiteral("owner")}}) {
             CurationSession session;
-            openAs(session, expected.login);
+            openLiveAs(session, expected.login);
             TeamStatusLabel status(session.live(), session.decisions());
             const QString text = status.describe();
             QVERIFY2(text.contains(QString::fromStdString(expected.login)), qPrintable(text));
@@ -332,11 +290,11 @@ private Q_SLOTS:
             QVERIFY(!session.decisions()->isReadOnly());
         }
         {
-            auto owner = project::ProjectStore::open(owner_);
+            auto owner = project::ProjectStore::open(ownerAddress_);
             owner.setTeamMode({});
         }
         CurationSession session;
-        openAs(session, "ann");
+        openLiveAs(session, "ann");
         TeamStatusLabel status(session.live(), session.decisions());
         QVERIFY2(status.describe().contains(QStringLiteral(" · shared · ")), qPrintable(status.describe()));
     }
@@ -347,11 +305,11 @@ private Q_SLOTS:
         const auto setMode = [this](project::TeamMode mode) {
             project::TeamModeSettings settings;
             settings.mode = mode;
-            project::ProjectStore::open(owner_).setTeamMode(settings);
+            project::ProjectStore::open(ownerAddress_).setTeamMode(settings);
         };
         setMode(project::TeamMode::Shared);
         CurationSession session;
-        openAs(session, "ann");
+        openLiveAs(session, "ann");
         QTRY_VERIFY_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live, 10000);
         TeamStatusLabel status(session.live(), session.decisions());
         status.followMode(session.claims());
@@ -371,7 +329,7 @@ private Q_SLOTS:
     // a decision is refused at once, in those words, the view unchanged.
     void aReviewersWindowIsReadOnly() {
         CurationSession rita;
-        openAs(rita, "rita");
+        openLiveAs(rita, "rita");
         QVERIFY(rita.decisions()->isReadOnly());
         QVERIFY2(rita.decisions()->readOnlyReason().contains(QStringLiteral("reviewer")),
                  qPrintable(rita.decisions()->readOnlyReason()));
@@ -395,7 +353,7 @@ private Q_SLOTS:
     // window says so, shows nothing of it until the catch-up, then shows it as stored.
     void aCommitCutShortIsSettledByTheCatchUp() {
         CurationSession ann;
-        openAs(ann, "ann");
+        openLiveAs(ann, "ann");
         const MentionRef& ref = mentions_.at(0);
         QVERIFY(!ann.decisions()->hasDecision(ref.key));
         QSignalSpy errors(ann.decisions(), &DecisionLog::errorOccurred);
@@ -432,7 +390,7 @@ private Q_SLOTS:
     // undone with the stack rebuilt from the server's history (the decision on the redo side).
     void anUndoCutShortIsSettledByTheCatchUp() {
         CurationSession ann;
-        openAs(ann, "ann");
+        openLiveAs(ann, "ann");
         const MentionRef& ref = mentions_.at(3);
         QVERIFY(decideAccept(ann, ref));
         const int index = ann.decisions()->undoStack()->index();
@@ -463,7 +421,7 @@ private Q_SLOTS:
     // the session): the server did not store the decision, and the catch-up says so.
     void aCommitLostBeforeItWasWrittenIsSaidToBeLost() {
         CurationSession ann;
-        openAs(ann, "ann");
+        openLiveAs(ann, "ann");
         const MentionRef& ref = mentions_.at(1);
         QVERIFY2(server_.sql(database_,
                              QStringLiteral(

@@ -23,13 +23,10 @@
 #include "corpus/corpus.h"
 #include "curation_session.h"
 #include "decision_command.h"
-#include "postgres_server.h"
-#include "project/loaded_project.h"
-#include "project/project_manifest.h"
 #include "project/project_store.h"
-#include "review_queue_order.h"
 #include "team_connection_dialog.h"
 #include "team_live_updates.h"
+#include "team_project_fixture.h"
 #include "team_status_label.h"
 #ifdef LINKSCOPE_HAVE_TORCH
 #include <cctype>
@@ -43,66 +40,25 @@ using namespace linkscope::ui;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-namespace {
-
-bool queued(const CurationSession& session, const project::MentionKey& key) {
-    const auto queue = reviewQueueOf(session);
-    return std::any_of(queue.begin(), queue.end(), [&key](const QueuedMention& entry) { return entry.key == key; });
-}
-
-}  // namespace
-
-class TestTeamLive : public QObject {
+class TestTeamLive : public QObject, protected test::TeamProjectFixture {
     Q_OBJECT
-    test::PostgresServer server_;
-    QTemporaryDir settings_;
-    std::string database_;
-    std::shared_ptr<const LoadedProject> project_;
-    std::vector<MentionRef> mentions_;  // the project's mentions, in project order
-
-    std::string as(const std::string& login) const { return server_.uriOf(database_, login); }
 
     // A curator's window on the team project, live and with every proposal known.
     void openAs(CurationSession& session, const std::string& login) {
-        QCOMPARE(session.open(project_, QString::fromStdString(as(login))), QString());
+        openLiveAs(session, login, 20s);
+        if (QTest::currentTestFailed()) return;
         QVERIFY(session.decisions()->onServer());
         QCOMPARE(session.decisions()->login(), QString::fromStdString(login));
-        session.live()->setRetryPauses(100ms, 400ms);
-        QTRY_VERIFY2_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live,
-                                  qPrintable(session.live()->detail()), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(session.rankers()->proposalsAvailable(), 30000);
-    }
-
-    bool decideAccept(CurationSession& session, const MentionRef& ref) {
-        return session.decisions()->decide(ref.key, *ref.mention, project::DecisionKind::Correct,
-                                           ref.mention->ids.ids.front());
     }
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(settings_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_CONFIG_HOME", settings_.path().toUtf8());
-        if (!server_.start()) {
-            if (!server_.skipReason().isEmpty()) QSKIP(qPrintable(server_.skipReason()));
-            QFAIL(qPrintable(server_.why()));
-        }
-        const std::string owner = server_.newDatabase();
-        QVERIFY2(!owner.empty(), qPrintable(server_.why()));
-        database_ = test::PostgresServer::databaseOf(owner);
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        const ProjectManifest manifest = readProjectManifest(demo / "demo-project.json");
-        project_ = std::make_shared<const LoadedProject>(loadProject(manifest));
-        auto store = project::ProjectStore::create(owner, manifest);
-        QVERIFY2(server_.sql("postgres", QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE bob LOGIN")),
+        QVERIFY(useOwnSettingsFolder());
+        if (!startServer()) return;
+        loadDemoProject();
+        QVERIFY2(createTeamProject({{"ann", project::TeamRole::Curator}, {"bob", project::TeamRole::Curator}}),
                  qPrintable(server_.why()));
-        store.grant("ann", project::TeamRole::Curator);
-        store.grant("bob", project::TeamRole::Curator);
-        for (const SplitCorpus& split : project_->splits)
-            for (const Document& document : split.corpus.documents())
-                for (const Mention& mention : document.mentions)
-                    if (!mention.ids.ids.empty())
-                        mentions_.push_back({{split.split, document.pmid(), mention.start, mention.end}, &mention});
         QVERIFY(mentions_.size() >= 8);
     }
 

@@ -7,12 +7,10 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,44 +20,25 @@
 #include "curation_session.h"
 #include "document_view.h"
 #include "main_window.h"
-#include "postgres_server.h"
 #include "project/loaded_project.h"
-#include "project/project_manifest.h"
 #include "project/project_store.h"
 #include "review_claims.h"
 #include "review_claims_wait.h"
 #include "review_queue_order.h"
 #include "team_live_updates.h"
+#include "team_project_fixture.h"
 
 using namespace linkscope;
 using namespace linkscope::ui;
-namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-namespace {
-
-bool queued(const CurationSession& session, const project::MentionKey& key) {
-    const auto queue = reviewQueueOf(session);
-    return std::any_of(queue.begin(), queue.end(), [&key](const QueuedMention& entry) { return entry.key == key; });
-}
-
-}  // namespace
-
-class TestTeamQueue : public QObject {
+class TestTeamQueue : public QObject, protected test::TeamProjectFixture {
     Q_OBJECT
-    test::PostgresServer server_;
-    QTemporaryDir settings_;
-    std::string owner_;
-    std::string database_;
-    std::shared_ptr<const LoadedProject> project_;
 
-    std::string as(const std::string& login) const { return server_.uriOf(database_, login); }
-
+    // A window on the team project as `login`: live, with every proposal known and claims on.
     void openAs(CurationSession& session, const std::string& login) {
-        QCOMPARE(session.open(project_, QString::fromStdString(as(login))), QString());
-        session.live()->setRetryPauses(100ms, 400ms);
-        QTRY_VERIFY2_WITH_TIMEOUT(session.live()->state() == TeamLiveUpdates::State::Live,
-                                  qPrintable(session.live()->detail()), 10000);
+        openLiveAs(session, login);
+        if (QTest::currentTestFailed()) return;
         QTRY_VERIFY_WITH_TIMEOUT(session.rankers()->proposalsAvailable(), 15000);
         QVERIFY(session.claims()->active());
     }
@@ -75,39 +54,25 @@ class TestTeamQueue : public QObject {
     }
 
     std::optional<project::Claim> claimOf(const std::string& login, const project::MentionKey& key) {
-        for (project::Claim& claim : project::ProjectStore::open(owner_).claims())
+        for (project::Claim& claim : project::ProjectStore::open(ownerAddress_).claims())
             if (claim.login == login && claim.mention == key) return claim;
         return std::nullopt;
     }
 
     void setMode(const project::TeamModeSettings& settings) {
-        auto owner = project::ProjectStore::open(owner_);
+        auto owner = project::ProjectStore::open(ownerAddress_);
         owner.setTeamMode(settings);
     }
 
 private Q_SLOTS:
     void initTestCase() {
-        QVERIFY(settings_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_CONFIG_HOME", settings_.path().toUtf8());
-        qputenv("XDG_DATA_HOME", settings_.path().toUtf8());
-        if (!server_.start()) {
-            if (!server_.skipReason().isEmpty()) QSKIP(qPrintable(server_.skipReason()));
-            QFAIL(qPrintable(server_.why()));
-        }
-        owner_ = server_.newDatabase();
-        QVERIFY2(!owner_.empty(), qPrintable(server_.why()));
-        database_ = test::PostgresServer::databaseOf(owner_);
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        const ProjectManifest manifest = readProjectManifest(demo / "demo-project.json");
-        project_ = std::make_shared<const LoadedProject>(loadProject(manifest));
-        auto store = project::ProjectStore::create(owner_, manifest);
-        QVERIFY2(server_.sql("postgres",
-                             QStringLiteral("CREATE ROLE ann LOGIN; CREATE ROLE bob LOGIN; CREATE ROLE rita LOGIN")),
+        QVERIFY(useOwnSettingsFolder(OwnFolders::ConfigAndData));
+        if (!startServer()) return;
+        loadDemoProject();
+        QVERIFY2(createTeamProject({{"ann", project::TeamRole::Curator},
+                                    {"bob", project::TeamRole::Curator},
+                                    {"rita", project::TeamRole::Reviewer}}),
                  qPrintable(server_.why()));
-        store.grant("ann", project::TeamRole::Curator);
-        store.grant("bob", project::TeamRole::Curator);
-        store.grant("rita", project::TeamRole::Reviewer);
     }
 
     // Shared mode: Ann claims the head of the queue; Bob's queue skips it and his next claim is
@@ -327,7 +292,7 @@ private Q_SLOTS:
         QVERIFY2(locker.exitStatus() == QProcess::NormalExit && locker.exitCode() == 0, locker.readAll().constData());
         QCOMPARE(answers, 1);
         int held = 0;
-        for (const project::Claim& claim : project::ProjectStore::open(owner_).claims())
+        for (const project::Claim& claim : project::ProjectStore::open(ownerAddress_).claims())
             held += claim.login == "ann" && claim.expires != "infinity";
         QCOMPARE(held, 1);
     }
