@@ -1,7 +1,6 @@
 #include "curation/simulated_curation.h"
 
 #include <algorithm>
-#include <sstream>
 #include <string_view>
 #include <unordered_map>
 
@@ -158,24 +157,6 @@ CurationSimulation simulateCuration(const AugmentedLinker& linker, retrieval::Kn
     simulation.accuracyWithFeedback = ratio(onlineCorrect, queries.size());
     simulation.accuracyWithout = ratio(baselineCorrect, queries.size());
     return simulation;
-}
-
-std::string curationCsv(const CurationSimulation& simulation) {
-    std::ostringstream out;
-    out << "documents_done,mentions_done,corrections,remaining_mentions,remaining_acc_feedback,remaining_acc_without,"
-           "online_acc_feedback,online_acc_without\n";
-    const auto optional = [&](const std::optional<double>& value) {
-        if (value) out << *value;
-    };
-    for (const auto& step : simulation.steps) {
-        out << step.documentsDone << ',' << step.mentionsDone << ',' << step.correctionsFed << ','
-            << step.remainingMentions << ',';
-        optional(step.remainingWithFeedback);
-        out << ',';
-        optional(step.remainingWithout);
-        out << ',' << step.onlineWithFeedback << ',' << step.onlineWithout << '\n';
-    }
-    return out.str();
 }
 
 }  // namespace linkscope::curation

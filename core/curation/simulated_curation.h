@@ -71,6 +71,7 @@ CurationSimulation simulateCuration(const AugmentedLinker& linker, retrieval::Kn
                                     const CurationSimulationOptions& options = {});
 
 /// The curve as CSV (header line, one row per step; empty cells where a step was not evaluated).
+/// In linkscope_core (curation_csv.cpp): every build writes and reads the format.
 std::string curationCsv(const CurationSimulation& simulation);
 
 }  // namespace linkscope::curation
