@@ -224,7 +224,9 @@ QString RankerHost::rankerDescription() const {
 
 void RankerHost::linkWithRun(const QString& runDirectory, curation::LinkMode mode) {
     if (!DenseEngineLoader::installed()) {
+        // As a failed linking ends: whoever waits for the outcome (the screenshot tour) stops.
         Q_EMIT errorOccurred(DenseEngineLoader::missingMessage());
+        Q_EMIT runLinkingCancelled();
         return;
     }
     if (!project_ || !decisions_.isOpen()) return;

@@ -72,6 +72,9 @@ void ScreenshotTour::start() {
     connect(window_->session()->rankers(), &linkscope::ui::RankerHost::runLinked, this, [this] { runLinked_ = true; });
     connect(window_->session()->rankers(), &linkscope::ui::RankerHost::runLinkingCancelled, this,
             [this] { runCancelled_ = true; });
+    // Why a ranking or a run's linking failed (a build without the dense engine says so).
+    connect(window_->session()->rankers(), &linkscope::ui::RankerHost::errorOccurred, this,
+            [](const QString& message) { say(message); });
     connect(window_->knowledgeBaseDock(), &linkscope::ui::KnowledgeBaseDock::indexingFailed, this,
             [this] { indexFailed_ = true; });
     // Every mention ranked (the filters and colours are final) and the KB indexed for search.
