@@ -366,8 +366,10 @@ void addEvalCommand(CLI::App& app) {
             if (cmd->get_option(name)->count() > 0) args->linkerOptions.emplace_back(name);
 #if !LINKSCOPE_HAVE_TORCH
         // A model, a training run or an encoder's method: linkscope-cli-dense evaluates it.
-        if (!args->run.empty() || !args->encoder.model.empty() || args->method != "sparse")
-            handOverToDenseEngine("linkscope-cli eval with --run, --model or --method " + args->method);
+        // The message names the option that asked for a model.
+        if (!args->run.empty()) handOverToDenseEngine("linkscope-cli eval --run");
+        if (!args->encoder.model.empty()) handOverToDenseEngine("linkscope-cli eval --model");
+        if (args->method != "sparse") handOverToDenseEngine("linkscope-cli eval --method " + args->method);
 #endif
         runEval(*args);
     });

@@ -168,8 +168,10 @@ void LinkerArguments::noteGiven(const CLI::App& cmd) {
         if (cmd.get_option(name)->count() > 0) linkerOptions.emplace_back(name);
 #if !LINKSCOPE_HAVE_TORCH
     // A model, a training run or an encoder's method: linkscope-cli-dense links with it.
-    if (!run.empty() || !encoder.model.empty() || (!method.empty() && method != "sparse"))
-        handOverToDenseEngine("linkscope-cli link with --run, --model or --method " + method);
+    // The message names the option that asked for a model.
+    if (!run.empty()) handOverToDenseEngine("linkscope-cli link --run");
+    if (!encoder.model.empty()) handOverToDenseEngine("linkscope-cli link --model");
+    if (!method.empty() && method != "sparse") handOverToDenseEngine("linkscope-cli link --method " + method);
 #endif
 }
 

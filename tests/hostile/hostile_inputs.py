@@ -270,8 +270,9 @@ REFS = {}
 
 
 # Cases that need the LibTorch commands (encode, init-model, train, pretrain, simulate-curation)
-# or the encoder init-model makes: skipped, and said so, when the CLI was built without LibTorch.
-TORCH_CASES = re.compile(r"^(control\.)?(tokenize|encode|init-model|train|pretrain|simulate-curation|eval[.-]dense|"
+# or the encoder init-model makes (model check reads it): skipped, and said so, when the CLI was
+# built without LibTorch.
+TORCH_CASES = re.compile(r"^(control\.)?(tokenize|encode|init-model|train|pretrain|simulate-curation|model-check|eval[.-]dense|"
                          r"eval[.-]knn|eval\.datastore|eval\.run|eval\.project|index\.(dense|model))")
 
 # train, pretrain and init-model must refuse bad input before any work: 30 s is far more than the
