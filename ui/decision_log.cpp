@@ -188,10 +188,16 @@ void DecisionLog::rebuildUndoStackFrom(const std::vector<project::Decision>& his
 }
 
 void DecisionLog::readBackStore() {
+    if (store_) readBackFrom(store_->decisions());
+}
+
+void DecisionLog::readBackFrom(const std::vector<project::Decision>& history) {
     if (!store_) return;
     const std::map<project::MentionKey, project::Decision> before = inEffect_;
-    readDecisionsInEffect();
-    rebuildUndoStack();
+    inEffect_.clear();
+    for (const project::Decision& decision : history)
+        if (decision.state == project::DecisionState::Done) inEffect_[decision.mention] = decision;  // latest wins
+    rebuildUndoStackFrom(history);
     // The same announcement as a decision made here: the replaced one out, the new one in.
     for (const auto& [key, decision] : inEffect_) {
         const auto old = before.find(key);

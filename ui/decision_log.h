@@ -3,9 +3,9 @@
 // (core/project/project_store.h), the decisions in effect read from it, and the QUndoStack that
 // mirrors its undo history. It is the one entry for every decision: one made here (decide,
 // decideAll, adjudicate), its undo and redo, and decisions written into the file elsewhere (a
-// merge of another curator's file, readBackStore). Each change of the decision in effect on a
-// mention is announced the same way (decisionInEffectReplaced), whichever way it came, so that
-// whoever follows the decisions (the ranker host's datastore) needs no second path.
+// merge of another curator's file, readBackStore and readBackFrom). Each change of the decision
+// in effect on a mention is announced the same way (decisionInEffectReplaced), whichever way it
+// came, so that whoever follows the decisions (the ranker host's datastore) needs no second path.
 //
 // Every decision goes to the project file first and is shown as done only after the store's
 // transaction has committed: decide() returns once it is on disk, and decisionChanged is emitted
@@ -169,6 +169,10 @@ public:
     /// decisionInEffectReplaced for every mention whose decision in effect changed, the undo
     /// stack rebuilt, then decisionsReloaded. Nothing when no project is open.
     void readBackStore();
+    /// The same with the history read elsewhere: every decision this login may read, in id
+    /// order, as ProjectStore::decisions() gives it (a worker's read on its own connection, so
+    /// that the GUI thread waits for no server). Nothing when no project is open.
+    void readBackFrom(const std::vector<project::Decision>& history);
     /// Rebuilds the undo stack from a history read elsewhere (every decision, in id order; a
     /// worker's catch-up after a write left in doubt); the decisions in effect are not touched.
     void restoreUndoStack(const std::vector<project::Decision>& history) { rebuildUndoStackFrom(history); }
@@ -180,7 +184,7 @@ Q_SIGNALS:
     /// store. After decisionChanged when one decision changed.
     void decisionInEffectReplaced(const std::optional<linkscope::project::Decision>& before,
                                   const std::optional<linkscope::project::Decision>& after);
-    /// Many decisions changed at once (readBackStore): every view reads them again.
+    /// Many decisions changed at once (readBackStore, readBackFrom): every view reads them again.
     void decisionsReloaded();
     void errorOccurred(const QString& message);
     /// The store said that the connection to the server is lost (a write failed for it).

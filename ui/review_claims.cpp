@@ -94,6 +94,8 @@ void ReviewClaims::stop() {
     asked_.clear();
     pending_ = 0;
     renewing_ = 0;
+    readBackOwed_ = false;
+    readingBack_ = false;
     others_.clear();
     othersByDocument_.clear();
     lastError_.clear();
@@ -128,6 +130,10 @@ void ReviewClaims::take(const ClaimsAnswer& answer) {
         // Said at once: the live updates turn the window read-only and reconnect.
         if (answer.disconnected) Q_EMIT log_.connectionLost(answer.error);
     }
+    if (answer.request == ClaimsAnswer::Request::ReadBack) {
+        takeReadBack(answer);
+        return;
+    }
     const project::TeamModeSettings modeBefore = mode_;
     const auto holdersBefore = holders();
     if (answer.mode) takeMode(*answer.mode);
@@ -160,8 +166,29 @@ void ReviewClaims::takeMode(const project::TeamModeSettings& mode) {
         const bool others = std::any_of(inEffect.begin(), inEffect.end(), [this](const auto& entry) {
             return QString::fromStdString(entry.second.login) != log_.login();
         });
-        if (others) log_.readBackStore();
+        if (others) readBackOwed_ = true;
     }
+    if (readBackOwed_ && !readingBack_) askReadBack();
+}
+
+void ReviewClaims::askReadBack() {
+    if (!usable()) return;
+    readingBack_ = true;
+    readBackWrites_ = log_.writesSent();
+    ++pending_;
+    ask([generation = generation_](ReviewClaimsWorker& worker) { worker.readBack(generation); });
+}
+
+void ReviewClaims::takeReadBack(const ClaimsAnswer& answer) {
+    readingBack_ = false;
+    if (!answer.history) return;  // failed: asked again with the next reading of the mode
+    if (log_.writesSent() != readBackWrites_) {
+        // The log wrote while this was read: what was read may predate that write.
+        askReadBack();
+        return;
+    }
+    readBackOwed_ = false;
+    log_.readBackFrom(*answer.history);
 }
 
 void ReviewClaims::takeClaims(std::vector<project::Claim> claims) {

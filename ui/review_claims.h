@@ -18,7 +18,9 @@
 //  - The mode (shared or blind, the overlap share) is read when the project opens and with every
 //    renewal. In blind mode a curator reads only their own decisions (the server's row-level
 //    security); decisions of other logins that the log holds from before the switch are read
-//    back from the server, so that no view keeps showing them.
+//    back from the server, so that no view keeps showing them: the worker reads them on its
+//    connection and the log takes them here (DecisionLog::readBackFrom). A read-back that may
+//    predate a write of the log is asked again; one that failed, with the next reading of the mode.
 // Nothing happens for a project file. While the connection is lost nothing is claimed, renewed
 // or read: claimNext() says so. A worker's request that finds the server gone turns the window
 // read-only as the log's own writes do (DecisionLog::connectionLost); once the live updates are
@@ -114,6 +116,9 @@ private:
     void take(const ClaimsAnswer& answer);
     void takeClaims(std::vector<project::Claim> claims);
     void takeMode(const project::TeamModeSettings& mode);
+    void takeReadBack(const ClaimsAnswer& answer);
+    /// Asks the worker for every decision this login may read (readBackOwed_).
+    void askReadBack();
     void release();
     /// Runs `request` on the worker's thread, after those asked before.
     template <class Request>
@@ -138,6 +143,9 @@ private:
     int pending_ = 0;   ///< requests asked and not yet answered
     int renewing_ = 0;  ///< renewals among them (the timer asks no second one)
     std::uint64_t generation_ = 0;
+    bool readBackOwed_ = false;         ///< switched to blind with others' decisions on show
+    bool readingBack_ = false;          ///< a read-back is on its way
+    std::uint64_t readBackWrites_ = 0;  ///< the log's writesSent() when it was asked
     std::map<project::MentionKey, std::vector<project::Claim>> others_;
     std::map<std::pair<std::string, std::string>, int> othersByDocument_;
     QString lastError_;

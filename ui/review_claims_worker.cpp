@@ -72,6 +72,13 @@ void ReviewClaimsWorker::release(std::uint64_t generation, const project::Mentio
         Q_EMIT answered(answer);
 }
 
+void ReviewClaimsWorker::readBack(std::uint64_t generation) {
+    ClaimsAnswer answer{ClaimsAnswer::Request::ReadBack, generation};
+    guarded(answer, tr("Cannot read the decisions back"),
+            [&answer](project::ProjectStore& store) { answer.history = store.decisions(); });
+    Q_EMIT answered(answer);
+}
+
 void ReviewClaimsWorker::close() { store_.reset(); }
 
 }  // namespace linkscope::ui

@@ -7,7 +7,8 @@
 // calls (QMetaObject::invokeMethod with Qt::QueuedConnection), which the worker runs one at a time
 // in the order they were asked, on one connection: a release asked before a claim is done before
 // it. Each request that reads is answered by the queued signal answered() on the GUI thread; a
-// release is answered only when it fails.
+// release is answered only when it fails. The decisions a switch to blind mode leaves this login
+// are read here too (readBack), for DecisionLog::readBackFrom on the GUI thread.
 //
 // The connection is opened with the first request and dropped when the server is found gone
 // (the answer then says disconnected); the next request opens a new one. The log's store and the
@@ -35,10 +36,11 @@ namespace linkscope::ui {
 /// What a request to the claims' worker brought back.
 struct ClaimsAnswer {
     enum class Request {
-        Read,     ///< the mode and the claims (when the project opens)
-        Claim,    ///< the next free mention claimed, then the claims read
-        Renewal,  ///< the claims held renewed, then the mode and the claims read
-        Release,  ///< a claim released (answered only when it failed)
+        Read,      ///< the mode and the claims (when the project opens)
+        Claim,     ///< the next free mention claimed, then the claims read
+        Renewal,   ///< the claims held renewed, then the mode and the claims read
+        Release,   ///< a claim released (answered only when it failed)
+        ReadBack,  ///< every decision this login may read (after a switch to blind mode)
     };
     Request request = Request::Read;
     /// Which start() of ReviewClaims asked: an answer to an earlier one is dropped.
@@ -48,6 +50,8 @@ struct ClaimsAnswer {
     /// What was read (nullopt: not read, the request failed before).
     std::optional<project::TeamModeSettings> mode;
     std::optional<std::vector<project::Claim>> claims;
+    /// ReadBack: every decision this login may read, in id order (ProjectStore::decisions()).
+    std::optional<std::vector<project::Decision>> history;
     /// Why the request failed ("" when it did not); `disconnected` when the server is gone.
     QString error;
     bool disconnected = false;
@@ -66,6 +70,7 @@ public:
                    std::chrono::seconds timeToLive);
     void renew(std::uint64_t generation, bool holding, std::chrono::seconds timeToLive);
     void release(std::uint64_t generation, const project::MentionKey& key);
+    void readBack(std::uint64_t generation);
     /// Closes the connection (the project is closed).
     void close();
 

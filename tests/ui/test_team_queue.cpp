@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QtTest>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 
 #include "corpus/corpus.h"
 #include "curation_session.h"
+#include "decision_log.h"
 #include "document_view.h"
 #include "main_window.h"
 #include "project/loaded_project.h"
@@ -62,6 +64,23 @@ class TestTeamQueue : public QObject, protected test::TeamProjectFixture {
     void setMode(const project::TeamModeSettings& settings) {
         auto owner = project::ProjectStore::open(ownerAddress_);
         owner.setTeamMode(settings);
+    }
+
+    // Another session (psql) takes `lockMode` on `table` for four seconds; returns once it holds it.
+    void holdLock(QProcess& locker, const QString& table, const QString& lockMode, const QString& heldAs) {
+        locker.setProcessChannelMode(QProcess::MergedChannels);
+        locker.start(
+            test::PostgresServer::binFolder() + QStringLiteral("/psql"),
+            {QStringLiteral("-h"), server_.socketFolder(), QStringLiteral("-U"), QStringLiteral("postgres"),
+             QStringLiteral("-d"), QString::fromStdString(database_), QStringLiteral("-c"),
+             QStringLiteral("BEGIN; LOCK TABLE %1 IN %2 MODE; SELECT pg_sleep(4); COMMIT;").arg(table, lockMode)});
+        QVERIFY(locker.waitForStarted());
+        const QString lockHeld = QStringLiteral(
+                                     "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE "
+                                     "c.relname = '%1' AND l.mode = '%2' AND l.granted")
+                                     .arg(table, heldAs);
+        QTRY_VERIFY_WITH_TIMEOUT(server_.sql(database_, lockHeld) && server_.output().trimmed() == QStringLiteral("1"),
+                                 3000);
     }
 
 private Q_SLOTS:
@@ -258,18 +277,9 @@ private Q_SLOTS:
         CurationSession ann;
         openAs(ann, "ann");
         QProcess locker;
-        locker.setProcessChannelMode(QProcess::MergedChannels);
-        locker.start(test::PostgresServer::binFolder() + QStringLiteral("/psql"),
-                     {QStringLiteral("-h"), server_.socketFolder(), QStringLiteral("-U"), QStringLiteral("postgres"),
-                      QStringLiteral("-d"), QString::fromStdString(database_), QStringLiteral("-c"),
-                      QStringLiteral("BEGIN; LOCK TABLE claims IN SHARE ROW EXCLUSIVE MODE; SELECT pg_sleep(4); "
-                                     "COMMIT;")});
-        QVERIFY(locker.waitForStarted());
-        const QString lockHeld = QStringLiteral(
-            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'claims' "
-            "AND l.mode = 'ShareRowExclusiveLock' AND l.granted");
-        QTRY_VERIFY_WITH_TIMEOUT(server_.sql(database_, lockHeld) && server_.output().trimmed() == QStringLiteral("1"),
-                                 3000);
+        holdLock(locker, QStringLiteral("claims"), QStringLiteral("SHARE ROW EXCLUSIVE"),
+                 QStringLiteral("ShareRowExclusiveLock"));
+        if (QTest::currentTestFailed()) return;
 
         const std::vector<QueuedMention> queue = reviewQueueOf(ann);
         const auto firstFree = std::find_if(queue.begin(), queue.end(), [&ann](const QueuedMention& entry) {
@@ -295,6 +305,61 @@ private Q_SLOTS:
         for (const project::Claim& claim : project::ProjectStore::open(ownerAddress_).claims())
             held += claim.login == "ann" && claim.expires != "infinity";
         QCOMPARE(held, 1);
+    }
+
+    // The read-back of a switch to blind mode runs off the GUI thread too: while another session
+    // holds a lock that keeps every read of the decisions waiting, the renewal that finds the
+    // switch is taken at once and the event loop goes on, Ann's decision still on show in Bob's
+    // window; once the lock is gone it goes, with one decisionsReloaded.
+    void theBlindReadBackWaitsOffTheGuiThread() {
+        CurationSession ann, bob;
+        openAs(ann, "ann");
+        openAs(bob, "bob");
+        QVERIFY(!bob.claims()->blind());
+        // A decision of Ann's, made now in shared mode, reaches Bob's window.
+        const std::vector<QueuedMention> queue = reviewQueueOf(ann);
+        QVERIFY(!queue.empty());
+        const project::MentionKey annsKey = queue.front().key;
+        const Mention* mention = mentionOf(annsKey);
+        QVERIFY(mention && !mention->ids.ids.empty());
+        QVERIFY(ann.decisions()->decide(annsKey, *mention, project::DecisionKind::Correct, mention->ids.ids.front()));
+        QTRY_VERIFY_WITH_TIMEOUT(bob.decisions()->hasDecision(annsKey), 10000);
+
+        // The switch is made once the lock is held: no renewal may find it before.
+        QProcess locker;
+        holdLock(locker, QStringLiteral("decisions"), QStringLiteral("ACCESS EXCLUSIVE"),
+                 QStringLiteral("AccessExclusiveLock"));
+        if (QTest::currentTestFailed()) return;
+        setMode({project::TeamMode::Blind, 0.5, 7});
+        QSignalSpy reloaded(bob.decisions(), &DecisionLog::decisionsReloaded);
+        // The GUI thread's event loop, timed by a timer's gaps while the lock is held.
+        QElapsedTimer sinceTick;
+        qint64 longestGap = 0;
+        QTimer ticks;
+        ticks.setInterval(20);
+        connect(&ticks, &QTimer::timeout, this, [&] { longestGap = std::max(longestGap, sinceTick.restart()); });
+        sinceTick.start();
+        ticks.start();
+        bob.claims()->renew();
+        QTRY_VERIFY_WITH_TIMEOUT(bob.claims()->blind(), 3000);
+        QTest::qWait(500);
+        QVERIFY2(longestGap < 2000, "the read-back waited for the server on the GUI thread");
+        QVERIFY2(locker.state() == QProcess::Running, "the lock was gone before the check: the test proves nothing");
+        QVERIFY(bob.claims()->busy());  // the read-back is on its way
+        QVERIFY(bob.decisions()->hasDecision(annsKey));
+        QCOMPARE(reloaded.count(), 0);
+
+        QTRY_COMPARE_WITH_TIMEOUT(locker.state(), QProcess::NotRunning, 10000);
+        QVERIFY2(locker.exitStatus() == QProcess::NormalExit && locker.exitCode() == 0, locker.readAll().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(!bob.claims()->busy(), 10000);
+        ticks.stop();
+        QVERIFY2(bob.claims()->lastError().isEmpty(), qPrintable(bob.claims()->lastError()));
+        QVERIFY(!bob.decisions()->hasDecision(annsKey));
+        QCOMPARE(reloaded.count(), 1);
+        for (const auto& [key, decision] : bob.decisions()->decisionsInEffect())
+            QCOMPARE(decision.login, std::string("bob"));
+        QVERIFY(ann.decisions()->hasDecision(annsKey));
+        setMode({});
     }
 };
 
