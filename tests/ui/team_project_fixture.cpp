@@ -8,6 +8,7 @@
 
 #include "corpus/corpus.h"
 #include "curation_session.h"
+#include "demo_project.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "review_queue_order.h"
@@ -40,8 +41,7 @@ void TeamProjectFixture::skipOrFailWithoutServer(WithoutPostgres withoutPostgres
 }
 
 void TeamProjectFixture::loadDemoProject() {
-    const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-    project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(demo / "demo-project.json")));
+    project_ = test::loadDemoProject();  // the free function of demo_project.h
     mentions_.clear();
     for (const SplitCorpus& split : project_->splits)
         for (const Document& document : split.corpus.documents())

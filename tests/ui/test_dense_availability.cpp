@@ -14,6 +14,7 @@
 
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "demo_project.h"
 #include "dense_engine_loader.h"
 #include "linking_menu.h"
 #include "project/loaded_project.h"
@@ -47,10 +48,8 @@ class TestDenseAvailability : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(demo / "demo-project.json")));
+        test::keepSettingsIn(dir_);
+        project_ = test::loadDemoProject();
     }
 
     // Offered exactly where the build made the module; asking does not load it.

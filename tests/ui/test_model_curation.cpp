@@ -25,6 +25,7 @@
 #include "corpus/corpus.h"
 #include "curation/augmented_linker.h"
 #include "curation_session.h"
+#include "demo_project.h"
 #include "embedding_plot.h"
 #include "linking_menu.h"
 #include "project/datastore_storage.h"
@@ -104,14 +105,12 @@ class TestModelCuration : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(demo / "demo-project.json")));
+        test::keepSettingsIn(dir_);
+        project_ = test::loadDemoProject();
         projectFile_ = dir_.filePath(QStringLiteral("demo.linkscope"));
 #ifdef LINKSCOPE_HAVE_TORCH
-
         // A finished triplet run whose model is a tiny BERT knowing the demo's words.
+        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
         const fs::path run = dir_.filePath(QStringLiteral("runs/tiny-triplet")).toStdString();
         test::writeTinyTripletRun(run, {demo / "demo-kb.txt", demo / "demo-train.txt", demo / "demo-test.txt"});
         run_ = QString::fromStdString(run.string());

@@ -16,6 +16,7 @@
 
 #include "corpus/corpus.h"
 #include "decision_log.h"
+#include "demo_project.h"
 #include "merge_job.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
@@ -89,8 +90,7 @@ class TestSessionParts : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const fs::path demo = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo";
-        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(demo / "demo-project.json")));
+        project_ = test::loadDemoProject();
     }
 
     // A decision, its replacement, undo and redo: each is stored, then announced once as the

@@ -28,6 +28,7 @@
 #include <string>
 
 #include "checkpoint_check_view.h"
+#include "demo_project.h"
 #include "project/loaded_project.h"
 #include "project/project_manifest.h"
 #include "project/project_store.h"
@@ -68,10 +69,8 @@ class TestTrainingPanel : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        QCoreApplication::setOrganizationName(QStringLiteral("LinkscopeTests"));
-        qputenv("XDG_DATA_HOME", dir_.path().toUtf8());  // the default runs folder stays in here
-        const fs::path manifest = fs::path(LINKSCOPE_SOURCE_DIR) / "resources" / "demo" / "demo-project.json";
-        project_ = std::make_shared<const LoadedProject>(loadProject(readProjectManifest(manifest)));
+        test::keepSettingsIn(dir_);  // the default runs folder stays in here
+        project_ = test::loadDemoProject();
 
         // The triplet preset cut to one epoch of 8 mentions, and a compact encoder small enough
         // for a sanitizer build: the panel is under test here, not the method.
